@@ -1,0 +1,54 @@
+// The connected-component analysis engine: labels the foreground of a 2D or
+// 3D image and computes an exact integer feature table per component, on the
+// GPU (CUDA) or the CPU. Both backends give identical results.
+#ifndef cca_Engine_h
+#define cca_Engine_h
+
+#include "cca/Types.h"
+
+#include <memory>
+
+namespace cca
+{
+
+class BackendImplementation;
+
+/** Holds backend state (CUDA stream, device and pinned buffers, CPU threads)
+ *  so that repeated Run() calls reuse it. Not thread-safe: one engine per thread. */
+class Engine
+{
+public:
+  Engine();
+  ~Engine();
+  Engine(const Engine &) = delete;
+  Engine &
+  operator=(const Engine &) = delete;
+
+  /** Labels the image and computes the feature table. Throws cca::Error. */
+  Result
+  Run(const ImageView & image, const Options & options);
+
+  /** True when this build has the CUDA backend and a CUDA device is usable. */
+  static bool
+  CudaAvailable();
+
+  /** True when this build was compiled with the CUDA backend. */
+  static bool
+  CudaCompiledIn();
+
+private:
+  BackendImplementation &
+  BackendFor(Backend resolved, const Options & options);
+
+  std::unique_ptr<BackendImplementation> m_Cpu;
+  std::unique_ptr<BackendImplementation> m_Cuda;
+};
+
+/** Throws cca::Error when the image or options are unusable (null data,
+ *  sizes out of range, dimension not 2 or 3, sums that could overflow). */
+void
+ValidateInput(const ImageView & image, const Options & options);
+
+} // namespace cca
+
+#endif

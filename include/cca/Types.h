@@ -1,0 +1,180 @@
+// Plain C++ types of the connected-component analysis engine.
+// Nothing here depends on ITK or CUDA: the engine is usable from any host code.
+#ifndef cca_Types_h
+#define cca_Types_h
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cca
+{
+
+enum class PixelType : std::uint8_t
+{
+  UInt8,
+  Int8,
+  UInt16,
+  Int16,
+  UInt32,
+  Int32,
+  UInt64,
+  Int64
+};
+
+/** Size in bytes of one pixel of the given type. */
+int
+PixelTypeSize(PixelType type);
+const char *
+PixelTypeName(PixelType type);
+
+/** Face: pixels sharing a face are neighbours (4 in 2D, 6 in 3D).
+ *  Full: edges and corners too (8 in 2D, 26 in 3D). */
+enum class Connectivity : std::uint8_t
+{
+  Face,
+  Full
+};
+
+enum class ForegroundRule : std::uint8_t
+{
+  EqualTo,   ///< foreground = pixel == value
+  NotEqualTo ///< foreground = pixel != value
+};
+
+enum class Backend : std::uint8_t
+{
+  Auto, ///< CUDA when a device is present, else CPU
+  Cpu,
+  Cuda
+};
+const char *
+BackendName(Backend backend);
+
+enum class LabelImageType : std::uint8_t
+{
+  None, ///< no label image is written
+  UInt32,
+  UInt64
+};
+
+/** A read-only 2D or 3D pixel buffer. Strides are in pixels (not bytes) and
+ *  may be 0 to mean "dense": stride[0] = 1, stride[1] = size[0], stride[2] = size[0]*size[1]. */
+struct ImageView
+{
+  const void * data = nullptr;
+  PixelType    pixelType = PixelType::UInt8;
+  int          dimension = 2;           ///< 2 or 3
+  std::int64_t size[3] = { 0, 0, 1 };   ///< x, y, z; size[2] must be 1 in 2D
+  std::int64_t stride[3] = { 0, 0, 0 }; ///< pixels between neighbours along x, y, z
+
+  std::int64_t
+  NumberOfPixels() const
+  {
+    return size[0] * size[1] * size[2];
+  }
+};
+
+struct Options
+{
+  ForegroundRule foregroundRule = ForegroundRule::NotEqualTo;
+  /** Compared with each pixel after conversion to the pixel type (bit pattern for 64-bit types). */
+  std::int64_t foregroundValue = 0;
+  Connectivity connectivity = Connectivity::Face;
+  Backend      backend = Backend::Auto;
+  bool         computeRuns = true; ///< fill Result::runs / runOffsets
+  /** Label image destination: dense, x fastest, NumberOfPixels() elements of
+   *  labelImageType, owned by the caller. 0 = background, components 1..N. */
+  LabelImageType labelImageType = LabelImageType::None;
+  void *         labelImage = nullptr;
+  int            numberOfThreads = 0; ///< CPU backend; 0 = all hardware threads
+  int            cudaDevice = -1;     ///< CUDA backend; -1 = current device
+};
+
+/** Index of the neighbour-direction class used by ITK's perimeter: bit 0 = x,
+ *  bit 1 = y, bit 2 = z; slot = mask - 1 (x=0, y=1, xy=2, z=3, xz=4, yz=5, xyz=6). */
+constexpr int
+InterceptSlot(bool x, bool y, bool z)
+{
+  return (x ? 1 : 0) + (y ? 2 : 0) + (z ? 4 : 0) - 1;
+}
+constexpr int NumberOfInterceptSlots = 7;
+
+/** Exact integer features of one component. Coordinates are 0-based buffer
+ *  coordinates (the caller adds its region index). */
+struct ComponentFeatures
+{
+  std::int64_t  pixelCount;
+  std::int32_t  boundingBoxMin[3];
+  std::int32_t  boundingBoxMax[3];
+  std::int64_t  coordinateSum[3];        ///< sum x, sum y, sum z
+  std::uint64_t coordinateProductSum[6]; ///< sum xx, yy, zz, xy, xz, yz
+  std::int64_t  pixelsOnBorder;          ///< distinct pixels on any face of the image
+  std::int64_t  pixelsOnFace[6];         ///< x=0, x=max, y=0, y=max, z=0, z=max
+  /** For each direction class v (see InterceptSlot): the number of (pixel, step)
+   *  pairs, step in {-1,0,1}^3 with |step_i| = v_i, whose neighbour is outside
+   *  the component. These are the intercept counts of ITK's ShapeLabelMapFilter
+   *  perimeter. Classes with a z bit are meaningless for 2D images. */
+  std::int64_t interceptCounts[NumberOfInterceptSlots];
+};
+
+/** One run-length line of a component: pixels x .. x+length-1 of row (y, z). */
+struct Run
+{
+  std::int32_t x;
+  std::int32_t y;
+  std::int32_t z;
+  std::int32_t length;
+};
+
+struct StageTimes
+{
+  double uploadMs = 0;   ///< host to device copy (CUDA only)
+  double labelMs = 0;    ///< run detection and union-find
+  double featuresMs = 0; ///< feature accumulation, renumbering, compaction
+  double downloadMs = 0; ///< device to host copy (CUDA only)
+  double totalMs = 0;    ///< wall-clock time of Engine::Run
+};
+
+struct Result
+{
+  std::int64_t                   componentCount = 0;
+  std::vector<ComponentFeatures> features; ///< componentCount entries; label L is features[L-1]
+  /** Runs grouped by component (label 1 first), raster order within one component. */
+  std::vector<Run>          runs;
+  std::vector<std::int64_t> runOffsets; ///< componentCount + 1 entries into runs
+  Backend                   backendUsed = Backend::Cpu;
+  StageTimes                times;
+  std::vector<std::string>  warnings; ///< e.g. a fall-back from CUDA to the CPU
+};
+
+/** Every failure of the engine. Kind lets callers react (for example fall back to the CPU). */
+class Error : public std::runtime_error
+{
+public:
+  enum class Kind
+  {
+    InvalidInput,
+    Overflow,
+    NoDevice,
+    OutOfMemory,
+    Cuda
+  };
+  Error(Kind kind, const std::string & message)
+    : std::runtime_error(message)
+    , m_Kind(kind)
+  {}
+  Kind
+  GetKind() const
+  {
+    return m_Kind;
+  }
+
+private:
+  Kind m_Kind;
+};
+
+} // namespace cca
+
+#endif

@@ -1,0 +1,35 @@
+// Internal interface between cca::Engine and its backends.
+#ifndef cca_BackendImplementation_h
+#define cca_BackendImplementation_h
+
+#include "cca/Types.h"
+
+#include <memory>
+
+namespace cca
+{
+
+class BackendImplementation
+{
+public:
+  virtual ~BackendImplementation() = default;
+  /** Fills result (all but backendUsed and times.totalMs). Input is already validated. */
+  virtual void
+  Run(const ImageView & image, const Options & options, Result & result) = 0;
+};
+
+std::unique_ptr<BackendImplementation>
+MakeCpuBackend();
+
+/** Defined by the CUDA backend, or by a stub that throws Error::Kind::NoDevice
+ *  when the build has no CUDA compiler. */
+std::unique_ptr<BackendImplementation>
+MakeCudaBackend(int device);
+bool
+CudaBackendCompiledIn();
+bool
+CudaDeviceUsable();
+
+} // namespace cca
+
+#endif

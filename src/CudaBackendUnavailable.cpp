@@ -1,0 +1,25 @@
+// Used in builds without a CUDA compiler: the CUDA backend reports itself absent.
+#include "BackendImplementation.h"
+
+namespace cca
+{
+
+bool
+CudaBackendCompiledIn()
+{
+  return false;
+}
+
+bool
+CudaDeviceUsable()
+{
+  return false;
+}
+
+std::unique_ptr<BackendImplementation>
+MakeCudaBackend(int)
+{
+  throw Error(Error::Kind::NoDevice, "the CUDA backend was requested but this build has no CUDA support");
+}
+
+} // namespace cca

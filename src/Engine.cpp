@@ -1,0 +1,145 @@
+#include "cca/Engine.h"
+
+#include "BackendImplementation.h"
+
+#include <chrono>
+#include <string>
+
+namespace cca
+{
+
+int
+PixelTypeSize(PixelType type)
+{
+  switch (type)
+  {
+    case PixelType::UInt8:
+    case PixelType::Int8:
+      return 1;
+    case PixelType::UInt16:
+    case PixelType::Int16:
+      return 2;
+    case PixelType::UInt32:
+    case PixelType::Int32:
+      return 4;
+    case PixelType::UInt64:
+    case PixelType::Int64:
+      return 8;
+  }
+  return 0;
+}
+
+const char *
+PixelTypeName(PixelType type)
+{
+  switch (type)
+  {
+    case PixelType::UInt8:
+      return "uint8";
+    case PixelType::Int8:
+      return "int8";
+    case PixelType::UInt16:
+      return "uint16";
+    case PixelType::Int16:
+      return "int16";
+    case PixelType::UInt32:
+      return "uint32";
+    case PixelType::Int32:
+      return "int32";
+    case PixelType::UInt64:
+      return "uint64";
+    case PixelType::Int64:
+      return "int64";
+  }
+  return "unknown";
+}
+
+const char *
+BackendName(Backend backend)
+{
+  switch (backend)
+  {
+    case Backend::Auto:
+      return "Auto";
+    case Backend::Cpu:
+      return "CPU";
+    case Backend::Cuda:
+      return "CUDA";
+  }
+  return "unknown";
+}
+
+Engine::Engine() = default;
+Engine::~Engine() = default;
+
+bool
+Engine::CudaCompiledIn()
+{
+  return CudaBackendCompiledIn();
+}
+
+bool
+Engine::CudaAvailable()
+{
+  return CudaBackendCompiledIn() && CudaDeviceUsable();
+}
+
+BackendImplementation &
+Engine::BackendFor(Backend resolved, const Options & options)
+{
+  if (resolved == Backend::Cuda)
+  {
+    if (!m_Cuda)
+    {
+      m_Cuda = MakeCudaBackend(options.cudaDevice);
+    }
+    return *m_Cuda;
+  }
+  if (!m_Cpu)
+  {
+    m_Cpu = MakeCpuBackend();
+  }
+  return *m_Cpu;
+}
+
+Result
+Engine::Run(const ImageView & image, const Options & options)
+{
+  const auto start = std::chrono::steady_clock::now();
+  ValidateInput(image, options);
+
+  Backend resolved = options.backend;
+  if (resolved == Backend::Auto)
+  {
+    resolved = CudaAvailable() ? Backend::Cuda : Backend::Cpu;
+  }
+  if (resolved == Backend::Cuda && !CudaBackendCompiledIn())
+  {
+    throw Error(Error::Kind::NoDevice, "the CUDA backend was requested but this build has no CUDA support");
+  }
+
+  Result result;
+  try
+  {
+    BackendFor(resolved, options).Run(image, options, result);
+  }
+  catch (const Error & error)
+  {
+    // With Auto, a GPU that runs out of memory is not fatal: the CPU gives the same table.
+    if (options.backend != Backend::Auto || resolved != Backend::Cuda || error.GetKind() != Error::Kind::OutOfMemory)
+    {
+      throw;
+    }
+    result = Result{};
+    resolved = Backend::Cpu;
+    BackendFor(resolved, options).Run(image, options, result);
+    result.warnings.push_back(std::string("the GPU ran out of memory; the CPU backend was used instead (") +
+                              error.what() + ")");
+  }
+  result.backendUsed = resolved;
+  result.times.totalMs =
+    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+} // namespace cca

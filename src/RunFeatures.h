@@ -1,0 +1,204 @@
+// Feature-update building blocks shared by the CPU backend and the CUDA
+// kernels, so that both compute every feature with the same integer formulas.
+// Compiles as plain C++ and as CUDA (host and device).
+#ifndef cca_RunFeatures_h
+#define cca_RunFeatures_h
+
+#include "cca/Types.h"
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#  define CCA_HOST_DEVICE __host__ __device__ __forceinline__
+#else
+#  define CCA_HOST_DEVICE inline
+#endif
+
+namespace cca
+{
+namespace detail
+{
+
+/** The image extent seen by the feature formulas. */
+struct Extent
+{
+  std::int32_t width;
+  std::int32_t height;
+  std::int32_t depth;
+};
+
+/** A neutral element for the bounding-box reduction: min = INT32_MAX, max = -1. */
+CCA_HOST_DEVICE void
+ClearFeatures(ComponentFeatures & f)
+{
+  f.pixelCount = 0;
+  for (int i = 0; i < 3; ++i)
+  {
+    f.boundingBoxMin[i] = INT32_MAX;
+    f.boundingBoxMax[i] = -1;
+    f.coordinateSum[i] = 0;
+  }
+  for (int i = 0; i < 6; ++i)
+  {
+    f.coordinateProductSum[i] = 0;
+    f.pixelsOnFace[i] = 0;
+  }
+  f.pixelsOnBorder = 0;
+  for (int i = 0; i < NumberOfInterceptSlots; ++i)
+  {
+    f.interceptCounts[i] = 0;
+  }
+}
+
+/** Sum of x for x in [x0, x0 + n). */
+CCA_HOST_DEVICE std::int64_t
+SumOfRange(std::int64_t x0, std::int64_t n)
+{
+  return n * x0 + n * (n - 1) / 2;
+}
+
+/** Sum of x*x for x in [x0, x0 + n), exact in unsigned 64-bit arithmetic. */
+CCA_HOST_DEVICE std::uint64_t
+SumOfSquaresOfRange(std::uint64_t x0, std::uint64_t n)
+{
+  // n x0^2 + x0 n (n-1) + (n-1) n (2n-1) / 6; the last product is divisible by 6.
+  const std::uint64_t a = n * x0 * x0;
+  const std::uint64_t b = x0 * n * (n - 1);
+  std::uint64_t       p = (n - 1) * n; // even
+  std::uint64_t       q = 2 * n - 1;
+  p /= 2;
+  if (p % 3 == 0)
+  {
+    p /= 3;
+  }
+  else
+  {
+    q /= 3;
+  }
+  return a + b + p * q;
+}
+
+/** The features of one run alone (pixels x .. x+length-1 of row y, z). Pair
+ *  counts between runs are added separately by AddAdjacentPairs. */
+CCA_HOST_DEVICE void
+RunContribution(std::int32_t x, std::int32_t y, std::int32_t z, std::int32_t length, const Extent & extent,
+                ComponentFeatures & f)
+{
+  const std::int64_t n = length;
+  const std::int32_t xEnd = x + length - 1;
+  f.pixelCount = n;
+  f.boundingBoxMin[0] = x;
+  f.boundingBoxMin[1] = y;
+  f.boundingBoxMin[2] = z;
+  f.boundingBoxMax[0] = xEnd;
+  f.boundingBoxMax[1] = y;
+  f.boundingBoxMax[2] = z;
+  const std::int64_t sumX = SumOfRange(x, n);
+  f.coordinateSum[0] = sumX;
+  f.coordinateSum[1] = n * y;
+  f.coordinateSum[2] = n * z;
+  const std::uint64_t uy = static_cast<std::uint64_t>(y);
+  const std::uint64_t uz = static_cast<std::uint64_t>(z);
+  const std::uint64_t un = static_cast<std::uint64_t>(n);
+  f.coordinateProductSum[0] = SumOfSquaresOfRange(static_cast<std::uint64_t>(x), un);
+  f.coordinateProductSum[1] = un * uy * uy;
+  f.coordinateProductSum[2] = un * uz * uz;
+  f.coordinateProductSum[3] = static_cast<std::uint64_t>(sumX) * uy;
+  f.coordinateProductSum[4] = static_cast<std::uint64_t>(sumX) * uz;
+  f.coordinateProductSum[5] = un * uy * uz;
+
+  const bool atXMin = x == 0;
+  const bool atXMax = xEnd == extent.width - 1;
+  const bool atYMin = y == 0;
+  const bool atYMax = y == extent.height - 1;
+  const bool atZMin = z == 0;
+  const bool atZMax = z == extent.depth - 1;
+  f.pixelsOnFace[0] = atXMin ? 1 : 0;
+  f.pixelsOnFace[1] = atXMax ? 1 : 0;
+  f.pixelsOnFace[2] = atYMin ? n : 0;
+  f.pixelsOnFace[3] = atYMax ? n : 0;
+  f.pixelsOnFace[4] = atZMin ? n : 0;
+  f.pixelsOnFace[5] = atZMax ? n : 0;
+  if (atYMin || atYMax || atZMin || atZMax)
+  {
+    f.pixelsOnBorder = n;
+  }
+  else
+  {
+    // A run of one pixel in an image one pixel wide touches both x faces once.
+    f.pixelsOnBorder = (atXMin ? 1 : 0) + ((atXMax && !(atXMin && n == 1)) ? 1 : 0);
+  }
+  for (int i = 0; i < NumberOfInterceptSlots; ++i)
+  {
+    f.interceptCounts[i] = 0;
+  }
+  // Neighbouring pixels inside the run itself: the x class.
+  f.interceptCounts[InterceptSlot(true, false, false)] = n - 1;
+}
+
+/** Number of integers in [a0, a1] intersected with [b0, b1]. */
+CCA_HOST_DEVICE std::int64_t
+Overlap(std::int64_t a0, std::int64_t a1, std::int64_t b0, std::int64_t b1)
+{
+  const std::int64_t lo = a0 > b0 ? a0 : b0;
+  const std::int64_t hi = a1 < b1 ? a1 : b1;
+  return hi >= lo ? hi - lo + 1 : 0;
+}
+
+/** Adds the unordered pixel pairs {p in run a, q in run b} that are
+ *  neighbours, where b lies in the row at offset (dy, dz) != (0, 0) with
+ *  |dy|, |dz| <= 1, to the pair counts of the direction classes (0,|dy|,|dz|)
+ *  (same x) and (1,|dy|,|dz|) (x differs by one). Both runs must belong to the
+ *  same component. */
+CCA_HOST_DEVICE void
+AddAdjacentPairs(std::int32_t ax, std::int32_t alength, std::int32_t bx, std::int32_t blength, bool yStep,
+                 bool zStep, std::int64_t * pairCounts)
+{
+  const std::int64_t a0 = ax;
+  const std::int64_t a1 = a0 + alength - 1;
+  const std::int64_t b0 = bx;
+  const std::int64_t b1 = b0 + blength - 1;
+  pairCounts[InterceptSlot(false, yStep, zStep)] += Overlap(a0, a1, b0, b1);
+  pairCounts[InterceptSlot(true, yStep, zStep)] += Overlap(a0 + 1, a1 + 1, b0, b1) + Overlap(a0 - 1, a1 - 1, b0, b1);
+}
+
+/** Adds b into a (sums, minima, maxima). */
+CCA_HOST_DEVICE void
+MergeFeatures(ComponentFeatures & a, const ComponentFeatures & b)
+{
+  a.pixelCount += b.pixelCount;
+  for (int i = 0; i < 3; ++i)
+  {
+    a.boundingBoxMin[i] = b.boundingBoxMin[i] < a.boundingBoxMin[i] ? b.boundingBoxMin[i] : a.boundingBoxMin[i];
+    a.boundingBoxMax[i] = b.boundingBoxMax[i] > a.boundingBoxMax[i] ? b.boundingBoxMax[i] : a.boundingBoxMax[i];
+    a.coordinateSum[i] += b.coordinateSum[i];
+  }
+  for (int i = 0; i < 6; ++i)
+  {
+    a.coordinateProductSum[i] += b.coordinateProductSum[i];
+    a.pixelsOnFace[i] += b.pixelsOnFace[i];
+  }
+  a.pixelsOnBorder += b.pixelsOnBorder;
+  for (int i = 0; i < NumberOfInterceptSlots; ++i)
+  {
+    a.interceptCounts[i] += b.interceptCounts[i];
+  }
+}
+
+/** Turns accumulated neighbour-pair counts into ITK's intercept counts: each
+ *  pixel has 2^|v| steps of class v; each internal pair removes two of them. */
+CCA_HOST_DEVICE void
+FinalizeIntercepts(ComponentFeatures & f)
+{
+  for (int slot = 0; slot < NumberOfInterceptSlots; ++slot)
+  {
+    const int mask = slot + 1;
+    const int bits = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1);
+    f.interceptCounts[slot] = f.pixelCount * (std::int64_t{ 1 } << bits) - 2 * f.interceptCounts[slot];
+  }
+}
+
+} // namespace detail
+} // namespace cca
+
+#endif

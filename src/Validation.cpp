@@ -1,0 +1,79 @@
+#include "cca/Engine.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace cca
+{
+
+namespace
+{
+[[noreturn]] void
+Fail(const std::string & message)
+{
+  throw Error(Error::Kind::InvalidInput, message);
+}
+} // namespace
+
+void
+ValidateInput(const ImageView & image, const Options & options)
+{
+  if (image.dimension != 2 && image.dimension != 3)
+  {
+    Fail("the image dimension must be 2 or 3, not " + std::to_string(image.dimension));
+  }
+  if (image.data == nullptr)
+  {
+    Fail("the image has no pixel buffer");
+  }
+  if (PixelTypeSize(image.pixelType) == 0)
+  {
+    Fail("unknown pixel type");
+  }
+  if (image.dimension == 2 && image.size[2] != 1)
+  {
+    Fail("a 2D image must have size[2] == 1");
+  }
+  // Coordinates are stored in 32 bits; run ends (x + length) must fit too.
+  constexpr std::int64_t maxExtent = std::numeric_limits<std::int32_t>::max() - 1;
+  for (int i = 0; i < 3; ++i)
+  {
+    if (image.size[i] <= 0)
+    {
+      Fail("the image region is empty (size " + std::to_string(image.size[0]) + " x " +
+           std::to_string(image.size[1]) + " x " + std::to_string(image.size[2]) + ")");
+    }
+    if (image.size[i] > maxExtent)
+    {
+      Fail("image size along axis " + std::to_string(i) + " exceeds " + std::to_string(maxExtent));
+    }
+  }
+  const bool dense = image.stride[0] == 0 && image.stride[1] == 0 && image.stride[2] == 0;
+  if (!dense && (image.stride[0] == 0 || image.stride[1] == 0 || (image.size[2] > 1 && image.stride[2] == 0)))
+  {
+    Fail("image strides must all be non-zero, or all zero for a dense buffer");
+  }
+  // The second-order sums are exact in unsigned 64 bits only while
+  // (largest coordinate)^2 * (number of pixels) < 2^64.
+  const unsigned __int128 largest = static_cast<unsigned __int128>(
+    std::max(image.size[0], std::max(image.size[1], image.size[2])) - 1);
+  const unsigned __int128 bound =
+    largest * largest * static_cast<unsigned __int128>(image.NumberOfPixels());
+  if (bound > static_cast<unsigned __int128>(std::numeric_limits<std::uint64_t>::max()))
+  {
+    throw Error(Error::Kind::Overflow,
+                "the image is too large for exact 64-bit second-order sums (largest coordinate^2 x pixels >= 2^64)");
+  }
+  if (options.labelImageType != LabelImageType::None && options.labelImage == nullptr)
+  {
+    Fail("a label image was requested but no destination buffer was given");
+  }
+  if (options.numberOfThreads < 0)
+  {
+    Fail("numberOfThreads must be >= 0");
+  }
+}
+
+} // namespace cca
