@@ -1,0 +1,196 @@
+/*=========================================================================
+ *
+ *  Licensed under the Apache License, Version 2.0 (the "License");
+ *  you may not use this file except in compliance with the License.
+ *  You may obtain a copy of the License at
+ *
+ *         http://www.apache.org/licenses/LICENSE-2.0.txt
+ *
+ *  Unless required by applicable law or agreed to in writing, software
+ *  distributed under the License is distributed on an "AS IS" BASIS,
+ *  WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ *  See the License for the specific language governing permissions and
+ *  limitations under the License.
+ *
+ *=========================================================================*/
+#ifndef itkCudaLabelStatisticsImageFilter_h
+#define itkCudaLabelStatisticsImageFilter_h
+
+#include "itkCudaLabelStatisticsEnums.h"
+#include "itkImageToImageFilter.h"
+#include "itkLabelMap.h"
+#include "itkStatisticsLabelObject.h"
+
+#include "cca/Types.h"
+
+#include <type_traits>
+
+namespace itk
+{
+
+/** \class CudaLabelStatisticsImageFilter
+ * \brief Labels the connected components of a binary image on the GPU (or the
+ * CPU) and returns a LabelMap whose label objects carry ITK's shape attributes.
+ *
+ * The result equals BinaryImageToShapeLabelMapFilter's: the same objects,
+ * numbered the same way (raster order of each object's first pixel), with the
+ * same run-length lines and every ShapeLabelObject attribute (NumberOfPixels,
+ * PhysicalSize, Centroid, BoundingBox, NumberOfPixelsOnBorder,
+ * PerimeterOnBorder, FeretDiameter, PrincipalMoments, PrincipalAxes,
+ * Elongation, Perimeter, Roundness, EquivalentSphericalRadius,
+ * EquivalentSphericalPerimeter, EquivalentEllipsoidDiameter, Flatness,
+ * PerimeterOnBorderRatio, OrientedBoundingBox).
+ *
+ * Labeling and the exact integer moments of each component are computed by
+ * the cca engine (CUDA or CPU backend); this filter converts them with ITK's
+ * formulas. The second output, the label image as ConnectedComponentImageFilter
+ * gives it, is computed only when ComputeLabelImage is on.
+ *
+ * \ingroup CudaLabelStatistics
+ */
+template <typename TInputImage,
+          typename TOutputImage = LabelMap<StatisticsLabelObject<SizeValueType, TInputImage::ImageDimension>>>
+class ITK_TEMPLATE_EXPORT CudaLabelStatisticsImageFilter : public ImageToImageFilter<TInputImage, TOutputImage>
+{
+public:
+  ITK_DISALLOW_COPY_AND_MOVE(CudaLabelStatisticsImageFilter);
+
+  using Self = CudaLabelStatisticsImageFilter;
+  using Superclass = ImageToImageFilter<TInputImage, TOutputImage>;
+  using Pointer = SmartPointer<Self>;
+  using ConstPointer = SmartPointer<const Self>;
+
+  static constexpr unsigned int ImageDimension = TInputImage::ImageDimension;
+
+  using InputImageType = TInputImage;
+  using InputImagePixelType = typename InputImageType::PixelType;
+  using OutputImageType = TOutputImage;
+  using OutputImagePixelType = typename OutputImageType::PixelType;
+  using LabelObjectType = typename OutputImageType::LabelObjectType;
+  using LabelType = typename OutputImageType::LabelType;
+  using LabelImageType = Image<LabelType, ImageDimension>;
+  using RegionType = typename InputImageType::RegionType;
+  using IndexType = typename InputImageType::IndexType;
+
+  using BackendEnum = CudaLabelStatisticsEnums::Backend;
+  using ForegroundRuleEnum = CudaLabelStatisticsEnums::ForegroundRule;
+
+  static_assert(ImageDimension == 2 || ImageDimension == 3,
+                "CudaLabelStatisticsImageFilter supports 2D and 3D images only");
+  static_assert(std::is_integral<InputImagePixelType>::value && sizeof(InputImagePixelType) <= 8,
+                "CudaLabelStatisticsImageFilter needs an integer input pixel type of 8, 16, 32 or 64 bits");
+  static_assert(OutputImageType::ImageDimension == ImageDimension,
+                "the output LabelMap must have the input image's dimension");
+
+  itkNewMacro(Self);
+  itkTypeMacro(CudaLabelStatisticsImageFilter, ImageToImageFilter);
+
+  /** Foreground = pixels equal to InputForegroundValue (default: the pixel
+   *  type's maximum, as BinaryImageToShapeLabelMapFilter), or, with the
+   *  NotEqualToBackgroundValue rule, pixels different from InputBackgroundValue. */
+  itkSetMacro(InputForegroundValue, InputImagePixelType);
+  itkGetConstMacro(InputForegroundValue, InputImagePixelType);
+  itkSetMacro(InputBackgroundValue, InputImagePixelType);
+  itkGetConstMacro(InputBackgroundValue, InputImagePixelType);
+  itkSetEnumMacro(ForegroundRule, ForegroundRuleEnum);
+  itkGetEnumMacro(ForegroundRule, ForegroundRuleEnum);
+
+  /** Background value of the LabelMap and the label image; labels skip it. */
+  itkSetMacro(OutputBackgroundValue, OutputImagePixelType);
+  itkGetConstMacro(OutputBackgroundValue, OutputImagePixelType);
+
+  /** Face connectivity (false, default) or edges and corners too (true). */
+  itkSetMacro(FullyConnected, bool);
+  itkGetConstReferenceMacro(FullyConnected, bool);
+  itkBooleanMacro(FullyConnected);
+
+  itkSetMacro(ComputePerimeter, bool);
+  itkGetConstReferenceMacro(ComputePerimeter, bool);
+  itkBooleanMacro(ComputePerimeter);
+
+  itkSetMacro(ComputeFeretDiameter, bool);
+  itkGetConstReferenceMacro(ComputeFeretDiameter, bool);
+  itkBooleanMacro(ComputeFeretDiameter);
+
+  itkSetMacro(ComputeOrientedBoundingBox, bool);
+  itkGetConstReferenceMacro(ComputeOrientedBoundingBox, bool);
+  itkBooleanMacro(ComputeOrientedBoundingBox);
+
+  /** Also produce output 1, the label image (off by default: it costs a copy). */
+  itkSetMacro(ComputeLabelImage, bool);
+  itkGetConstReferenceMacro(ComputeLabelImage, bool);
+  itkBooleanMacro(ComputeLabelImage);
+
+  /** Auto (default) takes CUDA when a device is present, else the CPU. */
+  itkSetEnumMacro(Backend, BackendEnum);
+  itkGetEnumMacro(Backend, BackendEnum);
+  /** The backend the last Update() ran on. */
+  itkGetEnumMacro(BackendUsed, BackendEnum);
+
+  /** CUDA device ordinal; -1 uses the current device. */
+  itkSetMacro(CudaDevice, int);
+  itkGetConstMacro(CudaDevice, int);
+
+  /** Number of components found by the last Update(). */
+  itkGetConstMacro(NumberOfObjects, SizeValueType);
+
+  /** Engine stage times of the last Update(), in milliseconds. */
+  const cca::StageTimes &
+  GetStageTimes() const
+  {
+    return m_StageTimes;
+  }
+
+  /** Output 1: the label image (valid only with ComputeLabelImage on). */
+  LabelImageType *
+  GetLabelImage();
+
+  /** True when this build has the CUDA backend and a device is usable. */
+  static bool
+  IsCudaAvailable();
+
+protected:
+  CudaLabelStatisticsImageFilter();
+  ~CudaLabelStatisticsImageFilter() override = default;
+
+  void
+  PrintSelf(std::ostream & os, Indent indent) const override;
+
+  using DataObjectPointerArraySizeType = ProcessObject::DataObjectPointerArraySizeType;
+  using Superclass::MakeOutput;
+  DataObject::Pointer
+  MakeOutput(DataObjectPointerArraySizeType idx) override;
+
+  /** The whole input is needed: components can span any region. */
+  void
+  GenerateInputRequestedRegion() override;
+  void
+  EnlargeOutputRequestedRegion(DataObject *) override;
+
+  void
+  GenerateData() override;
+
+private:
+  InputImagePixelType  m_InputForegroundValue;
+  InputImagePixelType  m_InputBackgroundValue;
+  ForegroundRuleEnum   m_ForegroundRule{ ForegroundRuleEnum::EqualToForegroundValue };
+  OutputImagePixelType m_OutputBackgroundValue;
+  bool                 m_FullyConnected{ false };
+  bool                 m_ComputePerimeter{ true };
+  bool                 m_ComputeFeretDiameter{ false };
+  bool                 m_ComputeOrientedBoundingBox{ false };
+  bool                 m_ComputeLabelImage{ false };
+  BackendEnum          m_Backend{ BackendEnum::Auto };
+  BackendEnum          m_BackendUsed{ BackendEnum::Auto };
+  int                  m_CudaDevice{ -1 };
+  SizeValueType        m_NumberOfObjects{ 0 };
+  cca::StageTimes      m_StageTimes{};
+};
+
+} // end namespace itk
+
+#ifndef ITK_MANUAL_INSTANTIATION
+#  include "itkCudaLabelStatisticsImageFilter.hxx"
+#endif
+
+#endif
