@@ -25,6 +25,7 @@ struct Extent
   std::int32_t width;
   std::int32_t height;
   std::int32_t depth;
+  bool         hasZAxis; ///< false for 2D images: they have no z faces
 };
 
 /** A neutral element for the bounding-box reduction: min = INT32_MAX, max = -1. */
@@ -111,8 +112,8 @@ RunContribution(std::int32_t x, std::int32_t y, std::int32_t z, std::int32_t len
   const bool atXMax = xEnd == extent.width - 1;
   const bool atYMin = y == 0;
   const bool atYMax = y == extent.height - 1;
-  const bool atZMin = z == 0;
-  const bool atZMax = z == extent.depth - 1;
+  const bool atZMin = extent.hasZAxis && z == 0;
+  const bool atZMax = extent.hasZAxis && z == extent.depth - 1;
   f.pixelsOnFace[0] = atXMin ? 1 : 0;
   f.pixelsOnFace[1] = atXMax ? 1 : 0;
   f.pixelsOnFace[2] = atYMin ? n : 0;
