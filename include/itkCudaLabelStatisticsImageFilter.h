@@ -21,7 +21,10 @@
 #include "itkLabelMap.h"
 #include "itkStatisticsLabelObject.h"
 
+#include "cca/Engine.h"
 #include "cca/Types.h"
+
+#include <memory>
 
 #include <type_traits>
 
@@ -121,6 +124,16 @@ public:
   itkGetConstReferenceMacro(ComputeLabelImage, bool);
   itkBooleanMacro(ComputeLabelImage);
 
+  /** Off (default): centroid and second moments are summed in double line by
+   *  line exactly as ShapeLabelMapFilter does, so every attribute, including
+   *  the signs of the principal axes and its rounding noise, equals ITK's. On:
+   *  they come from the engine's exact integer sums (no cancellation; a moment
+   *  that is 0 is exactly 0), which may differ from ITK in the last digits and
+   *  in the sign of a principal axis. */
+  itkSetMacro(ExactMoments, bool);
+  itkGetConstReferenceMacro(ExactMoments, bool);
+  itkBooleanMacro(ExactMoments);
+
   /** Auto (default) takes CUDA when a device is present, else the CPU. */
   itkSetEnumMacro(Backend, BackendEnum);
   itkGetEnumMacro(Backend, BackendEnum);
@@ -180,11 +193,14 @@ private:
   bool                 m_ComputeFeretDiameter{ false };
   bool                 m_ComputeOrientedBoundingBox{ false };
   bool                 m_ComputeLabelImage{ false };
+  bool                 m_ExactMoments{ false };
   BackendEnum          m_Backend{ BackendEnum::Auto };
   BackendEnum          m_BackendUsed{ BackendEnum::Auto };
   int                  m_CudaDevice{ -1 };
   SizeValueType        m_NumberOfObjects{ 0 };
   cca::StageTimes      m_StageTimes{};
+  /** Kept across updates so the backend reuses its device buffers. */
+  std::unique_ptr<cca::Engine> m_Engine;
 };
 
 } // end namespace itk
