@@ -1,0 +1,269 @@
+// Engine-level benchmark following the papers' protocol (seeds 000, 001, 003):
+// random N x N images from MT19937 with density d = 0 .. 100 % in steps of
+// 10 % and granularity g = 1, 4, 16 (g x g blocks share one draw), plus the
+// all-foreground image. Each image runs warm-up times, then the median of
+// repeated runs is taken; stage times come from the engine (CUDA events on the
+// GPU). Kernel throughput = pixels / (label + features time), averaged over
+// density as in the papers.
+//
+// Usage: cca_benchmark [--quick] [--size N] [--reps R] [--warmup W]
+//                      [--connectivity face|full|both] [--outputs features|all]
+//                      [--backend cuda|cpu] [--json FILE]
+#include "cca/Engine.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+struct Settings
+{
+  std::int64_t size = 8192;
+  int          reps = 10;
+  int          warmup = 2;
+  double       densityStep = 0.1;
+  std::string  connectivity = "both";
+  std::string  outputs = "features";
+  std::string  backend = "cuda";
+  std::string  json;
+};
+
+struct Measurement
+{
+  std::string  connectivity;
+  int          g = 1;
+  double       density = 0;
+  bool         allForeground = false;
+  std::int64_t components = 0;
+  std::int64_t runs = 0;
+  double       uploadMs = 0;
+  double       labelMs = 0;
+  double       featuresMs = 0;
+  double       downloadMs = 0;
+  double       totalMs = 0;
+  double       kernelGpixPerS = 0;
+  double       totalGpixPerS = 0;
+};
+
+double
+Median(std::vector<double> values)
+{
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+/** The papers' random image: g x g blocks share one draw; foreground when draw < d * 2^32. */
+void
+RandomImage(std::int64_t size, double density, int g, std::uint32_t seed, std::vector<std::uint8_t> & image)
+{
+  image.assign(static_cast<std::size_t>(size * size), 0);
+  std::mt19937       rng(seed);
+  const double       threshold = density * 4294967296.0;
+  const std::int64_t blocks = (size + g - 1) / g;
+  std::vector<std::uint8_t> row(static_cast<std::size_t>(blocks));
+  for (std::int64_t by = 0; by < blocks; ++by)
+  {
+    for (auto & b : row)
+    {
+      b = static_cast<double>(rng()) < threshold ? 1 : 0;
+    }
+    for (std::int64_t y = by * g; y < std::min(size, (by + 1) * g); ++y)
+    {
+      std::uint8_t * out = image.data() + y * size;
+      for (std::int64_t x = 0; x < size; ++x)
+      {
+        out[x] = row[static_cast<std::size_t>(x / g)];
+      }
+    }
+  }
+}
+
+Measurement
+Measure(cca::Engine & engine, const std::vector<std::uint8_t> & image, const Settings & s, cca::Connectivity c,
+        std::vector<std::uint32_t> & labels)
+{
+  cca::ImageView view;
+  view.data = image.data();
+  view.pixelType = cca::PixelType::UInt8;
+  view.dimension = 2;
+  view.size[0] = s.size;
+  view.size[1] = s.size;
+  cca::Options options;
+  options.connectivity = c;
+  options.backend = s.backend == "cpu" ? cca::Backend::Cpu : cca::Backend::Cuda;
+  options.computeRuns = s.outputs == "all";
+  if (s.outputs == "all")
+  {
+    labels.resize(image.size());
+    options.labelImageType = cca::LabelImageType::UInt32;
+    options.labelImage = labels.data();
+  }
+  std::vector<double> upload, label, features, download, total, kernel;
+  Measurement         m;
+  for (int i = 0; i < s.warmup + s.reps; ++i)
+  {
+    const cca::Result r = engine.Run(view, options);
+    if (i < s.warmup)
+    {
+      continue;
+    }
+    upload.push_back(r.times.uploadMs);
+    label.push_back(r.times.labelMs);
+    features.push_back(r.times.featuresMs);
+    download.push_back(r.times.downloadMs);
+    total.push_back(r.times.totalMs);
+    kernel.push_back(r.times.labelMs + r.times.featuresMs);
+    m.components = r.componentCount;
+    m.runs = options.computeRuns ? static_cast<std::int64_t>(r.runs.size()) : -1;
+  }
+  const double pixels = static_cast<double>(image.size());
+  m.uploadMs = Median(upload);
+  m.labelMs = Median(label);
+  m.featuresMs = Median(features);
+  m.downloadMs = Median(download);
+  m.totalMs = Median(total);
+  m.kernelGpixPerS = pixels / (Median(kernel) * 1e6);
+  m.totalGpixPerS = pixels / (m.totalMs * 1e6);
+  return m;
+}
+
+void
+WriteJson(const std::string & file, const Settings & s, const std::vector<Measurement> & all,
+          const std::vector<std::string> & summary)
+{
+  std::ofstream out(file);
+  out << "{\n  \"size\": " << s.size << ",\n  \"reps\": " << s.reps << ",\n  \"warmup\": " << s.warmup
+      << ",\n  \"backend\": \"" << s.backend << "\",\n  \"outputs\": \"" << s.outputs << "\",\n  \"summary\": [\n";
+  for (std::size_t i = 0; i < summary.size(); ++i)
+  {
+    out << "    " << summary[i] << (i + 1 < summary.size() ? ",\n" : "\n");
+  }
+  out << "  ],\n  \"measurements\": [\n";
+  for (std::size_t i = 0; i < all.size(); ++i)
+  {
+    const Measurement & m = all[i];
+    out << "    {\"connectivity\": \"" << m.connectivity << "\", \"g\": " << m.g << ", \"density\": " << m.density
+        << ", \"allForeground\": " << (m.allForeground ? "true" : "false") << ", \"components\": " << m.components
+        << ", \"runs\": " << m.runs << ", \"uploadMs\": " << m.uploadMs << ", \"labelMs\": " << m.labelMs
+        << ", \"featuresMs\": " << m.featuresMs << ", \"downloadMs\": " << m.downloadMs
+        << ", \"totalMs\": " << m.totalMs << ", \"kernelGpixPerS\": " << m.kernelGpixPerS
+        << ", \"totalGpixPerS\": " << m.totalGpixPerS << "}" << (i + 1 < all.size() ? ",\n" : "\n");
+  }
+  out << "  ]\n}\n";
+}
+
+} // namespace
+
+int
+main(int argc, char * argv[])
+{
+  Settings s;
+  for (int i = 1; i < argc; ++i)
+  {
+    const std::string arg = argv[i];
+    auto              next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : std::string(); };
+    if (arg == "--quick")
+    {
+      s.size = 2048;
+      s.reps = 3;
+      s.warmup = 1;
+      s.densityStep = 0.2;
+    }
+    else if (arg == "--size")
+      s.size = std::stoll(next());
+    else if (arg == "--reps")
+      s.reps = std::max(1, std::stoi(next()));
+    else if (arg == "--warmup")
+      s.warmup = std::max(0, std::stoi(next()));
+    else if (arg == "--connectivity")
+      s.connectivity = next();
+    else if (arg == "--outputs")
+      s.outputs = next();
+    else if (arg == "--backend")
+      s.backend = next();
+    else if (arg == "--json")
+      s.json = next();
+    else
+    {
+      std::cerr << "usage: " << argv[0]
+                << " [--quick] [--size N] [--reps R] [--warmup W] [--connectivity face|full|both]"
+                   " [--outputs features|all] [--backend cuda|cpu] [--json FILE]\n";
+      return 2;
+    }
+  }
+  if (s.backend == "cuda" && !cca::Engine::CudaAvailable())
+  {
+    std::cout << "skipped: no CUDA device" << std::endl;
+    return 77;
+  }
+
+  std::vector<cca::Connectivity> connectivities;
+  if (s.connectivity != "full")
+    connectivities.push_back(cca::Connectivity::Face);
+  if (s.connectivity != "face")
+    connectivities.push_back(cca::Connectivity::Full);
+
+  cca::Engine                engine;
+  std::vector<std::uint8_t>  image;
+  std::vector<std::uint32_t> labels;
+  std::vector<Measurement>   all;
+  std::vector<std::string>   summary;
+  std::printf("%s backend, %lldx%lld uint8, outputs=%s, median of %d after %d warm-up\n", s.backend.c_str(),
+              static_cast<long long>(s.size), static_cast<long long>(s.size), s.outputs.c_str(), s.reps, s.warmup);
+  std::printf("%-5s %3s %5s %10s %9s %9s %9s %9s %9s %10s\n", "conn", "g", "d", "components", "upload", "label",
+              "features", "download", "total", "kern Gpx/s");
+  const int steps = static_cast<int>(1.0 / s.densityStep + 0.5);
+  for (cca::Connectivity c : connectivities)
+  {
+    const std::string name = c == cca::Connectivity::Face ? "face" : "full";
+    std::ostringstream line;
+    line << "{\"connectivity\": \"" << name << "\"";
+    for (int g : { 1, 4, 16, 0 })
+    {
+      double sumKernel = 0, sumTotal = 0;
+      int    count = 0;
+      for (int k = 0; k <= steps; ++k)
+      {
+        const bool   allOn = g == 0;
+        const double d = allOn ? 1.0 : std::min(1.0, k * s.densityStep);
+        if (allOn && k > 0)
+          break;
+        RandomImage(s.size, d, allOn ? 1 : g, static_cast<std::uint32_t>(1000 * g + k), image);
+        Measurement m = Measure(engine, image, s, c, labels);
+        m.connectivity = name;
+        m.g = g;
+        m.density = d;
+        m.allForeground = allOn;
+        all.push_back(m);
+        std::printf("%-5s %3s %5.2f %10lld %9.3f %9.3f %9.3f %9.3f %9.3f %10.2f\n", name.c_str(),
+                    allOn ? "all" : std::to_string(g).c_str(), d, static_cast<long long>(m.components), m.uploadMs,
+                    m.labelMs, m.featuresMs, m.downloadMs, m.totalMs, m.kernelGpixPerS);
+        std::fflush(stdout);
+        sumKernel += m.kernelGpixPerS;
+        sumTotal += m.totalGpixPerS;
+        ++count;
+      }
+      const std::string key = g == 0 ? "all" : "g" + std::to_string(g);
+      line << ", \"" << key << "KernelGpixPerS\": " << sumKernel / count << ", \"" << key
+           << "TotalGpixPerS\": " << sumTotal / count;
+      std::printf("== %s %s: kernel %.2f Gpix/s, end-to-end %.2f Gpix/s (mean over density)\n", name.c_str(),
+                  key.c_str(), sumKernel / count, sumTotal / count);
+    }
+    line << "}";
+    summary.push_back(line.str());
+  }
+  if (!s.json.empty())
+  {
+    WriteJson(s.json, s, all, summary);
+  }
+  return 0;
+}

@@ -1,0 +1,129 @@
+// Compaction: dense component numbering, runs grouped by component, and the
+// label image. Roots are the first runs of their components, so an exclusive
+// scan of root flags in run order numbers components in raster order of their
+// first pixels, with no gaps: only valid components get table entries.
+#ifndef cca_cuda_Compaction_cuh
+#define cca_cuda_Compaction_cuh
+
+#include "DeviceGeometry.cuh"
+#include "RunDetection.cuh"
+
+#include "cca/Types.h"
+
+#include <cstdint>
+
+namespace cca
+{
+namespace cuda
+{
+
+/** 1 for a root run (after flattening), else 0: the input of the numbering scan. */
+template <class Index>
+struct RootFlag
+{
+  const Index * parent;
+  __host__ __device__ Index
+  operator()(Index i) const
+  {
+    return parent[i] == i ? 1 : 0;
+  }
+};
+
+/** parent[i] (a root) becomes the 0-based component number of run i;
+ *  *componentCount receives the number of components. */
+template <class Index>
+__global__ void
+NumberComponentsKernel(Index count, const Index * __restrict__ rootRank, Index * parent, Index * componentCount)
+{
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
+  {
+    const Index root = parent[i];
+    if (i == count - 1)
+    {
+      *componentCount = rootRank[i] + (root == i ? 1 : 0);
+    }
+    parent[i] = rootRank[root];
+  }
+}
+
+template <class Index>
+__global__ void
+IotaKernel(Index count, Index * values)
+{
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
+  {
+    values[i] = i;
+  }
+}
+
+/** From the runs stably sorted by component (sortedRun: run indices,
+ *  sortedLabel: their components): the runs as cca::Run and, for each
+ *  component, the position of its first run. */
+template <class Index>
+__global__ void
+GatherRunsKernel(RunArrays<Index> runs, Geometry geometry, const Index * __restrict__ sortedRun,
+                 const Index * __restrict__ sortedLabel, Index componentCount, Run * __restrict__ out,
+                 std::int64_t * __restrict__ offsets)
+{
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index k = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; k < runs.count; k += stride)
+  {
+    const Index        i = sortedRun[k];
+    const std::int64_t r = runs.row[i];
+    Run                run;
+    run.x = runs.x[i];
+    run.y = static_cast<std::int32_t>(r % geometry.height);
+    run.z = static_cast<std::int32_t>(r / geometry.height);
+    run.length = runs.end[i] - run.x;
+    out[k] = run;
+    const Index c = sortedLabel[k];
+    if (k == 0 || sortedLabel[k - 1] != c)
+    {
+      offsets[c] = static_cast<std::int64_t>(k);
+    }
+    if (k == runs.count - 1)
+    {
+      offsets[componentCount] = static_cast<std::int64_t>(runs.count);
+    }
+  }
+}
+
+/** The label image, one warp per row: the run detection pass again, where
+ *  the starts up to a lane give the index of the run that covers it. */
+template <class T, class Index, class LabelT>
+__global__ void
+WriteLabelImageKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<T> test,
+                      const Index * __restrict__ rowOffsets, const Index * __restrict__ label,
+                      LabelT * __restrict__ labels)
+{
+  for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
+  {
+    const Index  first = rowOffsets[r];
+    LabelT *     out = labels + r * geometry.width;
+    const std::int64_t width = geometry.width;
+    bool         endsAtWidth = false;
+    ScanRow(image + r * geometry.width, geometry.width, test,
+            [&](const RowChunk & c) {
+              if (c.x < width)
+              {
+                LabelT value = 0;
+                if (c.foreground)
+                {
+                  // Starts at or left of this lane, minus one: the covering run.
+                  const unsigned atOrBelow = c.starts & (LanesBelow() | (1u << LaneId()));
+                  const Index    i = first + static_cast<Index>(c.startsBefore + __popc(atOrBelow) - 1);
+                  value = static_cast<LabelT>(label[i]) + 1;
+                }
+                out[c.x] = value;
+              }
+            },
+            endsAtWidth);
+  }
+}
+
+} // namespace cuda
+} // namespace cca
+
+#endif

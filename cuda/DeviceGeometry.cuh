@@ -1,0 +1,85 @@
+// Shared device-side vocabulary: the image geometry, the run table in device
+// memory, warp lane masks and launch-size helpers. Every kernel of the CUDA
+// backend works on these.
+#ifndef cca_cuda_DeviceGeometry_cuh
+#define cca_cuda_DeviceGeometry_cuh
+
+#include <cstdint>
+
+namespace cca
+{
+namespace cuda
+{
+
+constexpr unsigned FullWarp = 0xffffffffu;
+constexpr int      WarpSize = 32;
+constexpr int      BlockThreads = 256;
+constexpr int      WarpsPerBlock = BlockThreads / WarpSize;
+
+/** Image extent. A row is one (y, z) line of width pixels; row r = y + z * height. */
+struct Geometry
+{
+  std::int64_t width;
+  std::int64_t height;
+  std::int64_t depth;
+  std::int64_t rows; ///< height * depth
+};
+
+/** The runs of the image in raster order (row by row, x increasing), as
+ *  structure of arrays. Index is the run index type: 32-bit while the run
+ *  count cannot reach 2^31, else 64-bit. */
+template <class Index>
+struct RunArrays
+{
+  std::int32_t * x;          ///< first pixel of the run
+  std::int32_t * end;        ///< one past the last pixel
+  Index *        row;        ///< row of the run
+  const Index *  rowOffsets; ///< rows + 1 entries: runs of row r are [rowOffsets[r], rowOffsets[r + 1])
+  Index          count;
+};
+
+__device__ __forceinline__ unsigned
+LaneId()
+{
+  return threadIdx.x & (WarpSize - 1);
+}
+
+/** Lanes below this one. */
+__device__ __forceinline__ unsigned
+LanesBelow()
+{
+  return (1u << LaneId()) - 1u;
+}
+
+/** Lanes above this one (two shifts: a shift by 32 is undefined). */
+__device__ __forceinline__ unsigned
+LanesAbove()
+{
+  return (FullWarp << LaneId()) << 1;
+}
+
+/** Global warp index and warp count of a grid-stride loop over whole warps. */
+__device__ __forceinline__ std::int64_t
+GlobalWarp()
+{
+  return (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / WarpSize;
+}
+__device__ __forceinline__ std::int64_t
+WarpCount()
+{
+  return static_cast<std::int64_t>(gridDim.x) * blockDim.x / WarpSize;
+}
+
+/** Blocks for a grid-stride loop over items (capped: the loops cover the rest). */
+inline unsigned
+BlocksFor(std::int64_t items, std::int64_t itemsPerBlock)
+{
+  const std::int64_t blocks = (items + itemsPerBlock - 1) / itemsPerBlock;
+  constexpr std::int64_t maxBlocks = std::int64_t{ 1 } << 22;
+  return static_cast<unsigned>(blocks < 1 ? 1 : (blocks > maxBlocks ? maxBlocks : blocks));
+}
+
+} // namespace cuda
+} // namespace cca
+
+#endif

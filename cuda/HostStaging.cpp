@@ -1,0 +1,156 @@
+#include "HostStaging.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+namespace cca
+{
+namespace cuda
+{
+
+HostStaging::HostStaging(std::size_t chunkBytes)
+  : m_ChunkBytes(chunkBytes)
+{}
+
+void
+HostStaging::Upload(void * device, std::size_t bytes, const Producer & produce, cudaStream_t stream)
+{
+  auto *      destination = static_cast<unsigned char *>(device);
+  std::size_t chunk = 0;
+  for (std::size_t offset = 0; offset < bytes; offset += m_ChunkBytes, ++chunk)
+  {
+    const std::size_t count = std::min(m_ChunkBytes, bytes - offset);
+    const int         b = static_cast<int>(chunk % 2);
+    // The copy that last used this buffer (this call or an earlier one) must be done.
+    m_Done[b].Synchronize();
+    void * staging = m_Buffers[b].Reserve(std::min(m_ChunkBytes, bytes), "allocating a pinned upload buffer");
+    produce(offset, count, staging);
+    Check(cudaMemcpyAsync(destination + offset, staging, count, cudaMemcpyHostToDevice, stream),
+          "copying the image to the device");
+    m_Done[b].Record(stream);
+  }
+}
+
+void
+HostStaging::Download(void * host, const void * device, std::size_t bytes, cudaStream_t stream)
+{
+  if (bytes == 0)
+  {
+    return;
+  }
+  auto *            destination = static_cast<unsigned char *>(host);
+  const auto *      source = static_cast<const unsigned char *>(device);
+  const std::size_t chunks = (bytes + m_ChunkBytes - 1) / m_ChunkBytes;
+  const std::size_t bufferBytes = std::min(m_ChunkBytes, bytes);
+  auto              issue = [&](std::size_t chunk) {
+    const int         b = static_cast<int>(chunk % 2);
+    const std::size_t offset = chunk * m_ChunkBytes;
+    const std::size_t count = std::min(m_ChunkBytes, bytes - offset);
+    m_Done[b].Synchronize(); // an earlier upload may still read this buffer
+    void * staging = m_Buffers[b].Reserve(bufferBytes, "allocating a pinned download buffer");
+    Check(cudaMemcpyAsync(staging, source + offset, count, cudaMemcpyDeviceToHost, stream),
+          "copying results to the host");
+    m_Done[b].Record(stream);
+  };
+  issue(0);
+  if (chunks > 1)
+  {
+    issue(1);
+  }
+  for (std::size_t chunk = 0; chunk < chunks; ++chunk)
+  {
+    const int         b = static_cast<int>(chunk % 2);
+    const std::size_t offset = chunk * m_ChunkBytes;
+    const std::size_t count = std::min(m_ChunkBytes, bytes - offset);
+    m_Done[b].Synchronize();
+    std::memcpy(destination + offset, m_Buffers[b].Reserve(bufferBytes, "pinned buffer"), count);
+    if (chunk + 2 < chunks)
+    {
+      issue(chunk + 2);
+    }
+  }
+}
+
+bool
+IsDense(const ImageView & image)
+{
+  if (image.stride[0] == 0 && image.stride[1] == 0 && image.stride[2] == 0)
+  {
+    return true;
+  }
+  return image.stride[0] == 1 && (image.size[1] == 1 || image.stride[1] == image.size[0]) &&
+         (image.size[2] == 1 || image.stride[2] == image.size[0] * image.size[1]);
+}
+
+namespace
+{
+template <class T>
+void
+GatherRow(const T * source, std::int64_t stride, std::int64_t count, T * destination)
+{
+  for (std::int64_t i = 0; i < count; ++i)
+  {
+    destination[i] = source[i * stride];
+  }
+}
+} // namespace
+
+HostStaging::Producer
+DensePixelProducer(const ImageView & image)
+{
+  const std::size_t pixelBytes = static_cast<std::size_t>(PixelTypeSize(image.pixelType));
+  const auto *      base = static_cast<const unsigned char *>(image.data);
+  if (IsDense(image))
+  {
+    return [base](std::size_t offset, std::size_t count, void * dst) { std::memcpy(dst, base + offset, count); };
+  }
+  const std::int64_t width = image.size[0];
+  const std::int64_t height = image.size[1];
+  const std::int64_t sx = image.stride[0];
+  const std::int64_t sy = image.stride[1];
+  const std::int64_t sz = image.size[2] > 1 ? image.stride[2] : 0;
+  return [=](std::size_t offset, std::size_t count, void * dst) {
+    // Offsets and counts are whole pixels: the chunk size is a multiple of 8.
+    std::int64_t       pixel = static_cast<std::int64_t>(offset / pixelBytes);
+    const std::int64_t last = pixel + static_cast<std::int64_t>(count / pixelBytes);
+    auto *             out = static_cast<unsigned char *>(dst);
+    while (pixel < last)
+    {
+      const std::int64_t x = pixel % width;
+      const std::int64_t row = pixel / width;
+      const std::int64_t y = row % height;
+      const std::int64_t z = row / height;
+      const std::int64_t n = std::min(width - x, last - pixel);
+      const unsigned char * source = base + static_cast<std::ptrdiff_t>((x * sx + y * sy + z * sz) *
+                                                                        static_cast<std::int64_t>(pixelBytes));
+      if (sx == 1)
+      {
+        std::memcpy(out, source, static_cast<std::size_t>(n) * pixelBytes);
+      }
+      else
+      {
+        switch (pixelBytes)
+        {
+          case 1:
+            GatherRow(reinterpret_cast<const std::uint8_t *>(source), sx, n, reinterpret_cast<std::uint8_t *>(out));
+            break;
+          case 2:
+            GatherRow(reinterpret_cast<const std::uint16_t *>(source), sx, n, reinterpret_cast<std::uint16_t *>(out));
+            break;
+          case 4:
+            GatherRow(reinterpret_cast<const std::uint32_t *>(source), sx, n, reinterpret_cast<std::uint32_t *>(out));
+            break;
+          default:
+            GatherRow(reinterpret_cast<const std::uint64_t *>(source), sx, n, reinterpret_cast<std::uint64_t *>(out));
+            break;
+        }
+      }
+      out += static_cast<std::size_t>(n) * pixelBytes;
+      pixel += n;
+    }
+  };
+}
+
+} // namespace cuda
+} // namespace cca

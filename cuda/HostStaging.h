@@ -1,0 +1,54 @@
+// Host <-> device copies through two pinned staging buffers: the host fills
+// (or drains) one buffer while the DMA engine copies the other, so caller
+// memory never has to be page-locked and large images stream at bus speed.
+#ifndef cca_cuda_HostStaging_h
+#define cca_cuda_HostStaging_h
+
+#include "DeviceMemory.h"
+
+#include "cca/Types.h"
+
+#include <cstddef>
+#include <functional>
+
+namespace cca
+{
+namespace cuda
+{
+
+class HostStaging
+{
+public:
+  /** Producer of bytes [offset, offset + count) of the upload stream into dst. */
+  using Producer = std::function<void(std::size_t offset, std::size_t count, void * dst)>;
+
+  explicit HostStaging(std::size_t chunkBytes = std::size_t{ 32 } << 20);
+
+  /** Copies bytes produced on the host to device memory; the copies are
+   *  ordered on stream (kernels enqueued later on it see the data). */
+  void
+  Upload(void * device, std::size_t bytes, const Producer & produce, cudaStream_t stream);
+
+  /** Copies device memory to host memory; returns when host holds the data. */
+  void
+  Download(void * host, const void * device, std::size_t bytes, cudaStream_t stream);
+
+private:
+  std::size_t  m_ChunkBytes;
+  PinnedBuffer m_Buffers[2];
+  Event        m_Done[2]{ Event(false), Event(false) };
+};
+
+/** A producer that packs the pixels of image, in dense x-fastest order, from
+ *  any strides; dense images are plain memory copies. */
+HostStaging::Producer
+DensePixelProducer(const ImageView & image);
+
+/** True when the image's strides describe a dense x-fastest buffer. */
+bool
+IsDense(const ImageView & image);
+
+} // namespace cuda
+} // namespace cca
+
+#endif

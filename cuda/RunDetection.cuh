@@ -1,0 +1,144 @@
+// Run detection (FLSL segment detection, seed 000 Alg. 1): one warp walks a
+// row 32 pixels at a time; __ballot_sync gives the foreground mask of the
+// chunk, a shift with the previous chunk's last bit gives the run starts and
+// ends, and __popc of the lanes below turns them into compressed-store
+// positions. Two passes: count runs per row, then (after a scan of the
+// counts) write them densely in raster order.
+#ifndef cca_cuda_RunDetection_cuh
+#define cca_cuda_RunDetection_cuh
+
+#include "DeviceGeometry.cuh"
+
+#include <cstdint>
+
+namespace cca
+{
+namespace cuda
+{
+
+/** foreground = (pixel == value) when equal, (pixel != value) otherwise. */
+template <class T>
+struct ForegroundTest
+{
+  T    value;
+  bool equal;
+  __device__ __forceinline__ bool
+  operator()(T pixel) const
+  {
+    return (pixel == value) == equal;
+  }
+};
+
+/** One 32-pixel chunk of a row as seen by one lane. Masks are warp-wide;
+ *  startsBefore / endsBefore count the starts / ends in earlier chunks. */
+struct RowChunk
+{
+  std::int64_t x; ///< this lane's pixel (may be >= width: then not foreground)
+  bool         foreground;
+  unsigned     starts; ///< lanes whose pixel starts a run
+  unsigned     ends;   ///< lanes whose pixel is the first background pixel after a run
+  std::int64_t startsBefore;
+  std::int64_t endsBefore;
+};
+
+/** Walks a row with the whole warp (all 32 lanes must call it) and calls
+ *  visit(chunk) once per 32-pixel chunk. Returns the number of runs of the
+ *  row; when the row ends in foreground, the last run ends at width, which
+ *  no chunk reports. */
+template <class T, class Visit>
+__device__ __forceinline__ std::int64_t
+ScanRow(const T * __restrict__ row, std::int64_t width, ForegroundTest<T> test, Visit && visit, bool & endsAtWidth)
+{
+  constexpr int Unroll = 4; // chunks in flight per iteration: loads first, then the ballots
+  const unsigned lane = LaneId();
+  unsigned       carry = 0; // foreground bit of the pixel left of the chunk
+  std::int64_t   starts = 0;
+  std::int64_t   ends = 0;
+  for (std::int64_t base = 0; base < width; base += Unroll * WarpSize)
+  {
+    bool in[Unroll];
+    T    pixel[Unroll];
+#pragma unroll
+    for (int k = 0; k < Unroll; ++k)
+    {
+      const std::int64_t x = base + k * WarpSize + lane;
+      in[k] = x < width;
+      pixel[k] = in[k] ? row[x] : T{};
+    }
+#pragma unroll
+    for (int k = 0; k < Unroll; ++k)
+    {
+      RowChunk chunk;
+      chunk.x = base + k * WarpSize + lane;
+      chunk.foreground = in[k] && test(pixel[k]);
+      const unsigned mask = __ballot_sync(FullWarp, chunk.foreground);
+      const unsigned previous = (mask << 1) | carry;
+      chunk.starts = mask & ~previous;
+      chunk.ends = ~mask & previous;
+      chunk.startsBefore = starts;
+      chunk.endsBefore = ends;
+      visit(chunk);
+      starts += __popc(chunk.starts);
+      ends += __popc(chunk.ends);
+      carry = mask >> 31;
+    }
+  }
+  endsAtWidth = carry != 0;
+  return starts;
+}
+
+/** Pass 1: counts[r] = number of runs of row r (one warp per row). */
+template <class T, class Index>
+__global__ void
+CountRunsKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<T> test, Index * __restrict__ counts)
+{
+  for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
+  {
+    bool               endsAtWidth = false;
+    const std::int64_t n =
+      ScanRow(image + r * geometry.width, geometry.width, test, [](const RowChunk &) {}, endsAtWidth);
+    if (LaneId() == 0)
+    {
+      counts[r] = static_cast<Index>(n);
+    }
+  }
+}
+
+/** Pass 2: compressed store of each row's runs at its scanned offset, and
+ *  the union-find initialisation parent[i] = i. */
+template <class T, class Index>
+__global__ void
+WriteRunsKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<T> test, RunArrays<Index> runs,
+                Index * __restrict__ parent)
+{
+  for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
+  {
+    const Index first = runs.rowOffsets[r];
+    bool        endsAtWidth = false;
+    auto        store = [&](const RowChunk & c) {
+      const unsigned bit = 1u << LaneId();
+      if (c.starts & bit)
+      {
+        const Index i = first + static_cast<Index>(c.startsBefore + __popc(c.starts & LanesBelow()));
+        runs.x[i] = static_cast<std::int32_t>(c.x);
+        runs.row[i] = static_cast<Index>(r);
+        parent[i] = i;
+      }
+      if (c.ends & bit)
+      {
+        const Index i = first + static_cast<Index>(c.endsBefore + __popc(c.ends & LanesBelow()));
+        runs.end[i] = static_cast<std::int32_t>(c.x);
+      }
+    };
+    const std::int64_t n = ScanRow(image + r * geometry.width, geometry.width, test, store, endsAtWidth);
+    if (endsAtWidth && LaneId() == 0)
+    {
+      runs.end[first + static_cast<Index>(n - 1)] = static_cast<std::int32_t>(geometry.width);
+    }
+  }
+}
+
+} // namespace cuda
+} // namespace cca
+
+#endif

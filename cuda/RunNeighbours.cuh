@@ -1,0 +1,105 @@
+// Finding the runs of a neighbour row that touch a run: the runs of a row are
+// sorted by x and disjoint, so their ends increase and a binary search finds
+// the first candidate; the rest follow contiguously.
+#ifndef cca_cuda_RunNeighbours_cuh
+#define cca_cuda_RunNeighbours_cuh
+
+#include "DeviceGeometry.cuh"
+
+#include <cstdint>
+
+namespace cca
+{
+namespace cuda
+{
+
+/** A neighbour row at offset (dy, dz). */
+struct RowStep
+{
+  int dy;
+  int dz;
+};
+
+/** Rows whose runs a run links to in union-find: only earlier rows, so each
+ *  pair of neighbour rows is visited once. Face connectivity: rows sharing a
+ *  face ((dy, dz) with one non-zero); Full: all 8 (y, z) neighbours. Returns
+ *  the number of steps written. */
+__device__ __forceinline__ int
+PrecedingRows(bool full, bool volume, RowStep (&steps)[4])
+{
+  int n = 0;
+  steps[n++] = RowStep{ -1, 0 };
+  if (volume)
+  {
+    steps[n++] = RowStep{ 0, -1 };
+    if (full)
+    {
+      steps[n++] = RowStep{ -1, -1 };
+      steps[n++] = RowStep{ 1, -1 };
+    }
+  }
+  return n;
+}
+
+/** Rows later than a run's row among its 8 (y, z) neighbours: with their
+ *  mirror images they cover every neighbour row once. Used for pair counts,
+ *  which need all neighbour classes whatever the connectivity. */
+__device__ __forceinline__ int
+FollowingRows(bool volume, RowStep (&steps)[4])
+{
+  int n = 0;
+  steps[n++] = RowStep{ 1, 0 };
+  if (volume)
+  {
+    steps[n++] = RowStep{ -1, 1 };
+    steps[n++] = RowStep{ 0, 1 };
+    steps[n++] = RowStep{ 1, 1 };
+  }
+  return n;
+}
+
+/** Row index of the neighbour of row (y, z) at step, or -1 outside the image. */
+__device__ __forceinline__ std::int64_t
+NeighbourRow(const Geometry & g, std::int64_t y, std::int64_t z, RowStep step)
+{
+  const std::int64_t ny = y + step.dy;
+  const std::int64_t nz = z + step.dz;
+  if (ny < 0 || ny >= g.height || nz < 0 || nz >= g.depth)
+  {
+    return -1;
+  }
+  return ny + nz * g.height;
+}
+
+/** Calls visit(b) for each run b of row q with end[b] > lo and x[b] < hi,
+ *  i.e. each run that intersects the pixel range [lo, hi). */
+template <class Index, class Visit>
+__device__ __forceinline__ void
+ForEachRunInRange(const RunArrays<Index> & runs, std::int64_t q, std::int32_t lo, std::int32_t hi, Visit && visit)
+{
+  Index first = runs.rowOffsets[q];
+  Index last = runs.rowOffsets[q + 1];
+  // Lower bound: first run whose end is past lo.
+  while (first < last)
+  {
+    const Index middle = first + (last - first) / 2;
+    if (runs.end[middle] > lo)
+    {
+      last = middle;
+    }
+    else
+    {
+      first = middle + 1;
+    }
+  }
+  const Index rowEnd = runs.rowOffsets[q + 1];
+  for (Index b = first; b < rowEnd && runs.x[b] < hi; ++b)
+  {
+    visit(b);
+  }
+}
+
+} // namespace cuda
+} // namespace cca
+
+#endif

@@ -1,0 +1,110 @@
+// Lock-free union-find over runs (seed 001 Alg. 5, after Komura and Playne):
+// a union makes the larger root point to the smaller with atomicMin and
+// retries when another thread moved the root meanwhile. Every link points to
+// a smaller index, so the root of each component is its smallest run index:
+// its first run in raster order.
+#ifndef cca_cuda_UnionFind_cuh
+#define cca_cuda_UnionFind_cuh
+
+#include "DeviceGeometry.cuh"
+#include "RunNeighbours.cuh"
+
+namespace cca
+{
+namespace cuda
+{
+
+/** Reads parent links through the L2 (other blocks change them concurrently). */
+template <class Index>
+__device__ __forceinline__ Index
+LoadParent(const Index * parent, Index i)
+{
+  return *const_cast<const volatile Index *>(parent + i);
+}
+
+template <class Index>
+__device__ __forceinline__ Index
+FindRoot(const Index * parent, Index i)
+{
+  Index p = LoadParent(parent, i);
+  while (p != i)
+  {
+    i = p;
+    p = LoadParent(parent, i);
+  }
+  return i;
+}
+
+/** Joins the sets of a and b (Alg. 5). */
+template <class Index>
+__device__ __forceinline__ void
+Merge(Index * parent, Index a, Index b)
+{
+  // Walk towards the roots, stopping early when the walks meet.
+  for (Index p = LoadParent(parent, a); a != b && a != p; p = LoadParent(parent, a))
+  {
+    a = p;
+  }
+  for (Index p = LoadParent(parent, b); a != b && b != p; p = LoadParent(parent, b))
+  {
+    b = p;
+  }
+  while (a != b)
+  {
+    if (b < a)
+    {
+      const Index t = a;
+      a = b;
+      b = t;
+    }
+    // Link the larger to the smaller. The old value tells whether b was
+    // still a root; if not, its former parent must be joined with a too.
+    const Index old = atomicMin(parent + b, a);
+    b = old == b ? a : old;
+  }
+}
+
+/** One thread per run: merges it with every touching run of the preceding
+ *  neighbour rows. Face: ranges must share a pixel column; Full: ranges may
+ *  also touch diagonally (range extended by one pixel each side). */
+template <class Index>
+__global__ void
+LinkRunsKernel(RunArrays<Index> runs, Geometry geometry, bool full, Index * parent)
+{
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
+  {
+    const std::int64_t r = runs.row[a];
+    const std::int64_t y = r % geometry.height;
+    const std::int64_t z = r / geometry.height;
+    const std::int32_t lo = runs.x[a] - (full ? 1 : 0);
+    const std::int32_t hi = runs.end[a] + (full ? 1 : 0);
+    RowStep            steps[4];
+    const int          n = PrecedingRows(full, geometry.depth > 1, steps);
+    for (int s = 0; s < n; ++s)
+    {
+      const std::int64_t q = NeighbourRow(geometry, y, z, steps[s]);
+      if (q >= 0)
+      {
+        ForEachRunInRange(runs, q, lo, hi, [&](Index b) { Merge(parent, a, b); });
+      }
+    }
+  }
+}
+
+/** After all unions: every run points straight at its root. */
+template <class Index>
+__global__ void
+FlattenKernel(Index count, Index * parent)
+{
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
+  {
+    parent[i] = FindRoot(parent, i);
+  }
+}
+
+} // namespace cuda
+} // namespace cca
+
+#endif

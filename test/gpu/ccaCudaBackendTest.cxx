@@ -1,0 +1,690 @@
+// The CUDA backend against the CPU backend: every field of the result (feature
+// table, runs, run offsets, label image) must be identical, on seeded random
+// images of the papers' family (MT19937, density d, granularity g), all pixel
+// types, both foreground rules, strided views, 2D and 3D, both connectivities,
+// degenerate shapes, repeated runs, the 64-bit run-index path, and an image of
+// more than 2^31 pixels. Exits 77 (skipped) when no CUDA device is usable.
+//
+// Usage: ccaCudaBackendTest [--quick] [--no-large] [--cases N] [--seed S]
+#include "cca/Engine.h"
+
+#include "CudaBackendTesting.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+using cca::Connectivity;
+using cca::ForegroundRule;
+using cca::LabelImageType;
+using cca::PixelType;
+
+/** A test image: a pixel buffer (possibly strided, with padding) and its view. */
+struct TestImage
+{
+  std::vector<unsigned char> buffer;
+  cca::ImageView             view;
+  std::string                description;
+};
+
+/** A binary mask, x fastest. */
+struct Mask
+{
+  std::int64_t              size[3] = { 1, 1, 1 };
+  int                       dimension = 2;
+  std::vector<std::uint8_t> on;
+  std::string               description;
+
+  Mask(int dim, std::int64_t nx, std::int64_t ny, std::int64_t nz, std::string text)
+    : size{ nx, ny, dim == 2 ? 1 : nz }
+    , dimension(dim)
+    , on(static_cast<std::size_t>(nx * ny * (dim == 2 ? 1 : nz)), 0)
+    , description(std::move(text))
+  {}
+  std::int64_t
+  Pixels() const
+  {
+    return size[0] * size[1] * size[2];
+  }
+  std::uint8_t &
+  At(std::int64_t x, std::int64_t y, std::int64_t z)
+  {
+    return on[static_cast<std::size_t>(x + size[0] * (y + size[1] * z))];
+  }
+};
+
+/** The papers' random family: g x g (x g in 3D) blocks share one MT19937 draw,
+ *  foreground when draw < density * 2^32. */
+Mask
+RandomMask(int dim, std::int64_t nx, std::int64_t ny, std::int64_t nz, double density, int g, std::uint32_t seed)
+{
+  std::ostringstream text;
+  text << "random " << nx << "x" << ny;
+  if (dim == 3)
+  {
+    text << "x" << nz;
+  }
+  text << " d=" << density << " g=" << g << " maskseed=" << seed;
+  Mask               m(dim, nx, ny, nz, text.str());
+  std::mt19937       rng(seed);
+  const double       threshold = density * 4294967296.0;
+  const std::int64_t bx = (m.size[0] + g - 1) / g;
+  const std::int64_t by = (m.size[1] + g - 1) / g;
+  const std::int64_t bz = (m.size[2] + g - 1) / g;
+  std::vector<std::uint8_t> block(static_cast<std::size_t>(bx * by * bz));
+  for (auto & b : block)
+  {
+    b = static_cast<double>(rng()) < threshold ? 1 : 0;
+  }
+  for (std::int64_t z = 0; z < m.size[2]; ++z)
+  {
+    for (std::int64_t y = 0; y < m.size[1]; ++y)
+    {
+      const std::uint8_t * blockRow = block.data() + ((z / g) * by + y / g) * bx;
+      std::uint8_t *       row = &m.At(0, y, z);
+      for (std::int64_t x = 0; x < m.size[0]; ++x)
+      {
+        row[x] = blockRow[x / g];
+      }
+    }
+  }
+  return m;
+}
+
+Mask
+Filled(int dim, std::int64_t nx, std::int64_t ny, std::int64_t nz, bool value, const std::string & text)
+{
+  Mask m(dim, nx, ny, nz, text);
+  std::fill(m.on.begin(), m.on.end(), value ? 1 : 0);
+  return m;
+}
+
+Mask
+Checkerboard(int dim, std::int64_t nx, std::int64_t ny, std::int64_t nz)
+{
+  Mask m(dim, nx, ny, nz, "checkerboard");
+  for (std::int64_t z = 0; z < m.size[2]; ++z)
+    for (std::int64_t y = 0; y < m.size[1]; ++y)
+      for (std::int64_t x = 0; x < m.size[0]; ++x)
+        m.At(x, y, z) = ((x + y + z) % 2) == 0 ? 1 : 0;
+  return m;
+}
+
+/** A square spiral of one-pixel-wide wall with one-pixel gaps: one long component. */
+Mask
+Spiral(std::int64_t n)
+{
+  Mask         m(2, n, n, 1, "spiral " + std::to_string(n));
+  std::int64_t x0 = 0, y0 = 0, x1 = n - 1, y1 = n - 1;
+  while (x0 <= x1 && y0 <= y1)
+  {
+    for (std::int64_t x = x0; x <= x1; ++x)
+      m.At(x, y0, 0) = 1;
+    for (std::int64_t y = y0; y <= y1; ++y)
+      m.At(x1, y, 0) = 1;
+    if (y1 > y0)
+      for (std::int64_t x = x0; x <= x1; ++x)
+        m.At(x, y1, 0) = 1;
+    if (x1 > x0 + 1)
+      for (std::int64_t y = y0 + 2; y <= y1; ++y)
+        m.At(x0, y, 0) = 1;
+    x0 += 2;
+    y0 += 2;
+    x1 -= 2;
+    y1 -= 2;
+    if (x0 <= x1 && y0 <= y1)
+      m.At(x0 - 1, y0, 0) = 1; // connect to the next turn
+  }
+  return m;
+}
+
+/** How a mask becomes pixels: type, rule, value, layout. */
+struct Encoding
+{
+  PixelType      type = PixelType::UInt8;
+  ForegroundRule rule = ForegroundRule::NotEqualTo;
+  std::int64_t   value = 0;
+  int            strideX = 1; ///< 1 = contiguous rows
+  int            rowPad = 0;  ///< extra pixels after each row
+  int            slicePad = 0;
+  bool           denseStrides = false; ///< spell the dense strides out instead of all zeros
+};
+
+template <class T>
+T
+Other(T v, std::uint64_t draw)
+{
+  T t = static_cast<T>(draw);
+  if (t == v)
+  {
+    t = static_cast<T>(static_cast<std::uint64_t>(v) + 1);
+  }
+  return t;
+}
+
+template <class T>
+TestImage
+EncodeAs(const Mask & m, const Encoding & e, std::uint32_t seed)
+{
+  TestImage          image;
+  const T            v = static_cast<T>(e.value);
+  std::mt19937_64    rng(seed);
+  const std::int64_t sx = e.strideX;
+  const std::int64_t sy = m.size[0] * sx + e.rowPad;
+  const std::int64_t sz = sy * m.size[1] + e.slicePad;
+  const std::int64_t elements = sz * m.size[2];
+  image.buffer.resize(static_cast<std::size_t>(elements) * sizeof(T));
+  T * p = reinterpret_cast<T *>(image.buffer.data());
+  // Padding holds foreground values: a backend that reads it would see extra runs.
+  const bool equal = e.rule == ForegroundRule::EqualTo;
+  for (std::int64_t i = 0; i < elements; ++i)
+  {
+    p[i] = equal ? v : Other(v, rng());
+  }
+  const std::uint64_t pattern = rng();
+  for (std::int64_t z = 0; z < m.size[2]; ++z)
+  {
+    for (std::int64_t y = 0; y < m.size[1]; ++y)
+    {
+      for (std::int64_t x = 0; x < m.size[0]; ++x)
+      {
+        const bool on = m.on[static_cast<std::size_t>(x + m.size[0] * (y + m.size[1] * z))] != 0;
+        T          value;
+        if (on == equal)
+        {
+          value = v;
+        }
+        else
+        {
+          // Mostly one other value (long runs of equal pixels), sometimes random ones.
+          value = (x % 7 == 3) ? Other(v, rng()) : Other(v, pattern);
+        }
+        p[x * sx + y * sy + z * sz] = value;
+      }
+    }
+  }
+  image.view.data = image.buffer.data();
+  image.view.pixelType = e.type;
+  image.view.dimension = m.dimension;
+  for (int i = 0; i < 3; ++i)
+  {
+    image.view.size[i] = m.size[i];
+  }
+  const bool dense = sx == 1 && e.rowPad == 0 && e.slicePad == 0;
+  if (!dense || e.denseStrides)
+  {
+    image.view.stride[0] = sx;
+    image.view.stride[1] = sy;
+    image.view.stride[2] = sz;
+  }
+  std::ostringstream text;
+  text << m.description << " " << cca::PixelTypeName(e.type) << (equal ? " ==" : " !=") << e.value;
+  if (!dense || e.denseStrides)
+  {
+    text << " strides " << sx << "," << sy << "," << sz;
+  }
+  image.description = text.str();
+  return image;
+}
+
+TestImage
+Encode(const Mask & m, const Encoding & e, std::uint32_t seed)
+{
+  switch (e.type)
+  {
+    case PixelType::UInt8:
+      return EncodeAs<std::uint8_t>(m, e, seed);
+    case PixelType::Int8:
+      return EncodeAs<std::int8_t>(m, e, seed);
+    case PixelType::UInt16:
+      return EncodeAs<std::uint16_t>(m, e, seed);
+    case PixelType::Int16:
+      return EncodeAs<std::int16_t>(m, e, seed);
+    case PixelType::UInt32:
+      return EncodeAs<std::uint32_t>(m, e, seed);
+    case PixelType::Int32:
+      return EncodeAs<std::int32_t>(m, e, seed);
+    case PixelType::UInt64:
+      return EncodeAs<std::uint64_t>(m, e, seed);
+    case PixelType::Int64:
+      return EncodeAs<std::int64_t>(m, e, seed);
+  }
+  return {};
+}
+
+/** The plain uint8 encoding (foreground = pixel != 0). */
+TestImage
+Plain(const Mask & m)
+{
+  return Encode(m, Encoding{}, 1);
+}
+
+// ---------------------------------------------------------------------------
+// Comparison
+
+struct Outcome
+{
+  cca::Result                result;
+  std::vector<unsigned char> labels;
+};
+
+Outcome
+RunBackend(cca::Engine & engine, const TestImage & image, cca::Options options, cca::Backend backend)
+{
+  Outcome out;
+  options.backend = backend;
+  if (options.labelImageType != LabelImageType::None)
+  {
+    const std::size_t bytes = options.labelImageType == LabelImageType::UInt64 ? 8 : 4;
+    out.labels.assign(static_cast<std::size_t>(image.view.NumberOfPixels()) * bytes, 0xAB); // poisoned
+    options.labelImage = out.labels.data();
+  }
+  out.result = engine.Run(image.view, options);
+  return out;
+}
+
+const char * const featureNames[] = { "pixelCount",     "boundingBoxMin",       "boundingBoxMax",
+                                      "coordinateSum",  "coordinateProductSum", "pixelsOnBorder",
+                                      "pixelsOnFace",   "interceptCounts" };
+
+/** First difference between two feature records, or an empty string. */
+std::string
+DiffFeatures(const cca::ComponentFeatures & a, const cca::ComponentFeatures & b)
+{
+  std::ostringstream s;
+  auto               field = [&](const char * name, int i, long long x, long long y) {
+    if (x != y && s.tellp() == 0)
+    {
+      s << name << "[" << i << "] cpu=" << x << " cuda=" << y;
+    }
+  };
+  field(featureNames[0], 0, a.pixelCount, b.pixelCount);
+  for (int i = 0; i < 3; ++i)
+  {
+    field(featureNames[1], i, a.boundingBoxMin[i], b.boundingBoxMin[i]);
+    field(featureNames[2], i, a.boundingBoxMax[i], b.boundingBoxMax[i]);
+    field(featureNames[3], i, a.coordinateSum[i], b.coordinateSum[i]);
+  }
+  for (int i = 0; i < 6; ++i)
+  {
+    field(featureNames[4], i, static_cast<long long>(a.coordinateProductSum[i]),
+          static_cast<long long>(b.coordinateProductSum[i]));
+    field(featureNames[6], i, a.pixelsOnFace[i], b.pixelsOnFace[i]);
+  }
+  field(featureNames[5], 0, a.pixelsOnBorder, b.pixelsOnBorder);
+  for (int i = 0; i < cca::NumberOfInterceptSlots; ++i)
+  {
+    field(featureNames[7], i, a.interceptCounts[i], b.interceptCounts[i]);
+  }
+  return s.str();
+}
+
+/** Empty when equal, else a description of the first difference. */
+std::string
+Compare(const Outcome & cpu, const Outcome & gpu, const cca::Options & options)
+{
+  std::ostringstream s;
+  const cca::Result & a = cpu.result;
+  const cca::Result & b = gpu.result;
+  if (b.backendUsed != cca::Backend::Cuda && options.backend == cca::Backend::Cuda)
+  {
+    return "the CUDA run did not use the CUDA backend";
+  }
+  if (a.componentCount != b.componentCount)
+  {
+    s << "componentCount cpu=" << a.componentCount << " cuda=" << b.componentCount;
+    return s.str();
+  }
+  if (a.features.size() != b.features.size())
+  {
+    s << "features.size cpu=" << a.features.size() << " cuda=" << b.features.size();
+    return s.str();
+  }
+  for (std::size_t i = 0; i < a.features.size(); ++i)
+  {
+    const std::string d = DiffFeatures(a.features[i], b.features[i]);
+    if (!d.empty())
+    {
+      s << "label " << i + 1 << ": " << d;
+      return s.str();
+    }
+  }
+  if (a.runOffsets != b.runOffsets)
+  {
+    s << "runOffsets differ (sizes " << a.runOffsets.size() << ", " << b.runOffsets.size() << ")";
+    return s.str();
+  }
+  if (a.runs.size() != b.runs.size())
+  {
+    s << "runs.size cpu=" << a.runs.size() << " cuda=" << b.runs.size();
+    return s.str();
+  }
+  for (std::size_t i = 0; i < a.runs.size(); ++i)
+  {
+    const cca::Run & p = a.runs[i];
+    const cca::Run & q = b.runs[i];
+    if (p.x != q.x || p.y != q.y || p.z != q.z || p.length != q.length)
+    {
+      s << "run " << i << " cpu=(" << p.x << "," << p.y << "," << p.z << "," << p.length << ") cuda=(" << q.x << ","
+        << q.y << "," << q.z << "," << q.length << ")";
+      return s.str();
+    }
+  }
+  if (cpu.labels.size() != gpu.labels.size() || std::memcmp(cpu.labels.data(), gpu.labels.data(), cpu.labels.size()))
+  {
+    const std::size_t bytes = options.labelImageType == LabelImageType::UInt64 ? 8 : 4;
+    for (std::size_t i = 0; i < cpu.labels.size(); i += bytes)
+    {
+      if (std::memcmp(&cpu.labels[i], &gpu.labels[i], bytes) != 0)
+      {
+        std::uint64_t x = 0, y = 0;
+        std::memcpy(&x, &cpu.labels[i], bytes);
+        std::memcpy(&y, &gpu.labels[i], bytes);
+        s << "label image differs at pixel " << i / bytes << ": cpu=" << x << " cuda=" << y;
+        return s.str();
+      }
+    }
+    return "label image sizes differ";
+  }
+  return {};
+}
+
+std::string
+OptionsText(const cca::Options & o)
+{
+  std::ostringstream s;
+  s << (o.connectivity == Connectivity::Full ? "full" : "face")
+    << " runs=" << (o.computeRuns ? 1 : 0) << " labels="
+    << (o.labelImageType == LabelImageType::None ? "none"
+                                                 : (o.labelImageType == LabelImageType::UInt32 ? "u32" : "u64"));
+  return s.str();
+}
+
+struct Tally
+{
+  int passed = 0;
+  int failed = 0;
+};
+
+/** Runs CPU and CUDA on the image and reports a difference with the seed. */
+bool
+Check(cca::Engine & engine, const TestImage & image, cca::Options options, const std::string & caseName, Tally & tally)
+{
+  std::string problem;
+  try
+  {
+    const Outcome cpu = RunBackend(engine, image, options, cca::Backend::Cpu);
+    options.backend = cca::Backend::Cuda;
+    const Outcome gpu = RunBackend(engine, image, options, cca::Backend::Cuda);
+    problem = Compare(cpu, gpu, options);
+  }
+  catch (const std::exception & e)
+  {
+    problem = std::string("exception: ") + e.what();
+  }
+  if (problem.empty())
+  {
+    ++tally.passed;
+    return true;
+  }
+  ++tally.failed;
+  std::cout << "FAIL " << caseName << " [" << image.description << ", " << OptionsText(options) << "]: " << problem
+            << std::endl;
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// Suites
+
+const PixelType allTypes[] = { PixelType::UInt8,  PixelType::Int8,  PixelType::UInt16, PixelType::Int16,
+                               PixelType::UInt32, PixelType::Int32, PixelType::UInt64, PixelType::Int64 };
+
+/** One random case, fully determined by its seed. */
+void
+RandomCase(cca::Engine & engine, std::uint32_t seed, Tally & tally)
+{
+  std::mt19937 rng(seed);
+  auto         pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+  const int    dim = pick(3) == 0 ? 3 : 2;
+  auto         extent = [&](int typical) -> std::int64_t {
+    switch (pick(6))
+    {
+      case 0:
+        return 1 + pick(4); // degenerate
+      case 1:
+        return 32 * (1 + pick(4)) + pick(3) - 1; // around warp multiples
+      default:
+        return 1 + pick(typical);
+    }
+  };
+  const std::int64_t nx = extent(dim == 2 ? 300 : 48);
+  const std::int64_t ny = extent(dim == 2 ? 200 : 40);
+  const std::int64_t nz = dim == 3 ? extent(24) : 1;
+  const int          granularities[] = { 1, 4, 16 };
+  const int          g = granularities[pick(3)];
+  const double       density = pick(11) / 10.0;
+  const Mask         mask = RandomMask(dim, nx, ny, nz, density, g, seed);
+
+  Encoding e;
+  e.type = pick(2) == 0 ? PixelType::UInt8 : allTypes[pick(8)];
+  e.rule = pick(2) == 0 ? ForegroundRule::NotEqualTo : ForegroundRule::EqualTo;
+  const std::int64_t values[] = { 0, 1, -1, 255, 1000, -70000, std::numeric_limits<std::int64_t>::min(),
+                                  static_cast<std::int64_t>(0x123456789abcdef0ULL) };
+  e.value = values[pick(8)];
+  if (pick(4) == 0)
+  {
+    e.strideX = 1 + pick(2);
+    e.rowPad = pick(5);
+    e.slicePad = pick(5);
+    e.denseStrides = e.strideX == 1 && e.rowPad == 0 && e.slicePad == 0;
+  }
+  const TestImage image = Encode(mask, e, seed);
+
+  cca::Options options;
+  options.foregroundRule = e.rule;
+  options.foregroundValue = e.value;
+  options.connectivity = pick(2) == 0 ? Connectivity::Face : Connectivity::Full;
+  options.computeRuns = pick(5) != 0;
+  const LabelImageType labelTypes[] = { LabelImageType::None, LabelImageType::UInt32, LabelImageType::UInt64 };
+  options.labelImageType = labelTypes[pick(3)];
+  Check(engine, image, options, "random seed=" + std::to_string(seed), tally);
+}
+
+void
+EdgeCases(cca::Engine & engine, Tally & tally)
+{
+  std::vector<Mask> masks;
+  masks.push_back(Filled(2, 1, 1, 1, false, "1x1 empty"));
+  masks.push_back(Filled(2, 1, 1, 1, true, "1x1 full"));
+  masks.push_back(RandomMask(2, 1, 5000, 1, 0.5, 1, 11));     // 1xN
+  masks.push_back(Filled(2, 1, 5000, 1, true, "1x5000 full"));
+  masks.push_back(RandomMask(2, 5000, 1, 1, 0.5, 1, 12));     // Nx1
+  masks.push_back(Filled(2, 5000, 1, 1, true, "5000x1 full"));
+  masks.push_back(RandomMask(2, 16385, 3, 1, 0.5, 1, 13));
+  masks.push_back(RandomMask(2, 16385, 3, 1, 0.9, 4, 14));
+  masks.push_back(Filled(2, 16385, 3, 1, true, "16385x3 full"));
+  masks.push_back(Filled(2, 257, 129, 1, true, "257x129 full"));
+  masks.push_back(Filled(3, 33, 17, 9, true, "33x17x9 full"));
+  masks.push_back(Filled(2, 300, 200, 1, false, "300x200 empty"));
+  masks.push_back(Filled(3, 20, 20, 20, false, "20^3 empty"));
+  masks.push_back(Checkerboard(2, 129, 65, 1));
+  masks.push_back(Checkerboard(3, 31, 17, 9));
+  masks.push_back(Spiral(257));
+  masks.push_back(Spiral(64));
+  for (std::int64_t w : { 31, 32, 33, 64, 127, 128, 129, 255, 256, 257 })
+  {
+    masks.push_back(Filled(2, w, 3, 1, true, "full width " + std::to_string(w)));
+    masks.push_back(RandomMask(2, w, 40, 1, 0.6, 1, static_cast<std::uint32_t>(w)));
+  }
+  masks.push_back(Filled(3, 1, 1, 40, true, "1x1x40 full"));
+  masks.push_back(RandomMask(3, 1, 1, 400, 0.5, 1, 15));
+  masks.push_back(RandomMask(3, 64, 1, 64, 0.5, 1, 16));
+  masks.push_back(RandomMask(3, 1, 64, 64, 0.5, 1, 17));
+  masks.push_back(RandomMask(3, 40, 30, 1, 0.5, 1, 18)); // a 3D image one slice deep still has z faces
+  for (const Mask & m : masks)
+  {
+    const TestImage image = Plain(m);
+    for (Connectivity c : { Connectivity::Face, Connectivity::Full })
+    {
+      for (LabelImageType l : { LabelImageType::None, LabelImageType::UInt32, LabelImageType::UInt64 })
+      {
+        cca::Options options;
+        options.connectivity = c;
+        options.labelImageType = l;
+        Check(engine, image, options, "edge " + m.description, tally);
+      }
+    }
+  }
+}
+
+/** The same image several times on one engine: identical output each time. */
+void
+Repeatability(cca::Engine & engine, int images, Tally & tally)
+{
+  for (int i = 0; i < images; ++i)
+  {
+    const auto      seed = static_cast<std::uint32_t>(900000 + i);
+    const Mask      mask = RandomMask(i % 2 ? 3 : 2, i % 2 ? 60 : 700, i % 2 ? 50 : 500, 40, 0.6, 1 + 3 * (i % 2), seed);
+    const TestImage image = Plain(mask);
+    cca::Options    options;
+    options.connectivity = i % 3 ? Connectivity::Full : Connectivity::Face;
+    options.labelImageType = LabelImageType::UInt32;
+    options.backend = cca::Backend::Cuda;
+    const Outcome first = RunBackend(engine, image, options, cca::Backend::Cuda);
+    for (int k = 0; k < 3; ++k)
+    {
+      const Outcome again = RunBackend(engine, image, options, cca::Backend::Cuda);
+      const std::string problem = Compare(first, again, options);
+      if (!problem.empty())
+      {
+        ++tally.failed;
+        std::cout << "FAIL repeat seed=" << seed << " run " << k + 1 << ": " << problem << std::endl;
+      }
+      else
+      {
+        ++tally.passed;
+      }
+    }
+  }
+}
+
+/** More than 2^31 pixels (65536 x 32769 uint8): 64-bit pixel offsets everywhere. */
+void
+LargeImage(cca::Engine & engine, Tally & tally)
+{
+  const auto start = std::chrono::steady_clock::now();
+  const Mask mask = RandomMask(2, 65536, 32769, 1, 0.5, 64, 424242);
+  TestImage  image;
+  image.view.data = mask.on.data();
+  image.view.pixelType = PixelType::UInt8;
+  image.view.dimension = 2;
+  image.view.size[0] = mask.size[0];
+  image.view.size[1] = mask.size[1];
+  image.description = mask.description;
+  cca::Options options;
+  options.connectivity = Connectivity::Full;
+  options.labelImageType = LabelImageType::UInt32;
+  Check(engine, image, options, "large 65536x32769", tally);
+  std::cout << "large image (" << image.view.NumberOfPixels() << " pixels) checked in "
+            << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s" << std::endl;
+}
+
+} // namespace
+
+int
+main(int argc, char * argv[])
+{
+  bool          quick = false;
+  bool          large = true;
+  int           cases = -1;
+  std::uint32_t seed = 1;
+  for (int i = 1; i < argc; ++i)
+  {
+    const std::string arg = argv[i];
+    if (arg == "--quick")
+    {
+      quick = true;
+    }
+    else if (arg == "--no-large")
+    {
+      large = false;
+    }
+    else if (arg == "--cases" && i + 1 < argc)
+    {
+      cases = std::stoi(argv[++i]);
+    }
+    else if (arg == "--seed" && i + 1 < argc)
+    {
+      seed = static_cast<std::uint32_t>(std::stoul(argv[++i]));
+    }
+    else
+    {
+      std::cerr << "usage: " << argv[0] << " [--quick] [--no-large] [--cases N] [--seed S]" << std::endl;
+      return 2;
+    }
+  }
+  if (!cca::Engine::CudaAvailable())
+  {
+    std::cout << "skipped: no CUDA device" << std::endl;
+    return 77;
+  }
+  if (cases < 0)
+  {
+    cases = quick ? 40 : 1200;
+  }
+  if (quick)
+  {
+    large = false;
+  }
+
+  const auto  start = std::chrono::steady_clock::now();
+  cca::Engine engine;
+  Tally       random, edge, repeat, wide, big;
+  for (int i = 0; i < cases; ++i)
+  {
+    RandomCase(engine, seed + static_cast<std::uint32_t>(i), random);
+  }
+  std::cout << "random: " << random.passed << " passed, " << random.failed << " failed" << std::endl;
+
+  EdgeCases(engine, edge);
+  std::cout << "edge cases: " << edge.passed << " passed, " << edge.failed << " failed" << std::endl;
+
+  Repeatability(engine, quick ? 2 : 6, repeat);
+  std::cout << "repeatability: " << repeat.passed << " passed, " << repeat.failed << " failed" << std::endl;
+
+  // The 64-bit run-index path on a fresh engine (its buffers have another element size).
+  {
+    cca::cuda::SetForceWideRunIndex(true);
+    cca::Engine wideEngine;
+    const int   wideCases = quick ? 10 : 150;
+    for (int i = 0; i < wideCases; ++i)
+    {
+      RandomCase(wideEngine, 500000 + seed + static_cast<std::uint32_t>(i), wide);
+    }
+    cca::cuda::SetForceWideRunIndex(false);
+    std::cout << "64-bit run index: " << wide.passed << " passed, " << wide.failed << " failed" << std::endl;
+  }
+
+  if (large)
+  {
+    LargeImage(engine, big);
+    std::cout << "large image: " << big.passed << " passed, " << big.failed << " failed" << std::endl;
+  }
+
+  const int failed = random.failed + edge.failed + repeat.failed + wide.failed + big.failed;
+  const int passed = random.passed + edge.passed + repeat.passed + wide.passed + big.passed;
+  std::cout << "total: " << passed << " passed, " << failed << " failed in "
+            << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s" << std::endl;
+  return failed == 0 ? 0 : 1;
+}
