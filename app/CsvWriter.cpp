@@ -1,0 +1,173 @@
+#include "CsvWriter.h"
+
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+namespace ccaapp
+{
+namespace
+{
+
+const char * const AxisNames[] = { "x", "y", "z" };
+
+// Column names of the header, in the order WriteRow writes values.
+template <unsigned int VDimension>
+std::vector<std::string>
+HeaderColumns(const CsvColumns & columns)
+{
+  std::vector<std::string> names;
+  auto                     perAxis = [&](const std::string & base) {
+    for (unsigned int d = 0; d < VDimension; ++d)
+    {
+      names.push_back(base + "_" + AxisNames[d]);
+    }
+  };
+  names.emplace_back("Label");
+  names.emplace_back("NumberOfPixels");
+  names.emplace_back("PhysicalSize");
+  perAxis("Centroid");
+  perAxis("BoundingBoxIndex");
+  perAxis("BoundingBoxSize");
+  names.emplace_back("NumberOfPixelsOnBorder");
+  names.emplace_back("PerimeterOnBorder");
+  if (columns.feret)
+  {
+    names.emplace_back("FeretDiameter");
+  }
+  for (unsigned int d = 0; d < VDimension; ++d)
+  {
+    names.push_back("PrincipalMoments_" + std::to_string(d));
+  }
+  // Row r of PrincipalAxes is the axis of PrincipalMoments_r.
+  for (unsigned int r = 0; r < VDimension; ++r)
+  {
+    for (unsigned int c = 0; c < VDimension; ++c)
+    {
+      names.push_back("PrincipalAxes_" + std::to_string(r) + "_" + AxisNames[c]);
+    }
+  }
+  names.emplace_back("Elongation");
+  if (columns.perimeter)
+  {
+    names.emplace_back("Perimeter");
+    names.emplace_back("Roundness");
+  }
+  names.emplace_back("EquivalentSphericalRadius");
+  names.emplace_back("EquivalentSphericalPerimeter");
+  for (unsigned int d = 0; d < VDimension; ++d)
+  {
+    names.push_back("EquivalentEllipsoidDiameter_" + std::to_string(d));
+  }
+  names.emplace_back("Flatness");
+  if (columns.perimeter)
+  {
+    names.emplace_back("PerimeterOnBorderRatio");
+  }
+  if (columns.orientedBoundingBox)
+  {
+    // The box's direction is PrincipalAxes (ITK defines it so).
+    perAxis("OrientedBoundingBoxOrigin");
+    for (unsigned int d = 0; d < VDimension; ++d)
+    {
+      names.push_back("OrientedBoundingBoxSize_" + std::to_string(d));
+    }
+  }
+  return names;
+}
+
+template <typename TLabelObject>
+void
+WriteRow(std::ostream & out, const TLabelObject & object, const CsvColumns & columns)
+{
+  constexpr unsigned int D = TLabelObject::ImageDimension;
+  auto                   cell = [&out](const auto & value) { out << ',' << value; };
+
+  out << object.GetLabel();
+  cell(object.GetNumberOfPixels());
+  cell(object.GetPhysicalSize());
+  const auto & centroid = object.GetCentroid();
+  for (unsigned int d = 0; d < D; ++d)
+    cell(centroid[d]);
+  const auto & box = object.GetBoundingBox();
+  for (unsigned int d = 0; d < D; ++d)
+    cell(box.GetIndex()[d]);
+  for (unsigned int d = 0; d < D; ++d)
+    cell(box.GetSize()[d]);
+  cell(object.GetNumberOfPixelsOnBorder());
+  cell(object.GetPerimeterOnBorder());
+  if (columns.feret)
+    cell(object.GetFeretDiameter());
+  const auto & moments = object.GetPrincipalMoments();
+  for (unsigned int d = 0; d < D; ++d)
+    cell(moments[d]);
+  const auto & axes = object.GetPrincipalAxes();
+  for (unsigned int r = 0; r < D; ++r)
+    for (unsigned int c = 0; c < D; ++c)
+      cell(axes[r][c]);
+  cell(object.GetElongation());
+  if (columns.perimeter)
+  {
+    cell(object.GetPerimeter());
+    cell(object.GetRoundness());
+  }
+  cell(object.GetEquivalentSphericalRadius());
+  cell(object.GetEquivalentSphericalPerimeter());
+  const auto & ellipsoid = object.GetEquivalentEllipsoidDiameter();
+  for (unsigned int d = 0; d < D; ++d)
+    cell(ellipsoid[d]);
+  cell(object.GetFlatness());
+  if (columns.perimeter)
+    cell(object.GetPerimeterOnBorderRatio());
+  if (columns.orientedBoundingBox)
+  {
+    const auto & origin = object.GetOrientedBoundingBoxOrigin();
+    for (unsigned int d = 0; d < D; ++d)
+      cell(origin[d]);
+    const auto & size = object.GetOrientedBoundingBoxSize();
+    for (unsigned int d = 0; d < D; ++d)
+      cell(size[d]);
+  }
+  out << '\n';
+}
+
+} // namespace
+
+template <unsigned int VDimension>
+void
+WriteComponentCsv(const AppLabelMap<VDimension> & labelMap, const std::string & path, const CsvColumns & columns)
+{
+  std::ofstream out(path);
+  if (!out)
+  {
+    throw std::runtime_error("cannot open '" + path + "' for writing");
+  }
+  // Enough digits that every double reads back to the same value.
+  out.precision(std::numeric_limits<double>::max_digits10);
+
+  const auto header = HeaderColumns<VDimension>(columns);
+  for (size_t i = 0; i < header.size(); ++i)
+  {
+    out << (i ? "," : "") << header[i];
+  }
+  out << '\n';
+
+  // The label map iterates in label order: rows come out sorted by label.
+  for (typename AppLabelMap<VDimension>::ConstIterator it(&labelMap); !it.IsAtEnd(); ++it)
+  {
+    WriteRow(out, *it.GetLabelObject(), columns);
+  }
+  out.flush();
+  if (!out)
+  {
+    throw std::runtime_error("error while writing '" + path + "'");
+  }
+}
+
+template void
+WriteComponentCsv<2>(const AppLabelMap<2> &, const std::string &, const CsvColumns &);
+template void
+WriteComponentCsv<3>(const AppLabelMap<3> &, const std::string &, const CsvColumns &);
+
+} // namespace ccaapp

@@ -1,0 +1,130 @@
+#include "SlicerXml.h"
+
+namespace ccaapp
+{
+
+std::string
+SlicerXmlDescription(const std::string & version)
+{
+  // Slicer passes a boolean parameter as its bare flag when true and omits it
+  // when false, so every boolean here defaults to false (hence noPerimeter).
+  return R"(<?xml version="1.0" encoding="utf-8"?>
+<executable>
+  <category>Quantification</category>
+  <title>Cuda Label Statistics</title>
+  <description><![CDATA[Labels the connected components of a binary (or label) volume on an NVIDIA GPU or the CPU and measures each one: the attributes of ITK's ShapeLabelObject (size, centroid, bounding box, principal moments and axes, perimeter, roundness, elongation, flatness, optionally Feret diameter and oriented bounding box), written as a table with one row per component.]]></description>
+  <version>)" + version + R"(</version>
+  <documentation-url></documentation-url>
+  <license>Apache 2.0</license>
+  <contributor>CudaLabelStatistics contributors</contributor>
+  <acknowledgements></acknowledgements>
+  <parameters>
+    <label>Input and output</label>
+    <description><![CDATA[Images and the component table]]></description>
+    <image>
+      <name>inputVolume</name>
+      <label>Input volume</label>
+      <channel>input</channel>
+      <index>0</index>
+      <description><![CDATA[Binary or label volume of an integer pixel type]]></description>
+    </image>
+    <image type="label">
+      <name>outputLabels</name>
+      <label>Component labels</label>
+      <channel>output</channel>
+      <longflag>labels</longflag>
+      <description><![CDATA[One label per connected component, numbered in raster order of each component's first voxel]]></description>
+    </image>
+    <table fileExtensions=".csv">
+      <name>outputTable</name>
+      <label>Component table</label>
+      <channel>output</channel>
+      <longflag>csv</longflag>
+      <description><![CDATA[One row per component, one column per attribute]]></description>
+    </table>
+  </parameters>
+  <parameters>
+    <label>Foreground and connectivity</label>
+    <description><![CDATA[Which voxels are foreground and which are neighbours]]></description>
+    <string-enumeration>
+      <name>foregroundRule</name>
+      <label>Foreground rule</label>
+      <longflag>foreground-rule</longflag>
+      <description><![CDATA[not-background: every voxel different from the background value; equal: every voxel equal to the foreground value]]></description>
+      <default>not-background</default>
+      <element>not-background</element>
+      <element>equal</element>
+    </string-enumeration>
+    <integer>
+      <name>backgroundValue</name>
+      <label>Background value</label>
+      <longflag>background-value</longflag>
+      <description><![CDATA[Used by the not-background rule]]></description>
+      <default>0</default>
+    </integer>
+    <integer>
+      <name>foregroundValue</name>
+      <label>Foreground value</label>
+      <longflag>foreground-value</longflag>
+      <description><![CDATA[Used by the equal rule]]></description>
+      <default>1</default>
+    </integer>
+    <boolean>
+      <name>fullyConnected</name>
+      <label>Fully connected</label>
+      <longflag>fully-connected</longflag>
+      <description><![CDATA[Neighbours across edges and corners too (26-connectivity in 3D, 8 in 2D); off: faces only (6 / 4)]]></description>
+      <default>false</default>
+    </boolean>
+  </parameters>
+  <parameters advanced="true">
+    <label>Attributes and backend</label>
+    <description><![CDATA[Optional attributes and where they are computed]]></description>
+    <boolean>
+      <name>noPerimeter</name>
+      <label>Skip perimeter</label>
+      <longflag>no-perimeter</longflag>
+      <description><![CDATA[Do not compute Perimeter, Roundness and PerimeterOnBorderRatio]]></description>
+      <default>false</default>
+    </boolean>
+    <boolean>
+      <name>feret</name>
+      <label>Feret diameter</label>
+      <longflag>feret</longflag>
+      <description><![CDATA[Compute the Feret diameter (quadratic in the number of border voxels of a component)]]></description>
+      <default>false</default>
+    </boolean>
+    <boolean>
+      <name>orientedBoundingBox</name>
+      <label>Oriented bounding box</label>
+      <longflag>oriented-bounding-box</longflag>
+      <description><![CDATA[Compute the oriented bounding box origin and size]]></description>
+      <default>false</default>
+    </boolean>
+    <string-enumeration>
+      <name>backend</name>
+      <label>Backend</label>
+      <longflag>backend</longflag>
+      <description><![CDATA[auto: CUDA when a GPU is usable, else the CPU]]></description>
+      <default>auto</default>
+      <element>auto</element>
+      <element>cuda</element>
+      <element>cpu</element>
+    </string-enumeration>
+  </parameters>
+  <parameters>
+    <label>Results</label>
+    <description><![CDATA[Values returned to Slicer]]></description>
+    <integer>
+      <name>numberOfComponents</name>
+      <label>Number of components</label>
+      <channel>output</channel>
+      <description><![CDATA[Number of connected components found]]></description>
+      <default>0</default>
+    </integer>
+  </parameters>
+</executable>
+)";
+}
+
+} // namespace ccaapp
