@@ -29,11 +29,12 @@ struct RootFlag
   }
 };
 
-/** parent[i] (a root) becomes the 0-based component number of run i;
- *  *componentCount receives the number of components. */
+/** label[i] = the 0-based component number of run i (the rank of its root
+ *  among roots); *componentCount receives the number of components. */
 template <class Index>
 __global__ void
-NumberComponentsKernel(Index count, const Index * __restrict__ rootRank, Index * parent, Index * componentCount)
+NumberComponentsKernel(Index count, const Index * __restrict__ rootRank, const Index * __restrict__ parent,
+                       Index * __restrict__ label, Index * componentCount)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
@@ -43,7 +44,7 @@ NumberComponentsKernel(Index count, const Index * __restrict__ rootRank, Index *
     {
       *componentCount = rootRank[i] + (root == i ? 1 : 0);
     }
-    parent[i] = rootRank[root];
+    label[i] = rootRank[root];
   }
 }
 

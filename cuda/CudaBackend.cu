@@ -17,6 +17,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -58,6 +59,21 @@ DispatchPixelType(PixelType type, F && f)
       return f(std::int64_t{});
   }
   throw Error(Error::Kind::InvalidInput, "unknown pixel type");
+}
+
+/** Blocks of BlockThreads threads of kernel that fit on the device at once. */
+template <class Kernel>
+unsigned
+ResidentBlocks(Kernel kernel)
+{
+  int device = 0;
+  int processors = 0;
+  int perProcessor = 0;
+  Check(cudaGetDevice(&device), "querying the current CUDA device");
+  Check(cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device), "querying the device");
+  Check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perProcessor, kernel, BlockThreads, 0),
+        "querying kernel occupancy");
+  return static_cast<unsigned>(std::max(1, processors * std::max(1, perProcessor)));
 }
 
 /** Number of bits needed for values 0 .. n - 1 (at least 1). */
@@ -106,6 +122,8 @@ private:
   DeviceBuffer                 m_RunEnd;
   DeviceBuffer                 m_RunRow;
   DeviceBuffer                 m_Parent;
+  DeviceBuffer                 m_Linked;
+  DeviceBuffer                 m_Label;
   DeviceBuffer                 m_Rank;
   DeviceBuffer                 m_Scalar;
   DeviceBuffer                 m_Table;
@@ -248,6 +266,7 @@ CudaBackend::RunWithIndex(const ImageView & image, const Options & options, Resu
   runs.end = m_RunEnd.Reserve<std::int32_t>(runCount, "run ends");
   runs.row = m_RunRow.Reserve<Index>(runCount, "run rows");
   auto *         parent = m_Parent.Reserve<Index>(runCount, "union-find parents");
+  auto *         linked = m_Linked.Reserve<std::uint8_t>(runCount, "run link flags");
   const unsigned runBlocks = BlocksFor(static_cast<std::int64_t>(runCount), BlockThreads);
   if (runCount > 0)
   {
@@ -259,7 +278,8 @@ CudaBackend::RunWithIndex(const ImageView & image, const Options & options, Resu
         <<<rowBlocks, BlockThreads, 0, stream>>>(static_cast<const T *>(deviceImage), geometry, test, runs, parent);
     });
     CheckLaunch("run writing kernel");
-    LinkRunsKernel<Index><<<runBlocks, BlockThreads, 0, stream>>>(runs, geometry, full, parent);
+    Check(cudaMemsetAsync(linked, 0, runCount, stream), "clearing run link flags");
+    LinkRunsKernel<Index><<<runBlocks, BlockThreads, 0, stream>>>(runs, geometry, full, parent, linked);
     CheckLaunch("union-find kernel");
     FlattenKernel<Index><<<runBlocks, BlockThreads, 0, stream>>>(runCount, parent);
     CheckLaunch("flatten kernel");
@@ -279,10 +299,10 @@ CudaBackend::RunWithIndex(const ImageView & image, const Options & options, Resu
     auto   flags = thrust::make_transform_iterator(thrust::counting_iterator<Index>(0), RootFlag<Index>{ parent });
     ExclusiveSum(flags, rank, static_cast<std::int64_t>(runCount));
     auto * scalar = m_Scalar.Reserve<Index>(1, "a count");
-    NumberComponentsKernel<Index><<<runBlocks, BlockThreads, 0, stream>>>(runCount, rank, parent, scalar);
+    auto * label = m_Label.Reserve<Index>(runCount, "run labels"); // 0-based component of each run
+    NumberComponentsKernel<Index><<<runBlocks, BlockThreads, 0, stream>>>(runCount, rank, parent, label, scalar);
     CheckLaunch("numbering kernel");
     componentCount = ReadScalar(scalar);
-    const Index * label = parent; // from here on: 0-based component of each run
 
     if (options.labelImageType == LabelImageType::UInt32 &&
         static_cast<std::uint64_t>(componentCount) > std::numeric_limits<std::uint32_t>::max())
@@ -292,12 +312,14 @@ CudaBackend::RunWithIndex(const ImageView & image, const Options & options, Resu
     }
 
     table = m_Table.Reserve<ComponentFeatures>(componentCount, "the feature table");
-    const unsigned tableBlocks = BlocksFor(static_cast<std::int64_t>(componentCount), BlockThreads);
-    ClearFeaturesKernel<Index><<<tableBlocks, BlockThreads, 0, stream>>>(componentCount, table);
-    CheckLaunch("feature clearing kernel");
-    AccumulateFeaturesKernel<Index><<<runBlocks, BlockThreads, 0, stream>>>(runs, label, geometry, extent, table);
-    CheckLaunch("feature kernel");
-    FinalizeFeaturesKernel<Index><<<tableBlocks, BlockThreads, 0, stream>>>(componentCount, table);
+    PrepareTableKernel<Index><<<runBlocks, BlockThreads, 0, stream>>>(runs, parent, linked, label, geometry, table);
+    CheckLaunch("feature table kernel");
+    // A resident grid: each block folds many tiles' votes for its hot component before touching memory.
+    const unsigned voteBlocks = std::min(runBlocks, ResidentBlocks(AccumulateFeaturesKernel<Index>));
+    AccumulateFeaturesKernel<Index>
+      <<<voteBlocks, BlockThreads, 0, stream>>>(runs, linked, label, geometry, extent, table);
+    CheckLaunch("feature vote kernel");
+    FinalizeTableKernel<Index><<<runBlocks, BlockThreads, 0, stream>>>(runCount, parent, linked, label, table);
     CheckLaunch("feature finalizing kernel");
 
     if (options.labelImageType != LabelImageType::None)

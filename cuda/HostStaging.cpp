@@ -9,9 +9,102 @@ namespace cca
 namespace cuda
 {
 
+CopyWorkers::CopyWorkers()
+{
+  const unsigned hardware = std::thread::hardware_concurrency();
+  const int      helpers = static_cast<int>(std::min(7u, hardware > 1 ? hardware - 1 : 0u));
+  for (int i = 0; i < helpers; ++i)
+  {
+    m_Threads.emplace_back([this, i] { Work(i + 1); });
+  }
+}
+
+CopyWorkers::~CopyWorkers()
+{
+  {
+    std::lock_guard<std::mutex> lock(m_Mutex);
+    m_Stop = true;
+  }
+  m_Wake.notify_all();
+  for (auto & t : m_Threads)
+  {
+    t.join();
+  }
+}
+
+void
+CopyWorkers::Work(int part)
+{
+  unsigned long long seen = 0;
+  for (;;)
+  {
+    const std::function<void(int)> * task = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(m_Mutex);
+      m_Wake.wait(lock, [&] { return m_Stop || m_Generation != seen; });
+      if (m_Stop)
+      {
+        return;
+      }
+      seen = m_Generation;
+      task = m_Task;
+    }
+    (*task)(part);
+    {
+      std::lock_guard<std::mutex> lock(m_Mutex);
+      if (--m_Pending == 0)
+      {
+        m_Done.notify_one();
+      }
+    }
+  }
+}
+
+void
+CopyWorkers::Run(const std::function<void(int part)> & task)
+{
+  if (m_Threads.empty())
+  {
+    task(0);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(m_Mutex);
+    m_Task = &task;
+    m_Pending = static_cast<int>(m_Threads.size());
+    ++m_Generation;
+  }
+  m_Wake.notify_all();
+  task(0);
+  std::unique_lock<std::mutex> lock(m_Mutex);
+  m_Done.wait(lock, [&] { return m_Pending == 0; });
+}
+
 HostStaging::HostStaging(std::size_t chunkBytes)
   : m_ChunkBytes(chunkBytes)
 {}
+
+void
+HostStaging::Split(std::size_t offset, std::size_t count, unsigned char * dst, const Producer & produce)
+{
+  constexpr std::size_t splitAbove = std::size_t{ 4 } << 20;
+  if (count < splitAbove || m_Workers.Parts() == 1)
+  {
+    produce(offset, count, dst);
+    return;
+  }
+  const std::size_t parts = static_cast<std::size_t>(m_Workers.Parts());
+  // Parts are whole multiples of 8 bytes, so they hold whole pixels of any type.
+  const std::size_t part = (count / parts + 7) / 8 * 8;
+  m_Workers.Run([&](int p) {
+    const std::size_t begin = std::min(count, static_cast<std::size_t>(p) * part);
+    const std::size_t end = std::min(count, begin + part);
+    if (end > begin)
+    {
+      produce(offset + begin, end - begin, dst + begin);
+    }
+  });
+}
 
 void
 HostStaging::Upload(void * device, std::size_t bytes, const Producer & produce, cudaStream_t stream)
@@ -25,7 +118,7 @@ HostStaging::Upload(void * device, std::size_t bytes, const Producer & produce, 
     // The copy that last used this buffer (this call or an earlier one) must be done.
     m_Done[b].Synchronize();
     void * staging = m_Buffers[b].Reserve(std::min(m_ChunkBytes, bytes), "allocating a pinned upload buffer");
-    produce(offset, count, staging);
+    Split(offset, count, static_cast<unsigned char *>(staging), produce);
     Check(cudaMemcpyAsync(destination + offset, staging, count, cudaMemcpyHostToDevice, stream),
           "copying the image to the device");
     m_Done[b].Record(stream);
@@ -64,7 +157,10 @@ HostStaging::Download(void * host, const void * device, std::size_t bytes, cudaS
     const std::size_t offset = chunk * m_ChunkBytes;
     const std::size_t count = std::min(m_ChunkBytes, bytes - offset);
     m_Done[b].Synchronize();
-    std::memcpy(destination + offset, m_Buffers[b].Reserve(bufferBytes, "pinned buffer"), count);
+    const auto * staged = static_cast<const unsigned char *>(m_Buffers[b].Reserve(bufferBytes, "pinned buffer"));
+    Split(0, count, destination + offset, [staged](std::size_t from, std::size_t n, void * to) {
+      std::memcpy(to, staged + from, n);
+    });
     if (chunk + 2 < chunks)
     {
       issue(chunk + 2);

@@ -8,13 +8,51 @@
 
 #include "cca/Types.h"
 
+#include <condition_variable>
 #include <cstddef>
 #include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 namespace cca
 {
 namespace cuda
 {
+
+/** A few persistent threads that split large host copies: one thread moves
+ *  (and first-touches) memory at only a fraction of the memory bandwidth. */
+class CopyWorkers
+{
+public:
+  CopyWorkers();
+  ~CopyWorkers();
+  CopyWorkers(const CopyWorkers &) = delete;
+  CopyWorkers &
+  operator=(const CopyWorkers &) = delete;
+
+  /** Calls task(part) for part in [0, Parts()) on the workers and the caller; returns when all are done. */
+  void
+  Run(const std::function<void(int part)> & task);
+  int
+  Parts() const
+  {
+    return static_cast<int>(m_Threads.size()) + 1;
+  }
+
+private:
+  void
+  Work(int part);
+
+  std::vector<std::thread>          m_Threads;
+  std::mutex                        m_Mutex;
+  std::condition_variable           m_Wake;
+  std::condition_variable           m_Done;
+  const std::function<void(int)> *  m_Task = nullptr;
+  unsigned long long                m_Generation = 0;
+  int                               m_Pending = 0;
+  bool                              m_Stop = false;
+};
 
 class HostStaging
 {
@@ -34,7 +72,12 @@ public:
   Download(void * host, const void * device, std::size_t bytes, cudaStream_t stream);
 
 private:
+  /** produce(offset, count, dst) split over the copy workers when large. */
+  void
+  Split(std::size_t offset, std::size_t count, unsigned char * dst, const Producer & produce);
+
   std::size_t  m_ChunkBytes;
+  CopyWorkers  m_Workers;
   PinnedBuffer m_Buffers[2];
   Event        m_Done[2]{ Event(false), Event(false) };
 };

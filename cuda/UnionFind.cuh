@@ -9,6 +9,8 @@
 #include "DeviceGeometry.cuh"
 #include "RunNeighbours.cuh"
 
+#include <cstdint>
+
 namespace cca
 {
 namespace cuda
@@ -66,10 +68,12 @@ Merge(Index * parent, Index a, Index b)
 
 /** One thread per run: merges it with every touching run of the preceding
  *  neighbour rows. Face: ranges must share a pixel column; Full: ranges may
- *  also touch diagonally (range extended by one pixel each side). */
+ *  also touch diagonally (range extended by one pixel each side). Runs that
+ *  touch any other run get linked[i] = 1 (linked must start all zero): the
+ *  others are components of one run, which need no shared votes. */
 template <class Index>
 __global__ void
-LinkRunsKernel(RunArrays<Index> runs, Geometry geometry, bool full, Index * parent)
+LinkRunsKernel(RunArrays<Index> runs, Geometry geometry, bool full, Index * parent, std::uint8_t * linked)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
@@ -81,13 +85,22 @@ LinkRunsKernel(RunArrays<Index> runs, Geometry geometry, bool full, Index * pare
     const std::int32_t hi = runs.end[a] + (full ? 1 : 0);
     RowStep            steps[4];
     const int          n = PrecedingRows(full, geometry.depth > 1, steps);
+    bool               touches = false;
     for (int s = 0; s < n; ++s)
     {
       const std::int64_t q = NeighbourRow(geometry, y, z, steps[s]);
       if (q >= 0)
       {
-        ForEachRunInRange(runs, q, lo, hi, [&](Index b) { Merge(parent, a, b); });
+        ForEachRunInRange(runs, q, lo, hi, [&](Index b) {
+          Merge(parent, a, b);
+          linked[b] = 1; // racing stores of the same value
+          touches = true;
+        });
       }
+    }
+    if (touches)
+    {
+      linked[a] = 1;
     }
   }
 }
