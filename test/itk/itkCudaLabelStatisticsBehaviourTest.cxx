@@ -1,0 +1,527 @@
+/*=========================================================================
+ *
+ *  Licensed under the Apache License, Version 2.0 (the "License");
+ *  you may not use this file except in compliance with the License.
+ *  You may obtain a copy of the License at
+ *
+ *         http://www.apache.org/licenses/LICENSE-2.0.txt
+ *
+ *  Unless required by applicable law or agreed to in writing, software
+ *  distributed under the License is distributed on an "AS IS" BASIS,
+ *  WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ *  See the License for the specific language governing permissions and
+ *  limitations under the License.
+ *
+ *=========================================================================*/
+// CudaLabelStatisticsImageFilter's behaviour beyond the differential cases:
+//   golden      perimeters and moments computed once with ITK 5.2.1
+//   errors      label overflow, CUDA without a device, an empty region
+//   progress    ProgressEvent reaches 1.0
+//   types       other pixel types, label types, foreground rules and
+//               output background values, each against ITK's filters
+//   labelimage  writes our label image and ConnectedComponentImageFilter's
+//               to argv[2], argv[3]; the test driver's --compare checks them
+#include "itkCudaLabelStatisticsImageFilter.h"
+#include "itkCudaLabelStatisticsTestUtilities.h"
+
+#include "itkBinaryImageToShapeLabelMapFilter.h"
+#include "itkCommand.h"
+#include "itkConnectedComponentImageFilter.h"
+#include "itkImageFileWriter.h"
+
+#include <algorithm>
+#include <iostream>
+#include <random>
+#include <string>
+
+namespace
+{
+
+using ccaitktest::Checker;
+using ccaitktest::Geometry;
+using ccaitktest::Margins;
+using BackendEnum = itk::CudaLabelStatisticsEnums::Backend;
+using RuleEnum = itk::CudaLabelStatisticsEnums::ForegroundRule;
+
+// ---- golden values ------------------------------------------------------------------
+
+/** Golden values from itk-facts.md (Debian's ITK 5.2.1, spacing 1). */
+template <unsigned int D>
+void
+GoldenCase(const ccatest::Mask & mask, double perimeter, double moment, Checker & check)
+{
+  using ImageType = itk::Image<unsigned char, D>;
+  const auto image = ccaitktest::MakeImage<ImageType>(mask, ccaitktest::IdentityGeometry(), 255, 0);
+  for (BackendEnum backend : { BackendEnum::CPU, BackendEnum::Auto })
+  {
+    check.Begin("golden " + mask.name + (backend == BackendEnum::CPU ? " CPU" : " Auto"));
+    auto filter = itk::CudaLabelStatisticsImageFilter<ImageType>::New();
+    filter->SetInput(image);
+    filter->SetBackend(backend);
+    filter->Update();
+    const auto * map = filter->GetOutput();
+    check.Equal(map->GetNumberOfLabelObjects(), 1u, "number of objects");
+    if (map->GetNumberOfLabelObjects() != 1)
+    {
+      continue;
+    }
+    const auto * object = map->GetNthLabelObject(0);
+    check.Equal(static_cast<double>(object->GetLabel()), 1.0, "label");
+    check.Near(object->GetPerimeter(), perimeter, 1e-6, "Perimeter");
+    for (unsigned int d = 0; d < D; ++d)
+    {
+      check.Near(object->GetPrincipalMoments()[d], moment, 1e-4, "PrincipalMoments[" + std::to_string(d) + "]");
+    }
+    const auto on = std::count(mask.on.begin(), mask.on.end(), 1);
+    check.Near(object->GetPhysicalSize(), static_cast<double>(on), 1e-12, "PhysicalSize");
+  }
+}
+
+void
+GoldenSuite(Checker & check)
+{
+  GoldenCase<2>(ccatest::ConstantMask(2, 1, 1, 1, true), 2.681517, 0.0, check);
+  GoldenCase<3>(ccatest::ConstantMask(3, 1, 1, 1, true), 3.004080, 0.0, check);
+  GoldenCase<2>(ccatest::ConstantMask(2, 3, 3, 1, true), 10.265993, 2.0 / 3.0, check);
+  GoldenCase<3>(ccatest::ConstantMask(3, 3, 3, 3, true), 41.070175, 2.0 / 3.0, check);
+  // A 2D pixel's perimeter is pi/4 (2 + sqrt 2) exactly.
+  GoldenCase<2>(ccatest::OnePixel(2, 5, 4, 1, 2, 2, 0), 0.25 * itk::Math::pi * (2 + std::sqrt(2.0)), 0.0, check);
+  // The 3x3 square's moments: 0.6667, as in itk-facts.md.
+  GoldenCase<2>(ccatest::ConstantMask(2, 3, 3, 1, true), 10.265993, 0.6667, check);
+}
+
+// ---- errors -------------------------------------------------------------------------
+
+template <typename TFilter>
+bool
+Throws(TFilter * filter, std::string & message)
+{
+  try
+  {
+    filter->Update();
+  }
+  catch (const itk::ExceptionObject & e)
+  {
+    message = e.GetDescription();
+    return true;
+  }
+  return false;
+}
+
+/** A row of alternating pixels: n isolated objects in 1 x (2n - 1). */
+ccatest::Mask
+Dots(std::int64_t n)
+{
+  ccatest::Mask m(2, 2 * n - 1, 1, 1, std::to_string(n) + " dots");
+  for (std::int64_t x = 0; x < 2 * n - 1; x += 2)
+  {
+    m.Set(x, 0, 0, true);
+  }
+  return m;
+}
+
+void
+ErrorSuite(Checker & check)
+{
+  using ImageType = itk::Image<unsigned char, 2>;
+  using SmallMapType = itk::LabelMap<itk::StatisticsLabelObject<unsigned char, 2>>;
+  using SmallFilterType = itk::CudaLabelStatisticsImageFilter<ImageType, SmallMapType>;
+  using SmallReferenceType = itk::BinaryImageToShapeLabelMapFilter<ImageType, SmallMapType>;
+  const Geometry identity = ccaitktest::IdentityGeometry();
+  std::string    message;
+
+  // 255 objects fit in unsigned char labels (background 0), 256 do not; ITK agrees.
+  for (unsigned char background : { 0, 5, 255 })
+  {
+    for (std::int64_t n : { 255, 256 })
+    {
+      const auto image = ccaitktest::MakeImage<ImageType>(Dots(n), identity, 255, 0);
+      check.Begin("label overflow: " + std::to_string(n) + " objects, unsigned char labels, background " +
+                  std::to_string(background));
+      auto reference = SmallReferenceType::New();
+      reference->SetInput(image);
+      reference->SetOutputBackgroundValue(background);
+      const bool referenceThrows = Throws(reference.GetPointer(), message);
+      auto       filter = SmallFilterType::New();
+      filter->SetInput(image);
+      filter->SetOutputBackgroundValue(background);
+      filter->SetComputeLabelImage(true);
+      filter->SetBackend(BackendEnum::CPU);
+      const bool ours = Throws(filter.GetPointer(), message);
+      check.Equal(ours, referenceThrows, "throws (as BinaryImageToShapeLabelMapFilter does)");
+      check.Equal(referenceThrows, n == 256, "ITK throws exactly for 256 objects");
+      if (!ours && !referenceThrows)
+      {
+        Margins margins;
+        ccaitktest::CompareLabelMaps(reference->GetOutput(), filter->GetOutput(), 1e3, check, margins);
+      }
+    }
+  }
+
+  // A checkerboard has 512 objects: the update throws and leaves no half-written output.
+  {
+    check.Begin("label overflow on a 32x32 checkerboard after a successful update");
+    auto filter = SmallFilterType::New();
+    filter->SetComputeLabelImage(true);
+    filter->SetBackend(BackendEnum::CPU);
+    filter->SetInput(ccaitktest::MakeImage<ImageType>(Dots(10), identity, 255, 0));
+    filter->Update();
+    check.Equal(filter->GetOutput()->GetNumberOfLabelObjects(), 10u, "objects before");
+    filter->SetInput(ccaitktest::MakeImage<ImageType>(ccatest::Checkerboard(2, 32, 32, 1, 0), identity, 255, 0));
+    const bool threw = Throws(filter.GetPointer(), message);
+    check.Equal(threw, true, "throws itk::ExceptionObject");
+    if (threw)
+    {
+      std::cout << "overflow message: " << message << "\n";
+      check.Equal(filter->GetOutput()->GetNumberOfLabelObjects(), 0u, "label objects left in the output");
+      const auto * labels = filter->GetLabelImage();
+      const bool   labelBufferLeft = labels->GetBufferPointer() != nullptr &&
+                                   labels->GetBufferedRegion().GetNumberOfPixels() > 0;
+      check.Equal(labelBufferLeft, false, "label image buffer left in the output");
+    }
+    // The filter recovers: a later valid input works.
+    filter->SetInput(ccaitktest::MakeImage<ImageType>(Dots(3), identity, 255, 0));
+    filter->Update();
+    check.Equal(filter->GetOutput()->GetNumberOfLabelObjects(), 3u, "objects after recovering");
+  }
+
+  // Backend CUDA where no device is usable.
+  {
+    check.Begin("Backend CUDA without a usable device");
+    using FilterType = itk::CudaLabelStatisticsImageFilter<ImageType>;
+    if (FilterType::IsCudaAvailable())
+    {
+      std::cout << "a CUDA device is usable: the no-device check is skipped\n";
+    }
+    else
+    {
+      auto filter = FilterType::New();
+      filter->SetInput(ccaitktest::MakeImage<ImageType>(Dots(3), identity, 255, 0));
+      filter->SetBackend(BackendEnum::CUDA);
+      const bool threw = Throws(filter.GetPointer(), message);
+      check.Equal(threw, true, "throws itk::ExceptionObject");
+      if (threw)
+      {
+        std::cout << "no-device message: " << message << "\n";
+      }
+    }
+  }
+
+  // An empty region.
+  {
+    check.Begin("empty input region");
+    auto image = ImageType::New();
+    image->SetRegions(ImageType::RegionType(ImageType::IndexType{ { 3, 4 } }, ImageType::SizeType{ { 0, 7 } }));
+    image->Allocate();
+    auto filter = itk::CudaLabelStatisticsImageFilter<ImageType>::New();
+    filter->SetInput(image);
+    filter->SetBackend(BackendEnum::CPU);
+    const bool threw = Throws(filter.GetPointer(), message);
+    check.Equal(threw, true, "throws itk::ExceptionObject");
+    if (threw)
+    {
+      std::cout << "empty-region message: " << message << "\n";
+    }
+  }
+}
+
+// ---- progress -----------------------------------------------------------------------
+
+/** Records the progress values a filter reports. */
+class ProgressRecorder : public itk::Command
+{
+public:
+  ITK_DISALLOW_COPY_AND_MOVE(ProgressRecorder);
+  using Self = ProgressRecorder;
+  using Pointer = itk::SmartPointer<Self>;
+  itkNewMacro(Self);
+
+  void
+  Execute(itk::Object * caller, const itk::EventObject & event) override
+  {
+    Execute(static_cast<const itk::Object *>(caller), event);
+  }
+  void
+  Execute(const itk::Object *, const itk::EventObject &) override
+  {
+    const float p = m_Filter->GetProgress();
+    m_Monotonic = m_Monotonic && p >= m_Last;
+    m_Last = p;
+    ++m_Events;
+  }
+
+  const itk::ProcessObject * m_Filter = nullptr;
+  float                      m_Last = -1;
+  int                        m_Events = 0;
+  bool                       m_Monotonic = true;
+
+protected:
+  ProgressRecorder() = default;
+};
+
+void
+ProgressSuite(Checker & check)
+{
+  using ImageType = itk::Image<unsigned char, 3>;
+  {
+    // The recorder itself, on ITK's filter: it ends at 1.0.
+    check.Begin("progress of BinaryImageToShapeLabelMapFilter (the recorder's own check)");
+    auto reference = itk::BinaryImageToShapeLabelMapFilter<ImageType>::New();
+    reference->SetInput(ccaitktest::MakeImage<ImageType>(ccatest::RandomMask(3, 30, 20, 10, 0.5, 1, 11),
+                                                         ccaitktest::IdentityGeometry(), 255, 0));
+    auto recorder = ProgressRecorder::New();
+    recorder->m_Filter = reference.GetPointer();
+    reference->AddObserver(itk::ProgressEvent(), recorder);
+    reference->Update();
+    check.Equal(recorder->m_Last, 1.0f, "last progress of ITK's filter");
+  }
+  for (BackendEnum backend : { BackendEnum::CPU, BackendEnum::Auto })
+  {
+    check.Begin(std::string("progress, backend ") + (backend == BackendEnum::CPU ? "CPU" : "Auto"));
+    auto filter = itk::CudaLabelStatisticsImageFilter<ImageType>::New();
+    filter->SetInput(ccaitktest::MakeImage<ImageType>(ccatest::RandomMask(3, 30, 20, 10, 0.5, 1, 11),
+                                                      ccaitktest::IdentityGeometry(), 255, 0));
+    filter->SetBackend(backend);
+    auto recorder = ProgressRecorder::New();
+    recorder->m_Filter = filter.GetPointer();
+    filter->AddObserver(itk::ProgressEvent(), recorder);
+    filter->Update();
+    check.Equal(recorder->m_Events > 0, true, "ProgressEvent observed");
+    check.Equal(recorder->m_Last, 1.0f, "last progress");
+    check.Equal(recorder->m_Monotonic, true, "progress never decreases");
+    std::cout << recorder->m_Events << " progress events\n";
+  }
+}
+
+// ---- pixel types, label types, rules ------------------------------------------------
+
+/** One pixel type: ours with EqualToForegroundValue (a non-default value)
+ *  against BinaryImageToShapeLabelMapFilter with the same value, and ours with
+ *  NotEqualToBackgroundValue against ConnectedComponentImageFilter (whose
+ *  foreground is != 0) on an image of many values. */
+template <typename TPixel, unsigned int D>
+void
+PixelTypeCase(const std::string & typeName, TPixel foreground, Checker & check)
+{
+  using ImageType = itk::Image<TPixel, D>;
+  using LabelImageType = itk::Image<itk::SizeValueType, D>;
+  const auto       geometries = ccaitktest::TestGeometries(D);
+  std::mt19937     rng(1234);
+  const std::int64_t nz = D == 3 ? 9 : 1;
+  for (int k = 0; k < 4; ++k)
+  {
+    const ccatest::Mask mask = ccatest::RandomMask(D, 37 + 13 * k, 21 + k, nz, 0.35 + 0.1 * k, 1 + 3 * (k % 2),
+                                                   900 + static_cast<std::uint32_t>(k));
+    const Geometry &    geometry = geometries[k % geometries.size()];
+    const bool          full = k % 2 == 1;
+    // Background pixels hold values that differ from the foreground in various ways.
+    auto image = ccaitktest::MakeImage<ImageType>(mask, geometry, foreground, 0);
+    {
+      itk::ImageRegionIterator<ImageType> it(image, image->GetLargestPossibleRegion());
+      for (; !it.IsAtEnd(); ++it)
+      {
+        if (it.Get() != foreground)
+        {
+          const TPixel choices[] = { 0, static_cast<TPixel>(foreground - 1), static_cast<TPixel>(foreground + 1),
+                                     itk::NumericTraits<TPixel>::NonpositiveMin(), 1 };
+          TPixel       v = choices[rng() % 5];
+          it.Set(v == foreground ? TPixel{ 0 } : v);
+        }
+      }
+    }
+    const std::string name = typeName + " " + std::to_string(D) + "D " + mask.name + ", " + geometry.name;
+
+    check.Begin(name + ", EqualToForegroundValue");
+    auto reference = itk::BinaryImageToShapeLabelMapFilter<ImageType>::New();
+    reference->SetInput(image);
+    reference->SetInputForegroundValue(foreground);
+    reference->SetFullyConnected(full);
+    reference->SetComputeFeretDiameter(true);
+    reference->SetComputeOrientedBoundingBox(true);
+    reference->Update();
+    auto filter = itk::CudaLabelStatisticsImageFilter<ImageType>::New();
+    filter->SetInput(image);
+    filter->SetInputForegroundValue(foreground);
+    filter->SetFullyConnected(full);
+    filter->SetComputeFeretDiameter(true);
+    filter->SetComputeOrientedBoundingBox(true);
+    filter->SetBackend(k < 2 ? BackendEnum::CPU : BackendEnum::Auto);
+    filter->Update();
+    Margins margins;
+    ccaitktest::CompareLabelMaps(reference->GetOutput(), filter->GetOutput(),
+                                 ccaitktest::CoordinateScale(image.GetPointer()), check, margins);
+
+    // The same image with "anything but 0 is foreground", as ConnectedComponentImageFilter sees it.
+    check.Begin(name + ", NotEqualToBackgroundValue 0");
+    auto connected = itk::ConnectedComponentImageFilter<ImageType, LabelImageType>::New();
+    connected->SetInput(image);
+    connected->SetFullyConnected(full);
+    connected->Update();
+    auto notEqual = itk::CudaLabelStatisticsImageFilter<ImageType>::New();
+    notEqual->SetInput(image);
+    notEqual->SetForegroundRule(RuleEnum::NotEqualToBackgroundValue);
+    notEqual->SetInputBackgroundValue(0);
+    notEqual->SetFullyConnected(full);
+    notEqual->SetComputeLabelImage(true);
+    notEqual->SetBackend(k < 2 ? BackendEnum::Auto : BackendEnum::CPU);
+    notEqual->Update();
+    check.Equal(notEqual->GetNumberOfObjects(), static_cast<itk::SizeValueType>(connected->GetObjectCount()),
+                "NumberOfObjects");
+    ccaitktest::CompareLabelImages(notEqual->GetLabelImage(), connected->GetOutput(), check);
+  }
+}
+
+/** Label types and output background values: the label map against ITK with
+ *  the same label map type and background, the label image against
+ *  ConnectedComponentImageFilter with the same background. */
+template <typename TLabel>
+void
+LabelTypeCase(const std::string & typeName, TLabel background, Checker & check)
+{
+  constexpr unsigned int D = 2;
+  using ImageType = itk::Image<unsigned char, D>;
+  using MapType = itk::LabelMap<itk::StatisticsLabelObject<TLabel, D>>;
+  using LabelImageType = itk::Image<TLabel, D>;
+  const ccatest::Mask mask = ccatest::RandomMask(2, 61, 43, 1, 0.3, 1, 4321);
+  const auto          image = ccaitktest::MakeImage<ImageType>(mask, ccaitktest::TestGeometries(D)[1], 255, 0);
+  check.Begin("label type " + typeName + " background " + std::to_string(static_cast<long long>(background)) + ", " +
+              mask.name);
+  auto reference = itk::BinaryImageToShapeLabelMapFilter<ImageType, MapType>::New();
+  reference->SetInput(image);
+  reference->SetOutputBackgroundValue(background);
+  reference->Update();
+  auto connected = itk::ConnectedComponentImageFilter<ImageType, LabelImageType>::New();
+  connected->SetInput(image);
+  connected->SetBackgroundValue(background);
+  connected->Update();
+  for (BackendEnum backend : { BackendEnum::CPU, BackendEnum::Auto })
+  {
+    auto filter = itk::CudaLabelStatisticsImageFilter<ImageType, MapType>::New();
+    filter->SetInput(image);
+    filter->SetOutputBackgroundValue(background);
+    filter->SetComputeLabelImage(true);
+    filter->SetBackend(backend);
+    filter->Update();
+    Margins margins;
+    ccaitktest::CompareLabelMaps(reference->GetOutput(), filter->GetOutput(),
+                                 ccaitktest::CoordinateScale(image.GetPointer()), check, margins);
+    ccaitktest::CompareLabelImages(filter->GetLabelImage(), connected->GetOutput(), check);
+  }
+}
+
+/** One filter object updated on changing inputs and settings: nothing stale. */
+void
+ReuseCase(Checker & check)
+{
+  using ImageType = itk::Image<unsigned char, 3>;
+  auto filter = itk::CudaLabelStatisticsImageFilter<ImageType>::New();
+  filter->SetComputeLabelImage(true);
+  const auto geometries = ccaitktest::TestGeometries(3);
+  for (int k = 0; k < 4; ++k)
+  {
+    const ccatest::Mask mask = ccatest::RandomMask(3, 20 - 3 * k, 11 + 5 * k, 7, 0.3, 1 + k, 60 + k);
+    const auto          image = ccaitktest::MakeImage<ImageType>(mask, geometries[k], 255, 0);
+    const bool          full = k % 2 == 0;
+    check.Begin("one filter reused, update " + std::to_string(k) + ": " + mask.name);
+    auto reference = itk::BinaryImageToShapeLabelMapFilter<ImageType>::New();
+    reference->SetInput(image);
+    reference->SetFullyConnected(full);
+    reference->Update();
+    filter->SetInput(image);
+    filter->SetFullyConnected(full);
+    filter->SetBackend(k == 2 ? BackendEnum::CPU : BackendEnum::Auto);
+    filter->Update();
+    Margins margins;
+    ccaitktest::CompareLabelMaps(reference->GetOutput(), filter->GetOutput(),
+                                 ccaitktest::CoordinateScale(image.GetPointer()), check, margins);
+  }
+}
+
+void
+TypesSuite(Checker & check)
+{
+  PixelTypeCase<unsigned char, 2>("unsigned char", 17, check);
+  PixelTypeCase<short, 2>("short", -300, check);
+  PixelTypeCase<unsigned int, 3>("unsigned int", 4000000000u, check);
+  PixelTypeCase<signed char, 3>("signed char", -128, check);
+  LabelTypeCase<unsigned int>("unsigned int", 0, check);
+  LabelTypeCase<unsigned int>("unsigned int", 3, check);
+  LabelTypeCase<unsigned short>("unsigned short", 65535, check);
+  LabelTypeCase<itk::SizeValueType>("unsigned long", 7, check);
+  ReuseCase(check);
+}
+
+// ---- label image files for the driver's --compare -----------------------------------
+
+int
+WriteLabelImages(const std::string & oursFile, const std::string & referenceFile)
+{
+  using ImageType = itk::Image<unsigned char, 3>;
+  using LabelImageType = itk::Image<itk::SizeValueType, 3>;
+  const auto image = ccaitktest::MakeImage<ImageType>(ccatest::RandomMask(3, 40, 33, 17, 0.3, 1, 2024),
+                                                      ccaitktest::TestGeometries(3)[1], 255, 0);
+  auto       filter = itk::CudaLabelStatisticsImageFilter<ImageType>::New();
+  filter->SetInput(image);
+  filter->SetComputeLabelImage(true);
+  filter->Update();
+  auto connected = itk::ConnectedComponentImageFilter<ImageType, LabelImageType>::New();
+  connected->SetInput(image);
+  connected->Update();
+  itk::WriteImage(filter->GetLabelImage(), oursFile);
+  itk::WriteImage(connected->GetOutput(), referenceFile);
+  std::cout << filter->GetNumberOfObjects() << " objects; label images written\n";
+  return EXIT_SUCCESS;
+}
+
+} // namespace
+
+int
+itkCudaLabelStatisticsBehaviourTest(int argc, char * argv[])
+{
+  if (argc < 2)
+  {
+    std::cerr << "usage: " << argv[0] << " golden|errors|progress|types|labelimage [ours reference]\n";
+    return EXIT_FAILURE;
+  }
+  const std::string suite = argv[1];
+  if (suite == "labelimage")
+  {
+    if (argc < 4)
+    {
+      std::cerr << "labelimage needs two output file names\n";
+      return EXIT_FAILURE;
+    }
+    return WriteLabelImages(argv[2], argv[3]);
+  }
+  Checker check;
+  try
+  {
+    if (suite == "golden")
+    {
+      GoldenSuite(check);
+    }
+    else if (suite == "errors")
+    {
+      ErrorSuite(check);
+    }
+    else if (suite == "progress")
+    {
+      ProgressSuite(check);
+    }
+    else if (suite == "types")
+    {
+      TypesSuite(check);
+    }
+    else
+    {
+      std::cerr << "unknown suite " << suite << "\n";
+      return EXIT_FAILURE;
+    }
+  }
+  catch (const itk::ExceptionObject & e)
+  {
+    check.Fail(std::string("unexpected exception: ") + e.GetDescription());
+  }
+  std::cout << suite << ": " << check.Cases() << " checks, " << check.FailedCases() << " failed\n";
+  return check.FailedCases() == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
