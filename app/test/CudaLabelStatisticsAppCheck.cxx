@@ -322,6 +322,21 @@ RunScenario(const std::string & program, const std::string & dir, const std::str
     CheckOutputsAnyDimension(dir + "/in.png", dir + "/labels.nrrd", dir + "/table.csv", e);
     return 0;
   }
+  if (scenario == "slicer-cli")
+  {
+    // The command line Slicer builds from the XML: every parameter with its
+    // value, the image last. --foreground-value must not override the rule.
+    MakeImage<unsigned char, 3>(dir + "/in.nrrd", itk::Size<3>{ { 20, 16, 12 } }, { 0, 0, 1, 2 }, 14);
+    Require(RunProgram(program, dir,
+                       "--labels labels.nrrd --csv table.csv --foreground-value 1 --foreground-rule not-background "
+                       "--background-value 0 --fully-connected --backend auto --returnparameterfile return.txt "
+                       "in.nrrd") == 0,
+            "program failed");
+    Require(ReadText(dir + "/stdout.txt").find("<filter-progress>") != std::string::npos, "no progress lines");
+    e.fullyConnected = true;
+    CheckReturnFile(dir + "/return.txt", CheckOutputsAnyDimension(dir + "/in.nrrd", dir + "/labels.nrrd", dir + "/table.csv", e));
+    return 0;
+  }
   if (scenario == "missing-input")
   {
     Require(RunProgram(program, dir, "does-not-exist.nrrd --csv table.csv") == 1, "a missing input must exit with 1");
