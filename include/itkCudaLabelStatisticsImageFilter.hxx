@@ -125,6 +125,12 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateData()
   LabelImageType *       labelImage = this->GetLabelImage();
   const RegionType       region = input->GetRequestedRegion();
   const RegionType       buffered = input->GetBufferedRegion();
+  // Empty outputs first, so that a failure below never leaves the objects of a
+  // previous update behind. (Not AllocateOutputs(): it would allocate the
+  // label image even when it is not asked for.)
+  output->SetBufferedRegion(output->GetRequestedRegion());
+  output->Allocate();
+  labelImage->Initialize();
   if (region.GetNumberOfPixels() == 0)
   {
     itkExceptionMacro(<< "the input region is empty: " << region);
@@ -233,9 +239,6 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateData()
   this->UpdateProgress(0.5f);
 
   // The label map: one object per component with its lines and attributes.
-  // (Not AllocateOutputs(): it would allocate the label image even when unused.)
-  output->SetBufferedRegion(output->GetRequestedRegion());
-  output->Allocate();
   output->SetBackgroundValue(m_OutputBackgroundValue);
   const IndexType regionIndex = region.GetIndex();
   std::vector<typename LabelObjectType::Pointer> objects(components);
@@ -289,6 +292,7 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateData()
       },
       nullptr);
   }
+  this->UpdateProgress(1.0f);
 }
 
 template <typename TInputImage, typename TOutputImage>
