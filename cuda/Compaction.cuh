@@ -30,11 +30,12 @@ struct RootFlag
 };
 
 /** label[i] = the 0-based component number of run i (the rank of its root
- *  among roots); *componentCount receives the number of components. */
+ *  among roots), rootOf[c] = the root (first run) of component c;
+ *  *componentCount receives the number of components. */
 template <class Index>
 __global__ void
 NumberComponentsKernel(Index count, const Index * __restrict__ rootRank, const Index * __restrict__ parent,
-                       Index * __restrict__ label, Index * componentCount)
+                       Index * __restrict__ label, Index * __restrict__ rootOf, Index * componentCount)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
@@ -44,7 +45,12 @@ NumberComponentsKernel(Index count, const Index * __restrict__ rootRank, const I
     {
       *componentCount = rootRank[i] + (root == i ? 1 : 0);
     }
-    label[i] = rootRank[root];
+    const Index c = rootRank[root];
+    label[i] = c;
+    if (root == i)
+    {
+      rootOf[c] = i;
+    }
   }
 }
 

@@ -124,6 +124,7 @@ private:
   DeviceBuffer                 m_Parent;
   DeviceBuffer                 m_Linked;
   DeviceBuffer                 m_Label;
+  DeviceBuffer                 m_RootOf;
   DeviceBuffer                 m_Rank;
   DeviceBuffer                 m_Scalar;
   DeviceBuffer                 m_Table;
@@ -300,7 +301,9 @@ CudaBackend::RunWithIndex(const ImageView & image, const Options & options, Resu
     ExclusiveSum(flags, rank, static_cast<std::int64_t>(runCount));
     auto * scalar = m_Scalar.Reserve<Index>(1, "a count");
     auto * label = m_Label.Reserve<Index>(runCount, "run labels"); // 0-based component of each run
-    NumberComponentsKernel<Index><<<runBlocks, BlockThreads, 0, stream>>>(runCount, rank, parent, label, scalar);
+    auto * rootOf = m_RootOf.Reserve<Index>(runCount, "component roots"); // room for the most components possible
+    NumberComponentsKernel<Index>
+      <<<runBlocks, BlockThreads, 0, stream>>>(runCount, rank, parent, label, rootOf, scalar);
     CheckLaunch("numbering kernel");
     componentCount = ReadScalar(scalar);
 
@@ -312,14 +315,16 @@ CudaBackend::RunWithIndex(const ImageView & image, const Options & options, Resu
     }
 
     table = m_Table.Reserve<ComponentFeatures>(componentCount, "the feature table");
-    PrepareTableKernel<Index><<<runBlocks, BlockThreads, 0, stream>>>(runs, parent, linked, label, geometry, table);
+    const unsigned tableBlocks = BlocksFor(static_cast<std::int64_t>(componentCount), BlockThreads);
+    PrepareTableKernel<Index><<<tableBlocks, BlockThreads, 0, stream>>>(runs, componentCount, rootOf, linked,
+                                                                        geometry, extent, table);
     CheckLaunch("feature table kernel");
     // A resident grid: each block folds many tiles' votes for its hot component before touching memory.
     const unsigned voteBlocks = std::min(runBlocks, ResidentBlocks(AccumulateFeaturesKernel<Index>));
     AccumulateFeaturesKernel<Index>
       <<<voteBlocks, BlockThreads, 0, stream>>>(runs, linked, label, geometry, extent, table);
     CheckLaunch("feature vote kernel");
-    FinalizeTableKernel<Index><<<runBlocks, BlockThreads, 0, stream>>>(runCount, parent, linked, label, table);
+    FinalizeTableKernel<Index><<<tableBlocks, BlockThreads, 0, stream>>>(componentCount, rootOf, linked, table);
     CheckLaunch("feature finalizing kernel");
 
     if (options.labelImageType != LabelImageType::None)

@@ -72,12 +72,86 @@ AtomicMergeFeatures(ComponentFeatures & table, const ComponentFeatures & f, bool
   }
 }
 
+/** Sum over the warp of a 64-bit value (two's complement wraps like the
+ *  atomics do): three 32-bit reductions, the low parts split so they cannot carry out. */
+__device__ __forceinline__ std::uint64_t
+WarpSum64(std::uint64_t v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned low = __reduce_add_sync(FullWarp, static_cast<unsigned>(v & 0xffffu));
+  const unsigned middle = __reduce_add_sync(FullWarp, static_cast<unsigned>((v >> 16) & 0xffffu));
+  const unsigned high = __reduce_add_sync(FullWarp, static_cast<unsigned>(v >> 32));
+  return std::uint64_t{ low } + (std::uint64_t{ middle } << 16) + (std::uint64_t{ high } << 32);
+#else
+  for (int offset = WarpSize / 2; offset > 0; offset /= 2)
+  {
+    v += __shfl_xor_sync(FullWarp, v, offset);
+  }
+  return v;
+#endif
+}
+
+__device__ __forceinline__ std::int32_t
+WarpMin32(std::int32_t v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_min_sync(FullWarp, v);
+#else
+  for (int offset = WarpSize / 2; offset > 0; offset /= 2)
+  {
+    v = min(v, __shfl_xor_sync(FullWarp, v, offset));
+  }
+  return v;
+#endif
+}
+
+__device__ __forceinline__ std::int32_t
+WarpMax32(std::int32_t v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(FullWarp, v);
+#else
+  for (int offset = WarpSize / 2; offset > 0; offset /= 2)
+  {
+    v = max(v, __shfl_xor_sync(FullWarp, v, offset));
+  }
+  return v;
+#endif
+}
+
+/** Conflict detection's common case above the percolation threshold: all 32
+ *  lanes vote for one component. Field-wise warp reductions (one instruction
+ *  per 32 bits on sm_80+) replace the general masked tree; every lane ends
+ *  with the total. */
+__device__ __forceinline__ void
+WarpSumFeatures(ComponentFeatures & f)
+{
+  auto sum = [](std::int64_t & v) { v = static_cast<std::int64_t>(WarpSum64(static_cast<std::uint64_t>(v))); };
+  sum(f.pixelCount);
+  for (int i = 0; i < 3; ++i)
+  {
+    f.boundingBoxMin[i] = WarpMin32(f.boundingBoxMin[i]);
+    f.boundingBoxMax[i] = WarpMax32(f.boundingBoxMax[i]);
+    sum(f.coordinateSum[i]);
+  }
+  for (int i = 0; i < 6; ++i)
+  {
+    f.coordinateProductSum[i] = WarpSum64(f.coordinateProductSum[i]);
+    sum(f.pixelsOnFace[i]);
+  }
+  sum(f.pixelsOnBorder);
+  for (int i = 0; i < NumberOfInterceptSlots; ++i)
+  {
+    sum(f.interceptCounts[i]);
+  }
+}
+
 /** The vote of run a: its own features plus the neighbour pairs it forms
  *  with runs of the same component in the following neighbour rows. */
 template <class Index>
 __device__ __forceinline__ void
 RunVote(const RunArrays<Index> & runs, const Index * label, const Geometry & geometry,
-        const detail::Extent & extent, Index a, bool alone, ComponentFeatures & f)
+        const detail::Extent & extent, Index a, ComponentFeatures & f)
 {
   const std::int64_t r = runs.row[a];
   const std::int64_t y = r % geometry.height;
@@ -85,10 +159,6 @@ RunVote(const RunArrays<Index> & runs, const Index * label, const Geometry & geo
   const std::int32_t x = runs.x[a];
   const std::int32_t length = runs.end[a] - x;
   detail::RunContribution(x, static_cast<std::int32_t>(y), static_cast<std::int32_t>(z), length, extent, f);
-  if (alone)
-  {
-    return; // a component of one run has no pairs between runs
-  }
   const Index key = label[a];
   RowStep     steps[4];
   const int   n = FollowingRows(geometry.depth > 1, steps);
@@ -109,36 +179,48 @@ RunVote(const RunArrays<Index> & runs, const Index * label, const Geometry & geo
   }
 }
 
-/** Clears the table entries of components of several runs (one-run
- *  components are written whole by the vote kernel), seeded with the
- *  minima their root (first run) determines. One thread per run. */
+/** Writes every table entry once, one thread per component (consecutive
+ *  components are adjacent in memory, so stores fill whole sectors): a
+ *  component of one run gets its finished features; others get cleared
+ *  entries, seeded with the minima their root (first run) determines, for
+ *  the votes to accumulate into. */
 template <class Index>
 __global__ void
-PrepareTableKernel(RunArrays<Index> runs, const Index * __restrict__ parent, const std::uint8_t * __restrict__ linked,
-                   const Index * __restrict__ label, Geometry geometry, ComponentFeatures * table)
+PrepareTableKernel(RunArrays<Index> runs, Index componentCount, const Index * __restrict__ rootOf,
+                   const std::uint8_t * __restrict__ linked, Geometry geometry, detail::Extent extent,
+                   ComponentFeatures * table)
 {
   const bool  planar = geometry.depth == 1;
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < runs.count; i += stride)
+  for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c < componentCount; c += stride)
   {
-    if (parent[i] == i && linked[i])
+    const Index        root = rootOf[c];
+    const std::int64_t r = runs.row[root];
+    const auto         y = static_cast<std::int32_t>(r % geometry.height);
+    const auto         z = static_cast<std::int32_t>(r / geometry.height);
+    ComponentFeatures  f;
+    if (linked[root])
     {
-      ComponentFeatures & f = table[label[i]];
       detail::ClearFeatures(f);
-      const std::int64_t r = runs.row[i];
-      f.boundingBoxMin[2] = static_cast<std::int32_t>(r / geometry.height);
+      f.boundingBoxMin[2] = z;
       if (planar)
       {
-        f.boundingBoxMin[1] = static_cast<std::int32_t>(r);
+        f.boundingBoxMin[1] = y;
         f.boundingBoxMax[2] = 0;
       }
     }
+    else
+    {
+      detail::RunContribution(runs.x[root], y, z, runs.end[root] - runs.x[root], extent, f);
+      detail::FinalizeIntercepts(f);
+    }
+    table[c] = f;
   }
 }
 
 /** One lane per run; whole warps iterate together because conflict
- *  detection needs all 32 lanes. A run that is a component by itself writes
- *  its finished entry with plain stores. Other votes are folded per warp by
+ *  detection needs all 32 lanes. Runs that are components by themselves are
+ *  done (PrepareTableKernel wrote them). Other votes are folded per warp by
  *  conflict detection; votes for the block's "hot" component (the one of its
  *  first run: above the percolation threshold, the giant one) are folded
  *  further in shared memory and reach global memory once per block. */
@@ -166,28 +248,34 @@ AccumulateFeaturesKernel(RunArrays<Index> runs, const std::uint8_t * __restrict_
     const bool  valid = a < runs.count;
     // Invalid lanes get a key no run has (labels are < count).
     Index             key = runs.count;
-    bool              alone = false;
+    bool              votes = false;
     ComponentFeatures f;
     if (valid)
     {
-      key = label[a];
-      alone = linked[a] == 0;
-      RunVote(runs, label, geometry, extent, a, alone, f);
+      key = label[a]; // unique for a one-run component: it folds with no other lane
+      votes = linked[a] != 0;
+    }
+    if (votes)
+    {
+      RunVote(runs, label, geometry, extent, a, f);
     }
     else
     {
       detail::ClearFeatures(f);
     }
-    const bool leader =
-      WarpCombineByKey(key, f, [](ComponentFeatures & x, const ComponentFeatures & y) { detail::MergeFeatures(x, y); });
-    if (leader && valid)
+    bool leader = LaneId() == 0;
+    if (__all_sync(FullWarp, key == __shfl_sync(FullWarp, key, 0)))
     {
-      if (alone)
-      {
-        detail::FinalizeIntercepts(f);
-        table[key] = f;
-      }
-      else if (key == hotKey)
+      WarpSumFeatures(f); // one component: every lane votes (one-run components never share a warp)
+    }
+    else
+    {
+      leader = WarpCombineByKey(
+        key, f, [](ComponentFeatures & x, const ComponentFeatures & y) { detail::MergeFeatures(x, y); });
+    }
+    if (leader && votes)
+    {
+      if (key == hotKey)
       {
         AtomicMergeFeatures(hot, f, planar);
       }
@@ -205,18 +293,18 @@ AccumulateFeaturesKernel(RunArrays<Index> runs, const std::uint8_t * __restrict_
 }
 
 /** Turns the raw pair counts of components of several runs into ITK's
- *  intercept counts (one-run components were finished by the vote). */
+ *  intercept counts (one-run components were written finished). */
 template <class Index>
 __global__ void
-FinalizeTableKernel(Index count, const Index * __restrict__ parent, const std::uint8_t * __restrict__ linked,
-                    const Index * __restrict__ label, ComponentFeatures * table)
+FinalizeTableKernel(Index componentCount, const Index * __restrict__ rootOf,
+                    const std::uint8_t * __restrict__ linked, ComponentFeatures * table)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
+  for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c < componentCount; c += stride)
   {
-    if (parent[i] == i && linked[i])
+    if (linked[rootOf[c]])
     {
-      detail::FinalizeIntercepts(table[label[i]]);
+      detail::FinalizeIntercepts(table[c]);
     }
   }
 }

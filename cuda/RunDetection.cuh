@@ -49,7 +49,9 @@ template <class T, class Visit>
 __device__ __forceinline__ std::int64_t
 ScanRow(const T * __restrict__ row, std::int64_t width, ForegroundTest<T> test, Visit && visit, bool & endsAtWidth)
 {
-  constexpr int Unroll = 4; // chunks in flight per iteration: loads first, then the ballots
+  // Chunks in flight per iteration (loads first, then the ballots): about 16
+  // bytes a lane, since a warp owns a whole row and waits on each load.
+  constexpr int Unroll = sizeof(T) >= 4 ? 4 : static_cast<int>(16 / sizeof(T));
   const unsigned lane = LaneId();
   unsigned       carry = 0; // foreground bit of the pixel left of the chunk
   std::int64_t   starts = 0;

@@ -24,15 +24,29 @@ LoadParent(const Index * parent, Index i)
   return *const_cast<const volatile Index *>(parent + i);
 }
 
+/** Path halving: points i at its grandparent and returns that grandparent.
+ *  atomicMin keeps it safe next to concurrent unions: a link only ever
+ *  moves to an ancestor, and a union that loses its link to this store has
+ *  already been told the old parent and merges it itself (Alg. 5). */
 template <class Index>
 __device__ __forceinline__ Index
-FindRoot(const Index * parent, Index i)
+Halve(Index * parent, Index i, Index p)
 {
-  Index p = LoadParent(parent, i);
-  while (p != i)
+  const Index grandparent = LoadParent(parent, p);
+  if (grandparent < p)
   {
-    i = p;
-    p = LoadParent(parent, i);
+    atomicMin(parent + i, grandparent);
+  }
+  return grandparent;
+}
+
+template <class Index>
+__device__ __forceinline__ Index
+FindRoot(Index * parent, Index i)
+{
+  for (Index p = LoadParent(parent, i); p != i; p = LoadParent(parent, i))
+  {
+    i = Halve(parent, i, p);
   }
   return i;
 }
@@ -42,14 +56,14 @@ template <class Index>
 __device__ __forceinline__ void
 Merge(Index * parent, Index a, Index b)
 {
-  // Walk towards the roots, stopping early when the walks meet.
+  // Walk towards the roots, halving the paths, stopping early when the walks meet.
   for (Index p = LoadParent(parent, a); a != b && a != p; p = LoadParent(parent, a))
   {
-    a = p;
+    a = Halve(parent, a, p);
   }
   for (Index p = LoadParent(parent, b); a != b && b != p; p = LoadParent(parent, b))
   {
-    b = p;
+    b = Halve(parent, b, p);
   }
   while (a != b)
   {
@@ -105,7 +119,8 @@ LinkRunsKernel(RunArrays<Index> runs, Geometry geometry, bool full, Index * pare
   }
 }
 
-/** After all unions: every run points straight at its root. */
+/** After all unions: every run points straight at its root. Halving by
+ *  other threads (atomicMin) never raises a link above the root written here. */
 template <class Index>
 __global__ void
 FlattenKernel(Index count, Index * parent)
