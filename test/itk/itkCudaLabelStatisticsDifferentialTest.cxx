@@ -189,6 +189,14 @@ Cases3D(Checker & check, Margins & margins)
       ++k;
     }
   }
+  // Larger volumes at the 3D percolation thresholds, widths not multiples of 32.
+  for (double d : { 0.12, 0.31 })
+  {
+    for (int g : { 1, 4 })
+    {
+      BothConnectivities<3>(ccatest::RandomMask(3, 34, 33, 31, d, g, seed++), k++, check, margins);
+    }
+  }
 }
 
 void

@@ -288,11 +288,15 @@ struct Margins
   double axes = 0;
   double ratios = 0;
   double others = 0;
+  long   objects = 0;
+  long   axesSkipped = 0;  ///< axes not compared: eigenvalues not separated
+  long   ratiosSkipped = 0; ///< ratio attributes not compared: eigenvalues in the noise
   void
   Print(std::ostream & os) const
   {
     os << "largest error/tolerance: moments " << moments << ", axes " << axes << ", ratio attributes " << ratios
-       << ", other attributes " << others << "\n";
+       << ", other attributes " << others << "; " << objects << " objects, " << axesSkipped
+       << " axes and " << ratiosSkipped << " ratio attributes not comparable\n";
   }
 };
 
@@ -454,6 +458,7 @@ CompareLabelMaps(const TRefMap * ref, const TOurMap * ours, double coordinateSca
       }
       if (!strict && !(gap > 1e-6 * (m2 + largest)))
       {
+        ++margins.axesSkipped;
         allAxesComparable = false;
         continue;
       }
@@ -486,15 +491,28 @@ CompareLabelMaps(const TRefMap * ref, const TOurMap * ours, double coordinateSca
     {
       smallestMoment = std::min(smallestMoment, std::abs(pmR[d]));
     }
+    ++margins.objects;
     if (std::abs(pmR[D - 2]) > floorOfNoise && std::abs(pmR[D - 1]) > floorOfNoise)
     {
       ratio(o->GetElongation(), r->GetElongation(), "Elongation", std::abs(pmR[D - 2]));
+    }
+    else
+    {
+      ++margins.ratiosSkipped;
     }
     if (std::abs(pmR[0]) > floorOfNoise && std::abs(pmR[1]) > floorOfNoise)
     {
       ratio(o->GetFlatness(), r->GetFlatness(), "Flatness", std::abs(pmR[0]));
     }
-    if (smallestMoment > floorOfNoise)
+    else
+    {
+      ++margins.ratiosSkipped;
+    }
+    if (!(smallestMoment > floorOfNoise))
+    {
+      ++margins.ratiosSkipped;
+    }
+    else
     {
       for (unsigned int d = 0; d < D; ++d)
       {
