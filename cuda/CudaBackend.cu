@@ -316,8 +316,9 @@ CudaBackend::RunWithIndex(const ImageView & image, const Options & options, Resu
 
     table = m_Table.Reserve<ComponentFeatures>(componentCount, "the feature table");
     const unsigned tableBlocks = BlocksFor(static_cast<std::int64_t>(componentCount), BlockThreads);
-    PrepareTableKernel<Index><<<tableBlocks, BlockThreads, 0, stream>>>(runs, componentCount, rootOf, linked,
-                                                                        geometry, extent, table);
+    PrepareTableKernel<Index>
+      <<<BlocksFor(static_cast<std::int64_t>(componentCount), PrepareThreads), PrepareThreads, 0, stream>>>(
+        runs, componentCount, rootOf, linked, geometry, extent, table);
     CheckLaunch("feature table kernel");
     // A resident grid: each block folds many tiles' votes for its hot component before touching memory.
     const unsigned voteBlocks = std::min(runBlocks, ResidentBlocks(AccumulateFeaturesKernel<Index>));

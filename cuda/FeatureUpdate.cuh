@@ -15,6 +15,7 @@
 #include "cca/Types.h"
 
 #include <cstdint>
+#include <cstring>
 
 namespace cca
 {
@@ -179,42 +180,61 @@ RunVote(const RunArrays<Index> & runs, const Index * label, const Geometry & geo
   }
 }
 
-/** Writes every table entry once, one thread per component (consecutive
- *  components are adjacent in memory, so stores fill whole sectors): a
- *  component of one run gets its finished features; others get cleared
- *  entries, seeded with the minima their root (first run) determines, for
- *  the votes to accumulate into. */
+constexpr int PrepareThreads = 128;
+
+/** Writes every table entry once: a component of one run gets its finished
+ *  features; others get cleared entries, seeded with the minima their root
+ *  (first run) determines, for the votes to accumulate into. One thread per
+ *  component builds its entry in shared memory; the block then stores its
+ *  consecutive entries as one contiguous stretch (216-byte entries written
+ *  lane by lane would touch 32 sectors per store). Launch with PrepareThreads. */
 template <class Index>
-__global__ void
+__global__ void __launch_bounds__(PrepareThreads)
 PrepareTableKernel(RunArrays<Index> runs, Index componentCount, const Index * __restrict__ rootOf,
                    const std::uint8_t * __restrict__ linked, Geometry geometry, detail::Extent extent,
                    ComponentFeatures * table)
 {
-  const bool  planar = geometry.depth == 1;
-  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c < componentCount; c += stride)
+  static_assert(sizeof(ComponentFeatures) % 8 == 0, "entries are copied as 64-bit words");
+  constexpr int        Words = sizeof(ComponentFeatures) / 8;
+  __shared__ std::uint64_t staged[PrepareThreads * Words];
+  const bool           planar = geometry.depth == 1;
+  const std::int64_t   total = static_cast<std::int64_t>(componentCount);
+  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * PrepareThreads; base < total;
+       base += static_cast<std::int64_t>(gridDim.x) * PrepareThreads)
   {
-    const Index        root = rootOf[c];
-    const std::int64_t r = runs.row[root];
-    const auto         y = static_cast<std::int32_t>(r % geometry.height);
-    const auto         z = static_cast<std::int32_t>(r / geometry.height);
-    ComponentFeatures  f;
-    if (linked[root])
+    const std::int64_t c = base + threadIdx.x;
+    if (c < total)
     {
-      detail::ClearFeatures(f);
-      f.boundingBoxMin[2] = z;
-      if (planar)
+      const Index        root = rootOf[c];
+      const std::int64_t r = runs.row[root];
+      const auto         y = static_cast<std::int32_t>(r % geometry.height);
+      const auto         z = static_cast<std::int32_t>(r / geometry.height);
+      ComponentFeatures  f;
+      if (linked[root])
       {
-        f.boundingBoxMin[1] = y;
-        f.boundingBoxMax[2] = 0;
+        detail::ClearFeatures(f);
+        f.boundingBoxMin[2] = z;
+        if (planar)
+        {
+          f.boundingBoxMin[1] = y;
+          f.boundingBoxMax[2] = 0;
+        }
       }
+      else
+      {
+        detail::RunContribution(runs.x[root], y, z, runs.end[root] - runs.x[root], extent, f);
+        detail::FinalizeIntercepts(f);
+      }
+      std::memcpy(staged + threadIdx.x * Words, &f, sizeof(f));
     }
-    else
+    __syncthreads();
+    const std::int64_t n = total - base < PrepareThreads ? total - base : PrepareThreads;
+    auto *             out = reinterpret_cast<std::uint64_t *>(table + base);
+    for (std::int64_t w = threadIdx.x; w < n * Words; w += PrepareThreads)
     {
-      detail::RunContribution(runs.x[root], y, z, runs.end[root] - runs.x[root], extent, f);
-      detail::FinalizeIntercepts(f);
+      out[w] = staged[w];
     }
-    table[c] = f;
+    __syncthreads();
   }
 }
 

@@ -51,9 +51,10 @@ FindRoot(Index * parent, Index i)
   return i;
 }
 
-/** Joins the sets of a and b (Alg. 5). */
+/** Joins the sets of a and b (Alg. 5); returns the node where the two
+ *  walks met, a root of the joined set at that moment. */
 template <class Index>
-__device__ __forceinline__ void
+__device__ __forceinline__ Index
 Merge(Index * parent, Index a, Index b)
 {
   // Walk towards the roots, halving the paths, stopping early when the walks meet.
@@ -78,6 +79,7 @@ Merge(Index * parent, Index a, Index b)
     const Index old = atomicMin(parent + b, a);
     b = old == b ? a : old;
   }
+  return a;
 }
 
 /** One thread per run: merges it with every touching run of the preceding
@@ -99,22 +101,25 @@ LinkRunsKernel(RunArrays<Index> runs, Geometry geometry, bool full, Index * pare
     const std::int32_t hi = runs.end[a] + (full ? 1 : 0);
     RowStep            steps[4];
     const int          n = PrecedingRows(full, geometry.depth > 1, steps);
-    bool               touches = false;
+    Index              representative = a;
     for (int s = 0; s < n; ++s)
     {
       const std::int64_t q = NeighbourRow(geometry, y, z, steps[s]);
       if (q >= 0)
       {
         ForEachRunInRange(runs, q, lo, hi, [&](Index b) {
-          Merge(parent, a, b);
+          const Index met = Merge(parent, a, b);
+          representative = met < representative ? met : representative;
           linked[b] = 1; // racing stores of the same value
-          touches = true;
         });
       }
     }
-    if (touches)
+    if (representative != a)
     {
       linked[a] = 1;
+      // Point the run straight at a (then) root of its set, below any
+      // chain that formed meanwhile: shallower trees for later walks.
+      atomicMin(parent + a, representative);
     }
   }
 }
