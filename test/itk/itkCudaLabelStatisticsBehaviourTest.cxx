@@ -207,6 +207,29 @@ ErrorSuite(Checker & check)
     }
   }
 
+  // A CUDA device that does not exist.
+  {
+    using FilterType = itk::CudaLabelStatisticsImageFilter<ImageType>;
+    if (FilterType::IsCudaAvailable())
+    {
+      check.Begin("Backend CUDA on device 97, which does not exist");
+      auto filter = FilterType::New();
+      filter->SetInput(ccaitktest::MakeImage<ImageType>(Dots(3), identity, 255, 0));
+      filter->SetBackend(BackendEnum::CUDA);
+      filter->SetCudaDevice(97);
+      const bool threw = Throws(filter.GetPointer(), message);
+      check.Equal(threw, true, "throws itk::ExceptionObject");
+      if (threw)
+      {
+        std::cout << "bad-device message: " << message << "\n";
+      }
+      // Device 0 then works with the same filter.
+      filter->SetCudaDevice(0);
+      filter->Update();
+      check.Equal(filter->GetOutput()->GetNumberOfLabelObjects(), 3u, "objects on device 0 after the failure");
+    }
+  }
+
   // An empty region.
   {
     check.Begin("empty input region");
@@ -444,10 +467,16 @@ TypesSuite(Checker & check)
   PixelTypeCase<short, 2>("short", -300, check);
   PixelTypeCase<unsigned int, 3>("unsigned int", 4000000000u, check);
   PixelTypeCase<signed char, 3>("signed char", -128, check);
+  // 64 bits: a foreground value above 2^63 (the engine compares bit patterns).
+  PixelTypeCase<unsigned long long, 2>("unsigned long long", itk::NumericTraits<unsigned long long>::max() - 2,
+                                       check);
   LabelTypeCase<unsigned int>("unsigned int", 0, check);
   LabelTypeCase<unsigned int>("unsigned int", 3, check);
   LabelTypeCase<unsigned short>("unsigned short", 65535, check);
   LabelTypeCase<itk::SizeValueType>("unsigned long", 7, check);
+  // A negative background: ITK then numbers objects from 0.
+  LabelTypeCase<short>("short", itk::NumericTraits<short>::NonpositiveMin(), check);
+  LabelTypeCase<short>("short", -1, check);
   ReuseCase(check);
 }
 

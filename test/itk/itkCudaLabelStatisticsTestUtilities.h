@@ -81,7 +81,8 @@ RotationMatrix(double angle, const double axisIn[3], double out[3][3])
 /** The geometries every differential case cycles through: identity; region
  *  index not at zero with anisotropic spacing, a rotated direction and an
  *  origin away from zero; a reflection (determinant -1); an origin far from
- *  the image, where ITK's uncentred moments lose the most digits. */
+ *  the image, where ITK's uncentred moments lose the most digits; a sheared
+ *  (non-orthogonal) direction. */
 inline std::vector<Geometry>
 TestGeometries(unsigned int dimension)
 {
@@ -113,6 +114,15 @@ TestGeometries(unsigned int dimension)
   const double axisFar[3] = { -2, 1, 1 };
   RotationMatrix(-1.1, dimension == 2 ? axis2D : axisFar, far.direction);
   g.push_back(far);
+
+  // ITK accepts any non-singular direction; the perimeter and the Feret
+  // diameter then use spacing only, the moments the full index-to-physical map.
+  Geometry sheared{ "index(2,0,-4) spacing(1.5,0.7,0.9) origin(-3,8,-1) sheared direction",
+                    { 2, 0, -4 },
+                    { 1.5, 0.7, 0.9 },
+                    { -3, 8, -1 },
+                    { { 1, 0.3, 0 }, { 0.2, 0.9, 0.1 }, { 0, 0.4, 1.2 } } };
+  g.push_back(sheared);
   return g;
 }
 
