@@ -5,7 +5,7 @@
 // dense and strided views. Each failure prints the case (seed included).
 //
 // Usage: ccaEngineOracleTest <suite> <backend>
-//   suite:   oracle | exactness | validation
+//   suite:   oracle | large | exactness | validation
 //   backend: cpu | cuda | auto   (cuda exits 77 when no device is usable)
 #include "ccaFloodFillOracle.h"
 #include "ccaTestMasks.h"
@@ -694,6 +694,35 @@ ExactnessSuite(cca::Backend backend)
   std::cout << bigs.size() << " large images on " << cca::BackendName(backend) << "\n";
 }
 
+/** Images larger than a GPU block or a CPU chunk in every direction, at the
+ *  percolation thresholds where one component spans the whole image. */
+void
+LargeSuite(cca::Backend backend)
+{
+  cca::Engine       engine;
+  std::vector<Case> cases;
+  std::uint32_t     seed = 9000;
+  int               k = 0;
+  for (double d : { 0.4, 0.6, 0.95 })
+  {
+    for (int g : { 1, 4 })
+    {
+      cases.push_back(VaryOptions(ccatest::RandomMask(2, 1531, 1027, 1, d, g, seed++), k++));
+    }
+  }
+  for (double d : { 0.12, 0.31, 0.7 })
+  {
+    cases.push_back(VaryOptions(ccatest::RandomMask(3, 131, 97, 67, d, 1, seed++), k++));
+  }
+  cases.push_back(VaryOptions(ccatest::Spiral(2, 1030, 1001, 1), k++));
+  cases.push_back(VaryOptions(ccatest::Checkerboard(2, 1025, 517, 1, 1), k++));
+  for (std::size_t i = 0; i < cases.size(); ++i)
+  {
+    RunCase(engine, cases[i], backend, 300 + i);
+  }
+  std::cout << cases.size() << " large cases on " << cca::BackendName(backend) << "\n";
+}
+
 void
 ExpectThrow(const std::string & what, const std::function<void()> & f, cca::Error::Kind kind)
 {
@@ -823,7 +852,7 @@ main(int argc, char * argv[])
 {
   if (argc != 3)
   {
-    std::cerr << "usage: " << argv[0] << " oracle|exactness|validation cpu|cuda|auto\n";
+    std::cerr << "usage: " << argv[0] << " oracle|large|exactness|validation cpu|cuda|auto\n";
     return 2;
   }
   const std::string suite = argv[1];
@@ -842,6 +871,10 @@ main(int argc, char * argv[])
   if (suite == "oracle")
   {
     OracleSuite(backend);
+  }
+  else if (suite == "large")
+  {
+    LargeSuite(backend);
   }
   else if (suite == "exactness")
   {
