@@ -1,8 +1,12 @@
 #include "CsvWriter.h"
 
-#include <fstream>
+#include <charconv>
+#include <cstdio>
 #include <limits>
+#include <memory>
 #include <stdexcept>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ccaapp
@@ -77,14 +81,53 @@ HeaderColumns(const CsvColumns & columns)
   return names;
 }
 
+// Appends ",value" in the shortest form that reads back to the same value
+// (std::to_chars): exact, and several times faster than iostreams on the
+// millions of rows large images give.
+class RowBuffer
+{
+public:
+  template <typename T>
+  void
+  Cell(T value)
+  {
+    if (!m_Text.empty() && m_Text.back() != '\n')
+      m_Text.push_back(',');
+    char buffer[64];
+    if constexpr (std::is_floating_point<T>::value)
+    {
+      const auto result = std::to_chars(buffer, buffer + sizeof(buffer), static_cast<double>(value));
+      m_Text.append(buffer, result.ptr);
+    }
+    else
+    {
+      const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
+      m_Text.append(buffer, result.ptr);
+    }
+  }
+  void
+  EndRow()
+  {
+    m_Text.push_back('\n');
+  }
+  std::string &
+  Text()
+  {
+    return m_Text;
+  }
+
+private:
+  std::string m_Text;
+};
+
 template <typename TLabelObject>
 void
-WriteRow(std::ostream & out, const TLabelObject & object, const CsvColumns & columns)
+WriteRow(RowBuffer & out, const TLabelObject & object, const CsvColumns & columns)
 {
   constexpr unsigned int D = TLabelObject::ImageDimension;
-  auto                   cell = [&out](const auto & value) { out << ',' << value; };
+  auto                   cell = [&out](auto value) { out.Cell(value); };
 
-  out << object.GetLabel();
+  cell(object.GetLabel());
   cell(object.GetNumberOfPixels());
   cell(object.GetPhysicalSize());
   const auto & centroid = object.GetCentroid();
@@ -129,7 +172,7 @@ WriteRow(std::ostream & out, const TLabelObject & object, const CsvColumns & col
     for (unsigned int d = 0; d < D; ++d)
       cell(size[d]);
   }
-  out << '\n';
+  out.EndRow();
 }
 
 } // namespace
@@ -138,28 +181,39 @@ template <unsigned int VDimension>
 void
 WriteComponentCsv(const AppLabelMap<VDimension> & labelMap, const std::string & path, const CsvColumns & columns)
 {
-  std::ofstream out(path);
-  if (!out)
+  std::unique_ptr<std::FILE, int (*)(std::FILE *)> file(std::fopen(path.c_str(), "wb"), &std::fclose);
+  if (!file)
   {
     throw std::runtime_error("cannot open '" + path + "' for writing");
   }
-  // Enough digits that every double reads back to the same value.
-  out.precision(std::numeric_limits<double>::max_digits10);
+  auto flush = [&](std::string & text) {
+    if (std::fwrite(text.data(), 1, text.size(), file.get()) != text.size())
+    {
+      throw std::runtime_error("error while writing '" + path + "'");
+    }
+    text.clear();
+  };
 
-  const auto header = HeaderColumns<VDimension>(columns);
-  for (size_t i = 0; i < header.size(); ++i)
+  std::string header;
+  for (const auto & name : HeaderColumns<VDimension>(columns))
   {
-    out << (i ? "," : "") << header[i];
+    header += (header.empty() ? "" : ",") + name;
   }
-  out << '\n';
+  header += '\n';
+  flush(header);
 
   // The label map iterates in label order: rows come out sorted by label.
+  RowBuffer rows;
   for (typename AppLabelMap<VDimension>::ConstIterator it(&labelMap); !it.IsAtEnd(); ++it)
   {
-    WriteRow(out, *it.GetLabelObject(), columns);
+    WriteRow(rows, *it.GetLabelObject(), columns);
+    if (rows.Text().size() > (1u << 20))
+    {
+      flush(rows.Text());
+    }
   }
-  out.flush();
-  if (!out)
+  flush(rows.Text());
+  if (std::fclose(file.release()) != 0)
   {
     throw std::runtime_error("error while writing '" + path + "'");
   }
