@@ -94,8 +94,9 @@ HostStaging::Split(std::size_t offset, std::size_t count, unsigned char * dst, c
     return;
   }
   const std::size_t parts = static_cast<std::size_t>(m_Workers.Parts());
-  // Parts are whole multiples of 8 bytes, so they hold whole pixels of any type.
-  const std::size_t part = (count / parts + 7) / 8 * 8;
+  // Parts are whole multiples of 8 bytes, so they hold whole pixels of any
+  // type, and together cover count (hence the rounding up before the 8s).
+  const std::size_t part = ((count + parts - 1) / parts + 7) / 8 * 8;
   m_Workers.Run([&](int p) {
     const std::size_t begin = std::min(count, static_cast<std::size_t>(p) * part);
     const std::size_t end = std::min(count, begin + part);
