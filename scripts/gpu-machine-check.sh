@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs a build made on a CPU-only development machine on a lent GPU machine
+# that has no ITK: the test suite (GPU tests and the ITK filter tests with the
+# CUDA backend), compute-sanitizer on the GPU test subset, and the program on
+# its default input. Expects .devcarry/itk-bundle.tar.xz made by
+# scripts/make-gpu-bundle.sh; writes logs to $OUT.
+set -uo pipefail
+out=${OUT:-/tmp/gpu-check}
+mkdir -p "$out" /tmp/bundle
+root=$PWD
+xz -dc .devcarry/itk-bundle.tar.xz | tar -C /tmp/bundle -xf - && tar -C "$root" -xf /tmp/bundle/build.tar
+# The carried build refers to its sources and itself by absolute path.
+if [[ "$root" != /work/main ]]; then
+  mkdir -p /work && ln -sfn "$root" /work/main
+fi
+export LD_LIBRARY_PATH=/tmp/bundle/lib
+nvidia-smi -L | tee "$out/device.txt"
+cd /work/main/build-lead || exit 1
+ctest --output-on-failure -E '^install' -j 4 --timeout 400 > "$out/ctest.log" 2>&1
+echo "ctest rc=$?"
+grep -E "tests passed|Passed|Failed|Skipped|Not Run" "$out/ctest.log" | tail -40
+compute-sanitizer --tool memcheck --error-exitcode 9 test/gpu/ccaCudaBackendTest --quick > "$out/memcheck.log" 2>&1
+echo "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$out/memcheck.log" | tail -1)"
+compute-sanitizer --tool racecheck --error-exitcode 9 test/gpu/ccaCudaBackendTest --quick --cases 15 > "$out/racecheck.log" 2>&1
+echo "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/racecheck.log" | tail -1)"
+(cd /tmp && /work/main/build-lead/bin/CudaLabelStatistics) > "$out/demo.log" 2>&1
+echo "demo rc=$?"
+cat "$out/demo.log"

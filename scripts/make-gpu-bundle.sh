@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Packs a build made here (default build-lead, configured with
+# -DCMAKE_CUDA_ARCHITECTURES=90) and the ITK shared libraries its programs
+# need into .devcarry/itk-bundle.tar.xz, for scripts/gpu-machine-check.sh on a
+# GPU machine that has no ITK. The archive is ignored by git; carry it.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+build=${1:-build-lead}
+work=$(mktemp -d)
+mkdir -p "$work/lib" .devcarry
+programs=$(find "$build" -type f -perm -u+x ! -path '*/CMakeFiles/*' ! -name '*.so*' ! -name '*.ninja*')
+# Everything but the C/C++ runtime, which the GPU machine has in newer versions.
+ldd $programs | awk '/=>/ {print $3}' | sort -u |
+  grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt)\.so|ld-linux' |
+  xargs -r cp -L -t "$work/lib"
+# Tests write into the build's Temporary folders: they must exist there too.
+{ echo "$programs"; find "$build" -name CTestTestfile.cmake; find "$build" -type d -name Temporary; } |
+  tar -cf "$work/build.tar" -T -
+tar -C "$work" -cf - lib build.tar | xz -T2 -6 > .devcarry/itk-bundle.tar.xz
+rm -rf "$work"
+ls -la .devcarry/itk-bundle.tar.xz
