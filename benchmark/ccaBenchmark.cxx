@@ -9,6 +9,7 @@
 // Usage: cca_benchmark [--quick] [--size N] [--reps R] [--warmup W]
 //                      [--connectivity face|full|both] [--outputs features|all]
 //                      [--backend cuda|cpu] [--g G] [--density D] [--json FILE]
+#include "RandomImages.h"
 #include "cca/Engine.h"
 
 #include <algorithm>
@@ -17,13 +18,15 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 namespace
 {
+
+using ccabench::Median;
+using ccabench::RandomImage;
 
 struct Settings
 {
@@ -55,40 +58,6 @@ struct Measurement
   double       kernelGpixPerS = 0;
   double       totalGpixPerS = 0;
 };
-
-double
-Median(std::vector<double> values)
-{
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
-/** The papers' random image: g x g blocks share one draw; foreground when draw < d * 2^32. */
-void
-RandomImage(std::int64_t size, double density, int g, std::uint32_t seed, std::vector<std::uint8_t> & image)
-{
-  image.assign(static_cast<std::size_t>(size * size), 0);
-  std::mt19937       rng(seed);
-  const double       threshold = density * 4294967296.0;
-  const std::int64_t blocks = (size + g - 1) / g;
-  std::vector<std::uint8_t> row(static_cast<std::size_t>(blocks));
-  for (std::int64_t by = 0; by < blocks; ++by)
-  {
-    for (auto & b : row)
-    {
-      b = static_cast<double>(rng()) < threshold ? 1 : 0;
-    }
-    for (std::int64_t y = by * g; y < std::min(size, (by + 1) * g); ++y)
-    {
-      std::uint8_t * out = image.data() + y * size;
-      for (std::int64_t x = 0; x < size; ++x)
-      {
-        out[x] = row[static_cast<std::size_t>(x / g)];
-      }
-    }
-  }
-}
 
 Measurement
 Measure(cca::Engine & engine, const std::vector<std::uint8_t> & image, const Settings & s, cca::Connectivity c,
@@ -144,7 +113,7 @@ WriteJson(const std::string & file, const Settings & s, const std::vector<Measur
           const std::vector<std::string> & summary)
 {
   std::ofstream out(file);
-  out << "{\n  \"size\": " << s.size << ",\n  \"reps\": " << s.reps << ",\n  \"warmup\": " << s.warmup
+  out << "{\n  \"program\": \"cca_benchmark\",\n  \"size\": " << s.size << ",\n  \"reps\": " << s.reps << ",\n  \"warmup\": " << s.warmup
       << ",\n  \"backend\": \"" << s.backend << "\",\n  \"outputs\": \"" << s.outputs << "\",\n  \"summary\": [\n";
   for (std::size_t i = 0; i < summary.size(); ++i)
   {

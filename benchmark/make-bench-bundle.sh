@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Packs the benchmark programs of a build made here (default build-bench,
+# configured with -DCMAKE_CUDA_ARCHITECTURES=90) and the ITK shared libraries
+# they need into .devcarry/bench-bundle.tar.xz, for
+# benchmark/run-on-gpu-machine.sh on a GPU machine that has no ITK. NPP and the
+# C/C++ runtime are left out: the GPU machine has its own. The engine library
+# travels too, so that the NPP peer can be rebuilt there if the carried one
+# does not load. The archive is ignored by git; carry it.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+build=${1:-build-bench}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/lib" .devcarry
+programs=$(ls "$build"/benchmark/cca_benchmark "$build"/benchmark/cca_filter_benchmark \
+  "$build"/benchmark/cca_npp_benchmark 2>/dev/null || true)
+[[ -n "$programs" ]] || { echo "no benchmark programs in $build/benchmark" >&2; exit 1; }
+ldd $programs | awk '/=>/ && $3 ~ /^\// {print $3}' | sort -u |
+  grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt)\.so|ld-linux|/libnpp|/libcuda\.so' |
+  xargs -r cp -L -t "$work/lib"
+{ echo "$programs"; ls "$build"/src/libCudaLabelStatisticsEngine.a; } | tar -cf "$work/build.tar" -T -
+tar -C "$work" -cf - lib build.tar | xz -T2 -6 > .devcarry/bench-bundle.tar.xz
+ls -la .devcarry/bench-bundle.tar.xz

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Runs the whole benchmark on a lent GPU machine that has no ITK, from the
+# bundle made here by benchmark/make-bench-bundle.sh (carry
+# .devcarry/bench-bundle.tar.xz), in one go, under a wall-time deadline:
+#   1. cca_benchmark, 8192^2, both connectivities, features only
+#   2. cca_npp_benchmark (NVIDIA NPP peer), 8192^2, both connectivities;
+#      rebuilt here with nvcc if the carried one does not load
+#   3. cca_filter_benchmark, 2048^2: our ITK filter (CUDA and CPU) and ITK's
+#      BinaryImageToShapeLabelMapFilter, face connectivity
+#   4. cca_benchmark, 8192^2, labels + runs + features (--outputs all)
+#   5. plot.py: PNG plots and the Markdown table
+# Writes everything to $OUT/bench-results.tar.gz, plus the table and the
+# plots as separate files. Usage (repository root): benchmark/run-on-gpu-machine.sh [deadline_s]
+set -uo pipefail
+deadline=${1:-390}
+root=$PWD
+out=${OUT:-/tmp/bench-out}
+res=/tmp/bench-results
+bundle=/tmp/bench-bundle
+mkdir -p "$out" "$res" "$bundle"
+exec > >(tee -a "$res/run.log") 2>&1
+
+xz -dc .devcarry/bench-bundle.tar.xz | tar -C "$bundle" -xf - && tar -C "$root" -xf "$bundle/build.tar" || exit 1
+bin=$root/build-bench/benchmark
+
+# NPP: wherever this machine's CUDA keeps it.
+nppif=$(find /usr/local/cuda/lib64/ /usr/local/cuda*/targets/*/lib/ /usr/lib/x86_64-linux-gnu/ \
+  "$(python3 -c 'import site; print(site.getsitepackages()[0])' 2>/dev/null)/nvidia" \
+  -name 'libnppif.so*' 2>/dev/null | head -1)
+nppdir=${nppif:+$(dirname "$nppif")}
+export LD_LIBRARY_PATH=$bundle/lib${nppdir:+:$nppdir}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+tag=$(echo "$gpu" | grep -o -E 'H100|H200|A100|L40S|B200' | head -1 | tr 'A-Z' 'a-z')
+tag=${tag:-gpu}
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
+  nvcc --version | tail -2
+  echo "CPU: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+  echo "NPP: ${nppif:-not found}"
+} | tee "$res/device.txt"
+
+# Runs one step under the smaller of its cap and the time left before the
+# deadline, less what the plot step needs ($reserve seconds).
+reserve=30
+step() {
+  local name=$1 cap=$2
+  shift 2
+  local left=$((deadline - SECONDS - reserve))
+  local limit=$((cap < left ? cap : left))
+  if ((limit < 15)); then
+    echo "== $name: skipped, no time left (${SECONDS}s)"
+    return
+  fi
+  echo "== $name (limit ${limit}s, at ${SECONDS}s): $*"
+  local t0=$SECONDS
+  timeout "$limit" "$@" > "$res/$name.log" 2>&1
+  local rc=$?
+  echo "== $name: rc=$rc in $((SECONDS - t0))s"
+  grep -E '^(==|MISMATCH)' "$res/$name.log" | tail -30
+}
+
+step engine-features 110 "$bin/cca_benchmark" --size 8192 --reps 5 --warmup 1 --outputs features \
+  --json "$res/$tag-8192-features.json"
+
+npp=$bin/cca_npp_benchmark
+if [[ ! -x "$npp" ]] || ldd -r "$npp" 2>&1 | grep -q -E 'not found|undefined symbol'; then
+  echo "== carried cca_npp_benchmark does not load; building it here"
+  npp=/tmp/cca_npp_benchmark
+  nvcc -O3 -std=c++17 -arch=sm_90 -I include -I benchmark -I "$nppdir/../include" \
+    benchmark/ccaNppBenchmark.cxx build-bench/src/libCudaLabelStatisticsEngine.a -L"$nppdir" \
+    -Xlinker "-l:$(basename "$(ls "$nppdir"/libnppif.so* | head -1)")" \
+    -Xlinker "-l:$(basename "$(ls "$nppdir"/libnppc.so* | head -1)")" -lpthread -o "$npp" > "$res/npp-build.log" 2>&1 ||
+    { echo "NPP peer build failed"; tail -20 "$res/npp-build.log"; }
+fi
+step npp 110 "$npp" --size 8192 --reps 5 --warmup 1 --json "$res/$tag-8192-npp.json"
+
+step filter 150 "$bin/cca_filter_benchmark" --size 2048 --reps 3 --warmup 1 \
+  --json "$res/$tag-2048-filter.json"
+
+step engine-all 110 "$bin/cca_benchmark" --size 8192 --reps 5 --warmup 1 --outputs all \
+  --json "$res/$tag-8192-all.json"
+
+reserve=5
+step plot 40 python3 benchmark/plot.py --out "$res" --table "$res/table.md" --title "$gpu" "$res"/*.json
+cat "$res/table.md" 2>/dev/null
+
+tar -C "$res" -czf "$out/bench-results.tar.gz" .
+cp "$res"/table.md "$res"/*.png "$out"/ 2>/dev/null
+ls -la "$out"
+echo "total ${SECONDS}s"
