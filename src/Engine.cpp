@@ -102,10 +102,34 @@ Engine::BackendFor(Backend resolved, const Options & options)
   return *m_Cpu;
 }
 
+namespace
+{
+/** Empties a result but keeps its vectors' capacity. */
+void
+Reset(Result & result)
+{
+  result.componentCount = 0;
+  result.features.clear();
+  result.runs.clear();
+  result.runOffsets.clear();
+  result.times = StageTimes{};
+  result.warnings.clear();
+}
+} // namespace
+
 Result
 Engine::Run(const ImageView & image, const Options & options)
 {
+  Result result;
+  Run(image, options, result);
+  return result;
+}
+
+void
+Engine::Run(const ImageView & image, const Options & options, Result & result)
+{
   const auto start = std::chrono::steady_clock::now();
+  Reset(result);
   ValidateInput(image, options);
 
   Backend resolved = options.backend;
@@ -118,7 +142,6 @@ Engine::Run(const ImageView & image, const Options & options)
     throw Error(Error::Kind::NoDevice, "the CUDA backend was requested but this build has no CUDA support");
   }
 
-  Result result;
   try
   {
     BackendFor(resolved, options).Run(image, options, result);
@@ -130,7 +153,7 @@ Engine::Run(const ImageView & image, const Options & options)
     {
       throw;
     }
-    result = Result{};
+    Reset(result);
     resolved = Backend::Cpu;
     BackendFor(resolved, options).Run(image, options, result);
     result.warnings.push_back(std::string("the GPU ran out of memory; the CPU backend was used instead (") +
@@ -139,7 +162,6 @@ Engine::Run(const ImageView & image, const Options & options)
   result.backendUsed = resolved;
   result.times.totalMs =
     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return result;
 }
 
 } // namespace cca

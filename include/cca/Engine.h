@@ -28,6 +28,12 @@ public:
   Result
   Run(const ImageView & image, const Options & options);
 
+  /** The same, into a Result whose vectors keep their capacity: repeated runs
+   *  then reuse host memory instead of touching fresh pages (the feature table
+   *  of millions of components is gigabytes). */
+  void
+  Run(const ImageView & image, const Options & options, Result & result);
+
   /** True when this build has the CUDA backend and a CUDA device is usable. */
   static bool
   CudaAvailable();
