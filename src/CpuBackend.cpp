@@ -100,10 +100,13 @@ DetectRowRuns(const TPixel * row, std::int64_t width, std::int64_t stride, const
   }
 }
 
+/** Per-chunk run lists, kept by the backend so repeated runs reuse their memory. */
+using ChunkRuns = std::vector<std::vector<std::int32_t>>;
+
 template <typename TPixel>
 void
 DetectRuns(const ImageView & image, const Options & options, const std::vector<std::int64_t> & chunkRows,
-           RunTable & runs)
+           ChunkRuns & chunkX, ChunkRuns & chunkLength, RunTable & runs)
 {
   const std::int64_t width = image.size[0];
   const std::int64_t height = image.size[1];
@@ -116,10 +119,13 @@ DetectRuns(const ImageView & image, const Options & options, const std::vector<s
                                              options.foregroundRule == ForegroundRule::EqualTo };
   const auto * pixels = static_cast<const TPixel *>(image.data);
 
-  const int                              chunks = static_cast<int>(chunkRows.size()) - 1;
-  std::vector<std::vector<std::int32_t>> chunkX(chunks), chunkLength(chunks);
+  const int chunks = static_cast<int>(chunkRows.size()) - 1;
+  chunkX.resize(chunks);
+  chunkLength.resize(chunks);
   runs.rowStart.assign(rows + 1, 0);
   ParallelForChunks(chunks, [&](int c) {
+    chunkX[c].clear();
+    chunkLength[c].clear();
     for (std::int64_t r = chunkRows[c]; r < chunkRows[c + 1]; ++r)
     {
       const std::int64_t y = r % height;
@@ -140,8 +146,6 @@ DetectRuns(const ImageView & image, const Options & options, const std::vector<s
     const std::int64_t first = runs.rowStart[chunkRows[c]];
     std::copy(chunkX[c].begin(), chunkX[c].end(), runs.x.begin() + first);
     std::copy(chunkLength[c].begin(), chunkLength[c].end(), runs.length.begin() + first);
-    std::vector<std::int32_t>().swap(chunkX[c]);
-    std::vector<std::int32_t>().swap(chunkLength[c]);
   });
 }
 
@@ -217,6 +221,13 @@ class CpuBackend final : public BackendImplementation
 public:
   void
   Run(const ImageView & image, const Options & options, Result & result) override;
+
+private:
+  // Working memory kept across runs: fresh pages cost more than the work.
+  ChunkRuns                 m_ChunkX;
+  ChunkRuns                 m_ChunkLength;
+  RunTable                  m_Runs;
+  std::vector<std::int64_t> m_ParentOrLabel;
 };
 
 void
@@ -238,38 +249,39 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
     chunkRows[c] = rows * c / threads;
   }
 
-  RunTable runs;
+  RunTable & runs = m_Runs;
   switch (image.pixelType)
   {
     case PixelType::UInt8:
-      DetectRuns<std::uint8_t>(image, options, chunkRows, runs);
+      DetectRuns<std::uint8_t>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
       break;
     case PixelType::Int8:
-      DetectRuns<std::int8_t>(image, options, chunkRows, runs);
+      DetectRuns<std::int8_t>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
       break;
     case PixelType::UInt16:
-      DetectRuns<std::uint16_t>(image, options, chunkRows, runs);
+      DetectRuns<std::uint16_t>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
       break;
     case PixelType::Int16:
-      DetectRuns<std::int16_t>(image, options, chunkRows, runs);
+      DetectRuns<std::int16_t>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
       break;
     case PixelType::UInt32:
-      DetectRuns<std::uint32_t>(image, options, chunkRows, runs);
+      DetectRuns<std::uint32_t>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
       break;
     case PixelType::Int32:
-      DetectRuns<std::int32_t>(image, options, chunkRows, runs);
+      DetectRuns<std::int32_t>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
       break;
     case PixelType::UInt64:
-      DetectRuns<std::uint64_t>(image, options, chunkRows, runs);
+      DetectRuns<std::uint64_t>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
       break;
     case PixelType::Int64:
-      DetectRuns<std::int64_t>(image, options, chunkRows, runs);
+      DetectRuns<std::int64_t>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
       break;
   }
   const std::int64_t runCount = runs.rowStart[rows];
 
   // Union-find: first within each chunk in parallel, then across chunk borders.
-  std::vector<std::int64_t> parentOrLabel(runCount);
+  std::vector<std::int64_t> & parentOrLabel = m_ParentOrLabel;
+  parentOrLabel.resize(runCount);
   for (std::int64_t i = 0; i < runCount; ++i)
   {
     parentOrLabel[i] = i;
@@ -398,6 +410,8 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
   });
 
   // Run-length lines grouped by component, raster order within each.
+  result.runs.clear();
+  result.runOffsets.clear();
   if (options.computeRuns)
   {
     result.runOffsets.assign(componentCount + 1, 0);
