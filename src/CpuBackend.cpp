@@ -7,6 +7,7 @@
 // table entries without locks, and keeps the few components that started in an
 // earlier chunk in a small side table merged at the end.
 #include "BackendImplementation.h"
+#include "PixelTypeDispatch.h"
 #include "RowNeighbourhood.h"
 #include "RunFeatures.h"
 
@@ -250,33 +251,9 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
   }
 
   RunTable & runs = m_Runs;
-  switch (image.pixelType)
-  {
-    case PixelType::UInt8:
-      DetectRuns<std::uint8_t>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
-      break;
-    case PixelType::Int8:
-      DetectRuns<std::int8_t>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
-      break;
-    case PixelType::UInt16:
-      DetectRuns<std::uint16_t>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
-      break;
-    case PixelType::Int16:
-      DetectRuns<std::int16_t>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
-      break;
-    case PixelType::UInt32:
-      DetectRuns<std::uint32_t>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
-      break;
-    case PixelType::Int32:
-      DetectRuns<std::int32_t>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
-      break;
-    case PixelType::UInt64:
-      DetectRuns<std::uint64_t>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
-      break;
-    case PixelType::Int64:
-      DetectRuns<std::int64_t>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
-      break;
-  }
+  DispatchPixelType(image.pixelType, [&](auto pixel) {
+    DetectRuns<decltype(pixel)>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
+  });
   const std::int64_t runCount = runs.rowStart[rows];
 
   // Union-find: first within each chunk in parallel, then across chunk borders.
