@@ -250,6 +250,9 @@ main(int argc, char * argv[])
     }
     line << "}";
     summary.push_back(line.str());
+    // Written after each connectivity too: a run cut short keeps what it measured.
+    if (!s.json.empty())
+      WriteJson(s.json, s, all, summary);
   }
   if (!s.json.empty())
   {

@@ -10,9 +10,14 @@
 #   4. cca_benchmark, 8192^2, labels + runs + features (--outputs all)
 #   5. plot.py: PNG plots and the Markdown table
 # Writes everything to $OUT/bench-results.tar.gz, plus the table and the
-# plots as separate files. Usage (repository root): benchmark/run-on-gpu-machine.sh [deadline_s]
+# plots as separate files. About 6 minutes on an H100 machine.
+# Usage (repository root): [STEPS="..."] benchmark/run-on-gpu-machine.sh [deadline_s]
+# STEPS picks steps (default: engine-features npp filter engine-all plot;
+# filter-full, the filter benchmark with full connectivity, runs only if named).
 set -uo pipefail
 deadline=${1:-390}
+STEPS=${STEPS:-engine-features npp filter engine-all plot}
+want() { [[ " $STEPS " == *" $1 "* ]]; }
 root=$PWD
 out=${OUT:-/tmp/bench-out}
 res=/tmp/bench-results
@@ -60,11 +65,11 @@ step() {
   grep -E '^(==|MISMATCH)' "$res/$name.log" | tail -30
 }
 
-step engine-features 110 "$bin/cca_benchmark" --size 8192 --reps 5 --warmup 1 --outputs features \
+want engine-features && step engine-features 110 "$bin/cca_benchmark" --size 8192 --reps 3 --warmup 1 --outputs features \
   --json "$res/$tag-8192-features.json"
 
 npp=$bin/cca_npp_benchmark
-if [[ ! -x "$npp" ]] || ldd -r "$npp" 2>&1 | grep -q -E 'not found|undefined symbol'; then
+if want npp && { [[ ! -x "$npp" ]] || ldd -r "$npp" 2>&1 | grep -E 'not found|undefined symbol' >/dev/null; }; then
   echo "== carried cca_npp_benchmark does not load; building it here"
   npp=/tmp/cca_npp_benchmark
   nvcc -O3 -std=c++17 -arch=sm_90 -I include -I benchmark -I "$nppdir/../include" \
@@ -73,16 +78,18 @@ if [[ ! -x "$npp" ]] || ldd -r "$npp" 2>&1 | grep -q -E 'not found|undefined sym
     -Xlinker "-l:$(basename "$(ls "$nppdir"/libnppc.so* | head -1)")" -lpthread -o "$npp" > "$res/npp-build.log" 2>&1 ||
     { echo "NPP peer build failed"; tail -20 "$res/npp-build.log"; }
 fi
-step npp 110 "$npp" --size 8192 --reps 5 --warmup 1 --json "$res/$tag-8192-npp.json"
+want npp && step npp 110 "$npp" --size 8192 --reps 5 --warmup 1 --json "$res/$tag-8192-npp.json"
 
-step filter 150 "$bin/cca_filter_benchmark" --size 2048 --reps 3 --warmup 1 \
+want filter && step filter 150 "$bin/cca_filter_benchmark" --size 2048 --reps 3 --warmup 1 \
   --json "$res/$tag-2048-filter.json"
+want filter-full && step filter-full 170 "$bin/cca_filter_benchmark" --size 2048 --reps 3 --warmup 1 \
+  --connectivity full --json "$res/$tag-2048-filter-full.json"
 
-step engine-all 110 "$bin/cca_benchmark" --size 8192 --reps 5 --warmup 1 --outputs all \
+want engine-all && step engine-all 150 "$bin/cca_benchmark" --size 8192 --reps 3 --warmup 1 --outputs all \
   --json "$res/$tag-8192-all.json"
 
 reserve=5
-step plot 40 python3 benchmark/plot.py --out "$res" --table "$res/table.md" --title "$gpu" "$res"/*.json
+want plot && step plot 40 python3 benchmark/plot.py --out "$res" --table "$res/table.md" --title "$gpu" "$res"/*.json
 cat "$res/table.md" 2>/dev/null
 
 tar -C "$res" -czf "$out/bench-results.tar.gz" .
