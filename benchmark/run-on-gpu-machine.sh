@@ -11,7 +11,7 @@
 #   5. plot.py: PNG plots and the Markdown table
 # Writes everything to $OUT/bench-results.tar.gz, plus the table and the
 # plots as separate files. About 6 minutes on an H100 machine.
-# Usage (repository root): [STEPS="..."] benchmark/run-on-gpu-machine.sh [deadline_s]
+# Usage (repository root): [STEPS="..."] [BUILD=build-bench] benchmark/run-on-gpu-machine.sh [deadline_s]
 # STEPS picks steps (default: engine-features npp filter engine-all plot;
 # filter-full, the filter benchmark with full connectivity, runs only if named).
 set -uo pipefail
@@ -26,7 +26,8 @@ mkdir -p "$out" "$res" "$bundle"
 exec > >(tee -a "$res/run.log") 2>&1
 
 xz -dc .devcarry/bench-bundle.tar.xz | tar -C "$bundle" -xf - && tar -C "$root" -xf "$bundle/build.tar" || exit 1
-bin=$root/build-bench/benchmark
+build=${BUILD:-build-bench}
+bin=$root/$build/benchmark
 
 # NPP: wherever this machine's CUDA keeps it.
 nppif=$(find /usr/local/cuda/lib64/ /usr/local/cuda*/targets/*/lib/ /usr/lib/x86_64-linux-gnu/ \
@@ -43,6 +44,7 @@ tag=${tag:-gpu}
   nvcc --version | tail -2
   echo "CPU: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
   echo "NPP: ${nppif:-not found}"
+  echo "programs: $build, engine commit ${ENGINE_COMMIT:-not given (ENGINE_COMMIT)}"
 } | tee "$res/device.txt"
 
 # Runs one step under the smaller of its cap and the time left before the
@@ -73,7 +75,7 @@ if want npp && { [[ ! -x "$npp" ]] || ldd -r "$npp" 2>&1 | grep -E 'not found|un
   echo "== carried cca_npp_benchmark does not load; building it here"
   npp=/tmp/cca_npp_benchmark
   nvcc -O3 -std=c++17 -arch=sm_90 -I include -I benchmark -I "$nppdir/../include" \
-    benchmark/ccaNppBenchmark.cxx build-bench/src/libCudaLabelStatisticsEngine.a -L"$nppdir" \
+    benchmark/ccaNppBenchmark.cxx "$build"/src/libCudaLabelStatisticsEngine.a -L"$nppdir" \
     -Xlinker "-l:$(basename "$(ls "$nppdir"/libnppif.so* | head -1)")" \
     -Xlinker "-l:$(basename "$(ls "$nppdir"/libnppc.so* | head -1)")" -lpthread -o "$npp" > "$res/npp-build.log" 2>&1 ||
     { echo "NPP peer build failed"; tail -20 "$res/npp-build.log"; }
