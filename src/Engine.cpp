@@ -69,6 +69,31 @@ BackendName(Backend backend)
   return "unknown";
 }
 
+const char *
+AlgorithmName(Algorithm algorithm)
+{
+  switch (algorithm)
+  {
+    case Algorithm::Default:
+      return "Default";
+    case Algorithm::Naive:
+      return "Naive";
+    case Algorithm::HA:
+      return "HA";
+    case Algorithm::HA_CD:
+      return "HA_CD";
+    case Algorithm::HA_OTF:
+      return "HA_OTF";
+    case Algorithm::FLSL:
+      return "FLSL";
+    case Algorithm::FLSL_OTF:
+      return "FLSL_OTF";
+    case Algorithm::FLSL_CD:
+      return "FLSL_CD";
+  }
+  return "unknown";
+}
+
 Engine::Engine() = default;
 Engine::~Engine() = default;
 

@@ -52,6 +52,26 @@ enum class Backend : std::uint8_t
 const char *
 BackendName(Backend backend);
 
+/** Labeling and feature-accumulation strategy of the CUDA backend, after
+ *  seed 000 (Lemaitre et al., ICASSP 2021) and its GTC 2021 talk: the
+ *  labeling unit (Naive: pixels; HA: sub-runs inside 32-pixel warp blocks;
+ *  FLSL: full runs) and the feature-merge policy (plain atomics; CD: warp
+ *  conflict detection; OTF: features moved during the unions). All give the
+ *  same Result. The CPU backend has one algorithm and ignores this. */
+enum class Algorithm : std::uint8_t
+{
+  Default, ///< the fastest: FLSL_CD
+  Naive,
+  HA,
+  HA_CD,
+  HA_OTF,
+  FLSL,
+  FLSL_OTF,
+  FLSL_CD
+};
+const char *
+AlgorithmName(Algorithm algorithm);
+
 enum class LabelImageType : std::uint8_t
 {
   None, ///< no label image is written
@@ -90,6 +110,10 @@ struct Options
   void *         labelImage = nullptr;
   int            numberOfThreads = 0; ///< CPU backend; 0 = all hardware threads
   int            cudaDevice = -1;     ///< CUDA backend; -1 = current device
+  Algorithm      algorithm = Algorithm::Default; ///< CUDA backend only (the CPU backend has one algorithm)
+  /** CUDA backend: count atomic feature updates and estimate their conflicts
+   *  (Result::atomicFeatureUpdates, estimatedConflicts); costs time, off by default. */
+  bool countAtomicUpdates = false;
 };
 
 /** Index of the neighbour-direction class used by ITK's perimeter: bit 0 = x,
@@ -147,6 +171,13 @@ struct Result
   Backend                   backendUsed = Backend::Cpu;
   StageTimes                times;
   std::vector<std::string>  warnings; ///< e.g. a fall-back from CUDA to the CPU
+  /** With Options::countAtomicUpdates on the CUDA backend: the number of
+   *  atomic merges of a feature record into a table entry (one per vote that
+   *  reaches memory, or per on-the-fly move), and the conflicts estimated as
+   *  in seed 000 section 4.1, sum_l U_l^2 / sum_l U_l over the updates U_l of
+   *  each entry l. -1 when not measured. */
+  std::int64_t atomicFeatureUpdates = -1;
+  double       estimatedConflicts = -1;
 };
 
 /** Every failure of the engine. Kind lets callers react (for example fall back to the CPU). */
