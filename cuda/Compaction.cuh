@@ -7,6 +7,7 @@
 
 #include "DeviceGeometry.cuh"
 #include "RunDetection.cuh"
+#include "RunNeighbours.cuh"
 
 #include "cca/Types.h"
 
@@ -51,6 +52,24 @@ NumberComponentsKernel(Index count, const Index * __restrict__ rootRank, const I
     {
       rootOf[c] = i;
     }
+  }
+}
+
+/** Strategies whose units are pieces of runs (pixels, HA sub-runs): the
+ *  component of each full run is that of the unit holding its first pixel
+ *  (all units of a run are joined), so the run grouping and the label image
+ *  below work on full runs whatever the labeling unit. */
+template <class Index>
+__global__ void
+RunLabelsFromUnitsKernel(RunArrays<Index> runs, RunArrays<Index> units, const Index * __restrict__ unitLabel,
+                         Index * __restrict__ runLabel)
+{
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < runs.count; i += stride)
+  {
+    const std::int32_t x = runs.x[i];
+    ForEachRunInRange(units, static_cast<std::int64_t>(runs.row[i]), x, x + 1,
+                      [&](Index u) { runLabel[i] = unitLabel[u]; });
   }
 }
 

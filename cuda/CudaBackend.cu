@@ -1,7 +1,8 @@
 // The CUDA backend: FLSL run detection, lock-free union-find over runs, dense
 // renumbering, feature voting with conflict detection, runs grouped by
 // component and the label image, all on one stream with buffers kept across
-// calls. The device building blocks live in the .cuh headers beside this file.
+// calls. The device building blocks live in the .cuh headers beside this file;
+// Strategies.cuh composes them into the algorithms of cca::Algorithm.
 #include "BackendImplementation.h"
 #include "Compaction.cuh"
 #include "CudaBackendTesting.h"
@@ -9,7 +10,9 @@
 #include "DeviceMemory.h"
 #include "FeatureUpdate.cuh"
 #include "HostStaging.h"
+#include "OnTheFlyMerge.cuh"
 #include "RunDetection.cuh"
+#include "Strategies.cuh"
 #include "UnionFind.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
@@ -98,9 +101,42 @@ public:
   Run(const ImageView & image, const Options & options, Result & result) override;
 
 private:
+  /** Device buffers of one run (unit) table. */
+  struct RunBuffers
+  {
+    DeviceBuffer counts;
+    DeviceBuffer offsets;
+    DeviceBuffer x;
+    DeviceBuffer end;
+    DeviceBuffer row;
+    DeviceBuffer parent;
+  };
+
   template <class Index>
   void
   RunWithIndex(const ImageView & image, const Options & options, Result & result);
+
+  template <class Index, class S>
+  void
+  RunStrategy(const ImageView & image, const Options & options, Result & result);
+
+  /** Run (unit) detection: count per row, scan, compressed store. Fills
+   *  parent with the union-find initialisation. */
+  template <class Index, class Units>
+  RunArrays<Index>
+  DetectRuns(const ImageView & image, const Options & options, const Geometry & geometry, const void * deviceImage,
+             RunBuffers & buffers, Index *& parent);
+
+  /** AccumulateFeaturesKernel with the vote policy, instrumented or not. */
+  template <class Index, class Votes>
+  void
+  LaunchVotes(bool counting, unsigned blocks, const RunArrays<Index> & units, const std::uint8_t * linked,
+              const Index * label, const Geometry & geometry, const detail::Extent & extent, ComponentFeatures * table,
+              UpdateCounter counter, bool full);
+
+  /** sum_l U_l and sum_l U_l^2 over the per-entry update counts. */
+  void
+  ReadUpdateCounts(std::int64_t entries, Result & result);
 
   template <class Index>
   Index
@@ -116,12 +152,11 @@ private:
   std::unique_ptr<HostStaging> m_Staging;
   PinnedBuffer                 m_HostScalar;
   DeviceBuffer                 m_Image;
-  DeviceBuffer                 m_RowCounts;
-  DeviceBuffer                 m_RowOffsets;
-  DeviceBuffer                 m_RunX;
-  DeviceBuffer                 m_RunEnd;
-  DeviceBuffer                 m_RunRow;
-  DeviceBuffer                 m_Parent;
+  RunBuffers                   m_Units;    ///< the labeling units (the runs, for FLSL)
+  RunBuffers                   m_FullRuns; ///< the runs, for strategies whose units are smaller
+  DeviceBuffer                 m_RunLabel;
+  DeviceBuffer                 m_UnitFeatures;
+  DeviceBuffer                 m_UpdateCounts;
   DeviceBuffer                 m_Linked;
   DeviceBuffer                 m_Label;
   DeviceBuffer                 m_RootOf;
@@ -208,7 +243,10 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   // 32-bit run indices while the run count (at most one per two pixels of a
   // row, rounded up) stays below 2^31, which keeps index arithmetic in range.
   const std::int64_t rows = image.size[1] * image.size[2];
-  const std::int64_t runBound = rows * ((image.size[0] + 1) / 2);
+  // Units smaller than runs (pixels, HA sub-runs) can be as many as the pixels.
+  const bool         fullRunUnits = options.algorithm == Algorithm::Default || options.algorithm == Algorithm::FLSL ||
+                            options.algorithm == Algorithm::FLSL_CD || options.algorithm == Algorithm::FLSL_OTF;
+  const std::int64_t runBound = fullRunUnits ? rows * ((image.size[0] + 1) / 2) : rows * image.size[0];
   if (runBound < (std::int64_t{ 1 } << 31) && !ForceWideRunIndex())
   {
     RunWithIndex<std::uint32_t>(image, options, result);
@@ -222,6 +260,117 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
 template <class Index>
 void
 CudaBackend::RunWithIndex(const ImageView & image, const Options & options, Result & result)
+{
+  switch (options.algorithm)
+  {
+    case Algorithm::Default:
+    case Algorithm::FLSL_CD:
+      return RunStrategy<Index, FlslCdStrategy>(image, options, result);
+    case Algorithm::FLSL:
+      return RunStrategy<Index, FlslStrategy>(image, options, result);
+    case Algorithm::FLSL_OTF:
+      return RunStrategy<Index, FlslOtfStrategy>(image, options, result);
+    case Algorithm::HA:
+      return RunStrategy<Index, HaStrategy>(image, options, result);
+    case Algorithm::HA_CD:
+      return RunStrategy<Index, HaCdStrategy>(image, options, result);
+    case Algorithm::HA_OTF:
+      return RunStrategy<Index, HaOtfStrategy>(image, options, result);
+    case Algorithm::Naive:
+      return RunStrategy<Index, NaiveStrategy>(image, options, result);
+  }
+  throw Error(Error::Kind::InvalidInput, "unknown algorithm");
+}
+
+template <class Index, class Units>
+RunArrays<Index>
+CudaBackend::DetectRuns(const ImageView & image, const Options & options, const Geometry & geometry,
+                        const void * deviceImage, RunBuffers & buffers, Index *& parent)
+{
+  const cudaStream_t stream = m_Stream->Get();
+  auto *             rowCounts = buffers.counts.Reserve<Index>(geometry.rows + 1, "run counts");
+  auto *             rowOffsets = buffers.offsets.Reserve<Index>(geometry.rows + 1, "row offsets");
+  const unsigned     rowBlocks = BlocksFor(geometry.rows, WarpsPerBlock);
+  DispatchPixelType(image.pixelType, [&](auto zero) {
+    using T = decltype(zero);
+    const ForegroundTest<T> test{ static_cast<T>(options.foregroundValue),
+                                  options.foregroundRule == ForegroundRule::EqualTo };
+    CountRunsKernel<T, Index, Units>
+      <<<rowBlocks, BlockThreads, 0, stream>>>(static_cast<const T *>(deviceImage), geometry, test, rowCounts);
+  });
+  CheckLaunch("run counting kernel");
+  Check(cudaMemsetAsync(rowCounts + geometry.rows, 0, sizeof(Index), stream), "clearing a count");
+  ExclusiveSum(rowCounts, rowOffsets, geometry.rows + 1);
+  const Index runCount = ReadScalar(rowOffsets + geometry.rows);
+
+  RunArrays<Index> runs;
+  runs.count = runCount;
+  runs.rowOffsets = rowOffsets;
+  runs.x = buffers.x.Reserve<std::int32_t>(runCount, "run starts");
+  runs.end = buffers.end.Reserve<std::int32_t>(runCount, "run ends");
+  runs.row = buffers.row.Reserve<Index>(runCount, "run rows");
+  parent = buffers.parent.Reserve<Index>(runCount, "union-find parents");
+  if (runCount > 0)
+  {
+    DispatchPixelType(image.pixelType, [&](auto zero) {
+      using T = decltype(zero);
+      const ForegroundTest<T> test{ static_cast<T>(options.foregroundValue),
+                                    options.foregroundRule == ForegroundRule::EqualTo };
+      WriteRunsKernel<T, Index, Units>
+        <<<rowBlocks, BlockThreads, 0, stream>>>(static_cast<const T *>(deviceImage), geometry, test, runs, parent);
+    });
+    CheckLaunch("run writing kernel");
+  }
+  return runs;
+}
+
+template <class Index, class Votes>
+void
+CudaBackend::LaunchVotes(bool counting, unsigned blocks, const RunArrays<Index> & units, const std::uint8_t * linked,
+                         const Index * label, const Geometry & geometry, const detail::Extent & extent,
+                         ComponentFeatures * table, UpdateCounter counter, bool full)
+{
+  const cudaStream_t stream = m_Stream->Get();
+  // A resident grid: each block folds many tiles' votes for its hot component before touching memory.
+  // The instrumented kernel is a separate instantiation: the production one carries no counting code.
+  if (counting)
+  {
+    const unsigned grid = std::min(blocks, ResidentBlocks(AccumulateFeaturesKernel<Index, Votes, true>));
+    AccumulateFeaturesKernel<Index, Votes, true>
+      <<<grid, BlockThreads, 0, stream>>>(units, linked, label, geometry, extent, table, counter, full);
+  }
+  else
+  {
+    const unsigned grid = std::min(blocks, ResidentBlocks(AccumulateFeaturesKernel<Index, Votes, false>));
+    AccumulateFeaturesKernel<Index, Votes, false>
+      <<<grid, BlockThreads, 0, stream>>>(units, linked, label, geometry, extent, table, counter, full);
+  }
+  CheckLaunch("feature vote kernel");
+}
+
+void
+CudaBackend::ReadUpdateCounts(std::int64_t entries, Result & result)
+{
+  const cudaStream_t stream = m_Stream->Get();
+  auto * totals = m_Scalar.Reserve<unsigned long long>(2, "update totals");
+  Check(cudaMemsetAsync(totals, 0, 2 * sizeof(unsigned long long), stream), "clearing update totals");
+  if (entries > 0)
+  {
+    const auto * counts = static_cast<const unsigned long long *>(m_UpdateCounts.Reserve(0, "update counts"));
+    UpdateTotalsKernel<<<BlocksFor(entries, BlockThreads), BlockThreads, 0, stream>>>(entries, counts, totals);
+    CheckLaunch("update totals kernel");
+  }
+  auto * host = static_cast<unsigned long long *>(m_HostScalar.Reserve(2 * sizeof(unsigned long long), "totals"));
+  Check(cudaMemcpyAsync(host, totals, 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream),
+        "reading update totals");
+  m_Stream->Synchronize("waiting for update totals");
+  result.atomicFeatureUpdates = static_cast<std::int64_t>(host[0]);
+  result.estimatedConflicts = host[0] == 0 ? 0.0 : static_cast<double>(host[1]) / static_cast<double>(host[0]);
+}
+
+template <class Index, class S>
+void
+CudaBackend::RunStrategy(const ImageView & image, const Options & options, Result & result)
 {
   const cudaStream_t stream = m_Stream->Get();
   Geometry           geometry;
@@ -244,47 +393,60 @@ CudaBackend::RunWithIndex(const ImageView & image, const Options & options, Resu
   m_Staging->Upload(deviceImage, static_cast<std::size_t>(pixels) * pixelBytes, DensePixelProducer(image), stream);
   m_Marks[1]->Record(stream);
 
-  // ---- labeling: runs, union-find ----
-  auto * rowCounts = m_RowCounts.Reserve<Index>(geometry.rows + 1, "run counts");
-  auto * rowOffsets = m_RowOffsets.Reserve<Index>(geometry.rows + 1, "row offsets");
-  const unsigned rowBlocks = BlocksFor(geometry.rows, WarpsPerBlock);
-  DispatchPixelType(image.pixelType, [&](auto zero) {
-    using T = decltype(zero);
-    const ForegroundTest<T> test{ static_cast<T>(options.foregroundValue),
-                                  options.foregroundRule == ForegroundRule::EqualTo };
-    CountRunsKernel<T, Index>
-      <<<rowBlocks, BlockThreads, 0, stream>>>(static_cast<const T *>(deviceImage), geometry, test, rowCounts);
-  });
-  CheckLaunch("run counting kernel");
-  Check(cudaMemsetAsync(rowCounts + geometry.rows, 0, sizeof(Index), stream), "clearing a count");
-  ExclusiveSum(rowCounts, rowOffsets, geometry.rows + 1);
-  const Index runCount = ReadScalar(rowOffsets + geometry.rows);
-
-  RunArrays<Index> runs;
-  runs.count = runCount;
-  runs.rowOffsets = rowOffsets;
-  runs.x = m_RunX.Reserve<std::int32_t>(runCount, "run starts");
-  runs.end = m_RunEnd.Reserve<std::int32_t>(runCount, "run ends");
-  runs.row = m_RunRow.Reserve<Index>(runCount, "run rows");
-  auto *         parent = m_Parent.Reserve<Index>(runCount, "union-find parents");
-  auto *         linked = m_Linked.Reserve<std::uint8_t>(runCount, "run link flags");
-  const unsigned runBlocks = BlocksFor(static_cast<std::int64_t>(runCount), BlockThreads);
-  if (runCount > 0)
+  // ---- labeling: units (runs for FLSL), union-find ----
+  Index *                parent = nullptr;
+  const RunArrays<Index> units =
+    DetectRuns<Index, typename S::Units>(image, options, geometry, deviceImage, m_Units, parent);
+  const Index    unitCount = units.count;
+  auto *         linked = m_Linked.Reserve<std::uint8_t>(unitCount, "run link flags");
+  const unsigned unitBlocks = BlocksFor(static_cast<std::int64_t>(unitCount), BlockThreads);
+  // Instrumentation: one counter per unit (on-the-fly moves land on units),
+  // then one per component (votes) after them.
+  const std::int64_t   counterEntries = options.countAtomicUpdates ? 2 * static_cast<std::int64_t>(unitCount) : 0;
+  unsigned long long * updateCounts = nullptr;
+  if (options.countAtomicUpdates)
   {
-    DispatchPixelType(image.pixelType, [&](auto zero) {
-      using T = decltype(zero);
-      const ForegroundTest<T> test{ static_cast<T>(options.foregroundValue),
-                                    options.foregroundRule == ForegroundRule::EqualTo };
-      WriteRunsKernel<T, Index>
-        <<<rowBlocks, BlockThreads, 0, stream>>>(static_cast<const T *>(deviceImage), geometry, test, runs, parent);
-    });
-    CheckLaunch("run writing kernel");
-    Check(cudaMemsetAsync(linked, 0, runCount, stream), "clearing run link flags");
-    LinkRunsKernel<Index><<<runBlocks, BlockThreads, 0, stream>>>(runs, geometry, full, parent, linked);
+    updateCounts =
+      m_UpdateCounts.Reserve<unsigned long long>(static_cast<std::size_t>(counterEntries), "update counts");
+    Check(cudaMemsetAsync(updateCounts, 0, static_cast<std::size_t>(counterEntries) * sizeof(unsigned long long),
+                          stream),
+          "clearing update counts");
+  }
+  const UpdateCounter  moveCounter{ updateCounts };
+  const UpdateCounter  voteCounter{ updateCounts != nullptr ? updateCounts + unitCount : nullptr };
+  ComponentFeatures *  unitFeatures = nullptr;
+  if (unitCount > 0)
+  {
+    Check(cudaMemsetAsync(linked, 0, unitCount, stream), "clearing run link flags");
+    if constexpr (S::Merge == FeatureMerge::OnTheFly)
+    {
+      unitFeatures = m_UnitFeatures.Reserve<ComponentFeatures>(unitCount, "unit features");
+      InitUnitFeaturesKernel<Index, S::SplitUnits>
+        <<<unitBlocks, BlockThreads, 0, stream>>>(units, geometry, extent, full, unitFeatures);
+      CheckLaunch("unit feature kernel");
+      LinkRunsKernel<Index, OnTheFlyUnion, S::SplitUnits><<<unitBlocks, BlockThreads, 0, stream>>>(
+        units, geometry, full, parent, linked, OnTheFlyUnion{ unitFeatures, moveCounter });
+    }
+    else
+    {
+      LinkRunsKernel<Index, PlainUnion, S::SplitUnits>
+        <<<unitBlocks, BlockThreads, 0, stream>>>(units, geometry, full, parent, linked);
+    }
     CheckLaunch("union-find kernel");
-    FlattenKernel<Index><<<runBlocks, BlockThreads, 0, stream>>>(runCount, parent);
+    FlattenKernel<Index><<<unitBlocks, BlockThreads, 0, stream>>>(unitCount, parent);
     CheckLaunch("flatten kernel");
   }
+  // The run grouping and the label image work on full runs: units smaller
+  // than runs need the runs detected too.
+  RunArrays<Index> runs = units;
+  if constexpr (S::SplitUnits)
+  {
+    Index * unusedParent = nullptr;
+    runs = DetectRuns<Index, FullRuns>(image, options, geometry, deviceImage, m_FullRuns, unusedParent);
+  }
+  const Index    runCount = runs.count;
+  const unsigned runBlocks = BlocksFor(static_cast<std::int64_t>(runCount), BlockThreads);
+  const unsigned rowBlocks = BlocksFor(geometry.rows, WarpsPerBlock);
   m_Marks[2]->Record(stream);
 
   // ---- features: numbering, votes, grouping, label image ----
@@ -294,16 +456,16 @@ CudaBackend::RunWithIndex(const ImageView & image, const Options & options, Resu
   std::int64_t *      runOffsets = nullptr;
   void *              labels = nullptr;
   const std::size_t   labelBytes = options.labelImageType == LabelImageType::UInt64 ? 8 : 4;
-  if (runCount > 0)
+  if (unitCount > 0)
   {
-    auto * rank = m_Rank.Reserve<Index>(runCount, "component numbers");
+    auto * rank = m_Rank.Reserve<Index>(unitCount, "component numbers");
     auto   flags = thrust::make_transform_iterator(thrust::counting_iterator<Index>(0), RootFlag<Index>{ parent });
-    ExclusiveSum(flags, rank, static_cast<std::int64_t>(runCount));
+    ExclusiveSum(flags, rank, static_cast<std::int64_t>(unitCount));
     auto * scalar = m_Scalar.Reserve<Index>(1, "a count");
-    auto * label = m_Label.Reserve<Index>(runCount, "run labels"); // 0-based component of each run
-    auto * rootOf = m_RootOf.Reserve<Index>(runCount, "component roots"); // room for the most components possible
+    auto * label = m_Label.Reserve<Index>(unitCount, "run labels"); // 0-based component of each unit
+    auto * rootOf = m_RootOf.Reserve<Index>(unitCount, "component roots"); // room for the most components possible
     NumberComponentsKernel<Index>
-      <<<runBlocks, BlockThreads, 0, stream>>>(runCount, rank, parent, label, rootOf, scalar);
+      <<<unitBlocks, BlockThreads, 0, stream>>>(unitCount, rank, parent, label, rootOf, scalar);
     CheckLaunch("numbering kernel");
     componentCount = ReadScalar(scalar);
 
@@ -316,17 +478,45 @@ CudaBackend::RunWithIndex(const ImageView & image, const Options & options, Resu
 
     table = m_Table.Reserve<ComponentFeatures>(componentCount, "the feature table");
     const unsigned tableBlocks = BlocksFor(static_cast<std::int64_t>(componentCount), BlockThreads);
-    PrepareTableKernel<Index>
-      <<<BlocksFor(static_cast<std::int64_t>(componentCount), PrepareThreads), PrepareThreads, 0, stream>>>(
-        runs, componentCount, rootOf, linked, geometry, extent, table);
-    CheckLaunch("feature table kernel");
-    // A resident grid: each block folds many tiles' votes for its hot component before touching memory.
-    const unsigned voteBlocks = std::min(runBlocks, ResidentBlocks(AccumulateFeaturesKernel<Index>));
-    AccumulateFeaturesKernel<Index>
-      <<<voteBlocks, BlockThreads, 0, stream>>>(runs, linked, label, geometry, extent, table);
-    CheckLaunch("feature vote kernel");
-    FinalizeTableKernel<Index><<<tableBlocks, BlockThreads, 0, stream>>>(componentCount, rootOf, linked, table);
-    CheckLaunch("feature finalizing kernel");
+    if constexpr (S::Merge == FeatureMerge::OnTheFly)
+    {
+      GatherRootFeaturesKernel<Index>
+        <<<tableBlocks, BlockThreads, 0, stream>>>(componentCount, rootOf, unitFeatures, table);
+      CheckLaunch("root feature kernel");
+      if (!full)
+      {
+        // Face connectivity: units that only touch diagonally may or may not
+        // share a component; their pairs are voted now that labels exist.
+        using Conditional = VotePolicy<false, false, S::SplitUnits, PairVotes::Conditional>;
+        LaunchVotes<Index, Conditional>(options.countAtomicUpdates, unitBlocks, units, linked, label, geometry, extent,
+                                        table, voteCounter, full);
+      }
+      FinalizeTableKernel<Index, false>
+        <<<tableBlocks, BlockThreads, 0, stream>>>(componentCount, rootOf, linked, table);
+      CheckLaunch("feature finalizing kernel");
+    }
+    else
+    {
+      using Votes = typename S::Votes;
+      PrepareTableKernel<Index, Votes::WholeSingleUnits>
+        <<<BlocksFor(static_cast<std::int64_t>(componentCount), PrepareThreads), PrepareThreads, 0, stream>>>(
+          units, componentCount, rootOf, linked, geometry, extent, table);
+      CheckLaunch("feature table kernel");
+      LaunchVotes<Index, Votes>(options.countAtomicUpdates, unitBlocks, units, linked, label, geometry, extent, table,
+                                voteCounter, full);
+      FinalizeTableKernel<Index, Votes::WholeSingleUnits>
+        <<<tableBlocks, BlockThreads, 0, stream>>>(componentCount, rootOf, linked, table);
+      CheckLaunch("feature finalizing kernel");
+    }
+
+    // The component of each full run.
+    Index * runLabel = label;
+    if constexpr (S::SplitUnits)
+    {
+      runLabel = m_RunLabel.Reserve<Index>(runCount, "full run labels");
+      RunLabelsFromUnitsKernel<Index><<<runBlocks, BlockThreads, 0, stream>>>(runs, units, label, runLabel);
+      CheckLaunch("run label kernel");
+    }
 
     if (options.labelImageType != LabelImageType::None)
     {
@@ -339,12 +529,12 @@ CudaBackend::RunWithIndex(const ImageView & image, const Options & options, Resu
         if (labelBytes == 8)
         {
           WriteLabelImageKernel<T, Index, std::uint64_t><<<rowBlocks, BlockThreads, 0, stream>>>(
-            in, geometry, test, rowOffsets, label, static_cast<std::uint64_t *>(labels));
+            in, geometry, test, runs.rowOffsets, runLabel, static_cast<std::uint64_t *>(labels));
         }
         else
         {
           WriteLabelImageKernel<T, Index, std::uint32_t><<<rowBlocks, BlockThreads, 0, stream>>>(
-            in, geometry, test, rowOffsets, label, static_cast<std::uint32_t *>(labels));
+            in, geometry, test, runs.rowOffsets, runLabel, static_cast<std::uint32_t *>(labels));
         }
       });
       CheckLaunch("label image kernel");
@@ -355,16 +545,17 @@ CudaBackend::RunWithIndex(const ImageView & image, const Options & options, Resu
       // A stable radix sort of run indices by component keeps raster order within each component.
       auto * valuesIn = m_SortValuesIn.Reserve<Index>(runCount, "run order");
       auto * valuesOut = m_SortValuesOut.Reserve<Index>(runCount, "sorted run order");
-      auto * keysOut = rank; // the ranks are no longer needed
+      auto * keysOut = rank; // the ranks are no longer needed (at least as many as the runs)
       IotaKernel<Index><<<runBlocks, BlockThreads, 0, stream>>>(runCount, valuesIn);
       CheckLaunch("iota kernel");
-      const int         endBit = BitsFor(static_cast<std::uint64_t>(componentCount));
+      const int          endBit = BitsFor(static_cast<std::uint64_t>(componentCount));
       const std::int64_t n = static_cast<std::int64_t>(runCount);
-      std::size_t       bytes = 0;
-      Check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, label, keysOut, valuesIn, valuesOut, n, 0, endBit, stream),
-            "sizing the run sort");
+      std::size_t        bytes = 0;
+      Check(
+        cub::DeviceRadixSort::SortPairs(nullptr, bytes, runLabel, keysOut, valuesIn, valuesOut, n, 0, endBit, stream),
+        "sizing the run sort");
       void * temp = m_Temp.Reserve(bytes, "sort workspace");
-      Check(cub::DeviceRadixSort::SortPairs(temp, bytes, label, keysOut, valuesIn, valuesOut, n, 0, endBit, stream),
+      Check(cub::DeviceRadixSort::SortPairs(temp, bytes, runLabel, keysOut, valuesIn, valuesOut, n, 0, endBit, stream),
             "sorting runs by component");
       groupedRuns = m_RunsOut.Reserve<cca::Run>(runCount, "grouped runs");
       runOffsets = m_Offsets.Reserve<std::int64_t>(static_cast<std::size_t>(componentCount) + 1, "run offsets");
@@ -412,6 +603,10 @@ CudaBackend::RunWithIndex(const ImageView & image, const Options & options, Resu
   result.times.labelMs = m_Marks[2]->MillisecondsSince(*m_Marks[1]);
   result.times.featuresMs = m_Marks[3]->MillisecondsSince(*m_Marks[2]);
   result.times.downloadMs = m_Marks[4]->MillisecondsSince(*m_Marks[3]);
+  if (options.countAtomicUpdates)
+  {
+    ReadUpdateCounts(counterEntries, result);
+  }
 }
 
 } // namespace

@@ -147,20 +147,88 @@ WarpSumFeatures(ComponentFeatures & f)
   }
 }
 
-/** The vote of run a: its own features plus the neighbour pairs it forms
- *  with runs of the same component in the following neighbour rows. */
-template <class Index>
-__device__ __forceinline__ void
+/** Which neighbour pairs a vote counts. All: every pair with a run of the
+ *  same component (labels known). Certain: the pairs known to lie in one
+ *  component before any labeling (the on-the-fly merge has no labels yet):
+ *  with Full connectivity every pair, with Face connectivity the pairs of
+ *  units in face-adjacent rows that share a column (they are connected).
+ *  Conditional: the others, for a vote after labeling (labels checked). */
+enum class PairVotes
+{
+  All,
+  Certain,
+  Conditional
+};
+
+/** How a feature phase votes (strategy policy; Default: FLSL+CD).
+ *  ConflictDetection: a warp folds its votes per component with
+ *  __match_any_sync and masked reductions, and a block folds the votes for
+ *  its first run's component in shared memory; otherwise every voting lane
+ *  merges its record into the table with plain atomics.
+ *  WholeSingleUnits: components of one unit are written whole by
+ *  PrepareTableKernel and cast no vote; otherwise every unit votes.
+ *  SplitUnits: units may be pieces of a run (pixels, HA sub-runs): a unit
+ *  that continues the previous unit of its row adds the x pair across their border. */
+template <bool ConflictDetectionV, bool WholeSingleUnitsV, bool SplitUnitsV, PairVotes PairsV>
+struct VotePolicy
+{
+  static constexpr bool      ConflictDetection = ConflictDetectionV;
+  static constexpr bool      WholeSingleUnits = WholeSingleUnitsV;
+  static constexpr bool      SplitUnits = SplitUnitsV;
+  static constexpr PairVotes Pairs = PairsV;
+  static_assert(!(ConflictDetectionV && PairsV == PairVotes::Conditional),
+                "conflict detection folds into the lowest lane of a key: every lane of it must vote");
+};
+using DefaultVotes = VotePolicy<true, true, false, PairVotes::All>;
+
+/** Optional instrumentation (seed 000 section 4.1): per table entry, the
+ *  number of atomic record merges it received. perEntry == nullptr: off. */
+struct UpdateCounter
+{
+  unsigned long long * perEntry;
+  __device__ __forceinline__ void
+  Add(std::int64_t entry) const
+  {
+    if (perEntry != nullptr)
+    {
+      atomicAdd(perEntry + entry, 1ull);
+    }
+  }
+};
+
+/** The vote of unit a: its own features plus the neighbour pairs it forms
+ *  with units of the same component in the following neighbour rows (pair
+ *  counts add up over any partition of a run into units). label may be
+ *  null for PairVotes::Certain. Returns false when the vote is empty (only
+ *  possible for PairVotes::Conditional). */
+template <class Index, class Votes = DefaultVotes>
+__device__ __forceinline__ bool
 RunVote(const RunArrays<Index> & runs, const Index * label, const Geometry & geometry,
-        const detail::Extent & extent, Index a, ComponentFeatures & f)
+        const detail::Extent & extent, Index a, ComponentFeatures & f, bool full = true)
 {
   const std::int64_t r = runs.row[a];
   const std::int64_t y = r % geometry.height;
   const std::int64_t z = r / geometry.height;
   const std::int32_t x = runs.x[a];
   const std::int32_t length = runs.end[a] - x;
-  detail::RunContribution(x, static_cast<std::int32_t>(y), static_cast<std::int32_t>(z), length, extent, f);
-  const Index key = label[a];
+  bool               any = true;
+  if constexpr (Votes::Pairs == PairVotes::Conditional)
+  {
+    detail::ClearFeatures(f);
+    any = false;
+  }
+  else
+  {
+    detail::RunContribution(x, static_cast<std::int32_t>(y), static_cast<std::int32_t>(z), length, extent, f);
+    if constexpr (Votes::SplitUnits)
+    {
+      if (a > runs.rowOffsets[r] && runs.end[a - 1] == x)
+      {
+        f.interceptCounts[InterceptSlot(true, false, false)] += 1; // the pair (x - 1, x) inside the run
+      }
+    }
+  }
+  const Index key = Votes::Pairs == PairVotes::Certain ? Index{ 0 } : label[a];
   RowStep     steps[4];
   const int   n = FollowingRows(geometry.depth > 1, steps);
   for (int s = 0; s < n; ++s)
@@ -170,25 +238,47 @@ RunVote(const RunArrays<Index> & runs, const Index * label, const Geometry & geo
     {
       // Pairs count pixels one column apart too: search the range widened by one.
       ForEachRunInRange(runs, q, x - 1, x + length + 1, [&](Index b) {
-        if (label[b] == key)
+        bool counts;
+        if constexpr (Votes::Pairs == PairVotes::All)
+        {
+          counts = label[b] == key;
+        }
+        else
+        {
+          const bool faceRow = (steps[s].dy != 0) != (steps[s].dz != 0);
+          const bool certain =
+            full || (faceRow && detail::Overlap(x, x + length - 1, runs.x[b], runs.end[b] - 1) > 0);
+          if constexpr (Votes::Pairs == PairVotes::Certain)
+          {
+            counts = certain;
+          }
+          else
+          {
+            counts = !certain && label[b] == key;
+          }
+        }
+        if (counts)
         {
           detail::AddAdjacentPairs(x, length, runs.x[b], runs.end[b] - runs.x[b], steps[s].dy != 0,
                                    steps[s].dz != 0, f.interceptCounts);
+          any = true;
         }
       });
     }
   }
+  return any;
 }
 
 constexpr int PrepareThreads = 128;
 
 /** Writes every table entry once: a component of one run gets its finished
- *  features; others get cleared entries, seeded with the minima their root
+ *  features (unless WholeSingleUnits is false: then it votes like any other);
+ *  others get cleared entries, seeded with the minima their root
  *  (first run) determines, for the votes to accumulate into. One thread per
  *  component builds its entry in shared memory; the block then stores its
  *  consecutive entries as one contiguous stretch (216-byte entries written
  *  lane by lane would touch 32 sectors per store). Launch with PrepareThreads. */
-template <class Index>
+template <class Index, bool WholeSingleUnits = true>
 __global__ void __launch_bounds__(PrepareThreads)
 PrepareTableKernel(RunArrays<Index> runs, Index componentCount, const Index * __restrict__ rootOf,
                    const std::uint8_t * __restrict__ linked, Geometry geometry, detail::Extent extent,
@@ -210,7 +300,7 @@ PrepareTableKernel(RunArrays<Index> runs, Index componentCount, const Index * __
       const auto         y = static_cast<std::int32_t>(r % geometry.height);
       const auto         z = static_cast<std::int32_t>(r / geometry.height);
       ComponentFeatures  f;
-      if (linked[root])
+      if (!WholeSingleUnits || linked[root])
       {
         detail::ClearFeatures(f);
         f.boundingBoxMin[2] = z;
@@ -238,28 +328,36 @@ PrepareTableKernel(RunArrays<Index> runs, Index componentCount, const Index * __
   }
 }
 
-/** One lane per run; whole warps iterate together because conflict
+/** One lane per run (unit); whole warps iterate together because conflict
  *  detection needs all 32 lanes. Runs that are components by themselves are
- *  done (PrepareTableKernel wrote them). Other votes are folded per warp by
- *  conflict detection; votes for the block's "hot" component (the one of its
- *  first run: above the percolation threshold, the giant one) are folded
- *  further in shared memory and reach global memory once per block. */
-template <class Index>
+ *  done (PrepareTableKernel wrote them) unless Votes::WholeSingleUnits is
+ *  false. With Votes::ConflictDetection, votes are folded per warp by
+ *  conflict detection, and votes for the block's "hot" component (the one of
+ *  its first run: above the percolation threshold, the giant one) are folded
+ *  further in shared memory and reach global memory once per block; without,
+ *  each voting lane merges its record with plain atomics. full (the
+ *  connectivity) matters only for the Certain / Conditional pair votes.
+ *  Counting: the instrumentation is compiled in (counter is ignored otherwise). */
+template <class Index, class Votes = DefaultVotes, bool Counting = false>
 __global__ void
 AccumulateFeaturesKernel(RunArrays<Index> runs, const std::uint8_t * __restrict__ linked,
                          const Index * __restrict__ label, Geometry geometry, detail::Extent extent,
-                         ComponentFeatures * table)
+                         ComponentFeatures * table, UpdateCounter counter = UpdateCounter{ nullptr },
+                         bool full = true)
 {
   __shared__ ComponentFeatures hot;
   __shared__ Index             hotKey;
   const bool                   planar = geometry.depth == 1;
-  if (threadIdx.x == 0)
+  if constexpr (Votes::ConflictDetection)
   {
-    const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * blockDim.x;
-    hotKey = first < static_cast<std::int64_t>(runs.count) ? label[first] : runs.count;
-    detail::ClearFeatures(hot);
+    if (threadIdx.x == 0)
+    {
+      const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * blockDim.x;
+      hotKey = first < static_cast<std::int64_t>(runs.count) ? label[first] : runs.count;
+      detail::ClearFeatures(hot);
+    }
+    __syncthreads();
   }
-  __syncthreads();
 
   const std::int64_t stride = WarpCount() * WarpSize;
   for (std::int64_t base = GlobalWarp() * WarpSize; base < static_cast<std::int64_t>(runs.count); base += stride)
@@ -273,29 +371,41 @@ AccumulateFeaturesKernel(RunArrays<Index> runs, const std::uint8_t * __restrict_
     if (valid)
     {
       key = label[a]; // unique for a one-run component: it folds with no other lane
-      votes = linked[a] != 0;
+      votes = !Votes::WholeSingleUnits || linked[a] != 0;
     }
     if (votes)
     {
-      RunVote(runs, label, geometry, extent, a, f);
+      const bool any = RunVote<Index, Votes>(runs, label, geometry, extent, a, f, full);
+      if constexpr (Votes::Pairs == PairVotes::Conditional)
+      {
+        votes = any; // only conditional votes can be empty
+      }
     }
     else
     {
       detail::ClearFeatures(f);
     }
-    bool leader = LaneId() == 0;
-    if (__all_sync(FullWarp, key == __shfl_sync(FullWarp, key, 0)))
+    bool leader = true;
+    if constexpr (Votes::ConflictDetection)
     {
-      WarpSumFeatures(f); // one component: every lane votes (one-run components never share a warp)
-    }
-    else
-    {
-      leader = WarpCombineByKey(
-        key, f, [](ComponentFeatures & x, const ComponentFeatures & y) { detail::MergeFeatures(x, y); });
+      leader = LaneId() == 0;
+      if (__all_sync(FullWarp, key == __shfl_sync(FullWarp, key, 0)))
+      {
+        WarpSumFeatures(f); // one component: every lane votes (one-run components never share a warp)
+      }
+      else
+      {
+        leader = WarpCombineByKey(
+          key, f, [](ComponentFeatures & x, const ComponentFeatures & y) { detail::MergeFeatures(x, y); });
+      }
     }
     if (leader && votes)
     {
-      if (key == hotKey)
+      if constexpr (Counting)
+      {
+        counter.Add(static_cast<std::int64_t>(key));
+      }
+      if (Votes::ConflictDetection && key == hotKey)
       {
         AtomicMergeFeatures(hot, f, planar);
       }
@@ -305,16 +415,24 @@ AccumulateFeaturesKernel(RunArrays<Index> runs, const std::uint8_t * __restrict_
       }
     }
   }
-  __syncthreads();
-  if (threadIdx.x == 0 && hot.pixelCount > 0)
+  if constexpr (Votes::ConflictDetection)
   {
-    AtomicMergeFeatures(table[hotKey], hot, planar);
+    __syncthreads();
+    if (threadIdx.x == 0 && hot.pixelCount > 0)
+    {
+      if constexpr (Counting)
+      {
+        counter.Add(static_cast<std::int64_t>(hotKey));
+      }
+      AtomicMergeFeatures(table[hotKey], hot, planar);
+    }
   }
 }
 
 /** Turns the raw pair counts of components of several runs into ITK's
- *  intercept counts (one-run components were written finished). */
-template <class Index>
+ *  intercept counts (one-run components were written finished, unless
+ *  WholeSingleUnits is false: then every entry holds raw counts). */
+template <class Index, bool WholeSingleUnits = true>
 __global__ void
 FinalizeTableKernel(Index componentCount, const Index * __restrict__ rootOf,
                     const std::uint8_t * __restrict__ linked, ComponentFeatures * table)
@@ -322,7 +440,7 @@ FinalizeTableKernel(Index componentCount, const Index * __restrict__ rootOf,
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c < componentCount; c += stride)
   {
-    if (linked[rootOf[c]])
+    if (!WholeSingleUnits || linked[rootOf[c]])
     {
       detail::FinalizeIntercepts(table[c]);
     }

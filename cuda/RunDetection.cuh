@@ -29,6 +29,41 @@ struct ForegroundTest
   }
 };
 
+/** Labeling units: how ScanRow cuts the foreground of a row into the
+ *  segments it reports. Each policy turns the chunk's foreground mask and
+ *  the foreground bit left of the chunk (carry) into the lanes where a unit
+ *  starts and the lanes one past a unit's end. Chunks are 32-aligned, so a
+ *  chunk is one warp-wide block of the HA algorithm. */
+struct FullRuns // FLSL (seed 000 Alg. 1): maximal runs
+{
+  __device__ __forceinline__ static void
+  Split(unsigned mask, unsigned carry, unsigned & starts, unsigned & ends)
+  {
+    const unsigned previous = (mask << 1) | carry;
+    starts = mask & ~previous;
+    ends = ~mask & previous;
+  }
+};
+struct BlockRuns // HA: sub-runs cut at every 32-pixel block border
+{
+  __device__ __forceinline__ static void
+  Split(unsigned mask, unsigned carry, unsigned & starts, unsigned & ends)
+  {
+    const unsigned inside = mask << 1; // the left neighbour, within the block only
+    starts = mask & ~inside;
+    ends = (~mask & inside) | carry; // a sub-run reaching the block end ends at the next block's lane 0
+  }
+};
+struct PixelRuns // Naive: every foreground pixel is a unit
+{
+  __device__ __forceinline__ static void
+  Split(unsigned mask, unsigned carry, unsigned & starts, unsigned & ends)
+  {
+    starts = mask;
+    ends = (mask << 1) | carry;
+  }
+};
+
 /** One 32-pixel chunk of a row as seen by one lane. Masks are warp-wide;
  *  startsBefore / endsBefore count the starts / ends in earlier chunks. */
 struct RowChunk
@@ -45,7 +80,7 @@ struct RowChunk
  *  visit(chunk) once per 32-pixel chunk. Returns the number of runs of the
  *  row; when the row ends in foreground, the last run ends at width, which
  *  no chunk reports. */
-template <class T, class Visit>
+template <class Units = FullRuns, class T, class Visit>
 __device__ __forceinline__ std::int64_t
 ScanRow(const T * __restrict__ row, std::int64_t width, ForegroundTest<T> test, Visit && visit, bool & endsAtWidth)
 {
@@ -74,9 +109,7 @@ ScanRow(const T * __restrict__ row, std::int64_t width, ForegroundTest<T> test, 
       chunk.x = base + k * WarpSize + lane;
       chunk.foreground = in[k] && test(pixel[k]);
       const unsigned mask = __ballot_sync(FullWarp, chunk.foreground);
-      const unsigned previous = (mask << 1) | carry;
-      chunk.starts = mask & ~previous;
-      chunk.ends = ~mask & previous;
+      Units::Split(mask, carry, chunk.starts, chunk.ends);
       chunk.startsBefore = starts;
       chunk.endsBefore = ends;
       visit(chunk);
@@ -89,8 +122,8 @@ ScanRow(const T * __restrict__ row, std::int64_t width, ForegroundTest<T> test, 
   return starts;
 }
 
-/** Pass 1: counts[r] = number of runs of row r (one warp per row). */
-template <class T, class Index>
+/** Pass 1: counts[r] = number of runs (units) of row r (one warp per row). */
+template <class T, class Index, class Units = FullRuns>
 __global__ void
 CountRunsKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<T> test, Index * __restrict__ counts)
 {
@@ -98,7 +131,7 @@ CountRunsKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<
   {
     bool               endsAtWidth = false;
     const std::int64_t n =
-      ScanRow(image + r * geometry.width, geometry.width, test, [](const RowChunk &) {}, endsAtWidth);
+      ScanRow<Units>(image + r * geometry.width, geometry.width, test, [](const RowChunk &) {}, endsAtWidth);
     if (LaneId() == 0)
     {
       counts[r] = static_cast<Index>(n);
@@ -106,9 +139,9 @@ CountRunsKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<
   }
 }
 
-/** Pass 2: compressed store of each row's runs at its scanned offset, and
- *  the union-find initialisation parent[i] = i. */
-template <class T, class Index>
+/** Pass 2: compressed store of each row's runs (units) at its scanned
+ *  offset, and the union-find initialisation parent[i] = i. */
+template <class T, class Index, class Units = FullRuns>
 __global__ void
 WriteRunsKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<T> test, RunArrays<Index> runs,
                 Index * __restrict__ parent)
@@ -132,7 +165,7 @@ WriteRunsKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<
         runs.end[i] = static_cast<std::int32_t>(c.x);
       }
     };
-    const std::int64_t n = ScanRow(image + r * geometry.width, geometry.width, test, store, endsAtWidth);
+    const std::int64_t n = ScanRow<Units>(image + r * geometry.width, geometry.width, test, store, endsAtWidth);
     if (endsAtWidth && LaneId() == 0)
     {
       runs.end[first + static_cast<Index>(n - 1)] = static_cast<std::int32_t>(geometry.width);

@@ -82,14 +82,30 @@ Merge(Index * parent, Index a, Index b)
   return a;
 }
 
+/** The union of LinkRunsKernel: the lock-free Merge above. */
+struct PlainUnion
+{
+  template <class Index>
+  __device__ __forceinline__ Index
+  operator()(Index * parent, Index a, Index b) const
+  {
+    return Merge(parent, a, b);
+  }
+};
+
 /** One thread per run: merges it with every touching run of the preceding
  *  neighbour rows. Face: ranges must share a pixel column; Full: ranges may
  *  also touch diagonally (range extended by one pixel each side). Runs that
  *  touch any other run get linked[i] = 1 (linked must start all zero): the
- *  others are components of one run, which need no shared votes. */
-template <class Index>
+ *  others are components of one run, which need no shared votes.
+ *  Strategies: Union joins two sets (PlainUnion, or the on-the-fly feature
+ *  merge); with SameRowUnits the units are pieces of runs (pixels, HA
+ *  sub-runs), and a unit that starts where the previous unit of its row ends
+ *  is joined with it too. */
+template <class Index, class Union = PlainUnion, bool SameRowUnits = false>
 __global__ void
-LinkRunsKernel(RunArrays<Index> runs, Geometry geometry, bool full, Index * parent, std::uint8_t * linked)
+LinkRunsKernel(RunArrays<Index> runs, Geometry geometry, bool full, Index * parent, std::uint8_t * linked,
+               Union join = Union{})
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
@@ -102,13 +118,22 @@ LinkRunsKernel(RunArrays<Index> runs, Geometry geometry, bool full, Index * pare
     RowStep            steps[4];
     const int          n = PrecedingRows(full, geometry.depth > 1, steps);
     Index              representative = a;
+    if constexpr (SameRowUnits)
+    {
+      if (a > runs.rowOffsets[r] && runs.end[a - 1] == runs.x[a])
+      {
+        const Index met = join(parent, a, a - 1);
+        representative = met < representative ? met : representative;
+        linked[a - 1] = 1;
+      }
+    }
     for (int s = 0; s < n; ++s)
     {
       const std::int64_t q = NeighbourRow(geometry, y, z, steps[s]);
       if (q >= 0)
       {
         ForEachRunInRange(runs, q, lo, hi, [&](Index b) {
-          const Index met = Merge(parent, a, b);
+          const Index met = join(parent, a, b);
           representative = met < representative ? met : representative;
           linked[b] = 1; // racing stores of the same value
         });

@@ -1,0 +1,75 @@
+// The algorithm family of seed 000 (naive, HA, HA+CD, HA+OTF, FLSL,
+// FLSL+OTF, FLSL+CD) as compositions of the building blocks beside this file:
+// a strategy names a labeling unit (how RunDetection.cuh cuts rows) and a
+// feature-merge policy (how FeatureUpdate.cuh votes, or the on-the-fly merge
+// of OnTheFlyMerge.cuh). CudaBackend.cu runs any strategy with one host
+// routine; every strategy gives the same table as the default (FLSL+CD).
+#ifndef cca_cuda_Strategies_cuh
+#define cca_cuda_Strategies_cuh
+
+#include "FeatureUpdate.cuh"
+#include "RunDetection.cuh"
+
+#include <cstdint>
+#include <type_traits>
+
+namespace cca
+{
+namespace cuda
+{
+
+/** How the features reach the table. */
+enum class FeatureMerge
+{
+  Plain,             ///< every unit votes its record with plain atomics
+  ConflictDetection, ///< the production vote: warp conflict detection, block fold, one-unit components written whole
+  OnTheFly           ///< features move along the unions (seed 000 Alg. 2)
+};
+
+/** Units: FullRuns (FLSL), BlockRuns (HA: sub-runs of 32-pixel warp blocks,
+ *  joined across block borders) or PixelRuns (naive: one unit per pixel). */
+template <class UnitsT, FeatureMerge MergeV>
+struct Strategy
+{
+  using Units = UnitsT;
+  static constexpr FeatureMerge Merge = MergeV;
+  /** Units are pieces of runs: joined within their row, and the run
+   *  grouping and label image need the full runs detected separately. */
+  static constexpr bool SplitUnits = !std::is_same<UnitsT, FullRuns>::value;
+  using Votes = VotePolicy<MergeV == FeatureMerge::ConflictDetection, MergeV == FeatureMerge::ConflictDetection,
+                           SplitUnits, PairVotes::All>;
+};
+
+using NaiveStrategy = Strategy<PixelRuns, FeatureMerge::Plain>;
+using HaStrategy = Strategy<BlockRuns, FeatureMerge::Plain>;
+using HaCdStrategy = Strategy<BlockRuns, FeatureMerge::ConflictDetection>;
+using HaOtfStrategy = Strategy<BlockRuns, FeatureMerge::OnTheFly>;
+using FlslStrategy = Strategy<FullRuns, FeatureMerge::Plain>;
+using FlslOtfStrategy = Strategy<FullRuns, FeatureMerge::OnTheFly>;
+using FlslCdStrategy = Strategy<FullRuns, FeatureMerge::ConflictDetection>; // Algorithm::Default
+static_assert(std::is_same<FlslCdStrategy::Votes, DefaultVotes>::value, "the default path votes as before");
+
+/** Instrumentation: totals[0] += sum of counts, totals[1] += sum of squares. */
+__global__ void
+UpdateTotalsKernel(std::int64_t n, const unsigned long long * __restrict__ counts, unsigned long long * totals)
+{
+  unsigned long long sum = 0;
+  unsigned long long squares = 0;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+  {
+    const unsigned long long u = counts[i];
+    sum += u;
+    squares += u * u;
+  }
+  if (sum != 0)
+  {
+    atomicAdd(totals, sum);
+    atomicAdd(totals + 1, squares);
+  }
+}
+
+} // namespace cuda
+} // namespace cca
+
+#endif
