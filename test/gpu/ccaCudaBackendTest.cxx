@@ -3,9 +3,14 @@
 // images of the papers' family (MT19937, density d, granularity g), all pixel
 // types, both foreground rules, strided views, 2D and 3D, both connectivities,
 // degenerate shapes, repeated runs, the 64-bit run-index path, and an image of
-// more than 2^31 pixels. Exits 77 (skipped) when no CUDA device is usable.
+// more than 2^31 pixels. Every strategy of cca::Algorithm (naive, HA, HA+CD,
+// HA+OTF, FLSL, FLSL+OTF, FLSL+CD, the default) must give the CPU's result;
+// the atomic-update instrumentation is checked against hand-counted values.
+// Exits 77 (skipped) when no CUDA device is usable.
 //
-// Usage: ccaCudaBackendTest [--quick] [--no-large] [--cases N] [--seed S]
+// Usage: ccaCudaBackendTest [--quick] [--no-large] [--cases N] [--seed S] [--algorithm NAME|all]
+//   --quick: every algorithm briefly (for compute-sanitizer); --cases N: random
+//   cases per algorithm (default 1200 for Default, 200 for the others).
 #include "cca/Engine.h"
 
 #include "CudaBackendTesting.h"
@@ -25,10 +30,18 @@
 namespace
 {
 
+using cca::Algorithm;
 using cca::Connectivity;
 using cca::ForegroundRule;
 using cca::LabelImageType;
 using cca::PixelType;
+
+/** The CUDA strategy under test (the CPU backend ignores it). */
+Algorithm currentAlgorithm = Algorithm::Default;
+
+const Algorithm allAlgorithms[] = { Algorithm::Default, Algorithm::Naive,    Algorithm::HA,
+                                    Algorithm::HA_CD,   Algorithm::HA_OTF,   Algorithm::FLSL,
+                                    Algorithm::FLSL_OTF, Algorithm::FLSL_CD };
 
 /** A test image: a pixel buffer (possibly strided, with padding) and its view. */
 struct TestImage
@@ -284,6 +297,7 @@ RunBackend(cca::Engine & engine, const TestImage & image, cca::Options options, 
 {
   Outcome out;
   options.backend = backend;
+  options.algorithm = currentAlgorithm;
   if (options.labelImageType != LabelImageType::None)
   {
     const std::size_t bytes = options.labelImageType == LabelImageType::UInt64 ? 8 : 4;
@@ -439,8 +453,8 @@ Check(cca::Engine & engine, const TestImage & image, cca::Options options, const
     return true;
   }
   ++tally.failed;
-  std::cout << "FAIL " << caseName << " [" << image.description << ", " << OptionsText(options) << "]: " << problem
-            << std::endl;
+  std::cout << "FAIL " << cca::AlgorithmName(currentAlgorithm) << " " << caseName << " [" << image.description
+            << ", " << OptionsText(options) << "]: " << problem << std::endl;
   return false;
 }
 
@@ -498,11 +512,12 @@ RandomCase(cca::Engine & engine, std::uint32_t seed, Tally & tally)
   options.computeRuns = pick(5) != 0;
   const LabelImageType labelTypes[] = { LabelImageType::None, LabelImageType::UInt32, LabelImageType::UInt64 };
   options.labelImageType = labelTypes[pick(3)];
+  options.countAtomicUpdates = pick(4) == 0; // the instrumentation must not change the result
   Check(engine, image, options, "random seed=" + std::to_string(seed), tally);
 }
 
 void
-EdgeCases(cca::Engine & engine, Tally & tally)
+EdgeCases(cca::Engine & engine, bool reduced, Tally & tally)
 {
   std::vector<Mask> masks;
   masks.push_back(Filled(2, 1, 1, 1, false, "1x1 empty"));
@@ -532,13 +547,22 @@ EdgeCases(cca::Engine & engine, Tally & tally)
   masks.push_back(RandomMask(3, 64, 1, 64, 0.5, 1, 16));
   masks.push_back(RandomMask(3, 1, 64, 64, 0.5, 1, 17));
   masks.push_back(RandomMask(3, 40, 30, 1, 0.5, 1, 18)); // a 3D image one slice deep still has z faces
-  for (const Mask & m : masks)
+  for (std::size_t i = 0; i < masks.size(); ++i)
   {
+    const Mask &    m = masks[i];
     const TestImage image = Plain(m);
     for (Connectivity c : { Connectivity::Face, Connectivity::Full })
     {
       for (LabelImageType l : { LabelImageType::None, LabelImageType::UInt32, LabelImageType::UInt64 })
       {
+        // Reduced (quick runs of the other algorithms): one combination per
+        // mask, alternating connectivity and label image type.
+        const Connectivity   reducedC = i % 2 == 0 ? Connectivity::Face : Connectivity::Full;
+        const LabelImageType reducedL = (i / 2) % 2 == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
+        if (reduced && (c != reducedC || l != reducedL))
+        {
+          continue;
+        }
         cca::Options options;
         options.connectivity = c;
         options.labelImageType = l;
@@ -569,12 +593,107 @@ Repeatability(cca::Engine & engine, int images, Tally & tally)
       if (!problem.empty())
       {
         ++tally.failed;
-        std::cout << "FAIL repeat seed=" << seed << " run " << k + 1 << ": " << problem << std::endl;
+        std::cout << "FAIL " << cca::AlgorithmName(currentAlgorithm) << " repeat seed=" << seed << " run " << k + 1
+                  << ": " << problem << std::endl;
       }
       else
       {
         ++tally.passed;
       }
+    }
+  }
+}
+
+/** The atomic-update instrumentation (seed 000 section 4.1) on one
+ *  257 x 129 component, where the updates can be counted by hand: naive, one
+ *  per pixel; HA, one per sub-run (9 blocks of at most 32 pixels a row);
+ *  FLSL, one per run (row). With conflict detection (one block of 256
+ *  threads for 129 runs: 4 full warps and one of one run fold into the
+ *  block's shared entry, then one global merge) 6; HA+CD, 1161 sub-runs in 5
+ *  blocks: 4 x (8 + 1) + (5 + 1) = 42. All updates hit one entry, so the
+ *  estimated conflicts equal the updates. OTF moves features at least once
+ *  per union (units - 1). Off: both fields stay -1. */
+void
+CountingChecks(cca::Engine & engine, Tally & tally)
+{
+  const Mask      mask = Filled(2, 257, 129, 1, true, "257x129 full");
+  const TestImage image = Plain(mask);
+  std::int64_t    exact = -1;
+  std::int64_t    atLeast = -1;
+  switch (currentAlgorithm)
+  {
+    case Algorithm::Naive:
+      exact = 257 * 129;
+      break;
+    case Algorithm::HA:
+      exact = 9 * 129;
+      break;
+    case Algorithm::FLSL:
+      exact = 129;
+      break;
+    case Algorithm::Default:
+    case Algorithm::FLSL_CD:
+      exact = 6;
+      break;
+    case Algorithm::HA_CD:
+      exact = 42;
+      break;
+    case Algorithm::HA_OTF:
+      atLeast = 9 * 129 - 1;
+      break;
+    case Algorithm::FLSL_OTF:
+      atLeast = 129 - 1;
+      break;
+  }
+  for (Connectivity c : { Connectivity::Face, Connectivity::Full })
+  {
+    cca::Options options;
+    options.connectivity = c;
+    options.backend = cca::Backend::Cuda;
+    options.algorithm = currentAlgorithm;
+    std::ostringstream problem;
+    try
+    {
+      const cca::Result off = engine.Run(image.view, options);
+      if (off.atomicFeatureUpdates != -1 || off.estimatedConflicts != -1)
+      {
+        problem << "counting off gave " << off.atomicFeatureUpdates << " / " << off.estimatedConflicts;
+      }
+      options.countAtomicUpdates = true;
+      const cca::Result on = engine.Run(image.view, options);
+      const std::int64_t u = on.atomicFeatureUpdates;
+      if (on.componentCount != 1 || on.features[0].pixelCount != 257 * 129)
+      {
+        problem << "wrong table with counting on";
+      }
+      else if (exact >= 0 && (u != exact || on.estimatedConflicts != static_cast<double>(exact)))
+      {
+        problem << "updates " << u << " conflicts " << on.estimatedConflicts << ", expected " << exact;
+      }
+      else if (atLeast >= 0 && (u < atLeast || on.estimatedConflicts <= 0 || on.estimatedConflicts > u))
+      {
+        problem << "updates " << u << " conflicts " << on.estimatedConflicts << ", expected at least " << atLeast;
+      }
+      // A background-only image: nothing to update.
+      const cca::Result none = engine.Run(Plain(Filled(2, 40, 30, 1, false, "empty")).view, options);
+      if (none.atomicFeatureUpdates != 0 || none.estimatedConflicts != 0)
+      {
+        problem << " empty image: updates " << none.atomicFeatureUpdates << " conflicts " << none.estimatedConflicts;
+      }
+    }
+    catch (const std::exception & e)
+    {
+      problem << "exception: " << e.what();
+    }
+    if (problem.tellp() == 0)
+    {
+      ++tally.passed;
+    }
+    else
+    {
+      ++tally.failed;
+      std::cout << "FAIL " << cca::AlgorithmName(currentAlgorithm) << " counting ["
+                << (c == Connectivity::Full ? "full" : "face") << "]: " << problem.str() << std::endl;
     }
   }
 }
@@ -605,10 +724,11 @@ LargeImage(cca::Engine & engine, Tally & tally)
 int
 main(int argc, char * argv[])
 {
-  bool          quick = false;
-  bool          large = true;
-  int           cases = -1;
-  std::uint32_t seed = 1;
+  bool                   quick = false;
+  bool                   large = true;
+  int                    cases = -1;
+  std::uint32_t          seed = 1;
+  std::vector<Algorithm> algorithms(std::begin(allAlgorithms), std::end(allAlgorithms));
   for (int i = 1; i < argc; ++i)
   {
     const std::string arg = argv[i];
@@ -628,9 +748,32 @@ main(int argc, char * argv[])
     {
       seed = static_cast<std::uint32_t>(std::stoul(argv[++i]));
     }
+    else if (arg == "--algorithm" && i + 1 < argc)
+    {
+      const std::string name = argv[++i];
+      algorithms.clear();
+      for (Algorithm a : allAlgorithms)
+      {
+        if (name == "all" || name == cca::AlgorithmName(a))
+        {
+          algorithms.push_back(a);
+        }
+      }
+      if (algorithms.empty())
+      {
+        std::cerr << "unknown algorithm " << name << "; one of all";
+        for (Algorithm a : allAlgorithms)
+        {
+          std::cerr << " " << cca::AlgorithmName(a);
+        }
+        std::cerr << std::endl;
+        return 2;
+      }
+    }
     else
     {
-      std::cerr << "usage: " << argv[0] << " [--quick] [--no-large] [--cases N] [--seed S]" << std::endl;
+      std::cerr << "usage: " << argv[0]
+                << " [--quick] [--no-large] [--cases N] [--seed S] [--algorithm NAME|all]" << std::endl;
       return 2;
     }
   }
@@ -639,51 +782,70 @@ main(int argc, char * argv[])
     std::cout << "skipped: no CUDA device" << std::endl;
     return 77;
   }
-  if (cases < 0)
-  {
-    cases = quick ? 40 : 1200;
-  }
   if (quick)
   {
     large = false;
   }
 
-  const auto  start = std::chrono::steady_clock::now();
-  cca::Engine engine;
-  Tally       random, edge, repeat, wide, big;
-  for (int i = 0; i < cases; ++i)
+  const auto start = std::chrono::steady_clock::now();
+  int        failed = 0;
+  int        passed = 0;
+  for (Algorithm algorithm : algorithms)
   {
-    RandomCase(engine, seed + static_cast<std::uint32_t>(i), random);
-  }
-  std::cout << "random: " << random.passed << " passed, " << random.failed << " failed" << std::endl;
-
-  EdgeCases(engine, edge);
-  std::cout << "edge cases: " << edge.passed << " passed, " << edge.failed << " failed" << std::endl;
-
-  Repeatability(engine, quick ? 2 : 6, repeat);
-  std::cout << "repeatability: " << repeat.passed << " passed, " << repeat.failed << " failed" << std::endl;
-
-  // The 64-bit run-index path on a fresh engine (its buffers have another element size).
-  {
-    cca::cuda::SetForceWideRunIndex(true);
-    cca::Engine wideEngine;
-    const int   wideCases = quick ? 10 : 150;
-    for (int i = 0; i < wideCases; ++i)
+    currentAlgorithm = algorithm;
+    const bool  isDefault = algorithm == Algorithm::Default;
+    const char * name = cca::AlgorithmName(algorithm);
+    const int   randomCases = cases >= 0 ? cases : (quick ? (isDefault ? 40 : 8) : (isDefault ? 1200 : 200));
+    const auto  algorithmStart = std::chrono::steady_clock::now();
+    cca::Engine engine;
+    Tally       random, edge, repeat, wide, counting, big;
+    for (int i = 0; i < randomCases; ++i)
     {
-      RandomCase(wideEngine, 500000 + seed + static_cast<std::uint32_t>(i), wide);
+      RandomCase(engine, seed + static_cast<std::uint32_t>(i), random);
     }
-    cca::cuda::SetForceWideRunIndex(false);
-    std::cout << "64-bit run index: " << wide.passed << " passed, " << wide.failed << " failed" << std::endl;
-  }
+    std::cout << name << " random: " << random.passed << " passed, " << random.failed << " failed" << std::endl;
 
-  if (large)
-  {
-    LargeImage(engine, big);
-    std::cout << "large image: " << big.passed << " passed, " << big.failed << " failed" << std::endl;
-  }
+    EdgeCases(engine, quick && !isDefault, edge);
+    std::cout << name << " edge cases: " << edge.passed << " passed, " << edge.failed << " failed" << std::endl;
 
-  const int failed = random.failed + edge.failed + repeat.failed + wide.failed + big.failed;
-  const int passed = random.passed + edge.passed + repeat.passed + wide.passed + big.passed;
+    Repeatability(engine, quick ? (isDefault ? 2 : 1) : (isDefault ? 6 : 2), repeat);
+    std::cout << name << " repeatability: " << repeat.passed << " passed, " << repeat.failed << " failed"
+              << std::endl;
+
+    CountingChecks(engine, counting);
+    std::cout << name << " update counting: " << counting.passed << " passed, " << counting.failed << " failed"
+              << std::endl;
+
+    // The 64-bit run-index path on a fresh engine (its buffers have another element size).
+    {
+      cca::cuda::SetForceWideRunIndex(true);
+      cca::Engine wideEngine;
+      const int   wideCases = quick ? (isDefault ? 10 : 4) : (isDefault ? 150 : 30);
+      for (int i = 0; i < wideCases; ++i)
+      {
+        RandomCase(wideEngine, 500000 + seed + static_cast<std::uint32_t>(i), wide);
+      }
+      cca::cuda::SetForceWideRunIndex(false);
+      std::cout << name << " 64-bit run index: " << wide.passed << " passed, " << wide.failed << " failed"
+                << std::endl;
+    }
+
+    if (large && isDefault)
+    {
+      LargeImage(engine, big);
+      std::cout << name << " large image: " << big.passed << " passed, " << big.failed << " failed" << std::endl;
+    }
+
+    const int algorithmFailed =
+      random.failed + edge.failed + repeat.failed + counting.failed + wide.failed + big.failed;
+    const int algorithmPassed =
+      random.passed + edge.passed + repeat.passed + counting.passed + wide.passed + big.passed;
+    std::cout << name << ": " << algorithmPassed << " passed, " << algorithmFailed << " failed in "
+              << std::chrono::duration<double>(std::chrono::steady_clock::now() - algorithmStart).count() << " s"
+              << std::endl;
+    failed += algorithmFailed;
+    passed += algorithmPassed;
+  }
   std::cout << "total: " << passed << " passed, " << failed << " failed in "
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s" << std::endl;
   return failed == 0 ? 0 : 1;
