@@ -4,6 +4,24 @@
 // feature-merge policy (how FeatureUpdate.cuh votes, or the on-the-fly merge
 // of OnTheFlyMerge.cuh). CudaBackend.cu runs any strategy with one host
 // routine; every strategy gives the same table as the default (FLSL+CD).
+//
+// Against the papers: every strategy handles 2D and 3D images and both
+// connectivities. HA (2D, 4-connectivity, strips of rows with border
+// merging in the paper) keeps its defining trait, sub-runs cut at 32-pixel
+// warp-block borders, and joins them through the common union-find, across
+// block borders and rows alike. The on-the-fly merge moves a whole feature
+// record field by field (atomicExch, then the matching atomic); the pair
+// counts of units that only touch diagonally under Face connectivity are not
+// known to lie in one component before labeling, so they are voted after it
+// (plain atomics). Naive votes every foreground pixel, isolated ones too.
+// Units smaller than runs share the default's back end: runs are detected
+// as well, each takes its first unit's component, and the numbering, run
+// grouping and label image are the default's.
+//
+// Instrumentation (Options::countAtomicUpdates): an update is one atomic
+// merge of a feature record into an entry (a vote that reaches global or
+// shared memory, the final merge of a block's shared entry, an on-the-fly
+// move); writes of whole entries (PrepareTableKernel) are not updates.
 #ifndef cca_cuda_Strategies_cuh
 #define cca_cuda_Strategies_cuh
 
