@@ -37,6 +37,20 @@ public:
     CPU = 2
   };
 
+  /** The CUDA backend's labeling and feature-merge strategy (seed 000's
+   *  family); every one gives the same result. Default is the fastest. */
+  enum class Algorithm : uint8_t
+  {
+    Default = 0,
+    Naive = 1,
+    HA = 2,
+    HA_CD = 3,
+    HA_OTF = 4,
+    FLSL = 5,
+    FLSL_OTF = 6,
+    FLSL_CD = 7
+  };
+
   /** Which input pixels are foreground. */
   enum class ForegroundRule : uint8_t
   {
@@ -58,6 +72,18 @@ operator<<(std::ostream & out, const CudaLabelStatisticsEnums::Backend value)
       return out << "itk::CudaLabelStatisticsEnums::Backend::CPU";
   }
   return out << "INVALID VALUE FOR itk::CudaLabelStatisticsEnums::Backend";
+}
+
+inline std::ostream &
+operator<<(std::ostream & out, const CudaLabelStatisticsEnums::Algorithm value)
+{
+  constexpr const char * names[] = { "Default", "Naive", "HA", "HA_CD", "HA_OTF", "FLSL", "FLSL_OTF", "FLSL_CD" };
+  const auto             index = static_cast<unsigned int>(value);
+  if (index < sizeof(names) / sizeof(names[0]))
+  {
+    return out << "itk::CudaLabelStatisticsEnums::Algorithm::" << names[index];
+  }
+  return out << "INVALID VALUE FOR itk::CudaLabelStatisticsEnums::Algorithm";
 }
 
 inline std::ostream &

@@ -77,6 +77,7 @@ public:
 
   using BackendEnum = CudaLabelStatisticsEnums::Backend;
   using ForegroundRuleEnum = CudaLabelStatisticsEnums::ForegroundRule;
+  using AlgorithmEnum = CudaLabelStatisticsEnums::Algorithm;
 
   static_assert(ImageDimension == 2 || ImageDimension == 3,
                 "CudaLabelStatisticsImageFilter supports 2D and 3D images only");
@@ -140,6 +141,12 @@ public:
   /** The backend the last Update() ran on. */
   itkGetEnumMacro(BackendUsed, BackendEnum);
 
+  /** The CUDA backend's strategy (Naive, HA, FLSL with plain atomics, CD or
+   *  OTF feature merges); all give the same output, Default is the fastest.
+   *  The CPU backend has a single algorithm and ignores it. */
+  itkSetEnumMacro(Algorithm, AlgorithmEnum);
+  itkGetEnumMacro(Algorithm, AlgorithmEnum);
+
   /** CUDA device ordinal; -1 uses the current device. */
   itkSetMacro(CudaDevice, int);
   itkGetConstMacro(CudaDevice, int);
@@ -196,6 +203,7 @@ private:
   bool                 m_ExactMoments{ false };
   BackendEnum          m_Backend{ BackendEnum::Auto };
   BackendEnum          m_BackendUsed{ BackendEnum::Auto };
+  AlgorithmEnum        m_Algorithm{ AlgorithmEnum::Default };
   int                  m_CudaDevice{ -1 };
   SizeValueType        m_NumberOfObjects{ 0 };
   cca::StageTimes      m_StageTimes{};

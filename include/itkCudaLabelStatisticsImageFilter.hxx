@@ -52,6 +52,32 @@ EnginePixelType()
   }
 }
 
+inline cca::Algorithm
+EngineAlgorithm(CudaLabelStatisticsEnums::Algorithm algorithm)
+{
+  using A = CudaLabelStatisticsEnums::Algorithm;
+  switch (algorithm)
+  {
+    case A::Naive:
+      return cca::Algorithm::Naive;
+    case A::HA:
+      return cca::Algorithm::HA;
+    case A::HA_CD:
+      return cca::Algorithm::HA_CD;
+    case A::HA_OTF:
+      return cca::Algorithm::HA_OTF;
+    case A::FLSL:
+      return cca::Algorithm::FLSL;
+    case A::FLSL_OTF:
+      return cca::Algorithm::FLSL_OTF;
+    case A::FLSL_CD:
+      return cca::Algorithm::FLSL_CD;
+    case A::Default:
+      break;
+  }
+  return cca::Algorithm::Default;
+}
+
 /** ITK numbers objects 0, 1, 2, ... skipping the background value
  *  (BinaryImageToLabelMapFilter::CreateConsecutive); component k >= 1 gets: */
 inline long double
@@ -168,6 +194,7 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateData()
                     : m_Backend == BackendEnum::CPU ? cca::Backend::Cpu
                                                     : cca::Backend::Auto;
   options.cudaDevice = m_CudaDevice;
+  options.algorithm = CudaLabelStatisticsDetail::EngineAlgorithm(m_Algorithm);
   options.numberOfThreads = static_cast<int>(this->GetMultiThreader()->GetMaximumNumberOfThreads());
   options.computeRuns = true;
 
@@ -314,6 +341,7 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::PrintSelf(std::ostrea
   os << indent << "ExactMoments: " << m_ExactMoments << std::endl;
   os << indent << "Backend: " << m_Backend << std::endl;
   os << indent << "BackendUsed: " << m_BackendUsed << std::endl;
+  os << indent << "Algorithm: " << m_Algorithm << std::endl;
   os << indent << "CudaDevice: " << m_CudaDevice << std::endl;
   os << indent << "NumberOfObjects: " << m_NumberOfObjects << std::endl;
 }

@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <iostream>
 #include <random>
+#include <sstream>
 #include <string>
 
 namespace
@@ -480,6 +481,54 @@ TypesSuite(Checker & check)
   ReuseCase(check);
 }
 
+// ---- every CUDA strategy through the filter --------------------------------------------
+
+/** Each Algorithm, with Backend Auto (CUDA on a GPU machine; the CPU, which
+ *  has one algorithm, elsewhere), against ITK on 2D and 3D random masks. */
+void
+AlgorithmSuite(Checker & check)
+{
+  using AlgorithmEnum = itk::CudaLabelStatisticsEnums::Algorithm;
+  const AlgorithmEnum algorithms[] = { AlgorithmEnum::Default, AlgorithmEnum::Naive,    AlgorithmEnum::HA,
+                                       AlgorithmEnum::HA_CD,   AlgorithmEnum::HA_OTF,   AlgorithmEnum::FLSL,
+                                       AlgorithmEnum::FLSL_OTF, AlgorithmEnum::FLSL_CD };
+  auto runAll = [&](auto image, const std::string & name) {
+    using ImageType = typename decltype(image)::ObjectType;
+    for (const bool full : { false, true })
+    {
+      auto reference = itk::BinaryImageToShapeLabelMapFilter<ImageType>::New();
+      reference->SetInput(image);
+      reference->SetFullyConnected(full);
+      reference->SetComputeFeretDiameter(true);
+      reference->Update();
+      for (const AlgorithmEnum algorithm : algorithms)
+      {
+        std::ostringstream label;
+        label << name << (full ? ", full" : ", face") << ", " << algorithm;
+        check.Begin(label.str());
+        auto filter = itk::CudaLabelStatisticsImageFilter<ImageType>::New();
+        filter->SetInput(image);
+        filter->SetFullyConnected(full);
+        filter->SetComputeFeretDiameter(true);
+        filter->SetAlgorithm(algorithm);
+        filter->Update();
+        Margins margins;
+        ccaitktest::CompareLabelMaps(reference->GetOutput(), filter->GetOutput(),
+                                     ccaitktest::CoordinateScale(image.GetPointer()), check, margins);
+      }
+    }
+  };
+  const auto geometries2 = ccaitktest::TestGeometries(2);
+  const auto geometries3 = ccaitktest::TestGeometries(3);
+  for (std::uint32_t seed = 0; seed < 3; ++seed)
+  {
+    const ccatest::Mask mask2 = ccatest::RandomMask(2, 97 + 31 * seed, 45, 1, 0.4 + 0.1 * seed, 1 + 3 * seed, 700 + seed);
+    runAll(ccaitktest::MakeImage<itk::Image<unsigned char, 2>>(mask2, geometries2[seed], 255, 0), mask2.name);
+    const ccatest::Mask mask3 = ccatest::RandomMask(3, 33 + seed, 19, 11, 0.3 + 0.1 * seed, 1 + seed, 800 + seed);
+    runAll(ccaitktest::MakeImage<itk::Image<unsigned char, 3>>(mask3, geometries3[seed], 255, 0), mask3.name);
+  }
+}
+
 // ---- label image files for the driver's --compare -----------------------------------
 
 int
@@ -509,7 +558,7 @@ itkCudaLabelStatisticsBehaviourTest(int argc, char * argv[])
 {
   if (argc < 2)
   {
-    std::cerr << "usage: " << argv[0] << " golden|errors|progress|types|labelimage [ours reference]\n";
+    std::cerr << "usage: " << argv[0] << " golden|errors|progress|types|algorithms|labelimage [ours reference]\n";
     return EXIT_FAILURE;
   }
   const std::string suite = argv[1];
@@ -540,6 +589,10 @@ itkCudaLabelStatisticsBehaviourTest(int argc, char * argv[])
     else if (suite == "types")
     {
       TypesSuite(check);
+    }
+    else if (suite == "algorithms")
+    {
+      AlgorithmSuite(check);
     }
     else
     {
