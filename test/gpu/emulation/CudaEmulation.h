@@ -1,0 +1,232 @@
+// Just enough of CUDA to run the backend's kernels on CPU threads, for
+// checking the logic of the strategies where no GPU is present: one
+// std::thread per CUDA thread, blocks one after another, warp intrinsics
+// (__ballot_sync, __shfl_sync, __match_any_sync, ...) through a per-warp
+// barrier, atomics through std::atomic_ref. Real threads interleave the
+// lock-free unions for real, but this is x86's memory model, not the GPU's:
+// GPU-only effects still need the GPU tests. Include before the .cuh headers.
+#ifndef cca_CudaEmulation_h
+#define cca_CudaEmulation_h
+
+#include <atomic>
+#include <barrier>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#define __device__
+#define __global__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(x)
+#define __shared__ static // blocks run one after another
+
+struct EmulatedDim3
+{
+  unsigned x = 0;
+  unsigned y = 0;
+  unsigned z = 0;
+};
+inline thread_local EmulatedDim3 threadIdx;
+inline thread_local EmulatedDim3 blockIdx;
+inline EmulatedDim3              blockDim;
+inline EmulatedDim3              gridDim;
+
+namespace emulation
+{
+struct Warp
+{
+  std::unique_ptr<std::barrier<>> barrier;
+  std::uint64_t                   slot[32];
+};
+inline std::vector<Warp> * warps = nullptr;
+inline std::barrier<> *    block = nullptr;
+
+/** Every lane publishes value; returns all 32 (all lanes must call it). */
+inline void
+Gather(std::uint64_t value, std::uint64_t (&all)[32])
+{
+  Warp & w = (*warps)[threadIdx.x / 32];
+  w.slot[threadIdx.x & 31] = value;
+  w.barrier->arrive_and_wait();
+  for (int i = 0; i < 32; ++i)
+  {
+    all[i] = w.slot[i];
+  }
+  w.barrier->arrive_and_wait();
+}
+
+template <class T>
+std::uint64_t
+Bits(T value)
+{
+  static_assert(sizeof(T) <= 8, "at most 64-bit values");
+  std::uint64_t u = 0;
+  std::memcpy(&u, &value, sizeof(T));
+  return u;
+}
+
+template <class T>
+T
+FromBits(std::uint64_t u)
+{
+  T value;
+  std::memcpy(&value, &u, sizeof(T));
+  return value;
+}
+
+/** Runs kernel() as a grid of blocks x threads. */
+template <class Kernel>
+void
+Launch(unsigned blocks, unsigned threads, Kernel kernel)
+{
+  gridDim.x = blocks;
+  blockDim.x = threads;
+  for (unsigned b = 0; b < blocks; ++b)
+  {
+    std::vector<Warp> blockWarps(threads / 32);
+    for (Warp & w : blockWarps)
+    {
+      w.barrier = std::make_unique<std::barrier<>>(32);
+    }
+    std::barrier<> blockBarrier(threads);
+    warps = &blockWarps;
+    block = &blockBarrier;
+    std::vector<std::thread> running;
+    for (unsigned t = 0; t < threads; ++t)
+    {
+      running.emplace_back([&kernel, t, b] {
+        threadIdx.x = t;
+        blockIdx.x = b;
+        kernel();
+      });
+    }
+    for (std::thread & t : running)
+    {
+      t.join();
+    }
+  }
+}
+} // namespace emulation
+
+template <class T>
+T
+__shfl_sync(unsigned, T value, int source)
+{
+  std::uint64_t all[32];
+  emulation::Gather(emulation::Bits(value), all);
+  return emulation::FromBits<T>(all[source & 31]);
+}
+template <class T>
+T
+__shfl_xor_sync(unsigned, T value, int laneMask)
+{
+  std::uint64_t all[32];
+  emulation::Gather(emulation::Bits(value), all);
+  return emulation::FromBits<T>(all[(threadIdx.x & 31) ^ static_cast<unsigned>(laneMask)]);
+}
+inline unsigned
+__ballot_sync(unsigned, int predicate)
+{
+  std::uint64_t all[32];
+  emulation::Gather(predicate != 0 ? 1 : 0, all);
+  unsigned mask = 0;
+  for (int i = 0; i < 32; ++i)
+  {
+    mask |= all[i] != 0 ? 1u << i : 0u;
+  }
+  return mask;
+}
+inline bool
+__all_sync(unsigned, int predicate)
+{
+  return __ballot_sync(0, predicate) == 0xffffffffu;
+}
+inline bool
+__any_sync(unsigned, int predicate)
+{
+  return __ballot_sync(0, predicate) != 0;
+}
+template <class T>
+unsigned
+__match_any_sync(unsigned, T key)
+{
+  std::uint64_t all[32];
+  const std::uint64_t mine = emulation::Bits(key);
+  emulation::Gather(mine, all);
+  unsigned mask = 0;
+  for (int i = 0; i < 32; ++i)
+  {
+    mask |= all[i] == mine ? 1u << i : 0u;
+  }
+  return mask;
+}
+inline int
+__popc(unsigned v)
+{
+  return __builtin_popcount(v);
+}
+inline int
+__ffs(unsigned v)
+{
+  return __builtin_ffs(static_cast<int>(v));
+}
+inline void
+__syncthreads()
+{
+  emulation::block->arrive_and_wait();
+}
+inline void
+__threadfence()
+{
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+template <class T>
+T
+atomicAdd(T * p, T v)
+{
+  return std::atomic_ref<T>(*p).fetch_add(v);
+}
+template <class T>
+T
+atomicExch(T * p, T v)
+{
+  return std::atomic_ref<T>(*p).exchange(v);
+}
+template <class T>
+T
+atomicMin(T * p, T v)
+{
+  std::atomic_ref<T> a(*p);
+  T                  old = a.load();
+  while (v < old && !a.compare_exchange_weak(old, v))
+  {
+  }
+  return old;
+}
+template <class T>
+T
+atomicMax(T * p, T v)
+{
+  std::atomic_ref<T> a(*p);
+  T                  old = a.load();
+  while (v > old && !a.compare_exchange_weak(old, v))
+  {
+  }
+  return old;
+}
+inline int
+min(int a, int b)
+{
+  return a < b ? a : b;
+}
+inline int
+max(int a, int b)
+{
+  return a > b ? a : b;
+}
+
+#endif

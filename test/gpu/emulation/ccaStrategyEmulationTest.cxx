@@ -1,0 +1,411 @@
+// The CUDA backend's strategies (cca::Algorithm) with their kernels run on
+// CPU threads (CudaEmulation.h) against the CPU backend: feature table, runs
+// grouped by component and label image must be identical, on random 2D and
+// 3D images of both connectivities, with 32- and 64-bit run indices. The
+// host sequence mirrors CudaBackend::RunStrategy (cub's scan and sort by
+// their std:: equivalents). Also checks the hand-counted atomic updates on
+// one 257 x 129 component, with the grids the backend launches. Logic only:
+// the GPU tests (ccaCudaBackendTest) remain the reference on a device.
+//
+// Usage: ccaStrategyEmulationTest [--cases N] [--seed S]
+#include "CudaEmulation.h"
+
+// The kernels live in their own namespace here: the engine library linked
+// for the CPU reference holds the real ones under the same names.
+#define cuda cudaemulated
+#include "Compaction.cuh"
+#include "OnTheFlyMerge.cuh"
+#include "Strategies.cuh"
+#include "UnionFind.cuh"
+#undef cuda
+
+#include "cca/Engine.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <string>
+
+namespace
+{
+
+using namespace cca;
+using namespace cca::cudaemulated;
+using emulation::Launch;
+using Pixel = std::uint8_t;
+
+/** Launch shapes (the kernels are grid-stride loops: any shape is valid). */
+unsigned voteBlocks = 2;
+unsigned voteThreads = 64;
+unsigned linkThreads = 64;
+
+template <class Index>
+struct UnitTable
+{
+  std::vector<Index>        counts, offsets, row, parent;
+  std::vector<std::int32_t> x, end;
+  RunArrays<Index>          arrays{};
+};
+
+template <class Index, class Units>
+void
+Detect(const Pixel * image, const Geometry & g, UnitTable<Index> & u)
+{
+  const ForegroundTest<Pixel> test{ 0, false };
+  u.counts.assign(static_cast<std::size_t>(g.rows) + 1, 0);
+  Launch(2, 64, [&] { CountRunsKernel<Pixel, Index, Units>(image, g, test, u.counts.data()); });
+  u.offsets.assign(u.counts.size(), 0);
+  std::exclusive_scan(u.counts.begin(), u.counts.end(), u.offsets.begin(), Index{ 0 });
+  const Index n = u.offsets.back();
+  u.x.assign(n + 1, -7);
+  u.end.assign(n + 1, -7);
+  u.row.assign(n + 1, 0);
+  u.parent.assign(n + 1, 0);
+  u.arrays = RunArrays<Index>{ u.x.data(), u.end.data(), u.row.data(), u.offsets.data(), n };
+  if (n > 0)
+  {
+    Launch(2, 64, [&] { WriteRunsKernel<Pixel, Index, Units>(image, g, test, u.arrays, u.parent.data()); });
+  }
+}
+
+/** CudaBackend::RunStrategy on emulated threads. */
+template <class Index, class S>
+Result
+Emulate(const std::vector<Pixel> & image, int dimension, const std::int64_t (&size)[3], bool full,
+        std::vector<std::uint32_t> & labelImage, std::string & problem)
+{
+  const Geometry g{ size[0], size[1], size[2], size[1] * size[2] };
+  detail::Extent extent{ static_cast<std::int32_t>(size[0]), static_cast<std::int32_t>(size[1]),
+                         static_cast<std::int32_t>(size[2]), dimension == 3 };
+  UnitTable<Index> units;
+  Detect<Index, typename S::Units>(image.data(), g, units);
+  const Index                     unitCount = units.arrays.count;
+  Index *                         parent = units.parent.data();
+  std::vector<std::uint8_t>       linked(unitCount + 1, 0);
+  std::vector<unsigned long long> counts(2 * static_cast<std::size_t>(unitCount) + 1, 0);
+  const UpdateCounter             moveCounter{ counts.data() };
+  const UpdateCounter             voteCounter{ counts.data() + unitCount };
+  std::vector<ComponentFeatures>  unitFeatures;
+  if (unitCount > 0)
+  {
+    if constexpr (S::Merge == FeatureMerge::OnTheFly)
+    {
+      unitFeatures.resize(unitCount);
+      Launch(2, 64, [&] {
+        InitUnitFeaturesKernel<Index, S::SplitUnits>(units.arrays, g, extent, full, unitFeatures.data());
+      });
+      Launch(1, linkThreads, [&] {
+        LinkRunsKernel<Index, OnTheFlyUnion, S::SplitUnits>(units.arrays, g, full, parent, linked.data(),
+                                                            OnTheFlyUnion{ unitFeatures.data(), moveCounter });
+      });
+    }
+    else
+    {
+      Launch(1, linkThreads,
+             [&] { LinkRunsKernel<Index, PlainUnion, S::SplitUnits>(units.arrays, g, full, parent, linked.data()); });
+    }
+    Launch(2, 64, [&] { FlattenKernel<Index>(unitCount, parent); });
+  }
+  UnitTable<Index> fullRuns;
+  RunArrays<Index> runs = units.arrays;
+  if constexpr (S::SplitUnits)
+  {
+    Detect<Index, FullRuns>(image.data(), g, fullRuns);
+    runs = fullRuns.arrays;
+  }
+  Result result;
+  labelImage.assign(image.size(), 0);
+  result.runOffsets.assign(1, 0);
+  result.atomicFeatureUpdates = 0;
+  if (unitCount == 0)
+  {
+    return result;
+  }
+  std::vector<Index> rank(unitCount), label(unitCount), rootOf(unitCount);
+  Index              acc = 0;
+  for (Index i = 0; i < unitCount; ++i)
+  {
+    rank[i] = acc;
+    acc += parent[i] == i ? 1 : 0;
+  }
+  Index componentCount = 0;
+  Launch(2, 64, [&] {
+    NumberComponentsKernel<Index>(unitCount, rank.data(), parent, label.data(), rootOf.data(), &componentCount);
+  });
+  std::vector<ComponentFeatures> table(componentCount);
+  std::memset(static_cast<void *>(table.data()), 0x5a, table.size() * sizeof(ComponentFeatures)); // poisoned
+  if constexpr (S::Merge == FeatureMerge::OnTheFly)
+  {
+    Launch(2, 64,
+           [&] { GatherRootFeaturesKernel<Index>(componentCount, rootOf.data(), unitFeatures.data(), table.data()); });
+    if (!full)
+    {
+      using Conditional = VotePolicy<false, false, S::SplitUnits, PairVotes::Conditional>;
+      Launch(voteBlocks, voteThreads, [&] {
+        AccumulateFeaturesKernel<Index, Conditional, true>(units.arrays, linked.data(), label.data(), g, extent,
+                                                           table.data(), voteCounter, full);
+      });
+    }
+    Launch(2, 64,
+           [&] { FinalizeTableKernel<Index, false>(componentCount, rootOf.data(), linked.data(), table.data()); });
+    for (Index i = 0; i < unitCount; ++i)
+    {
+      if (parent[i] != i && unitFeatures[i].pixelCount != 0)
+      {
+        problem = "on-the-fly features left behind at unit " + std::to_string(i);
+      }
+    }
+  }
+  else
+  {
+    using Votes = typename S::Votes;
+    Launch(2, PrepareThreads, [&] {
+      PrepareTableKernel<Index, Votes::WholeSingleUnits>(units.arrays, componentCount, rootOf.data(), linked.data(),
+                                                         g, extent, table.data());
+    });
+    Launch(voteBlocks, voteThreads, [&] {
+      AccumulateFeaturesKernel<Index, Votes, true>(units.arrays, linked.data(), label.data(), g, extent, table.data(),
+                                                   voteCounter, full);
+    });
+    Launch(2, 64, [&] {
+      FinalizeTableKernel<Index, Votes::WholeSingleUnits>(componentCount, rootOf.data(), linked.data(), table.data());
+    });
+  }
+  std::vector<Index> runLabels;
+  const Index *      runLabel = label.data();
+  if constexpr (S::SplitUnits)
+  {
+    runLabels.assign(runs.count, 0);
+    Launch(2, 64, [&] { RunLabelsFromUnitsKernel<Index>(runs, units.arrays, label.data(), runLabels.data()); });
+    runLabel = runLabels.data();
+  }
+  const ForegroundTest<Pixel> test{ 0, false };
+  Launch(2, 64, [&] {
+    WriteLabelImageKernel<Pixel, Index, std::uint32_t>(image.data(), g, test, runs.rowOffsets, runLabel,
+                                                       labelImage.data());
+  });
+  std::vector<Index> order(runs.count), keys(runs.count);
+  std::iota(order.begin(), order.end(), Index{ 0 });
+  std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) { return runLabel[a] < runLabel[b]; });
+  for (Index k = 0; k < runs.count; ++k)
+  {
+    keys[k] = runLabel[order[k]];
+  }
+  result.runs.resize(runs.count);
+  result.runOffsets.assign(componentCount + 1, -1);
+  Launch(2, 64, [&] {
+    GatherRunsKernel<Index>(runs, g, order.data(), keys.data(), componentCount, result.runs.data(),
+                            result.runOffsets.data());
+  });
+  result.componentCount = componentCount;
+  result.features = table;
+  unsigned long long sum = 0, squares = 0;
+  for (unsigned long long u : counts)
+  {
+    sum += u;
+    squares += u * u;
+  }
+  result.atomicFeatureUpdates = static_cast<std::int64_t>(sum);
+  result.estimatedConflicts = sum == 0 ? 0.0 : static_cast<double>(squares) / static_cast<double>(sum);
+  return result;
+}
+
+std::string
+Compare(const Result & a, const Result & b, const std::vector<std::uint32_t> & la,
+        const std::vector<std::uint32_t> & lb)
+{
+  std::ostringstream s;
+  if (a.componentCount != b.componentCount)
+  {
+    s << "componentCount cpu=" << a.componentCount << " emulated=" << b.componentCount;
+    return s.str();
+  }
+  for (std::size_t i = 0; i < a.features.size(); ++i)
+  {
+    if (std::memcmp(&a.features[i], &b.features[i], sizeof(ComponentFeatures)) != 0)
+    {
+      s << "features of label " << i + 1 << " differ";
+      return s.str();
+    }
+  }
+  if (a.runOffsets != b.runOffsets)
+  {
+    return "runOffsets differ";
+  }
+  if (a.runs.size() != b.runs.size() ||
+      !std::equal(a.runs.begin(), a.runs.end(), b.runs.begin(), [](const Run & p, const Run & q) {
+        return p.x == q.x && p.y == q.y && p.z == q.z && p.length == q.length;
+      }))
+  {
+    return "runs differ";
+  }
+  if (la != lb)
+  {
+    return "label images differ";
+  }
+  return {};
+}
+
+template <class Index, class S>
+int
+Suite(const char * name, int cases, std::uint32_t seed, bool large)
+{
+  Engine engine;
+  int    failed = 0;
+  for (int c = 0; c < cases; ++c)
+  {
+    const std::uint32_t caseSeed = seed + static_cast<std::uint32_t>(c);
+    std::mt19937        rng(caseSeed);
+    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    const int           dimension = pick(3) == 0 ? 3 : 2;
+    std::int64_t        size[3] = { 1, 1, 1 };
+    size[0] = pick(4) == 0 ? 1 + pick(4) : (pick(2) ? 1 + pick(100) : 32 * (1 + pick(3)) + pick(3) - 1);
+    size[1] = 1 + pick(dimension == 2 ? 40 : 12);
+    size[2] = dimension == 3 ? 1 + pick(8) : 1;
+    double density = pick(11) / 10.0;
+    int    granularity = pick(2) ? 1 : 3;
+    if (large) // around the percolation threshold, where unions race most
+    {
+      size[0] = 100 + pick(200);
+      size[1] = 20 + pick(40);
+      density = 0.4 + pick(5) / 10.0;
+      granularity = 1;
+    }
+    const bool         full = pick(2) != 0;
+    std::vector<Pixel> image(static_cast<std::size_t>(size[0] * size[1] * size[2]));
+    std::mt19937       draws(caseSeed * 7919u);
+    std::vector<Pixel> blocks(image.size());
+    for (Pixel & b : blocks)
+    {
+      b = draws() % 1000 < density * 1000 ? 1 : 0;
+    }
+    for (std::int64_t z = 0; z < size[2]; ++z)
+    {
+      for (std::int64_t y = 0; y < size[1]; ++y)
+      {
+        for (std::int64_t x = 0; x < size[0]; ++x)
+        {
+          const std::int64_t block =
+            x / granularity + size[0] * (y / granularity + size[1] * (z / granularity));
+          image[static_cast<std::size_t>(x + size[0] * (y + size[1] * z))] = blocks[static_cast<std::size_t>(block)];
+        }
+      }
+    }
+    ImageView view;
+    view.data = image.data();
+    view.pixelType = PixelType::UInt8;
+    view.dimension = dimension;
+    for (int i = 0; i < 3; ++i)
+    {
+      view.size[i] = size[i];
+    }
+    Options options;
+    options.backend = Backend::Cpu;
+    options.connectivity = full ? Connectivity::Full : Connectivity::Face;
+    std::vector<std::uint32_t> cpuLabels(image.size()), emulatedLabels;
+    options.labelImageType = LabelImageType::UInt32;
+    options.labelImage = cpuLabels.data();
+    const Result cpu = engine.Run(view, options);
+    std::string  problem;
+    const Result emulated = Emulate<Index, S>(image, dimension, size, full, emulatedLabels, problem);
+    if (problem.empty())
+    {
+      problem = Compare(cpu, emulated, cpuLabels, emulatedLabels);
+    }
+    if (!problem.empty())
+    {
+      ++failed;
+      std::cout << "FAIL " << name << " seed=" << caseSeed << " " << size[0] << "x" << size[1] << "x" << size[2]
+                << (full ? " full" : " face") << (large ? " large" : "") << ": " << problem << std::endl;
+    }
+  }
+  std::cout << name << (large ? " (large)" : "") << ": " << cases - failed << " passed, " << failed << " failed"
+            << std::endl;
+  return failed;
+}
+
+/** The counts of ccaCudaBackendTest's CountingChecks, with the backend's grids:
+ *  exact for plain votes and conflict detection, a lower bound for OTF. */
+template <class S>
+int
+Counting(const char * name, unsigned blocks, std::int64_t exact, std::int64_t atLeast)
+{
+  voteBlocks = blocks;
+  voteThreads = 256;
+  int                        failed = 0;
+  const std::vector<Pixel>   image(257 * 129, 1);
+  const std::int64_t         size[3] = { 257, 129, 1 };
+  std::vector<std::uint32_t> labels;
+  for (bool full : { false, true })
+  {
+    std::string  problem;
+    const Result r = Emulate<std::uint32_t, S>(image, 2, size, full, labels, problem);
+    const auto   u = r.atomicFeatureUpdates;
+    const bool   ok = problem.empty() && r.componentCount == 1 &&
+                    (exact >= 0 ? u == exact && r.estimatedConflicts == static_cast<double>(exact)
+                                : u >= atLeast && r.estimatedConflicts > 0 && r.estimatedConflicts <= u);
+    if (!ok)
+    {
+      ++failed;
+      std::cout << "FAIL counting " << name << (full ? " full" : " face") << ": updates " << u << " conflicts "
+                << r.estimatedConflicts << " " << problem << std::endl;
+    }
+  }
+  voteBlocks = 2;
+  voteThreads = 64;
+  return failed;
+}
+
+} // namespace
+
+int
+main(int argc, char * argv[])
+{
+  int           cases = 12;
+  std::uint32_t seed = 1;
+  for (int i = 1; i < argc; ++i)
+  {
+    const std::string arg = argv[i];
+    if (arg == "--cases" && i + 1 < argc)
+    {
+      cases = std::atoi(argv[++i]);
+    }
+    else if (arg == "--seed" && i + 1 < argc)
+    {
+      seed = static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10));
+    }
+    else
+    {
+      std::cerr << "usage: " << argv[0] << " [--cases N] [--seed S]" << std::endl;
+      return 2;
+    }
+  }
+  int failed = 0;
+  failed += Suite<std::uint32_t, FlslCdStrategy>("FLSL_CD", cases, seed, false);
+  failed += Suite<std::uint32_t, FlslStrategy>("FLSL", cases, seed + 1000, false);
+  failed += Suite<std::uint32_t, FlslOtfStrategy>("FLSL_OTF", cases, seed + 2000, false);
+  failed += Suite<std::uint32_t, HaStrategy>("HA", cases, seed + 3000, false);
+  failed += Suite<std::uint32_t, HaCdStrategy>("HA_CD", cases, seed + 4000, false);
+  failed += Suite<std::uint32_t, HaOtfStrategy>("HA_OTF", cases, seed + 5000, false);
+  failed += Suite<std::uint32_t, NaiveStrategy>("Naive", cases, seed + 6000, false);
+  failed += Suite<unsigned long long, HaOtfStrategy>("HA_OTF 64-bit", cases / 2, seed + 7000, false);
+  failed += Suite<unsigned long long, HaCdStrategy>("HA_CD 64-bit", cases / 2, seed + 8000, false);
+  failed += Suite<unsigned long long, NaiveStrategy>("Naive 64-bit", cases / 2, seed + 9000, false);
+  linkThreads = 512;
+  failed += Suite<std::uint32_t, FlslOtfStrategy>("FLSL_OTF", cases / 4, seed + 10000, true);
+  failed += Suite<std::uint32_t, HaOtfStrategy>("HA_OTF", cases / 4, seed + 11000, true);
+  failed += Suite<std::uint32_t, HaCdStrategy>("HA_CD", cases / 4, seed + 12000, true);
+  linkThreads = 64;
+  failed += Counting<NaiveStrategy>("Naive", 2, 257 * 129, -1);
+  failed += Counting<HaStrategy>("HA", 2, 9 * 129, -1);
+  failed += Counting<FlslStrategy>("FLSL", 2, 129, -1);
+  failed += Counting<FlslCdStrategy>("FLSL_CD", 1, 6, -1);
+  failed += Counting<HaCdStrategy>("HA_CD", 5, 42, -1);
+  failed += Counting<FlslOtfStrategy>("FLSL_OTF", 1, -1, 128);
+  failed += Counting<HaOtfStrategy>("HA_OTF", 5, -1, 9 * 129 - 1);
+  std::cout << (failed == 0 ? "all passed" : "FAILED") << std::endl;
+  return failed == 0 ? 0 : 1;
+}
