@@ -8,7 +8,8 @@
 //
 // Usage: cca_benchmark [--quick] [--size N] [--reps R] [--warmup W]
 //                      [--connectivity face|full|both] [--outputs features|all]
-//                      [--backend cuda|cpu] [--g G] [--density D] [--json FILE]
+//                      [--backend cuda|cpu] [--algorithm NAME|all] [--g G] [--density D]
+//                      [--json FILE]
 #include "RandomImages.h"
 #include "cca/Engine.h"
 
@@ -38,12 +39,14 @@ struct Settings
   std::string  outputs = "features";
   std::string  backend = "cuda";
   std::string  json;
+  std::vector<cca::Algorithm> algorithms{ cca::Algorithm::Default }; ///< --algorithm NAME|all
   int          onlyG = -1;       ///< --g: one granularity (0 = the all-foreground image)
   double       onlyDensity = -1; ///< --density: one density
 };
 
 struct Measurement
 {
+  std::string  algorithm;
   std::string  connectivity;
   int          g = 1;
   double       density = 0;
@@ -57,11 +60,13 @@ struct Measurement
   double       totalMs = 0;
   double       kernelGpixPerS = 0;
   double       totalGpixPerS = 0;
+  std::int64_t atomicFeatureUpdates = -1; ///< from one extra, untimed run
+  double       estimatedConflicts = -1;
 };
 
 Measurement
 Measure(cca::Engine & engine, const std::vector<std::uint8_t> & image, const Settings & s, cca::Connectivity c,
-        std::vector<std::uint32_t> & labels)
+        cca::Algorithm algorithm, std::vector<std::uint32_t> & labels, cca::Result & r)
 {
   cca::ImageView view;
   view.data = image.data();
@@ -73,6 +78,7 @@ Measure(cca::Engine & engine, const std::vector<std::uint8_t> & image, const Set
   options.connectivity = c;
   options.backend = s.backend == "cpu" ? cca::Backend::Cpu : cca::Backend::Cuda;
   options.computeRuns = s.outputs == "all";
+  options.algorithm = algorithm;
   if (s.outputs == "all")
   {
     labels.resize(image.size());
@@ -83,7 +89,7 @@ Measure(cca::Engine & engine, const std::vector<std::uint8_t> & image, const Set
   Measurement         m;
   for (int i = 0; i < s.warmup + s.reps; ++i)
   {
-    const cca::Result r = engine.Run(view, options);
+    engine.Run(view, options, r); // reuses r's host memory, as a streaming caller would
     if (i < s.warmup)
     {
       continue;
@@ -105,6 +111,14 @@ Measure(cca::Engine & engine, const std::vector<std::uint8_t> & image, const Set
   m.totalMs = Median(total);
   m.kernelGpixPerS = pixels / (Median(kernel) * 1e6);
   m.totalGpixPerS = pixels / (m.totalMs * 1e6);
+  if (s.backend == "cuda")
+  {
+    // Seed 000 section 4.1: atomic feature updates and estimated conflicts.
+    options.countAtomicUpdates = true;
+    engine.Run(view, options, r);
+    m.atomicFeatureUpdates = r.atomicFeatureUpdates;
+    m.estimatedConflicts = r.estimatedConflicts;
+  }
   return m;
 }
 
@@ -123,12 +137,13 @@ WriteJson(const std::string & file, const Settings & s, const std::vector<Measur
   for (std::size_t i = 0; i < all.size(); ++i)
   {
     const Measurement & m = all[i];
-    out << "    {\"connectivity\": \"" << m.connectivity << "\", \"g\": " << m.g << ", \"density\": " << m.density
+    out << "    {\"algorithm\": \"" << m.algorithm << "\", \"connectivity\": \"" << m.connectivity << "\", \"g\": " << m.g << ", \"density\": " << m.density
         << ", \"allForeground\": " << (m.allForeground ? "true" : "false") << ", \"components\": " << m.components
         << ", \"runs\": " << m.runs << ", \"uploadMs\": " << m.uploadMs << ", \"labelMs\": " << m.labelMs
         << ", \"featuresMs\": " << m.featuresMs << ", \"downloadMs\": " << m.downloadMs
         << ", \"totalMs\": " << m.totalMs << ", \"kernelGpixPerS\": " << m.kernelGpixPerS
-        << ", \"totalGpixPerS\": " << m.totalGpixPerS << "}" << (i + 1 < all.size() ? ",\n" : "\n");
+        << ", \"totalGpixPerS\": " << m.totalGpixPerS << ", \"atomicFeatureUpdates\": " << m.atomicFeatureUpdates
+        << ", \"estimatedConflicts\": " << m.estimatedConflicts << "}" << (i + 1 < all.size() ? ",\n" : "\n");
   }
   out << "  ]\n}\n";
 }
@@ -162,6 +177,24 @@ main(int argc, char * argv[])
       s.outputs = next();
     else if (arg == "--backend")
       s.backend = next();
+    else if (arg == "--algorithm")
+    {
+      const std::string name = next();
+      s.algorithms.clear();
+      for (const cca::Algorithm a : { cca::Algorithm::Default, cca::Algorithm::Naive, cca::Algorithm::HA,
+                                      cca::Algorithm::HA_CD, cca::Algorithm::HA_OTF, cca::Algorithm::FLSL,
+                                      cca::Algorithm::FLSL_OTF, cca::Algorithm::FLSL_CD })
+      {
+        // "all" is the seven strategies of seed 000 (Default is FLSL_CD).
+        if ((name == "all" && a != cca::Algorithm::Default) || name == cca::AlgorithmName(a))
+          s.algorithms.push_back(a);
+      }
+      if (s.algorithms.empty())
+      {
+        std::cerr << "unknown algorithm " << name << "\n";
+        return 2;
+      }
+    }
     else if (arg == "--json")
       s.json = next();
     else if (arg == "--g")
@@ -172,7 +205,7 @@ main(int argc, char * argv[])
     {
       std::cerr << "usage: " << argv[0]
                 << " [--quick] [--size N] [--reps R] [--warmup W] [--connectivity face|full|both]"
-                   " [--outputs features|all] [--backend cuda|cpu] [--json FILE]\n";
+                   " [--outputs features|all] [--backend cuda|cpu] [--algorithm NAME|all] [--json FILE]\n";
       return 2;
     }
   }
@@ -189,20 +222,23 @@ main(int argc, char * argv[])
     connectivities.push_back(cca::Connectivity::Full);
 
   cca::Engine                engine;
+  cca::Result                result;
   std::vector<std::uint8_t>  image;
   std::vector<std::uint32_t> labels;
   std::vector<Measurement>   all;
   std::vector<std::string>   summary;
   std::printf("%s backend, %lldx%lld uint8, outputs=%s, median of %d after %d warm-up\n", s.backend.c_str(),
               static_cast<long long>(s.size), static_cast<long long>(s.size), s.outputs.c_str(), s.reps, s.warmup);
-  std::printf("%-5s %3s %5s %10s %9s %9s %9s %9s %9s %10s\n", "conn", "g", "d", "components", "upload", "label",
+  std::printf("%-8s %-5s %3s %5s %10s %9s %9s %9s %9s %9s %10s\n", "algo", "conn", "g", "d", "components", "upload", "label",
               "features", "download", "total", "kern Gpx/s");
   const int steps = static_cast<int>(1.0 / s.densityStep + 0.5);
+  for (cca::Algorithm algorithm : s.algorithms)
   for (cca::Connectivity c : connectivities)
   {
     const std::string name = c == cca::Connectivity::Face ? "face" : "full";
+    const std::string algorithmName = cca::AlgorithmName(algorithm);
     std::ostringstream line;
-    line << "{\"connectivity\": \"" << name << "\"";
+    line << "{\"algorithm\": \"" << algorithmName << "\", \"connectivity\": \"" << name << "\"";
     for (int g : { 1, 4, 16, 0 })
     {
       if (s.onlyG >= 0 && g != s.onlyG)
@@ -220,13 +256,14 @@ main(int argc, char * argv[])
         if (s.onlyDensity >= 0 && !allOn && std::abs(d - s.onlyDensity) > 1e-9)
           continue;
         RandomImage(s.size, d, allOn ? 1 : g, static_cast<std::uint32_t>(1000 * g + k), image);
-        Measurement m = Measure(engine, image, s, c, labels);
+        Measurement m = Measure(engine, image, s, c, algorithm, labels, result);
+        m.algorithm = algorithmName;
         m.connectivity = name;
         m.g = g;
         m.density = d;
         m.allForeground = allOn;
         all.push_back(m);
-        std::printf("%-5s %3s %5.2f %10lld %9.3f %9.3f %9.3f %9.3f %9.3f %10.2f\n", name.c_str(),
+        std::printf("%-8s %-5s %3s %5.2f %10lld %9.3f %9.3f %9.3f %9.3f %9.3f %10.2f\n", algorithmName.c_str(), name.c_str(),
                     allOn ? "all" : std::to_string(g).c_str(), d, static_cast<long long>(m.components), m.uploadMs,
                     m.labelMs, m.featuresMs, m.downloadMs, m.totalMs, m.kernelGpixPerS);
         std::fflush(stdout);
@@ -244,8 +281,8 @@ main(int argc, char * argv[])
            << "TotalGpixPerS\": " << sumTotal / count << ", \"" << key
            << "KernelGpixPerSTimeWeighted\": " << pixels / (sumKernelMs * 1e6) << ", \"" << key
            << "TotalGpixPerSTimeWeighted\": " << pixels / (sumTotalMs * 1e6);
-      std::printf("== %s %s: kernel %.2f Gpix/s (mean over density; %.2f pixels/summed time), end-to-end %.2f (%.2f)\n",
-                  name.c_str(), key.c_str(), sumKernel / count, pixels / (sumKernelMs * 1e6), sumTotal / count,
+      std::printf("== %s %s %s: kernel %.2f Gpix/s (mean over density; %.2f pixels/summed time), end-to-end %.2f (%.2f)\n",
+                  algorithmName.c_str(), name.c_str(), key.c_str(), sumKernel / count, pixels / (sumKernelMs * 1e6), sumTotal / count,
                   pixels / (sumTotalMs * 1e6));
     }
     line << "}";

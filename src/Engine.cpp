@@ -139,6 +139,8 @@ Reset(Result & result)
   result.runOffsets.clear();
   result.times = StageTimes{};
   result.warnings.clear();
+  result.atomicFeatureUpdates = -1;
+  result.estimatedConflicts = -1;
 }
 } // namespace
 
