@@ -4,6 +4,7 @@
 // calls. The device building blocks live in the .cuh headers beside this file;
 // Strategies.cuh composes them into the algorithms of cca::Algorithm.
 #include "BackendImplementation.h"
+#include "PixelTypeDispatch.h"
 #include "Compaction.cuh"
 #include "CudaBackendTesting.h"
 #include "CudaCheck.h"
@@ -36,33 +37,6 @@ namespace cuda
 namespace
 {
 std::atomic<bool> forceWideRunIndex{ false };
-
-/** Calls f(T{}) with T the C++ type of the pixel type. */
-template <class F>
-void
-DispatchPixelType(PixelType type, F && f)
-{
-  switch (type)
-  {
-    case PixelType::UInt8:
-      return f(std::uint8_t{});
-    case PixelType::Int8:
-      return f(std::int8_t{});
-    case PixelType::UInt16:
-      return f(std::uint16_t{});
-    case PixelType::Int16:
-      return f(std::int16_t{});
-    case PixelType::UInt32:
-      return f(std::uint32_t{});
-    case PixelType::Int32:
-      return f(std::int32_t{});
-    case PixelType::UInt64:
-      return f(std::uint64_t{});
-    case PixelType::Int64:
-      return f(std::int64_t{});
-  }
-  throw Error(Error::Kind::InvalidInput, "unknown pixel type");
-}
 
 /** Blocks of BlockThreads threads of kernel that fit on the device at once. */
 template <class Kernel>
