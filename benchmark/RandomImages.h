@@ -136,6 +136,43 @@ struct Average
   }
 };
 
+/** The options every protocol benchmark takes; each program sets its defaults. */
+struct ProtocolOptions
+{
+  std::int64_t size = 2048;
+  int          reps = 5;
+  int          warmup = 1;
+  double       densityStep = 0.1;
+  std::string  connectivity = "face"; ///< face|full|both
+  std::string  json;                  ///< --json FILE
+  int          onlyG = -1;            ///< --g: one granularity (0 = the all-foreground image)
+  double       onlyDensity = -1;      ///< --density: one density
+};
+
+/** Consumes one shared option (next() yields its value); false when arg is not one. */
+template <typename Next>
+bool
+ParseProtocolOption(const std::string & arg, Next && next, ProtocolOptions & o)
+{
+  if (arg == "--size")
+    o.size = std::stoll(next());
+  else if (arg == "--reps")
+    o.reps = std::max(1, std::stoi(next()));
+  else if (arg == "--warmup")
+    o.warmup = std::max(0, std::stoi(next()));
+  else if (arg == "--g")
+    o.onlyG = std::stoi(next());
+  else if (arg == "--density")
+    o.onlyDensity = std::stod(next());
+  else if (arg == "--connectivity")
+    o.connectivity = next();
+  else if (arg == "--json")
+    o.json = next();
+  else
+    return false;
+  return true;
+}
+
 } // namespace ccabench
 
 #endif

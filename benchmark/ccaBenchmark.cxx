@@ -29,19 +29,18 @@ namespace
 using ccabench::Median;
 using ccabench::RandomImage;
 
-struct Settings
+struct Settings : ccabench::ProtocolOptions
 {
-  std::int64_t size = 8192;
-  int          reps = 10;
-  int          warmup = 2;
-  double       densityStep = 0.1;
-  std::string  connectivity = "both";
-  std::string  outputs = "features";
-  std::string  backend = "cuda";
-  std::string  json;
+  Settings()
+  {
+    size = 8192;
+    reps = 10;
+    warmup = 2;
+    connectivity = "both";
+  }
+  std::string                 outputs = "features";
+  std::string                 backend = "cuda";
   std::vector<cca::Algorithm> algorithms{ cca::Algorithm::Default }; ///< --algorithm NAME|all
-  int          onlyG = -1;       ///< --g: one granularity (0 = the all-foreground image)
-  double       onlyDensity = -1; ///< --density: one density
 };
 
 struct Measurement
@@ -165,14 +164,8 @@ main(int argc, char * argv[])
       s.warmup = 1;
       s.densityStep = 0.2;
     }
-    else if (arg == "--size")
-      s.size = std::stoll(next());
-    else if (arg == "--reps")
-      s.reps = std::max(1, std::stoi(next()));
-    else if (arg == "--warmup")
-      s.warmup = std::max(0, std::stoi(next()));
-    else if (arg == "--connectivity")
-      s.connectivity = next();
+    else if (ccabench::ParseProtocolOption(arg, next, s))
+      continue;
     else if (arg == "--outputs")
       s.outputs = next();
     else if (arg == "--backend")
@@ -195,17 +188,12 @@ main(int argc, char * argv[])
         return 2;
       }
     }
-    else if (arg == "--json")
-      s.json = next();
-    else if (arg == "--g")
-      s.onlyG = std::stoi(next());
-    else if (arg == "--density")
-      s.onlyDensity = std::stod(next());
     else
     {
       std::cerr << "usage: " << argv[0]
-                << " [--quick] [--size N] [--reps R] [--warmup W] [--connectivity face|full|both]"
-                   " [--outputs features|all] [--backend cuda|cpu] [--algorithm NAME|all] [--json FILE]\n";
+                << " [--quick] [--size N] [--reps R] [--warmup W] [--g G] [--density D]"
+                   " [--connectivity face|full|both] [--outputs features|all] [--backend cuda|cpu]"
+                   " [--algorithm NAME|all] [--json FILE]\n";
       return 2;
     }
   }

@@ -37,17 +37,9 @@ using OursType = itk::CudaLabelStatisticsImageFilter<ImageType>;
 using ItkType = itk::BinaryImageToShapeLabelMapFilter<ImageType>;
 using BackendEnum = itk::CudaLabelStatisticsEnums::Backend;
 
-struct Settings
+struct Settings : ccabench::ProtocolOptions
 {
-  std::int64_t size = 2048;
-  int          reps = 5;
-  int          warmup = 1;
-  double       densityStep = 0.1;
-  std::string  connectivity = "face";
-  bool         runItk = true;
-  std::string  json;
-  int          onlyG = -1;
-  double       onlyDensity = -1;
+  bool runItk = true;
 };
 
 struct Row
@@ -242,22 +234,10 @@ main(int argc, char * argv[])
       s.warmup = 1;
       s.densityStep = 0.2;
     }
-    else if (arg == "--size")
-      s.size = std::stoll(next());
-    else if (arg == "--reps")
-      s.reps = std::max(1, std::stoi(next()));
-    else if (arg == "--warmup")
-      s.warmup = std::max(0, std::stoi(next()));
-    else if (arg == "--g")
-      s.onlyG = std::stoi(next());
-    else if (arg == "--density")
-      s.onlyDensity = std::stod(next());
-    else if (arg == "--connectivity")
-      s.connectivity = next();
+    else if (ccabench::ParseProtocolOption(arg, next, s))
+      continue;
     else if (arg == "--no-itk")
       s.runItk = false;
-    else if (arg == "--json")
-      s.json = next();
     else
     {
       std::cerr << "usage: " << argv[0]
