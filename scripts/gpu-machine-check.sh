@@ -3,9 +3,11 @@
 # that has no ITK: the test suite (GPU tests and the ITK filter tests with the
 # CUDA backend), compute-sanitizer on the GPU test subset, and the program on
 # its default input. Expects .devcarry/itk-bundle.tar.xz made by
-# scripts/make-gpu-bundle.sh; writes logs to $OUT.
+# scripts/make-gpu-bundle.sh BUILD; writes logs to $OUT. Usage:
+#   BUILD=build bash scripts/gpu-machine-check.sh   (BUILD: the bundled build folder)
 set -uo pipefail
 out=${OUT:-/tmp/gpu-check}
+build=${BUILD:-build}
 mkdir -p "$out" /tmp/bundle
 root=$PWD
 xz -dc .devcarry/itk-bundle.tar.xz | tar -C /tmp/bundle -xf - && tar -C "$root" -xf /tmp/bundle/build.tar
@@ -15,7 +17,7 @@ if [[ "$root" != /work/main ]]; then
 fi
 export LD_LIBRARY_PATH=/tmp/bundle/lib
 nvidia-smi -L | tee "$out/device.txt"
-cd /work/main/build-lead || exit 1
+cd "/work/main/$build" || exit 1
 ctest --output-on-failure -E '^install' -j 4 --timeout 400 > "$out/ctest.log" 2>&1
 echo "ctest rc=$?"
 grep -E "tests passed|Passed|Failed|Skipped|Not Run" "$out/ctest.log" | tail -40
@@ -23,6 +25,6 @@ compute-sanitizer --tool memcheck --error-exitcode 9 test/gpu/ccaCudaBackendTest
 echo "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$out/memcheck.log" | tail -1)"
 compute-sanitizer --tool racecheck --error-exitcode 9 test/gpu/ccaCudaBackendTest --quick --cases 15 > "$out/racecheck.log" 2>&1
 echo "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/racecheck.log" | tail -1)"
-(cd /tmp && /work/main/build-lead/bin/CudaLabelStatistics) > "$out/demo.log" 2>&1
+(cd /tmp && "/work/main/$build/bin/CudaLabelStatistics") > "$out/demo.log" 2>&1
 echo "demo rc=$?"
 cat "$out/demo.log"

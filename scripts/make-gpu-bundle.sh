@@ -5,7 +5,7 @@
 # GPU machine that has no ITK. The archive is ignored by git; carry it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-build=${1:-build-lead}
+build=${1:-build}
 work=$(mktemp -d)
 mkdir -p "$work/lib" .devcarry
 programs=$(find "$build" -type f -perm -u+x ! -path '*/CMakeFiles/*' ! -name '*.so*' ! -name '*.ninja*')
