@@ -174,12 +174,11 @@ main(int argc, char * argv[])
     {
       const std::string name = next();
       s.algorithms.clear();
-      for (const cca::Algorithm a : { cca::Algorithm::Default, cca::Algorithm::Naive, cca::Algorithm::HA,
-                                      cca::Algorithm::HA_CD, cca::Algorithm::HA_OTF, cca::Algorithm::FLSL,
-                                      cca::Algorithm::FLSL_OTF, cca::Algorithm::FLSL_CD })
+      for (const cca::Algorithm a : cca::AllAlgorithms)
       {
         // "all" is the seven strategies of seed 000 (Default is FLSL_CD).
-        if ((name == "all" && a != cca::Algorithm::Default) || name == cca::AlgorithmName(a))
+        const bool seed000 = a != cca::Algorithm::Default && a <= cca::Algorithm::FLSL_CD;
+        if ((name == "all" && seed000) || name == cca::AlgorithmName(a))
           s.algorithms.push_back(a);
       }
       if (s.algorithms.empty())

@@ -13,7 +13,9 @@
 #include "HostStaging.h"
 #include "OnTheFlyMerge.cuh"
 #include "RunDetection.cuh"
+#include "PixelLabeling.cuh"
 #include "Strategies.cuh"
+#include "StreamDevice.cuh"
 #include "UnionFind.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
@@ -143,6 +145,9 @@ private:
   DeviceBuffer                 m_Offsets;
   DeviceBuffer                 m_Labels;
   DeviceBuffer                 m_Temp;
+  DeviceBuffer                 m_PixelLabels; ///< the label grid of pixel labelings
+  DeviceBuffer                 m_UnitAt;      ///< pixel -> unit, for pixel labelings
+  DeviceBuffer                 m_LabelingScratch[StreamDevice::ScratchSlots];
 };
 
 CudaBackend::CudaBackend(int device)
@@ -252,6 +257,16 @@ CudaBackend::RunWithIndex(const ImageView & image, const Options & options, Resu
       return RunStrategy<Index, HaOtfStrategy>(image, options, result);
     case Algorithm::Naive:
       return RunStrategy<Index, NaiveStrategy>(image, options, result);
+    case Algorithm::DLP:
+      return RunStrategy<Index, DlpStrategy>(image, options, result);
+    case Algorithm::LE_Early:
+      return RunStrategy<Index, LeEarlyStrategy>(image, options, result);
+    case Algorithm::LE_Late:
+      return RunStrategy<Index, LeLateStrategy>(image, options, result);
+    case Algorithm::TM_Early:
+      return RunStrategy<Index, TmEarlyStrategy>(image, options, result);
+    case Algorithm::TM_Late:
+      return RunStrategy<Index, TmLateStrategy>(image, options, result);
   }
   throw Error(Error::Kind::InvalidInput, "unknown algorithm");
 }
@@ -346,6 +361,14 @@ template <class Index, class S>
 void
 CudaBackend::RunStrategy(const ImageView & image, const Options & options, Result & result)
 {
+  if constexpr (S::LabelsPixels)
+  {
+    if (image.dimension == 3 && !S::Labeling::Supports3D)
+    {
+      throw Error(Error::Kind::InvalidInput, std::string("the algorithm ") + AlgorithmName(options.algorithm) +
+                                               " labels 2D images only");
+    }
+  }
   const cudaStream_t stream = m_Stream->Get();
   Geometry           geometry;
   geometry.width = image.size[0];
@@ -398,17 +421,40 @@ CudaBackend::RunStrategy(const ImageView & image, const Options & options, Resul
       InitUnitFeaturesKernel<Index, S::SplitUnits>
         <<<unitBlocks, BlockThreads, 0, stream>>>(units, geometry, extent, full, unitFeatures);
       CheckLaunch("unit feature kernel");
-      LinkRunsKernel<Index, OnTheFlyUnion, S::SplitUnits><<<unitBlocks, BlockThreads, 0, stream>>>(
-        units, geometry, full, parent, linked, OnTheFlyUnion{ unitFeatures, moveCounter });
+    }
+    if constexpr (S::LabelsPixels)
+    {
+      // The grid of the papers: raster indices in, first pixels of the components out.
+      auto * grid = m_PixelLabels.Reserve<Index>(static_cast<std::size_t>(pixels), "the pixel label grid");
+      auto * unitAt = m_UnitAt.Reserve<Index>(static_cast<std::size_t>(pixels), "the unit of each pixel");
+      Check(cudaMemsetAsync(grid, 0xff, static_cast<std::size_t>(pixels) * sizeof(Index), stream),
+            "clearing the pixel label grid");
+      PrelabelFromUnitsKernel<Index><<<unitBlocks, BlockThreads, 0, stream>>>(units, geometry, grid, unitAt);
+      CheckLaunch("prelabel kernel");
+      const PixelLabelingProblem<Index> problem{ geometry, full, image.dimension == 3, grid, unitFeatures, unitAt,
+                                                 moveCounter };
+      StreamDevice device(*m_Stream, m_LabelingScratch, m_HostScalar);
+      S::Labeling::template Label<Index, S::Merge == FeatureMerge::OnTheFly>(problem, device);
+      ParentsFromLabelsKernel<Index>
+        <<<unitBlocks, BlockThreads, 0, stream>>>(units, geometry, grid, unitAt, parent, linked);
+      CheckLaunch("parent kernel");
     }
     else
     {
-      LinkRunsKernel<Index, PlainUnion, S::SplitUnits>
-        <<<unitBlocks, BlockThreads, 0, stream>>>(units, geometry, full, parent, linked);
+      if constexpr (S::Merge == FeatureMerge::OnTheFly)
+      {
+        LinkRunsKernel<Index, OnTheFlyUnion, S::SplitUnits><<<unitBlocks, BlockThreads, 0, stream>>>(
+          units, geometry, full, parent, linked, OnTheFlyUnion{ unitFeatures, moveCounter });
+      }
+      else
+      {
+        LinkRunsKernel<Index, PlainUnion, S::SplitUnits>
+          <<<unitBlocks, BlockThreads, 0, stream>>>(units, geometry, full, parent, linked);
+      }
+      CheckLaunch("union-find kernel");
+      FlattenKernel<Index><<<unitBlocks, BlockThreads, 0, stream>>>(unitCount, parent);
+      CheckLaunch("flatten kernel");
     }
-    CheckLaunch("union-find kernel");
-    FlattenKernel<Index><<<unitBlocks, BlockThreads, 0, stream>>>(unitCount, parent);
-    CheckLaunch("flatten kernel");
   }
   // The run grouping and the label image work on full runs: units smaller
   // than runs need the runs detected too.

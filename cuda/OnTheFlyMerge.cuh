@@ -64,6 +64,30 @@ MoveFeatures(ComponentFeatures & from, ComponentFeatures & to)
   }
 }
 
+/** Where the features of a union-find node live: UnitSlot for unions over
+ *  units (the record of unit i is features[i]); PixelSlot for unions over a
+ *  pixel label grid (seed 004's Early computation: the record of pixel p is
+ *  that of its unit, features[unitAt[p]]). */
+struct UnitSlot
+{
+  template <class Index>
+  __device__ __forceinline__ Index
+  operator()(Index i) const
+  {
+    return i;
+  }
+};
+template <class Index>
+struct PixelSlot
+{
+  const Index * unitAt; ///< raster pixel -> unit, foreground pixels only
+  __device__ __forceinline__ Index
+  operator()(Index p) const
+  {
+    return unitAt[p];
+  }
+};
+
 /** The union of LinkRunsKernel for OTF (Alg. 2): joins the sets of a and b
  *  and moves features along. Whoever turns a root into a child moves that
  *  root's features to its new parent; whoever adds features to an entry
@@ -72,10 +96,21 @@ MoveFeatures(ComponentFeatures & from, ComponentFeatures & to)
  *  (it takes the features) or the adding thread sees the link (it moves
  *  them), so no features stay behind a non-root once all threads are done.
  *  Returns a node of the joined set that was a root when last looked at. */
-struct OnTheFlyUnion
+template <class Slot = UnitSlot>
+struct OnTheFlyUnionOf
 {
-  ComponentFeatures * features; ///< one entry per unit, indexed like parent
+  ComponentFeatures * features; ///< indexed through slot
   UpdateCounter       counter;
+  Slot                slot = Slot{};
+
+  template <class Index>
+  __device__ __forceinline__ void
+  Move(Index from, Index to) const
+  {
+    const Index target = slot(to);
+    counter.Add(static_cast<std::int64_t>(target));
+    MoveFeatures(features[slot(from)], features[target]);
+  }
 
   template <class Index>
   __device__ __forceinline__ Index
@@ -94,8 +129,7 @@ struct OnTheFlyUnion
       }
       const Index old = atomicMin(parent + b, a); // label merge
       __threadfence();
-      counter.Add(static_cast<std::int64_t>(a));
-      MoveFeatures(features[b], features[a]); // feature extraction and merge into the current root
+      Move(b, a); // feature extraction and merge into the current root
       __threadfence();
       if (old == b)
       {
@@ -107,14 +141,14 @@ struct OnTheFlyUnion
     for (Index root = FindRoot(parent, a); root != a; root = FindRoot(parent, a))
     {
       __threadfence();
-      counter.Add(static_cast<std::int64_t>(root));
-      MoveFeatures(features[a], features[root]);
+      Move(a, root);
       __threadfence();
       a = root;
     }
     return a;
   }
 };
+using OnTheFlyUnion = OnTheFlyUnionOf<UnitSlot>;
 
 /** OTF initialisation: every unit's own features and the pairs it forms
  *  with the units of the following rows that are certainly in its

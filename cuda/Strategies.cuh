@@ -25,8 +25,11 @@
 #ifndef cca_cuda_Strategies_cuh
 #define cca_cuda_Strategies_cuh
 
+#include "DistancelessLabelPropagation.cuh"
 #include "FeatureUpdate.cuh"
+#include "LabelEquivalence.cuh"
 #include "RunDetection.cuh"
+#include "TileMerging.cuh"
 
 #include <cstdint>
 #include <type_traits>
@@ -44,12 +47,25 @@ enum class FeatureMerge
   OnTheFly           ///< features move along the unions (seed 000 Alg. 2)
 };
 
+/** The labeling of seed 000's family: lock-free union-find over the units
+ *  (LinkRunsKernel). The others label a pixel grid (PixelLabeling.cuh). */
+struct UnitUnionFind
+{
+};
+
 /** Units: FullRuns (FLSL), BlockRuns (HA: sub-runs of 32-pixel warp blocks,
- *  joined across block borders) or PixelRuns (naive: one unit per pixel). */
-template <class UnitsT, FeatureMerge MergeV>
+ *  joined across block borders) or PixelRuns (naive: one unit per pixel).
+ *  Labeling: UnitUnionFind, or a pixel labeling (its units are pixels).
+ *  With a pixel labeling, FeatureMerge::OnTheFly is seed 004's Early
+ *  computation (records merged by the labeling) and Plain its Late one
+ *  (votes after the sequential relabeling). */
+template <class UnitsT, FeatureMerge MergeV, class LabelingT = UnitUnionFind>
 struct Strategy
 {
   using Units = UnitsT;
+  using Labeling = LabelingT;
+  static constexpr bool LabelsPixels = !std::is_same<LabelingT, UnitUnionFind>::value;
+  static_assert(!LabelsPixels || std::is_same<UnitsT, PixelRuns>::value, "pixel labelings work on pixel units");
   static constexpr FeatureMerge Merge = MergeV;
   /** Units are pieces of runs: joined within their row, and the run
    *  grouping and label image need the full runs detected separately. */
@@ -66,6 +82,11 @@ using FlslStrategy = Strategy<FullRuns, FeatureMerge::Plain>;
 using FlslOtfStrategy = Strategy<FullRuns, FeatureMerge::OnTheFly>;
 using FlslCdStrategy = Strategy<FullRuns, FeatureMerge::ConflictDetection>; // Algorithm::Default
 static_assert(std::is_same<FlslCdStrategy::Votes, DefaultVotes>::value, "the default path votes as before");
+using DlpStrategy = Strategy<PixelRuns, FeatureMerge::ConflictDetection, DistancelessLabelPropagation>;
+using LeEarlyStrategy = Strategy<PixelRuns, FeatureMerge::OnTheFly, LabelEquivalence>;
+using LeLateStrategy = Strategy<PixelRuns, FeatureMerge::Plain, LabelEquivalence>;
+using TmEarlyStrategy = Strategy<PixelRuns, FeatureMerge::OnTheFly, TileMerging>;
+using TmLateStrategy = Strategy<PixelRuns, FeatureMerge::Plain, TileMerging>;
 
 /** Instrumentation: totals[0] += sum of counts, totals[1] += sum of squares. */
 __global__ void

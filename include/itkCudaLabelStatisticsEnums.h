@@ -48,7 +48,12 @@ public:
     HA_OTF = 4,
     FLSL = 5,
     FLSL_OTF = 6,
-    FLSL_CD = 7
+    FLSL_CD = 7,
+    DLP = 8,      ///< seed 003: DLP-GPU labeling
+    LE_Early = 9, ///< seed 004: Label Equivalence, properties merged during labeling
+    LE_Late = 10, ///< seed 004: Label Equivalence, properties after sequential relabeling
+    TM_Early = 11,
+    TM_Late = 12 ///< seed 004: Tile Merging, properties after sequential relabeling
   };
 
   /** Which input pixels are foreground. */
@@ -77,7 +82,8 @@ operator<<(std::ostream & out, const CudaLabelStatisticsEnums::Backend value)
 inline std::ostream &
 operator<<(std::ostream & out, const CudaLabelStatisticsEnums::Algorithm value)
 {
-  constexpr const char * names[] = { "Default", "Naive", "HA", "HA_CD", "HA_OTF", "FLSL", "FLSL_OTF", "FLSL_CD" };
+  constexpr const char * names[] = { "Default", "Naive", "HA", "HA_CD", "HA_OTF", "FLSL", "FLSL_OTF", "FLSL_CD",
+                                     "DLP",     "LE_Early", "LE_Late", "TM_Early", "TM_Late" };
   const auto             index = static_cast<unsigned int>(value);
   if (index < sizeof(names) / sizeof(names[0]))
   {

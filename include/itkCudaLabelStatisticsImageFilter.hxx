@@ -72,6 +72,16 @@ EngineAlgorithm(CudaLabelStatisticsEnums::Algorithm algorithm)
       return cca::Algorithm::FLSL_OTF;
     case A::FLSL_CD:
       return cca::Algorithm::FLSL_CD;
+    case A::DLP:
+      return cca::Algorithm::DLP;
+    case A::LE_Early:
+      return cca::Algorithm::LE_Early;
+    case A::LE_Late:
+      return cca::Algorithm::LE_Late;
+    case A::TM_Early:
+      return cca::Algorithm::TM_Early;
+    case A::TM_Late:
+      return cca::Algorithm::TM_Late;
     case A::Default:
       break;
   }

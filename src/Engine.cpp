@@ -90,6 +90,31 @@ AlgorithmName(Algorithm algorithm)
       return "FLSL_OTF";
     case Algorithm::FLSL_CD:
       return "FLSL_CD";
+    case Algorithm::DLP:
+      return "DLP";
+    case Algorithm::LE_Early:
+      return "LE_Early";
+    case Algorithm::LE_Late:
+      return "LE_Late";
+    case Algorithm::TM_Early:
+      return "TM_Early";
+    case Algorithm::TM_Late:
+      return "TM_Late";
+  }
+  return "unknown";
+}
+
+const char *
+FeatureCompactionName(FeatureCompaction compaction)
+{
+  switch (compaction)
+  {
+    case FeatureCompaction::Scan:
+      return "Scan";
+    case FeatureCompaction::TreeMerge:
+      return "TreeMerge";
+    case FeatureCompaction::None:
+      return "None";
   }
   return "unknown";
 }

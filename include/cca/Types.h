@@ -52,12 +52,17 @@ enum class Backend : std::uint8_t
 const char *
 BackendName(Backend backend);
 
-/** Labeling and feature-accumulation strategy of the CUDA backend, after
- *  seed 000 (Lemaitre et al., ICASSP 2021) and its GTC 2021 talk: the
- *  labeling unit (Naive: pixels; HA: sub-runs inside 32-pixel warp blocks;
- *  FLSL: full runs) and the feature-merge policy (plain atomics; CD: warp
- *  conflict detection; OTF: features moved during the unions). All give the
- *  same Result. The CPU backend has one algorithm and ignores this. */
+/** Labeling and feature-accumulation strategy of the CUDA backend. All give
+ *  the same Result; the CPU backend has one algorithm and ignores this.
+ *  - seed 000 (Lemaitre et al., ICASSP 2021) and its GTC 2021 talk: the
+ *    labeling unit (Naive: pixels; HA: sub-runs inside 32-pixel warp blocks;
+ *    FLSL: full runs) and the feature-merge policy (plain atomics; CD: warp
+ *    conflict detection; OTF: features moved during the unions);
+ *  - seed 003 (Cabaret et al., IPTA 2017): DLP-GPU pixel labeling, then the
+ *    conflict-detection votes;
+ *  - seed 004 (Asad et al.): Label Equivalence (LE) and Tile Merging (TM)
+ *    pixel labeling with Early (properties merged during labeling) or Late
+ *    (sequential relabeling, then accumulation) property computation. */
 enum class Algorithm : std::uint8_t
 {
   Default, ///< the fastest: FLSL_CD
@@ -67,10 +72,33 @@ enum class Algorithm : std::uint8_t
   HA_OTF,
   FLSL,
   FLSL_OTF,
-  FLSL_CD
+  FLSL_CD,
+  DLP,
+  LE_Early,
+  LE_Late,
+  TM_Early,
+  TM_Late
 };
 const char *
 AlgorithmName(Algorithm algorithm);
+
+/** Every value of Algorithm, Default first: for tests and benchmarks. */
+inline constexpr Algorithm AllAlgorithms[] = { Algorithm::Default,  Algorithm::Naive,   Algorithm::HA,
+                                               Algorithm::HA_CD,    Algorithm::HA_OTF,  Algorithm::FLSL,
+                                               Algorithm::FLSL_OTF, Algorithm::FLSL_CD, Algorithm::DLP,
+                                               Algorithm::LE_Early, Algorithm::LE_Late, Algorithm::TM_Early,
+                                               Algorithm::TM_Late };
+
+/** How the CUDA backend compacts the feature table before the copy to the
+ *  host. Every mode gives the same Result. */
+enum class FeatureCompaction : std::uint8_t
+{
+  Scan,      ///< default: components numbered by a scan of root flags, the table written dense on the device
+  TreeMerge, ///< seed 002's tree merge kernel (TMK): valid records moved to the front of the array
+  None       ///< the sparse per-root table is copied whole and compacted on the host (seed 002's HA4 baseline)
+};
+const char *
+FeatureCompactionName(FeatureCompaction compaction);
 
 enum class LabelImageType : std::uint8_t
 {
@@ -114,6 +142,8 @@ struct Options
   /** CUDA backend: count atomic feature updates and estimate their conflicts
    *  (Result::atomicFeatureUpdates, estimatedConflicts); costs time, off by default. */
   bool countAtomicUpdates = false;
+  /** CUDA backend: how the feature table is compacted before its copy to the host. */
+  FeatureCompaction featureCompaction = FeatureCompaction::Scan;
 };
 
 /** Index of the neighbour-direction class used by ITK's perimeter: bit 0 = x,
@@ -178,6 +208,8 @@ struct Result
    *  each entry l. -1 when not measured. */
   std::int64_t atomicFeatureUpdates = -1;
   double       estimatedConflicts = -1;
+  /** CUDA backend: bytes copied from the device to the host (table, runs, label image, counts). */
+  std::int64_t bytesCopiedToHost = 0;
 };
 
 /** Every failure of the engine. Kind lets callers react (for example fall back to the CPU). */

@@ -42,9 +42,7 @@ using cca::PixelType;
 /** The CUDA strategy under test (the CPU backend ignores it). */
 Algorithm currentAlgorithm = Algorithm::Default;
 
-const Algorithm allAlgorithms[] = { Algorithm::Default, Algorithm::Naive,    Algorithm::HA,
-                                    Algorithm::HA_CD,   Algorithm::HA_OTF,   Algorithm::FLSL,
-                                    Algorithm::FLSL_OTF, Algorithm::FLSL_CD };
+const auto & allAlgorithms = cca::AllAlgorithms;
 
 /** A test image: a pixel buffer (possibly strided, with padding) and its view. */
 struct TestImage
@@ -646,6 +644,17 @@ CountingChecks(cca::Engine & engine, Tally & tally)
       break;
     case Algorithm::FLSL_OTF:
       atLeast = 129 - 1;
+      break;
+    case Algorithm::LE_Late:
+    case Algorithm::TM_Late:
+      exact = 257 * 129; // one plain vote per pixel after relabeling
+      break;
+    case Algorithm::LE_Early:
+    case Algorithm::TM_Early:
+      atLeast = 257 * 129 - 1; // every pixel but the root hands its record on at least once
+      break;
+    case Algorithm::DLP:
+      atLeast = 1; // conflict-detection votes of pixel units
       break;
   }
   for (Connectivity c : { Connectivity::Face, Connectivity::Full })

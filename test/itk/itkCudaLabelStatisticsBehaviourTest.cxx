@@ -491,7 +491,9 @@ AlgorithmSuite(Checker & check)
   using AlgorithmEnum = itk::CudaLabelStatisticsEnums::Algorithm;
   const AlgorithmEnum algorithms[] = { AlgorithmEnum::Default, AlgorithmEnum::Naive,    AlgorithmEnum::HA,
                                        AlgorithmEnum::HA_CD,   AlgorithmEnum::HA_OTF,   AlgorithmEnum::FLSL,
-                                       AlgorithmEnum::FLSL_OTF, AlgorithmEnum::FLSL_CD };
+                                       AlgorithmEnum::FLSL_OTF, AlgorithmEnum::FLSL_CD, AlgorithmEnum::DLP,
+                                       AlgorithmEnum::LE_Early, AlgorithmEnum::LE_Late, AlgorithmEnum::TM_Early,
+                                       AlgorithmEnum::TM_Late };
   auto runAll = [&](auto image, const std::string & name) {
     using ImageType = typename decltype(image)::ObjectType;
     for (const bool full : { false, true })

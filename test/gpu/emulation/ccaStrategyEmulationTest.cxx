@@ -15,6 +15,7 @@
 #define cuda cudaemulated
 #include "Compaction.cuh"
 #include "OnTheFlyMerge.cuh"
+#include "PixelLabeling.cuh"
 #include "Strategies.cuh"
 #include "UnionFind.cuh"
 #undef cuda
@@ -97,17 +98,36 @@ Emulate(const std::vector<Pixel> & image, int dimension, const std::int64_t (&si
       Launch(2, 64, [&] {
         InitUnitFeaturesKernel<Index, S::SplitUnits>(units.arrays, g, extent, full, unitFeatures.data());
       });
-      Launch(1, linkThreads, [&] {
-        LinkRunsKernel<Index, OnTheFlyUnion, S::SplitUnits>(units.arrays, g, full, parent, linked.data(),
-                                                            OnTheFlyUnion{ unitFeatures.data(), moveCounter });
+    }
+    if constexpr (S::LabelsPixels)
+    {
+      const auto         pixels = static_cast<std::size_t>(g.rows * g.width);
+      std::vector<Index> grid(pixels, BackgroundLabel<Index>()), unitAt(pixels, 0);
+      Launch(2, 64, [&] { PrelabelFromUnitsKernel<Index>(units.arrays, g, grid.data(), unitAt.data()); });
+      const PixelLabelingProblem<Index> problem{ g,           full, dimension == 3, grid.data(), unitFeatures.data(),
+                                                 unitAt.data(), moveCounter };
+      emulation::Device device;
+      S::Labeling::template Label<Index, S::Merge == FeatureMerge::OnTheFly>(problem, device);
+      Launch(2, 64, [&] {
+        ParentsFromLabelsKernel<Index>(units.arrays, g, grid.data(), unitAt.data(), parent, linked.data());
       });
     }
     else
     {
-      Launch(1, linkThreads,
-             [&] { LinkRunsKernel<Index, PlainUnion, S::SplitUnits>(units.arrays, g, full, parent, linked.data()); });
+      if constexpr (S::Merge == FeatureMerge::OnTheFly)
+      {
+        Launch(1, linkThreads, [&] {
+          LinkRunsKernel<Index, OnTheFlyUnion, S::SplitUnits>(units.arrays, g, full, parent, linked.data(),
+                                                              OnTheFlyUnion{ unitFeatures.data(), moveCounter });
+        });
+      }
+      else
+      {
+        Launch(1, linkThreads,
+               [&] { LinkRunsKernel<Index, PlainUnion, S::SplitUnits>(units.arrays, g, full, parent, linked.data()); });
+      }
+      Launch(2, 64, [&] { FlattenKernel<Index>(unitCount, parent); });
     }
-    Launch(2, 64, [&] { FlattenKernel<Index>(unitCount, parent); });
   }
   UnitTable<Index> fullRuns;
   RunArrays<Index> runs = units.arrays;
@@ -394,10 +414,20 @@ main(int argc, char * argv[])
   failed += Suite<unsigned long long, HaOtfStrategy>("HA_OTF 64-bit", cases / 2, seed + 7000, false);
   failed += Suite<unsigned long long, HaCdStrategy>("HA_CD 64-bit", cases / 2, seed + 8000, false);
   failed += Suite<unsigned long long, NaiveStrategy>("Naive 64-bit", cases / 2, seed + 9000, false);
+  failed += Suite<std::uint32_t, DlpStrategy>("DLP", cases, seed + 13000, false);
+  failed += Suite<std::uint32_t, LeEarlyStrategy>("LE_Early", cases, seed + 14000, false);
+  failed += Suite<std::uint32_t, LeLateStrategy>("LE_Late", cases, seed + 15000, false);
+  failed += Suite<std::uint32_t, TmEarlyStrategy>("TM_Early", cases, seed + 16000, false);
+  failed += Suite<std::uint32_t, TmLateStrategy>("TM_Late", cases, seed + 17000, false);
+  failed += Suite<unsigned long long, LeEarlyStrategy>("LE_Early 64-bit", cases / 2, seed + 18000, false);
+  failed += Suite<unsigned long long, TmLateStrategy>("TM_Late 64-bit", cases / 2, seed + 19000, false);
   linkThreads = 512;
   failed += Suite<std::uint32_t, FlslOtfStrategy>("FLSL_OTF", cases / 4, seed + 10000, true);
   failed += Suite<std::uint32_t, HaOtfStrategy>("HA_OTF", cases / 4, seed + 11000, true);
   failed += Suite<std::uint32_t, HaCdStrategy>("HA_CD", cases / 4, seed + 12000, true);
+  failed += Suite<std::uint32_t, DlpStrategy>("DLP", cases / 4, seed + 20000, true);
+  failed += Suite<std::uint32_t, LeEarlyStrategy>("LE_Early", cases / 4, seed + 21000, true);
+  failed += Suite<std::uint32_t, TmEarlyStrategy>("TM_Early", cases / 4, seed + 22000, true);
   linkThreads = 64;
   failed += Counting<NaiveStrategy>("Naive", 2, 257 * 129, -1);
   failed += Counting<HaStrategy>("HA", 2, 9 * 129, -1);
@@ -406,6 +436,10 @@ main(int argc, char * argv[])
   failed += Counting<HaCdStrategy>("HA_CD", 5, 42, -1);
   failed += Counting<FlslOtfStrategy>("FLSL_OTF", 1, -1, 128);
   failed += Counting<HaOtfStrategy>("HA_OTF", 5, -1, 9 * 129 - 1);
+  failed += Counting<LeLateStrategy>("LE_Late", 2, 257 * 129, -1);
+  failed += Counting<TmLateStrategy>("TM_Late", 2, 257 * 129, -1);
+  failed += Counting<LeEarlyStrategy>("LE_Early", 2, -1, 257 * 129 - 1);
+  failed += Counting<TmEarlyStrategy>("TM_Early", 2, -1, 257 * 129 - 1);
   std::cout << (failed == 0 ? "all passed" : "FAILED") << std::endl;
   return failed == 0 ? 0 : 1;
 }
