@@ -16,7 +16,7 @@
 // bytes copied to the host, component count, atomic updates.
 //
 // Usage: cca_family_benchmark --family NAME [--size N | --sizes N,N,...]
-//          [--algorithms LIST|seed000|seed004|all] [--compactions Scan,TreeMerge,None]
+//          [--algorithms LIST|seed000|seed004|all] [--full-algorithms LIST] [--compactions Scan,TreeMerge,None]
 //          [--connectivity face|full|both] [--reps R] [--warmup W] [--rep-budget-ms MS]
 //          [--backend cuda|cpu] [--json FILE] [--label TEXT]
 //          random:   [--g 1,4,16,all] [--density LIST | --density-step S] [--atomic-counts none|g1|all]
@@ -68,6 +68,7 @@ struct Settings : ccabench::ProtocolOptions
   std::string                         family = "random";
   std::vector<std::int64_t>           sizes;
   std::vector<cca::Algorithm>         algorithms{ cca::Algorithm::Default };
+  std::vector<cca::Algorithm>         fullAlgorithms; ///< --full-algorithms: full connectivity's own list (saves making big images twice)
   std::vector<cca::FeatureCompaction> compactions{ cca::FeatureCompaction::Scan };
   std::string                         backend = "cuda";
   std::string                         label;
@@ -367,7 +368,7 @@ ParseCompactions(const std::string & text, std::vector<cca::FeatureCompaction> &
 
 const char * kUsage =
   " --family random|leveling|scaling|subdivision|instancing|merging|spiral|ridge [--size N | --sizes N,N,...]\n"
-  "   [--algorithms NAME,...|seed000|seed004|all] [--compactions Scan,TreeMerge,None] [--connectivity face|full|both]\n"
+  "   [--algorithms NAME,...|seed000|seed004|all] [--full-algorithms LIST] [--compactions Scan,TreeMerge,None] [--connectivity face|full|both]\n"
   "   [--reps R] [--warmup W] [--rep-budget-ms MS] [--backend cuda|cpu] [--json FILE] [--label TEXT]\n"
   "   random: [--g 1,4,16,all] [--density D,D,... | --density-step S] [--atomic-counts none|g1|all]\n"
   "   patterns: [--instances K] [--probability-steps P] [--scaling-steps S] [--spiral-steps S]\n"
@@ -393,6 +394,11 @@ main(int argc, char * argv[])
     else if (arg == "--algorithms" || arg == "--algorithm")
     {
       if (!ParseAlgorithms(next(), s.algorithms))
+        return 2;
+    }
+    else if (arg == "--full-algorithms")
+    {
+      if (!ParseAlgorithms(next(), s.fullAlgorithms))
         return 2;
     }
     else if (arg == "--compactions" || arg == "--compaction")
@@ -491,7 +497,8 @@ main(int argc, char * argv[])
       const bool          countUpdates =
         s.atomicCounts == "all" || (s.atomicCounts == "g1" && rec.g == 1);
       for (cca::Connectivity c : connectivities)
-      for (cca::Algorithm algorithm : s.algorithms)
+      for (cca::Algorithm algorithm :
+           c == cca::Connectivity::Full && !s.fullAlgorithms.empty() ? s.fullAlgorithms : s.algorithms)
       for (cca::FeatureCompaction compaction : s.compactions)
       {
         Measurement m;

@@ -2,7 +2,8 @@
 # Packs the benchmark programs of a build made here (default build-bench,
 # configured with -DCMAKE_CUDA_ARCHITECTURES=90) and the ITK shared libraries
 # they need into .devcarry/bench-bundle.tar.xz, for
-# benchmark/run-on-gpu-machine.sh on a GPU machine that has no ITK. NPP and the
+# benchmark/run-on-gpu-machine.sh and benchmark/reproduce-papers.sh on a GPU
+# machine that has no ITK. NPP and the
 # C/C++ runtime are left out: the GPU machine has its own. The engine library
 # travels too, so that the NPP peer can be rebuilt there if the carried one
 # does not load. The archive is ignored by git; carry it.
@@ -13,7 +14,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/lib" .devcarry
 programs=$(ls "$build"/benchmark/cca_benchmark "$build"/benchmark/cca_filter_benchmark \
-  "$build"/benchmark/cca_npp_benchmark 2>/dev/null || true)
+  "$build"/benchmark/cca_npp_benchmark "$build"/benchmark/cca_family_benchmark 2>/dev/null || true)
 [[ -n "$programs" ]] || { echo "no benchmark programs in $build/benchmark" >&2; exit 1; }
 ldd $programs | awk '/=>/ && $3 ~ /^\// {print $3}' | sort -u |
   grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt)\.so|ld-linux|/libnpp|/libcuda\.so' |

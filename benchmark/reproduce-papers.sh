@@ -126,13 +126,11 @@ if want seed000-sizes; then
     --label seed000-sizes --json "$res/seed000-sizes.json"
 fi
 if want seed000-16k; then
-  # 16384^2: 256 MiB images, up to 34 million components (7 GB of feature table a run at g = 1).
-  step seed000-16k-face 150 "${B[@]}" --family random --size "$S_16K" --g 1,4,16,all --density 0,0.2,0.4,0.6,0.8,1 \
-    --algorithms seed000 --connectivity face --reps 2 --warmup 1 --rep-budget-ms 200 \
-    --label seed000-16k-face --json "$res/seed000-16k-face.json"
-  step seed000-16k-full 60 "${B[@]}" --family random --size "$S_16K" --g 1,4,16,all --density 0,0.2,0.4,0.6,0.8,1 \
-    --algorithms HA,FLSL_CD --connectivity full --reps 2 --warmup 1 --rep-budget-ms 200 \
-    --label seed000-16k-full --json "$res/seed000-16k-full.json"
+  # 16384^2: 256 MiB images, up to 34 million components (7 GB of feature table a run at g = 1);
+  # face: all seven, full: HA and FLSL_CD only (each image is made once for both).
+  step seed000-16k 210 "${B[@]}" --family random --size "$S_16K" --g 1,4,16,all --density 0,0.2,0.4,0.6,0.8,1 \
+    --algorithms seed000 --full-algorithms HA,FLSL_CD --connectivity both --reps 2 --warmup 1 --rep-budget-ms 200 \
+    --label seed000-16k --json "$res/seed000-16k.json"
 fi
 if want report; then
   reserve=0

@@ -2,7 +2,7 @@
 """Writes docs/reproduction.md and the plots from the JSON of reproduce-papers.sh.
 
 Reads the results folder (seed000-table.json, seed000-sizes.json,
-seed000-16k-*.json, seed002-fig4.json, seed002-fig5.json, seed003.json,
+seed000-16k.json, seed002-fig4.json, seed002-fig5.json, seed003.json,
 seed004.json, device.txt, reproduce.log) and benchmark/published.json, and
 writes one Markdown document: each experiment's table with the paper's
 published numbers beside ours, and PNG plots next to the JSON (when
@@ -246,7 +246,7 @@ def seed000(doc, plots, results, pub):
 
     # Figure 7 right: throughput against size.
     sweep = []
-    for name in ("seed000-sizes.json", "seed000-16k-face.json", "seed000-16k-full.json"):
+    for name in ("seed000-sizes.json", "seed000-16k.json"):
         d = load(os.path.join(results, name))
         if d:
             sweep += d["measurements"]
@@ -258,8 +258,8 @@ def seed000(doc, plots, results, pub):
         doc.add("Not run.", "")
         return
     doc.add("Mean over d = 0, 0.2, .., 1 of the per-image kernel throughput (Gpix/s), per size; the "
-            f"{size}² point uses the table run's images at those densities. At 16384² the full connectivity "
-            "ran HA and FLSL_CD only (time budget).", "")
+            f"{size}² point uses the table run's images at those densities; '–' = not run (reproduce-papers.sh "
+            "runs only HA and FLSL_CD with full connectivity at 16384², for time).", "")
     sby = group(sweep, "connectivity", "algorithm", "g", "size")
     sizes = sorted({m["size"] for m in sweep})
     for conn in ("face", "full"):
