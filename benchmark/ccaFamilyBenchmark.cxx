@@ -127,9 +127,9 @@ Quoted(const std::string & s)
 }
 
 void
-WriteJson(const Settings & s, const std::vector<Measurement> & all, double elapsedS)
+WriteJsonTo(const std::string & file, const Settings & s, const std::vector<Measurement> & all, double elapsedS)
 {
-  std::ofstream out(s.json);
+  std::ofstream out(file);
   out << "{\n  \"program\": \"cca_family_benchmark\",\n  \"label\": " << Quoted(s.label)
       << ",\n  \"family\": " << Quoted(s.family) << ",\n  \"backend\": " << Quoted(s.backend)
       << ",\n  \"reps\": " << s.reps << ",\n  \"warmup\": " << s.warmup << ",\n  \"repBudgetMs\": " << s.repBudgetMs
@@ -153,6 +153,15 @@ WriteJson(const Settings & s, const std::vector<Measurement> & all, double elaps
         << ", \"estimatedConflicts\": " << m.estimatedConflicts << "}" << (i + 1 < all.size() ? ",\n" : "\n");
   }
   out << "  ]\n}\n";
+}
+
+/** Writes a temporary file, then renames it: a run killed by a time limit leaves the last whole file. */
+void
+WriteJson(const Settings & s, const std::vector<Measurement> & all, double elapsedS)
+{
+  const std::string temporary = s.json + ".tmp";
+  WriteJsonTo(temporary, s, all, elapsedS);
+  std::rename(temporary.c_str(), s.json.c_str());
 }
 
 Measurement

@@ -35,7 +35,8 @@ deadline=${DEADLINE:-530}
 backend=${BACKEND:-cuda}
 quick=${QUICK:-0}
 mkdir -p "$res"
-exec > >(tee -a "$res/reproduce.log") 2>&1
+# One log per call, so that the results of several calls can share a folder.
+exec > >(tee -a "$res/reproduce-$(date -u +%Y%m%d-%H%M%S).log") 2>&1
 
 all_experiments="seed003 seed002 seed004 seed000-table seed000-sizes seed000-16k report"
 experiments=${*:-$all_experiments}

@@ -3,7 +3,7 @@
 
 Reads the results folder (seed000-table.json, seed000-sizes.json,
 seed000-16k.json, seed002-fig4.json, seed002-fig5.json, seed003.json,
-seed004.json, device.txt, reproduce.log) and benchmark/published.json, and
+seed004.json, device.txt, reproduce-*.log) and benchmark/published.json, and
 writes one Markdown document: each experiment's table with the paper's
 published numbers beside ours, and PNG plots next to the JSON (when
 matplotlib is installed; the tables need only the standard library). Missing
@@ -112,11 +112,12 @@ class Doc:
 
 
 def elapsed_per_step(results):
-    """{step: seconds} from reproduce.log's '== NAME: rc=.., ..s for this step' lines."""
+    """{step: (seconds, exit code)} from the '== NAME: rc=.., ..s for this step' lines of reproduce*.log."""
     out = {}
-    path = os.path.join(results, "reproduce.log")
-    if os.path.exists(path):
-        for line in open(path):
+    for name in sorted(os.listdir(results)):
+        if not (name.startswith("reproduce") and name.endswith(".log")):
+            continue
+        for line in open(os.path.join(results, name)):
             m = re.match(r"== (\S+): rc=(\d+), .*?(\d+)s for this step", line)
             if m:
                 out[m.group(1)] = (int(m.group(3)), int(m.group(2)))
