@@ -34,19 +34,28 @@ RandomImage(std::int64_t size, double density, int g, std::uint32_t seed, std::v
   const double              threshold = density * 4294967296.0;
   const std::int64_t        blocks = (size + g - 1) / g;
   std::vector<std::uint8_t> row(static_cast<std::size_t>(blocks));
+  if (density <= 0 || density >= 1)
+  {
+    // Every draw falls on the same side of the threshold: no need to draw (an 16384^2 image is 2^28 draws).
+    std::fill(image.begin(), image.end(), density >= 1 ? 1 : 0);
+    return;
+  }
   for (std::int64_t by = 0; by < blocks; ++by)
   {
     for (auto & b : row)
     {
       b = static_cast<double>(rng()) < threshold ? 1 : 0;
     }
-    for (std::int64_t y = by * g; y < std::min(size, (by + 1) * g); ++y)
+    // The block row's first image row, then copies of it.
+    const std::int64_t y0 = by * g;
+    std::uint8_t *     first = image.data() + y0 * size;
+    for (std::int64_t bx = 0; bx < blocks; ++bx)
     {
-      std::uint8_t * out = image.data() + y * size;
-      for (std::int64_t x = 0; x < size; ++x)
-      {
-        out[x] = row[static_cast<std::size_t>(x / g)];
-      }
+      std::fill(first + bx * g, first + std::min(size, (bx + 1) * g), row[static_cast<std::size_t>(bx)]);
+    }
+    for (std::int64_t y = y0 + 1; y < std::min(size, y0 + g); ++y)
+    {
+      std::copy(first, first + size, image.data() + y * size);
     }
   }
 }
