@@ -16,6 +16,7 @@
 #include "PixelLabeling.cuh"
 #include "Strategies.cuh"
 #include "StreamDevice.cuh"
+#include "TreeMergeCompaction.cuh"
 #include "UnionFind.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
@@ -30,6 +31,8 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace cca
 {
@@ -38,7 +41,67 @@ namespace cuda
 
 namespace
 {
-std::atomic<bool> forceWideRunIndex{ false };
+std::atomic<bool>         forceWideRunIndex{ false };
+std::atomic<std::int64_t> treeMergeSecondCopies{ 0 };
+
+/** TMK's first copy before the backend has seen a frame (the paper's
+ *  user-provided object count), and the next guess after count valid nodes:
+ *  the count plus a safety margin. */
+constexpr std::int64_t InitialTreeCopyGuess = 1024;
+std::int64_t
+NextTreeCopyGuess(std::int64_t count)
+{
+  return count + count / 4 + 16;
+}
+
+/** The features of the compacted tree nodes in order of their labels (root
+ *  units, so raster order of the components: the scan's numbering). An LSD
+ *  radix sort of (label, node) pairs, 11 bits a pass. */
+void
+FeaturesInLabelOrder(const std::vector<CompactedFeatureNode> & nodes, std::vector<ComponentFeatures> & features)
+{
+  const std::size_t          n = nodes.size();
+  std::vector<std::uint64_t> keys(n), sortedKeys(n);
+  std::vector<std::size_t>   order(n), sortedOrder(n);
+  std::uint64_t              largest = 0;
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    keys[i] = static_cast<std::uint64_t>(nodes[i].label);
+    order[i] = i;
+    largest = std::max(largest, keys[i]);
+  }
+  constexpr int            Bits = 11;
+  constexpr std::uint64_t  Mask = (std::uint64_t{ 1 } << Bits) - 1;
+  std::vector<std::size_t> start(std::size_t{ 1 } << Bits);
+  for (int shift = 0; shift < 64 && (largest >> shift) != 0; shift += Bits)
+  {
+    std::fill(start.begin(), start.end(), 0);
+    for (const std::uint64_t key : keys)
+    {
+      ++start[(key >> shift) & Mask];
+    }
+    std::size_t sum = 0;
+    for (std::size_t & b : start)
+    {
+      const std::size_t c = b;
+      b = sum;
+      sum += c;
+    }
+    for (std::size_t k = 0; k < n; ++k)
+    {
+      const std::size_t to = start[(keys[k] >> shift) & Mask]++;
+      sortedKeys[to] = keys[k];
+      sortedOrder[to] = order[k];
+    }
+    keys.swap(sortedKeys);
+    order.swap(sortedOrder);
+  }
+  features.resize(n);
+  for (std::size_t k = 0; k < n; ++k)
+  {
+    features[k] = nodes[order[k]].record;
+  }
+}
 
 /** Blocks of BlockThreads threads of kernel that fit on the device at once. */
 template <class Kernel>
@@ -122,6 +185,23 @@ private:
   void
   ExclusiveSum(In in, Out out, std::int64_t count);
 
+  /** HostStaging::Download, counted in m_BytesToHost. */
+  void
+  Download(void * host, const void * device, std::size_t bytes);
+
+  /** FeatureCompaction::TreeMerge (TreeMergeCompaction.cuh): builds, sizes
+   *  and balances the feature tree of the units; returns the compacted nodes
+   *  on the device (valid ones first). */
+  template <class Index, bool SplitUnits>
+  const CompactedFeatureNode *
+  BuildFeatureTree(const RunArrays<Index> & units, const Index * label, const Index * rootUnit,
+                   const Geometry & geometry, const detail::Extent & extent, bool full);
+
+  /** The valid nodes copied into m_HostNodes: a guessed count, then the
+   *  rest if the root says there are more. */
+  void
+  DownloadFeatureTree(const CompactedFeatureNode * nodes, std::int64_t capacity, std::int64_t componentCount);
+
   int                          m_Device = 0;
   std::unique_ptr<Stream>      m_Stream;
   std::unique_ptr<Event>       m_Marks[5];
@@ -148,6 +228,14 @@ private:
   DeviceBuffer                 m_PixelLabels; ///< the label grid of pixel labelings
   DeviceBuffer                 m_UnitAt;      ///< pixel -> unit, for pixel labelings
   DeviceBuffer                 m_LabelingScratch[StreamDevice::ScratchSlots];
+  DeviceBuffer                 m_SparseIndex;  ///< FeatureCompaction::None: entry i belongs to root unit i
+  DeviceBuffer                 m_TreeNodes;    ///< FeatureCompaction::TreeMerge: one node per unit
+  DeviceBuffer                 m_TreeRoots[2]; ///< the root of each segment, per span (double-buffered)
+  DeviceBuffer                 m_TreeOut;      ///< the balanced nodes, valid ones first
+  std::vector<ComponentFeatures>    m_HostSparse; ///< FeatureCompaction::None: the whole sparse table
+  std::vector<CompactedFeatureNode> m_HostNodes;
+  std::int64_t                 m_TreeCopyGuess = InitialTreeCopyGuess;
+  std::int64_t                 m_BytesToHost = 0; ///< device-to-host bytes of the current run
 };
 
 CudaBackend::CudaBackend(int device)
@@ -199,6 +287,7 @@ CudaBackend::ReadScalar(const Index * device)
   auto * host = static_cast<Index *>(m_HostScalar.Reserve(sizeof(Index) * 2, "allocating a pinned scalar"));
   Check(cudaMemcpyAsync(host, device, sizeof(Index), cudaMemcpyDeviceToHost, m_Stream->Get()),
         "reading a count from the device");
+  m_BytesToHost += static_cast<std::int64_t>(sizeof(Index));
   m_Stream->Synchronize("waiting for a count from the device");
   return *host;
 }
@@ -214,9 +303,72 @@ CudaBackend::ExclusiveSum(In in, Out out, std::int64_t count)
 }
 
 void
+CudaBackend::Download(void * host, const void * device, std::size_t bytes)
+{
+  m_Staging->Download(host, device, bytes, m_Stream->Get());
+  m_BytesToHost += static_cast<std::int64_t>(bytes);
+}
+
+template <class Index, bool SplitUnits>
+const CompactedFeatureNode *
+CudaBackend::BuildFeatureTree(const RunArrays<Index> & units, const Index * label, const Index * rootUnit,
+                              const Geometry & geometry, const detail::Extent & extent, bool full)
+{
+  const cudaStream_t stream = m_Stream->Get();
+  const Index        count = units.count;
+  const unsigned     nodeBlocks = BlocksFor(static_cast<std::int64_t>(count), BlockThreads);
+  auto *             nodes = m_TreeNodes.Reserve<FeatureTreeNode<Index>>(count, "feature tree nodes");
+  Index              segments = (count + TileNodes - 1) / TileNodes;
+  Index *            rootIn = m_TreeRoots[0].Reserve<Index>(segments, "feature tree roots");
+  Index *            rootOut = m_TreeRoots[1].Reserve<Index>((segments + 1) / 2, "feature tree roots");
+  // The leaf records: every unit votes (no single-unit shortcut), pairs with units of its component.
+  using TreeVotes = VotePolicy<false, false, SplitUnits, PairVotes::All>;
+  BuildTileTreesKernel<Index, TreeVotes><<<BlocksFor(static_cast<std::int64_t>(count), TileNodes), TileNodes, 0,
+                                           stream>>>(units, label, rootUnit, geometry, extent, full, nodes, rootIn);
+  CheckLaunch("tree tile kernel");
+  for (Index span = TileNodes; segments > 1; span *= 2, segments = (segments + 1) / 2)
+  {
+    MergeTreesKernel<Index><<<nodeBlocks, BlockThreads, 0, stream>>>(nodes, count, rootIn, rootOut, span);
+    CheckLaunch("tree merge kernel");
+    std::swap(rootIn, rootOut);
+  }
+  UpdateTreeSizesKernel<Index><<<nodeBlocks, BlockThreads, 0, stream>>>(nodes, count);
+  CheckLaunch("tree size kernel");
+  auto * compacted = m_TreeOut.Reserve<CompactedFeatureNode>(count, "compacted tree nodes");
+  BalanceTreeKernel<Index><<<nodeBlocks, BlockThreads, 0, stream>>>(nodes, count, rootIn, compacted);
+  CheckLaunch("tree balancing kernel");
+  return compacted;
+}
+
+void
+CudaBackend::DownloadFeatureTree(const CompactedFeatureNode * nodes, std::int64_t capacity,
+                                 std::int64_t componentCount)
+{
+  const std::int64_t first = std::max<std::int64_t>(1, std::min(m_TreeCopyGuess, capacity));
+  m_HostNodes.resize(static_cast<std::size_t>(first));
+  Download(m_HostNodes.data(), nodes, m_HostNodes.size() * sizeof(CompactedFeatureNode));
+  const std::int64_t valid = m_HostNodes[0].treeSize; // the root comes first
+  if (valid < 1 || valid > capacity || valid != componentCount)
+  {
+    throw Error(Error::Kind::Cuda, "the tree merge compaction found " + std::to_string(valid) + " nodes for " +
+                                     std::to_string(componentCount) + " components");
+  }
+  if (valid > first)
+  {
+    m_HostNodes.resize(static_cast<std::size_t>(valid));
+    Download(m_HostNodes.data() + first, nodes + first,
+             static_cast<std::size_t>(valid - first) * sizeof(CompactedFeatureNode));
+    ++treeMergeSecondCopies;
+  }
+  m_HostNodes.resize(static_cast<std::size_t>(valid));
+  m_TreeCopyGuess = NextTreeCopyGuess(valid);
+}
+
+void
 CudaBackend::Run(const ImageView & image, const Options & options, Result & result)
 {
   Check(cudaSetDevice(m_Device), "selecting the CUDA device");
+  m_BytesToHost = 0;
   // A run that threw may have left work in flight on buffers about to be reused.
   m_Stream->Synchronize("finishing earlier work");
   // 32-bit run indices while the run count (at most one per two pixels of a
@@ -352,6 +504,7 @@ CudaBackend::ReadUpdateCounts(std::int64_t entries, Result & result)
   auto * host = static_cast<unsigned long long *>(m_HostScalar.Reserve(2 * sizeof(unsigned long long), "totals"));
   Check(cudaMemcpyAsync(host, totals, 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream),
         "reading update totals");
+  m_BytesToHost += static_cast<std::int64_t>(2 * sizeof(unsigned long long));
   m_Stream->Synchronize("waiting for update totals");
   result.atomicFeatureUpdates = static_cast<std::int64_t>(host[0]);
   result.estimatedConflicts = host[0] == 0 ? 0.0 : static_cast<double>(host[1]) / static_cast<double>(host[0]);
@@ -433,7 +586,7 @@ CudaBackend::RunStrategy(const ImageView & image, const Options & options, Resul
       CheckLaunch("prelabel kernel");
       const PixelLabelingProblem<Index> problem{ geometry, full, image.dimension == 3, grid, unitFeatures, unitAt,
                                                  moveCounter };
-      StreamDevice device(*m_Stream, m_LabelingScratch, m_HostScalar);
+      StreamDevice device(*m_Stream, m_LabelingScratch, m_HostScalar, &m_BytesToHost);
       S::Labeling::template Label<Index, S::Merge == FeatureMerge::OnTheFly>(problem, device);
       ParentsFromLabelsKernel<Index>
         <<<unitBlocks, BlockThreads, 0, stream>>>(units, geometry, grid, unitAt, parent, linked);
@@ -470,8 +623,10 @@ CudaBackend::RunStrategy(const ImageView & image, const Options & options, Resul
   m_Marks[2]->Record(stream);
 
   // ---- features: numbering, votes, grouping, label image ----
-  Index               componentCount = 0;
-  ComponentFeatures * table = nullptr;
+  const FeatureCompaction      compaction = options.featureCompaction;
+  Index                        componentCount = 0;
+  ComponentFeatures *          table = nullptr;     ///< Scan: dense; None: sparse (one entry per unit)
+  const CompactedFeatureNode * treeNodes = nullptr; ///< TreeMerge
   cca::Run *          groupedRuns = nullptr;
   std::int64_t *      runOffsets = nullptr;
   void *              labels = nullptr;
@@ -496,37 +651,61 @@ CudaBackend::RunStrategy(const ImageView & image, const Options & options, Resul
                                            " components, more than a uint32 label image can hold");
     }
 
-    table = m_Table.Reserve<ComponentFeatures>(componentCount, "the feature table");
-    const unsigned tableBlocks = BlocksFor(static_cast<std::int64_t>(componentCount), BlockThreads);
-    if constexpr (S::Merge == FeatureMerge::OnTheFly)
+    if (compaction == FeatureCompaction::TreeMerge)
     {
-      GatherRootFeaturesKernel<Index>
-        <<<tableBlocks, BlockThreads, 0, stream>>>(componentCount, rootOf, unitFeatures, table);
-      CheckLaunch("root feature kernel");
-      if (!full)
-      {
-        // Face connectivity: units that only touch diagonally may or may not
-        // share a component; their pairs are voted now that labels exist.
-        using Conditional = VotePolicy<false, false, S::SplitUnits, PairVotes::Conditional>;
-        LaunchVotes<Index, Conditional>(options.countAtomicUpdates, unitBlocks, units, linked, label, geometry, extent,
-                                        table, voteCounter, full);
-      }
-      FinalizeTableKernel<Index, false>
-        <<<tableBlocks, BlockThreads, 0, stream>>>(componentCount, rootOf, linked, table);
-      CheckLaunch("feature finalizing kernel");
+      // TMK does the feature accumulation itself, from the units' records.
+      treeNodes = BuildFeatureTree<Index, S::SplitUnits>(units, label, parent, geometry, extent, full);
     }
     else
     {
-      using Votes = typename S::Votes;
-      PrepareTableKernel<Index, Votes::WholeSingleUnits>
-        <<<BlocksFor(static_cast<std::int64_t>(componentCount), PrepareThreads), PrepareThreads, 0, stream>>>(
-          units, componentCount, rootOf, linked, geometry, extent, table);
-      CheckLaunch("feature table kernel");
-      LaunchVotes<Index, Votes>(options.countAtomicUpdates, unitBlocks, units, linked, label, geometry, extent, table,
-                                voteCounter, full);
-      FinalizeTableKernel<Index, Votes::WholeSingleUnits>
-        <<<tableBlocks, BlockThreads, 0, stream>>>(componentCount, rootOf, linked, table);
-      CheckLaunch("feature finalizing kernel");
+      // Scan: a dense table, entry c for component c (rootOf[c] its root
+      // unit), votes keyed by label. None (the HA4 baseline): a sparse table,
+      // entry i for root unit i (the identity as rootOf), votes keyed by the
+      // root units (the flattened parents); entries of non-roots keep no pixels.
+      const bool    sparse = compaction == FeatureCompaction::None;
+      const Index   entries = sparse ? unitCount : componentCount;
+      const Index * entryRoot = rootOf;
+      const Index * voteKey = label;
+      if (sparse)
+      {
+        auto * identity = m_SparseIndex.Reserve<Index>(unitCount, "sparse table roots");
+        IotaKernel<Index><<<unitBlocks, BlockThreads, 0, stream>>>(unitCount, identity);
+        CheckLaunch("iota kernel");
+        entryRoot = identity;
+        voteKey = parent;
+      }
+      table = m_Table.Reserve<ComponentFeatures>(entries, "the feature table");
+      const unsigned tableBlocks = BlocksFor(static_cast<std::int64_t>(entries), BlockThreads);
+      if constexpr (S::Merge == FeatureMerge::OnTheFly)
+      {
+        GatherRootFeaturesKernel<Index>
+          <<<tableBlocks, BlockThreads, 0, stream>>>(entries, entryRoot, unitFeatures, table);
+        CheckLaunch("root feature kernel");
+        if (!full)
+        {
+          // Face connectivity: units that only touch diagonally may or may not
+          // share a component; their pairs are voted now that labels exist.
+          using Conditional = VotePolicy<false, false, S::SplitUnits, PairVotes::Conditional>;
+          LaunchVotes<Index, Conditional>(options.countAtomicUpdates, unitBlocks, units, linked, voteKey, geometry,
+                                          extent, table, voteCounter, full);
+        }
+        FinalizeTableKernel<Index, false>
+          <<<tableBlocks, BlockThreads, 0, stream>>>(entries, entryRoot, linked, table);
+        CheckLaunch("feature finalizing kernel");
+      }
+      else
+      {
+        using Votes = typename S::Votes;
+        PrepareTableKernel<Index, Votes::WholeSingleUnits>
+          <<<BlocksFor(static_cast<std::int64_t>(entries), PrepareThreads), PrepareThreads, 0, stream>>>(
+            units, entries, entryRoot, linked, geometry, extent, table);
+        CheckLaunch("feature table kernel");
+        LaunchVotes<Index, Votes>(options.countAtomicUpdates, unitBlocks, units, linked, voteKey, geometry, extent,
+                                  table, voteCounter, full);
+        FinalizeTableKernel<Index, Votes::WholeSingleUnits>
+          <<<tableBlocks, BlockThreads, 0, stream>>>(entries, entryRoot, linked, table);
+        CheckLaunch("feature finalizing kernel");
+      }
     }
 
     // The component of each full run.
@@ -589,19 +768,35 @@ CudaBackend::RunStrategy(const ImageView & image, const Options & options, Resul
   // ---- download ----
   const auto components = static_cast<std::size_t>(componentCount);
   result.componentCount = static_cast<std::int64_t>(componentCount);
-  result.features.resize(components);
-  m_Staging->Download(result.features.data(), table, components * sizeof(ComponentFeatures), stream);
+  // TreeMerge and None: copies here, host compaction after the timing marks.
+  if (compaction == FeatureCompaction::TreeMerge)
+  {
+    m_HostNodes.clear();
+    if (components > 0)
+    {
+      DownloadFeatureTree(treeNodes, static_cast<std::int64_t>(unitCount), result.componentCount);
+    }
+  }
+  else if (compaction == FeatureCompaction::None)
+  {
+    m_HostSparse.resize(static_cast<std::size_t>(unitCount));
+    Download(m_HostSparse.data(), table, m_HostSparse.size() * sizeof(ComponentFeatures));
+  }
+  else
+  {
+    result.features.resize(components);
+    Download(result.features.data(), table, components * sizeof(ComponentFeatures));
+  }
   result.runs.clear();
   result.runOffsets.clear();
   if (options.computeRuns)
   {
     result.runs.resize(static_cast<std::size_t>(runCount));
-    m_Staging->Download(result.runs.data(), groupedRuns, result.runs.size() * sizeof(cca::Run), stream);
+    Download(result.runs.data(), groupedRuns, result.runs.size() * sizeof(cca::Run));
     result.runOffsets.assign(components + 1, 0);
     if (components > 0)
     {
-      m_Staging->Download(result.runOffsets.data(), runOffsets, result.runOffsets.size() * sizeof(std::int64_t),
-                          stream);
+      Download(result.runOffsets.data(), runOffsets, result.runOffsets.size() * sizeof(std::int64_t));
     }
   }
   if (options.labelImageType != LabelImageType::None)
@@ -609,7 +804,7 @@ CudaBackend::RunStrategy(const ImageView & image, const Options & options, Resul
     const std::size_t bytes = static_cast<std::size_t>(pixels) * labelBytes;
     if (labels != nullptr)
     {
-      m_Staging->Download(options.labelImage, labels, bytes, stream);
+      Download(options.labelImage, labels, bytes);
     }
     else
     {
@@ -623,10 +818,33 @@ CudaBackend::RunStrategy(const ImageView & image, const Options & options, Resul
   result.times.labelMs = m_Marks[2]->MillisecondsSince(*m_Marks[1]);
   result.times.featuresMs = m_Marks[3]->MillisecondsSince(*m_Marks[2]);
   result.times.downloadMs = m_Marks[4]->MillisecondsSince(*m_Marks[3]);
+  if (compaction == FeatureCompaction::TreeMerge)
+  {
+    FeaturesInLabelOrder(m_HostNodes, result.features);
+  }
+  else if (compaction == FeatureCompaction::None)
+  {
+    // Entries of roots hold pixels, the others none; root order is the scan's numbering.
+    result.features.clear();
+    result.features.reserve(components);
+    for (const ComponentFeatures & entry : m_HostSparse)
+    {
+      if (entry.pixelCount > 0)
+      {
+        result.features.push_back(entry);
+      }
+    }
+    if (result.features.size() != components)
+    {
+      throw Error(Error::Kind::Cuda, "the sparse feature table holds " + std::to_string(result.features.size()) +
+                                       " components instead of " + std::to_string(components));
+    }
+  }
   if (options.countAtomicUpdates)
   {
     ReadUpdateCounts(counterEntries, result);
   }
+  result.bytesCopiedToHost = m_BytesToHost;
 }
 
 } // namespace
@@ -641,6 +859,12 @@ bool
 ForceWideRunIndex()
 {
   return forceWideRunIndex;
+}
+
+std::int64_t
+TreeMergeSecondCopies()
+{
+  return treeMergeSecondCopies;
 }
 
 } // namespace cuda

@@ -2,6 +2,8 @@
 #ifndef cca_cuda_CudaBackendTesting_h
 #define cca_cuda_CudaBackendTesting_h
 
+#include <cstdint>
+
 namespace cca
 {
 namespace cuda
@@ -13,6 +15,11 @@ void
 SetForceWideRunIndex(bool force);
 bool
 ForceWideRunIndex();
+
+/** How many times, over all CUDA backends of the process, the tree merge
+ *  compaction needed a second copy (its guessed node count was too small). */
+std::int64_t
+TreeMergeSecondCopies();
 
 } // namespace cuda
 } // namespace cca

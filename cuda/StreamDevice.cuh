@@ -10,6 +10,7 @@
 #include "DeviceMemory.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 namespace cca
@@ -22,10 +23,13 @@ class StreamDevice
 public:
   static constexpr int ScratchSlots = 6;
 
-  StreamDevice(const Stream & stream, DeviceBuffer (&scratch)[ScratchSlots], PinnedBuffer & hostScalar)
+  /** bytesRead, when given, is increased by the bytes Read copies to the host. */
+  StreamDevice(const Stream & stream, DeviceBuffer (&scratch)[ScratchSlots], PinnedBuffer & hostScalar,
+               std::int64_t * bytesRead = nullptr)
     : m_Stream(stream)
     , m_Scratch(scratch)
     , m_HostScalar(hostScalar)
+    , m_BytesRead(bytesRead)
   {}
 
   /** kernel<<<blocks, threads>>>(args...) on the stream; what names it in errors. */
@@ -51,6 +55,10 @@ public:
     auto * host = static_cast<T *>(m_HostScalar.Reserve(sizeof(T), what));
     Check(cudaMemcpyAsync(host, source, sizeof(T), cudaMemcpyDeviceToHost, m_Stream.Get()), what);
     m_Stream.Synchronize(what);
+    if (m_BytesRead != nullptr)
+    {
+      *m_BytesRead += static_cast<std::int64_t>(sizeof(T));
+    }
     return *host;
   }
 
@@ -66,6 +74,7 @@ private:
   const Stream & m_Stream;
   DeviceBuffer (&m_Scratch)[ScratchSlots];
   PinnedBuffer & m_HostScalar;
+  std::int64_t * m_BytesRead;
 };
 
 } // namespace cuda

@@ -6,6 +6,8 @@
 // more than 2^31 pixels. Every strategy of cca::Algorithm (naive, HA, HA+CD,
 // HA+OTF, FLSL, FLSL+OTF, FLSL+CD, the default) must give the CPU's result;
 // the atomic-update instrumentation is checked against hand-counted values.
+// Each cca::FeatureCompaction (Scan, TreeMerge, None) must too, on a subset
+// (CompactionChecks), with Result::bytesCopiedToHost checked between them.
 // Exits 77 (skipped) when no CUDA device is usable.
 //
 // Usage: ccaCudaBackendTest [--quick] [--no-large] [--cases N] [--seed S] [--algorithm NAME|all]
@@ -41,6 +43,8 @@ using cca::PixelType;
 
 /** The CUDA strategy under test (the CPU backend ignores it). */
 Algorithm currentAlgorithm = Algorithm::Default;
+/** The CUDA feature compaction under test (the CPU backend ignores it). */
+cca::FeatureCompaction currentCompaction = cca::FeatureCompaction::Scan;
 
 const auto & allAlgorithms = cca::AllAlgorithms;
 
@@ -299,6 +303,7 @@ RunBackend(cca::Engine & engine, const TestImage & image, cca::Options options, 
   Outcome out;
   options.backend = backend;
   options.algorithm = currentAlgorithm;
+  options.featureCompaction = currentCompaction;
   if (options.labelImageType != LabelImageType::None)
   {
     const std::size_t bytes = options.labelImageType == LabelImageType::UInt64 ? 8 : 4;
@@ -454,7 +459,11 @@ Check(cca::Engine & engine, const TestImage & image, cca::Options options, const
     return true;
   }
   ++tally.failed;
-  std::cout << "FAIL " << cca::AlgorithmName(currentAlgorithm) << " " << caseName << " [" << image.description
+  std::cout << "FAIL " << cca::AlgorithmName(currentAlgorithm) << " "
+            << (currentCompaction != cca::FeatureCompaction::Scan
+                  ? std::string(cca::FeatureCompactionName(currentCompaction)) + " "
+                  : std::string())
+            << caseName << " [" << image.description
             << ", " << OptionsText(options) << "]: " << problem << std::endl;
   return false;
 }
@@ -710,6 +719,144 @@ CountingChecks(cca::Engine & engine, Tally & tally)
   }
 }
 
+/** The feature compactions other than Scan (seed 002's tree merge kernel,
+ *  the sparse table copied whole) against the CPU on a subset: 2D and 3D,
+ *  both connectivities, empty, checkerboards (the most components), all on
+ *  (one component), random images, a few random cases (all options). Then
+ *  the tree merge's guessed first copy both ways on a fresh engine (a count
+ *  above the guess needs a second copy, the same count again does not), and
+ *  bytesCopiedToHost of the three modes on one image: None copies the
+ *  sparse table (units - components more records than Scan), TreeMerge a
+ *  whole number of its nodes instead of Scan's records. */
+void
+CompactionChecks(bool quick, std::uint32_t seed, Tally & tally)
+{
+  std::vector<Mask> masks;
+  masks.push_back(Filled(2, 300, 200, 1, false, "300x200 empty"));
+  masks.push_back(Filled(3, 20, 20, 20, false, "20^3 empty"));
+  masks.push_back(Checkerboard(2, 129, 65, 1));
+  masks.push_back(Checkerboard(3, 31, 17, 9));
+  masks.push_back(Filled(2, 257, 129, 1, true, "257x129 full"));
+  masks.push_back(Filled(3, 33, 17, 9, true, "33x17x9 full"));
+  masks.push_back(Filled(2, 1, 1, 1, true, "1x1 full"));
+  masks.push_back(RandomMask(2, 700, 500, 1, 0.5, 1, 31));
+  masks.push_back(RandomMask(2, 300, 300, 1, 0.7, 4, 32));
+  masks.push_back(RandomMask(3, 60, 50, 40, 0.3, 1, 33));
+  masks.push_back(RandomMask(3, 48, 40, 24, 0.6, 4, 34));
+  for (const cca::FeatureCompaction compaction : { cca::FeatureCompaction::TreeMerge, cca::FeatureCompaction::None })
+  {
+    currentCompaction = compaction;
+    cca::Engine engine;
+    for (std::size_t i = 0; i < masks.size(); ++i)
+    {
+      const TestImage image = Plain(masks[i]);
+      for (Connectivity c : { Connectivity::Face, Connectivity::Full })
+      {
+        cca::Options options;
+        options.connectivity = c;
+        options.labelImageType = (i + (c == Connectivity::Full ? 1 : 0)) % 2 == 0 ? LabelImageType::UInt32
+                                                                                  : LabelImageType::UInt64;
+        Check(engine, image, options, "compaction " + masks[i].description, tally);
+      }
+    }
+    const int cases = quick ? 4 : 20;
+    for (int i = 0; i < cases; ++i)
+    {
+      RandomCase(engine, 700000 + seed + static_cast<std::uint32_t>(i), tally);
+    }
+  }
+
+  // The guessed first copy, both ways.
+  currentCompaction = cca::FeatureCompaction::TreeMerge;
+  {
+    cca::Engine     engine;
+    const TestImage many = Plain(Checkerboard(2, 200, 200, 1)); // 20000 components with Face
+    const TestImage few = Plain(RandomMask(2, 200, 200, 1, 0.7, 4, 35));
+    cca::Options    options;
+    options.labelImageType = LabelImageType::UInt32;
+    struct Step
+    {
+      const TestImage * image;
+      bool              secondCopy;
+      const char *      what;
+    };
+    const Step steps[] = { { &many, true, "20000 components, first call (guess 1024)" },
+                           { &many, false, "the same again" },
+                           { &few, false, "fewer components" },
+                           { &many, true, "more again" },
+                           { &many, false, "the same again" } };
+    for (const Step & step : steps)
+    {
+      const std::int64_t before = cca::cuda::TreeMergeSecondCopies();
+      if (Check(engine, *step.image, options, std::string("tree copy: ") + step.what, tally))
+      {
+        const bool second = cca::cuda::TreeMergeSecondCopies() != before;
+        if (second != step.secondCopy)
+        {
+          --tally.passed;
+          ++tally.failed;
+          std::cout << "FAIL " << cca::AlgorithmName(currentAlgorithm) << " tree copy: " << step.what << ": "
+                    << (second ? "a" : "no") << " second copy" << std::endl;
+        }
+      }
+    }
+  }
+
+  // bytesCopiedToHost: Default (full runs as units: units = runs) only.
+  if (currentAlgorithm == Algorithm::Default)
+  {
+    const TestImage image = Plain(RandomMask(2, 300, 200, 1, 0.5, 1, 36));
+    cca::Options    options;
+    options.connectivity = Connectivity::Full;
+    options.labelImageType = LabelImageType::UInt32;
+    std::int64_t bytes[3] = { 0, 0, 0 };
+    cca::Result  scan;
+    const cca::FeatureCompaction modes[] = { cca::FeatureCompaction::Scan, cca::FeatureCompaction::None,
+                                             cca::FeatureCompaction::TreeMerge };
+    cca::Engine engine;
+    for (int k = 0; k < 3; ++k)
+    {
+      currentCompaction = modes[k];
+      const Outcome out = RunBackend(engine, image, options, cca::Backend::Cuda);
+      bytes[k] = out.result.bytesCopiedToHost;
+      if (k == 0)
+      {
+        scan = out.result;
+      }
+    }
+    const std::int64_t record = sizeof(cca::ComponentFeatures);
+    const std::int64_t node = 232; // CompactedFeatureNode: the record, its label and the tree size
+    const std::int64_t components = scan.componentCount;
+    const std::int64_t units = static_cast<std::int64_t>(scan.runs.size());
+    const std::int64_t payload = components * record + units * 16 + (components + 1) * 8 + 300 * 200 * 4;
+    const std::int64_t treeExtra = bytes[2] - bytes[0] + components * record;
+    std::ostringstream problem;
+    if (bytes[0] < payload || bytes[0] > payload + 64)
+    {
+      problem << "Scan copied " << bytes[0] << " bytes for a payload of " << payload << "; ";
+    }
+    if (bytes[1] - bytes[0] != (units - components) * record)
+    {
+      problem << "None copied " << bytes[1] << " bytes, Scan " << bytes[0] << ", " << units << " units, "
+              << components << " components; ";
+    }
+    if (treeExtra % node != 0 || treeExtra / node < components)
+    {
+      problem << "TreeMerge copied " << bytes[2] << " bytes, Scan " << bytes[0] << "; ";
+    }
+    if (problem.tellp() == 0)
+    {
+      ++tally.passed;
+    }
+    else
+    {
+      ++tally.failed;
+      std::cout << "FAIL bytesCopiedToHost: " << problem.str() << std::endl;
+    }
+  }
+  currentCompaction = cca::FeatureCompaction::Scan;
+}
+
 /** More than 2^31 pixels (65536 x 32769 uint8): 64-bit pixel offsets everywhere. */
 void
 LargeImage(cca::Engine & engine, Tally & tally)
@@ -813,7 +960,7 @@ main(int argc, char * argv[])
     const int   randomCases = isDefault || alone ? defaultCases : std::max(1, defaultCases / 6);
     const auto  algorithmStart = std::chrono::steady_clock::now();
     cca::Engine engine;
-    Tally       random, edge, repeat, wide, counting, big;
+    Tally       random, edge, repeat, wide, counting, big, compaction;
     for (int i = 0; i < randomCases; ++i)
     {
       RandomCase(engine, seed + static_cast<std::uint32_t>(i), random);
@@ -845,6 +992,10 @@ main(int argc, char * argv[])
                 << std::endl;
     }
 
+    CompactionChecks(quick, seed, compaction);
+    std::cout << name << " feature compactions: " << compaction.passed << " passed, " << compaction.failed
+              << " failed" << std::endl;
+
     if (large && isDefault)
     {
       LargeImage(engine, big);
@@ -852,9 +1003,9 @@ main(int argc, char * argv[])
     }
 
     const int algorithmFailed =
-      random.failed + edge.failed + repeat.failed + counting.failed + wide.failed + big.failed;
+      random.failed + edge.failed + repeat.failed + counting.failed + wide.failed + big.failed + compaction.failed;
     const int algorithmPassed =
-      random.passed + edge.passed + repeat.passed + counting.passed + wide.passed + big.passed;
+      random.passed + edge.passed + repeat.passed + counting.passed + wide.passed + big.passed + compaction.passed;
     std::cout << name << ": " << algorithmPassed << " passed, " << algorithmFailed << " failed in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - algorithmStart).count() << " s"
               << std::endl;

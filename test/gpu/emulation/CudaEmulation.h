@@ -240,6 +240,13 @@ atomicExch(T * p, T v)
 }
 template <class T>
 T
+atomicCAS(T * p, T expected, T desired)
+{
+  std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired);
+  return expected; // the old value, whether or not it was replaced
+}
+template <class T>
+T
 atomicMin(T * p, T v)
 {
   std::atomic_ref<T> a(*p);
