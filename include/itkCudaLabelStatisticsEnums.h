@@ -56,6 +56,15 @@ public:
     TM_Late = 12 ///< seed 004: Tile Merging, properties after sequential relabeling
   };
 
+  /** How the CUDA backend compacts the feature table before its copy to the
+   *  host; every one gives the same result. */
+  enum class FeatureCompaction : uint8_t
+  {
+    Scan = 0,      ///< default: components numbered by a scan, the table written dense on the device
+    TreeMerge = 1, ///< seed 002's tree merge kernel: only the valid feature nodes are copied
+    None = 2       ///< the sparse table (one entry per labeling unit) copied whole (seed 002's HA4 baseline)
+  };
+
   /** Which input pixels are foreground. */
   enum class ForegroundRule : uint8_t
   {
@@ -90,6 +99,21 @@ operator<<(std::ostream & out, const CudaLabelStatisticsEnums::Algorithm value)
     return out << "itk::CudaLabelStatisticsEnums::Algorithm::" << names[index];
   }
   return out << "INVALID VALUE FOR itk::CudaLabelStatisticsEnums::Algorithm";
+}
+
+inline std::ostream &
+operator<<(std::ostream & out, const CudaLabelStatisticsEnums::FeatureCompaction value)
+{
+  switch (value)
+  {
+    case CudaLabelStatisticsEnums::FeatureCompaction::Scan:
+      return out << "itk::CudaLabelStatisticsEnums::FeatureCompaction::Scan";
+    case CudaLabelStatisticsEnums::FeatureCompaction::TreeMerge:
+      return out << "itk::CudaLabelStatisticsEnums::FeatureCompaction::TreeMerge";
+    case CudaLabelStatisticsEnums::FeatureCompaction::None:
+      return out << "itk::CudaLabelStatisticsEnums::FeatureCompaction::None";
+  }
+  return out << "INVALID VALUE FOR itk::CudaLabelStatisticsEnums::FeatureCompaction";
 }
 
 inline std::ostream &

@@ -78,6 +78,7 @@ public:
   using BackendEnum = CudaLabelStatisticsEnums::Backend;
   using ForegroundRuleEnum = CudaLabelStatisticsEnums::ForegroundRule;
   using AlgorithmEnum = CudaLabelStatisticsEnums::Algorithm;
+  using FeatureCompactionEnum = CudaLabelStatisticsEnums::FeatureCompaction;
 
   static_assert(ImageDimension == 2 || ImageDimension == 3,
                 "CudaLabelStatisticsImageFilter supports 2D and 3D images only");
@@ -147,6 +148,13 @@ public:
   itkSetEnumMacro(Algorithm, AlgorithmEnum);
   itkGetEnumMacro(Algorithm, AlgorithmEnum);
 
+  /** How the CUDA backend compacts the feature table before copying it to
+   *  the host: Scan (default), TreeMerge (seed 002's tree merge kernel) or
+   *  None (the sparse table copied whole). All give the same output; the CPU
+   *  backend ignores it. */
+  itkSetEnumMacro(FeatureCompaction, FeatureCompactionEnum);
+  itkGetEnumMacro(FeatureCompaction, FeatureCompactionEnum);
+
   /** CUDA device ordinal; -1 uses the current device. */
   itkSetMacro(CudaDevice, int);
   itkGetConstMacro(CudaDevice, int);
@@ -204,6 +212,7 @@ private:
   BackendEnum          m_Backend{ BackendEnum::Auto };
   BackendEnum          m_BackendUsed{ BackendEnum::Auto };
   AlgorithmEnum        m_Algorithm{ AlgorithmEnum::Default };
+  FeatureCompactionEnum m_FeatureCompaction{ FeatureCompactionEnum::Scan };
   int                  m_CudaDevice{ -1 };
   SizeValueType        m_NumberOfObjects{ 0 };
   cca::StageTimes      m_StageTimes{};

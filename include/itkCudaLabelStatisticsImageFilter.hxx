@@ -88,6 +88,22 @@ EngineAlgorithm(CudaLabelStatisticsEnums::Algorithm algorithm)
   return cca::Algorithm::Default;
 }
 
+inline cca::FeatureCompaction
+EngineFeatureCompaction(CudaLabelStatisticsEnums::FeatureCompaction compaction)
+{
+  using C = CudaLabelStatisticsEnums::FeatureCompaction;
+  switch (compaction)
+  {
+    case C::TreeMerge:
+      return cca::FeatureCompaction::TreeMerge;
+    case C::None:
+      return cca::FeatureCompaction::None;
+    case C::Scan:
+      break;
+  }
+  return cca::FeatureCompaction::Scan;
+}
+
 /** ITK numbers objects 0, 1, 2, ... skipping the background value
  *  (BinaryImageToLabelMapFilter::CreateConsecutive); component k >= 1 gets: */
 inline long double
@@ -205,6 +221,7 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateData()
                                                     : cca::Backend::Auto;
   options.cudaDevice = m_CudaDevice;
   options.algorithm = CudaLabelStatisticsDetail::EngineAlgorithm(m_Algorithm);
+  options.featureCompaction = CudaLabelStatisticsDetail::EngineFeatureCompaction(m_FeatureCompaction);
   options.numberOfThreads = static_cast<int>(this->GetMultiThreader()->GetMaximumNumberOfThreads());
   options.computeRuns = true;
 
@@ -352,6 +369,7 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::PrintSelf(std::ostrea
   os << indent << "Backend: " << m_Backend << std::endl;
   os << indent << "BackendUsed: " << m_BackendUsed << std::endl;
   os << indent << "Algorithm: " << m_Algorithm << std::endl;
+  os << indent << "FeatureCompaction: " << m_FeatureCompaction << std::endl;
   os << indent << "CudaDevice: " << m_CudaDevice << std::endl;
   os << indent << "NumberOfObjects: " << m_NumberOfObjects << std::endl;
 }
