@@ -9,7 +9,7 @@
 // Usage: cca_benchmark [--quick] [--size N] [--reps R] [--warmup W]
 //                      [--connectivity face|full|both] [--outputs features|all]
 //                      [--backend cuda|cpu] [--algorithm NAME|all] [--g G] [--density D]
-//                      [--json FILE]
+//                      [--compaction Scan|TreeMerge|None] [--json FILE]
 #include "RandomImages.h"
 #include "cca/Engine.h"
 
@@ -41,6 +41,7 @@ struct Settings : ccabench::ProtocolOptions
   std::string                 outputs = "features";
   std::string                 backend = "cuda";
   std::vector<cca::Algorithm> algorithms{ cca::Algorithm::Default }; ///< --algorithm NAME|all
+  cca::FeatureCompaction      compaction = cca::FeatureCompaction::Scan; ///< --compaction Scan|TreeMerge|None
 };
 
 struct Measurement
@@ -61,6 +62,7 @@ struct Measurement
   double       totalGpixPerS = 0;
   std::int64_t atomicFeatureUpdates = -1; ///< from one extra, untimed run
   double       estimatedConflicts = -1;
+  std::int64_t bytesCopiedToHost = 0; ///< device to host, last timed run
 };
 
 Measurement
@@ -78,6 +80,7 @@ Measure(cca::Engine & engine, const std::vector<std::uint8_t> & image, const Set
   options.backend = s.backend == "cpu" ? cca::Backend::Cpu : cca::Backend::Cuda;
   options.computeRuns = s.outputs == "all";
   options.algorithm = algorithm;
+  options.featureCompaction = s.compaction;
   if (s.outputs == "all")
   {
     labels.resize(image.size());
@@ -101,6 +104,7 @@ Measure(cca::Engine & engine, const std::vector<std::uint8_t> & image, const Set
     kernel.push_back(r.times.labelMs + r.times.featuresMs);
     m.components = r.componentCount;
     m.runs = options.computeRuns ? static_cast<std::int64_t>(r.runs.size()) : -1;
+    m.bytesCopiedToHost = r.bytesCopiedToHost;
   }
   const double pixels = static_cast<double>(image.size());
   m.uploadMs = Median(upload);
@@ -127,7 +131,8 @@ WriteJson(const std::string & file, const Settings & s, const std::vector<Measur
 {
   std::ofstream out(file);
   out << "{\n  \"program\": \"cca_benchmark\",\n  \"size\": " << s.size << ",\n  \"reps\": " << s.reps << ",\n  \"warmup\": " << s.warmup
-      << ",\n  \"backend\": \"" << s.backend << "\",\n  \"outputs\": \"" << s.outputs << "\",\n  \"summary\": [\n";
+      << ",\n  \"backend\": \"" << s.backend << "\",\n  \"outputs\": \"" << s.outputs
+      << "\",\n  \"compaction\": \"" << cca::FeatureCompactionName(s.compaction) << "\",\n  \"summary\": [\n";
   for (std::size_t i = 0; i < summary.size(); ++i)
   {
     out << "    " << summary[i] << (i + 1 < summary.size() ? ",\n" : "\n");
@@ -142,7 +147,8 @@ WriteJson(const std::string & file, const Settings & s, const std::vector<Measur
         << ", \"featuresMs\": " << m.featuresMs << ", \"downloadMs\": " << m.downloadMs
         << ", \"totalMs\": " << m.totalMs << ", \"kernelGpixPerS\": " << m.kernelGpixPerS
         << ", \"totalGpixPerS\": " << m.totalGpixPerS << ", \"atomicFeatureUpdates\": " << m.atomicFeatureUpdates
-        << ", \"estimatedConflicts\": " << m.estimatedConflicts << "}" << (i + 1 < all.size() ? ",\n" : "\n");
+        << ", \"estimatedConflicts\": " << m.estimatedConflicts << ", \"bytesCopiedToHost\": " << m.bytesCopiedToHost
+        << "}" << (i + 1 < all.size() ? ",\n" : "\n");
   }
   out << "  ]\n}\n";
 }
@@ -170,6 +176,25 @@ main(int argc, char * argv[])
       s.outputs = next();
     else if (arg == "--backend")
       s.backend = next();
+    else if (arg == "--compaction")
+    {
+      const std::string name = next();
+      bool              known = false;
+      for (const cca::FeatureCompaction c :
+           { cca::FeatureCompaction::Scan, cca::FeatureCompaction::TreeMerge, cca::FeatureCompaction::None })
+      {
+        if (name == cca::FeatureCompactionName(c))
+        {
+          s.compaction = c;
+          known = true;
+        }
+      }
+      if (!known)
+      {
+        std::cerr << "unknown compaction " << name << " (Scan, TreeMerge or None)\n";
+        return 2;
+      }
+    }
     else if (arg == "--algorithm")
     {
       const std::string name = next();
@@ -192,7 +217,7 @@ main(int argc, char * argv[])
       std::cerr << "usage: " << argv[0]
                 << " [--quick] [--size N] [--reps R] [--warmup W] [--g G] [--density D]"
                    " [--connectivity face|full|both] [--outputs features|all] [--backend cuda|cpu]"
-                   " [--algorithm NAME|all] [--json FILE]\n";
+                   " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--json FILE]\n";
       return 2;
     }
   }
