@@ -347,6 +347,116 @@ Suite(const char * name, int cases, std::uint32_t seed, bool large)
   return failed;
 }
 
+/** Label Equivalence stress shapes, against the CPU backend in both
+ *  connectivities: seed 004's Ridge patterns R_l (section IV-B: peaks at
+ *  x = 3i of height 1 + #{k <= l - 2 : 2^k divides i} on a trapezoidal
+ *  base; level l takes LE l Scan/Analysis iterations, the smallest label
+ *  crossing the crest against raster order), the same in a 3D x-z plane and
+ *  stacked in z, and a square spiral (one long equivalence chain after the
+ *  first Scan). */
+template <class Index, class S>
+int
+LeShapes(const char * name)
+{
+  Engine engine;
+  int    failed = 0;
+  auto   check = [&](const std::string & shape, const std::vector<Pixel> & image, int dimension,
+                   const std::int64_t (&size)[3]) {
+    ImageView view;
+    view.data = image.data();
+    view.pixelType = PixelType::UInt8;
+    view.dimension = dimension;
+    for (int i = 0; i < 3; ++i)
+    {
+      view.size[i] = size[i];
+    }
+    for (bool full : { false, true })
+    {
+      Options options;
+      options.backend = Backend::Cpu;
+      options.connectivity = full ? Connectivity::Full : Connectivity::Face;
+      std::vector<std::uint32_t> cpuLabels(image.size()), emulatedLabels;
+      options.labelImageType = LabelImageType::UInt32;
+      options.labelImage = cpuLabels.data();
+      const Result cpu = engine.Run(view, options);
+      std::string  problem;
+      const Result emulated = Emulate<Index, S>(image, dimension, size, full, emulatedLabels, problem);
+      if (problem.empty())
+      {
+        problem = Compare(cpu, emulated, cpuLabels, emulatedLabels);
+      }
+      if (!problem.empty())
+      {
+        ++failed;
+        std::cout << "FAIL " << name << " " << shape << (full ? " full" : " face") << ": " << problem << std::endl;
+      }
+    }
+  };
+  for (int level = 2; level <= 5; ++level)
+  {
+    const std::int64_t peaks = (std::int64_t{ 1 } << (level - 2)) + 1;
+    const std::int64_t crestWidth = 3 * (peaks - 1) + 1;
+    const std::int64_t baseHeight = crestWidth - level;
+    const std::int64_t margin = (baseHeight + 1) / 2; // the base widens by one pixel every other row on each side
+    const std::int64_t w = crestWidth + 2 * margin + 1, h = level + baseHeight + 1;
+    std::vector<Pixel> image(static_cast<std::size_t>(w * h), 0);
+    for (std::int64_t i = 0; i < peaks; ++i)
+    {
+      std::int64_t height = 1;
+      for (int k = 0; k <= level - 2; ++k)
+      {
+        height += i % (std::int64_t{ 1 } << k) == 0 ? 1 : 0;
+      }
+      for (std::int64_t y = level - height; y < level; ++y)
+      {
+        image[static_cast<std::size_t>(y * w + margin + 3 * i)] = 1;
+      }
+    }
+    for (std::int64_t k = 0; k < baseHeight; ++k)
+    {
+      for (std::int64_t x = margin - k / 2; x < margin + crestWidth + k / 2; ++x)
+      {
+        image[static_cast<std::size_t>((level + k) * w + x)] = 1;
+      }
+    }
+    const std::string ridge = "ridge level " + std::to_string(level);
+    check(ridge, image, 2, { w, h, 1 });
+    if (level == 5)
+    {
+      check(ridge + " x-z plane", image, 3, { w, 1, h }); // the same raster, y becomes z
+    }
+    if (level == 4)
+    {
+      std::vector<Pixel> stacked(image);
+      stacked.insert(stacked.end(), image.begin(), image.end());
+      check(ridge + " stacked", stacked, 3, { w, h, 2 });
+    }
+  }
+  { // square spiral: a one-pixel path winding inwards with one pixel of background between turns
+    const std::int64_t w = 41, h = 39;
+    std::vector<Pixel> image(static_cast<std::size_t>(w * h), 0);
+    std::int64_t       x = 0, y = 0, dx = 1, dy = 0, run = w - 1, turns = 0;
+    image[0] = 1;
+    while (run > 0)
+    {
+      for (std::int64_t s = 0; s < run; ++s)
+      {
+        x += dx;
+        y += dy;
+        image[static_cast<std::size_t>(y * w + x)] = 1;
+      }
+      const std::int64_t t = dx;
+      dx = -dy;
+      dy = t;
+      ++turns;
+      run = (dx != 0 ? w : h) - 1 - 2 * ((turns - 1) / 2); // one background pixel between neighbouring turns
+    }
+    check("spiral", image, 2, { w, h, 1 });
+  }
+  std::cout << name << " shapes: " << (failed == 0 ? "passed" : "FAILED") << std::endl;
+  return failed;
+}
+
 /** The counts of ccaCudaBackendTest's CountingChecks, with the backend's grids:
  *  exact for plain votes and conflict detection, a lower bound for OTF. */
 template <class S>
@@ -421,6 +531,7 @@ main(int argc, char * argv[])
   failed += Suite<std::uint32_t, TmLateStrategy>("TM_Late", cases, seed + 17000, false);
   failed += Suite<unsigned long long, LeEarlyStrategy>("LE_Early 64-bit", cases / 2, seed + 18000, false);
   failed += Suite<unsigned long long, TmLateStrategy>("TM_Late 64-bit", cases / 2, seed + 19000, false);
+  failed += LeShapes<std::uint32_t, LeEarlyStrategy>("LE_Early");
   linkThreads = 512;
   failed += Suite<std::uint32_t, FlslOtfStrategy>("FLSL_OTF", cases / 4, seed + 10000, true);
   failed += Suite<std::uint32_t, HaOtfStrategy>("HA_OTF", cases / 4, seed + 11000, true);
