@@ -347,6 +347,125 @@ Suite(const char * name, int cases, std::uint32_t seed, bool large)
   return failed;
 }
 
+/** Tile-border cases for the tile labelings (TM): one image, both
+ *  connectivities, against the CPU backend. Shapes: a spiral and a
+ *  serpentine (long paths through many tiles), anti-diagonals (joined across
+ *  tile columns only through up-right neighbours under Full), a full image,
+ *  a 3D diagonal staircase; sizes not multiples of the tile. */
+template <class Index, class S>
+int
+TileShapes(const char * name)
+{
+  Engine engine;
+  int    failed = 0;
+  auto   check = [&](const char * shape, const std::vector<Pixel> & image, int dimension, std::int64_t w,
+                   std::int64_t h, std::int64_t d) {
+    const std::int64_t size[3] = { w, h, d };
+    ImageView          view;
+    view.data = image.data();
+    view.pixelType = PixelType::UInt8;
+    view.dimension = dimension;
+    for (int i = 0; i < 3; ++i)
+    {
+      view.size[i] = size[i];
+    }
+    for (bool full : { false, true })
+    {
+      Options options;
+      options.backend = Backend::Cpu;
+      options.connectivity = full ? Connectivity::Full : Connectivity::Face;
+      std::vector<std::uint32_t> cpuLabels(image.size()), emulatedLabels;
+      options.labelImageType = LabelImageType::UInt32;
+      options.labelImage = cpuLabels.data();
+      const Result cpu = engine.Run(view, options);
+      std::string  problem;
+      const Result emulated = Emulate<Index, S>(image, dimension, size, full, emulatedLabels, problem);
+      if (problem.empty())
+      {
+        problem = Compare(cpu, emulated, cpuLabels, emulatedLabels);
+      }
+      if (!problem.empty())
+      {
+        ++failed;
+        std::cout << "FAIL " << name << " " << shape << (full ? " full" : " face") << ": " << problem << std::endl;
+      }
+    }
+  };
+  { // spiral: a one-pixel wall winding inwards, two pixels between turns
+    const std::int64_t w = 45, h = 37;
+    std::vector<Pixel> image(w * h, 0);
+    std::int64_t       x0 = 0, y0 = 0, x1 = w - 1, y1 = h - 1;
+    while (x0 <= x1 && y0 <= y1)
+    {
+      for (std::int64_t x = x0; x <= x1; ++x)
+      {
+        image[y0 * w + x] = 1;
+      }
+      for (std::int64_t y = y0; y <= y1; ++y)
+      {
+        image[y * w + x1] = 1;
+      }
+      for (std::int64_t x = x0 + 2; x <= x1; ++x)
+      {
+        image[y1 * w + x] = 1;
+      }
+      for (std::int64_t y = y0 + 2; y <= y1; ++y)
+      {
+        image[y * w + x0 + 2] = 1;
+      }
+      x0 += 4;
+      y0 += 2;
+      x1 -= 2;
+      y1 -= 2;
+    }
+    check("spiral", image, 2, w, h, 1);
+  }
+  { // serpentine: rows 0, 2, 4, ... joined alternately at the right and left ends
+    const std::int64_t w = 70, h = 21;
+    std::vector<Pixel> image(w * h, 0);
+    for (std::int64_t y = 0; y < h; y += 2)
+    {
+      for (std::int64_t x = 0; x < w; ++x)
+      {
+        image[y * w + x] = 1;
+      }
+      if (y + 1 < h)
+      {
+        image[(y + 1) * w + ((y / 2) % 2 == 0 ? w - 1 : 0)] = 1;
+      }
+    }
+    check("serpentine", image, 2, w, h, 1);
+  }
+  { // anti-diagonals: under Full every line crosses tile columns only up-right; Face leaves single pixels
+    const std::int64_t w = 40, h = 20;
+    std::vector<Pixel> image(w * h, 0);
+    for (std::int64_t i = 0; i < w * h; ++i)
+    {
+      image[i] = ((i % w) + (i / w)) % 5 == 0 ? 1 : 0;
+    }
+    check("anti-diagonals", image, 2, w, h, 1);
+  }
+  { // full image with partial tiles
+    const std::int64_t w = 33, h = 17;
+    check("full image", std::vector<Pixel>(w * h, 1), 2, w, h, 1);
+  }
+  { // staircase: a diagonal through x, y and z, plus a line across each slice
+    const std::int64_t w = 36, h = 19, d = 5;
+    std::vector<Pixel> image(w * h * d, 0);
+    for (std::int64_t z = 0; z < d; ++z)
+    {
+      image[(z * h + 13 + z) * w + 29 + z] = 1; // a step of (1, 1, 1): Full only, across tile borders
+      for (std::int64_t x = 33; x < w; ++x) // meets the diagonal in slice 4
+      {
+        image[(z * h + 17) * w + x] = 1;
+      }
+    }
+    check("staircase", image, 3, w, h, d);
+  }
+  std::cout << name << " tile shapes: " << (failed == 0 ? "passed" : "FAILED") << std::endl;
+  return failed;
+}
+
 /** Label Equivalence stress shapes, against the CPU backend in both
  *  connectivities: seed 004's Ridge patterns R_l (section IV-B: peaks at
  *  x = 3i of height 1 + #{k <= l - 2 : 2^k divides i} on a trapezoidal
@@ -531,6 +650,7 @@ main(int argc, char * argv[])
   failed += Suite<std::uint32_t, TmLateStrategy>("TM_Late", cases, seed + 17000, false);
   failed += Suite<unsigned long long, LeEarlyStrategy>("LE_Early 64-bit", cases / 2, seed + 18000, false);
   failed += Suite<unsigned long long, TmLateStrategy>("TM_Late 64-bit", cases / 2, seed + 19000, false);
+  failed += TileShapes<std::uint32_t, TmEarlyStrategy>("TM_Early");
   failed += LeShapes<std::uint32_t, LeEarlyStrategy>("LE_Early");
   linkThreads = 512;
   failed += Suite<std::uint32_t, FlslOtfStrategy>("FLSL_OTF", cases / 4, seed + 10000, true);
