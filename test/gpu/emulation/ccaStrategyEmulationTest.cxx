@@ -38,6 +38,10 @@ using namespace cca::cudaemulated;
 using emulation::Launch;
 using Pixel = std::uint8_t;
 
+/** DLP-GPU without the optional DLP-SR + DLP-R of its tile step. */
+using DlpUnregularizedStrategy =
+  Strategy<PixelRuns, FeatureMerge::ConflictDetection, DistancelessLabelPropagationOf<false>>;
+
 /** Launch shapes (the kernels are grid-stride loops: any shape is valid). */
 unsigned voteBlocks = 2;
 unsigned voteThreads = 64;
@@ -651,6 +655,8 @@ main(int argc, char * argv[])
   failed += Suite<unsigned long long, LeEarlyStrategy>("LE_Early 64-bit", cases / 2, seed + 18000, false);
   failed += Suite<unsigned long long, TmLateStrategy>("TM_Late 64-bit", cases / 2, seed + 19000, false);
   failed += TileShapes<std::uint32_t, TmEarlyStrategy>("TM_Early");
+  failed += TileShapes<std::uint32_t, DlpStrategy>("DLP");
+  failed += TileShapes<unsigned long long, DlpUnregularizedStrategy>("DLP without SR+R 64-bit");
   failed += LeShapes<std::uint32_t, LeEarlyStrategy>("LE_Early");
   linkThreads = 512;
   failed += Suite<std::uint32_t, FlslOtfStrategy>("FLSL_OTF", cases / 4, seed + 10000, true);
