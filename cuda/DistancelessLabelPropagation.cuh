@@ -81,7 +81,9 @@ FlattenLocal(LocalLabel * tile, LocalLabel l)
   {
     root = up;
   }
-  tile[l] = root;
+  // Concurrent flattening may already have stored an ancestor here; atomicMin
+  // keeps the lowest, and makes the store visible to lock-free readers as one.
+  atomicMin(tile + l, root);
 }
 
 /** DLP-SR's SetRoot (Alg. 2, multi-threaded form): label a points at least

@@ -96,9 +96,10 @@ InsertIntoTree(FeatureTreeNode<Index> * nodes, Index root, Index i)
 {
   FeatureTreeNode<Index> & node = nodes[i];
   const Index              label = node.label;
-  // Its old children re-insert themselves; it must be childless when it becomes reachable.
-  node.left = NoTreeNode<Index>();
-  node.right = NoTreeNode<Index>();
+  // Its old children re-insert themselves; it must be childless when it
+  // becomes reachable. Atomic stores: readers of these links are lock-free.
+  atomicExch(&node.left, NoTreeNode<Index>());
+  atomicExch(&node.right, NoTreeNode<Index>());
   __threadfence();
   Index current = root;
   for (int depth = 0;; ++depth)
