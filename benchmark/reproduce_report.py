@@ -30,6 +30,15 @@ from collections import defaultdict
 SEED000 = ["Naive", "HA", "HA_OTF", "HA_CD", "FLSL", "FLSL_OTF", "FLSL_CD"]
 GKEYS = [(1, "g1", "g = 1"), (4, "g4", "g = 4"), (16, "g16", "g = 16"), (0, "all", "all foreground")]
 TODO = "> **TODO(lead):**"
+# Our reading of each comparison, kept beside the results (rewritten by hand
+# after a new run); a section without one gets a TODO(lead) marker instead.
+FINDINGS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reproduction-findings.json")
+FINDINGS = json.load(open(FINDINGS_FILE)) if os.path.exists(FINDINGS_FILE) else {}
+
+
+def finding(key, todo_text):
+    text = FINDINGS.get(key)
+    return f"> **What we read from it:** {text}" if text else f"{TODO} {todo_text}"
 
 
 def load(path):
@@ -172,9 +181,9 @@ def seed000(doc, plots, results, pub):
             f"{s1['g4']['rows']['FLSL_CD'][0]}, HA {s1['g4']['rows']['HA'][0]}; all foreground: FLSL_CD "
             f"{s1['all']['rows']['FLSL_CD'][0]}, HA {s1['all']['rows']['HA'][0]} Gpix/s) and V100 numbers "
             f"(g = 4: FLSL_CD {s1['g4']['rows']['FLSL_CD'][1]}); see benchmark/published.json.", "")
-    doc.add(f"{TODO} compare the rankings and the ratios ours / published above (H100 vs A100: about 1.6x "
+    doc.add(finding("seed000-table", "compare the rankings and the ratios ours / published above (H100 vs A100: about 1.6x "
             "the memory bandwidth); say where and why a strategy's rank differs (e.g. OTF moving our "
-            "216-byte records).", "")
+            "216-byte records)."), "")
 
     # Figure 1 statements: peak time over the time before the percolation threshold.
     doc.add("### Figure 1: the peak at the percolation threshold", "")
@@ -299,8 +308,8 @@ def seed000(doc, plots, results, pub):
             fig.suptitle("Seed 000 Fig. 7 right: average throughput against image size")
             fig.tight_layout()
             doc.image(plots.save(fig, f"seed000-sizes-{conn}.png"), f"throughput against size, {conn}")
-    doc.add(f"{TODO} the paper: FLSL+CD is the fastest at every size; the ranking does not depend on the "
-            "size except for HA+OTF; small images lose parallelism. Say whether ours agrees.", "")
+    doc.add(finding("seed000-sizes", "the paper: FLSL+CD is the fastest at every size; the ranking does not depend on the "
+            "size except for HA+OTF; small images lose parallelism. Say whether ours agrees."), "")
 
 
 # ---------------------------------------------------------------- seed 003
@@ -335,8 +344,8 @@ def seed003(doc, plots, results, pub):
     for gpu, v in p3["rows"].items():
         rows.append(["published", gpu] + [f"{v['ms'][i]} ms, {v['gpix'][i]} Gp/s" for i in range(3)])
     doc.table(["connectivity", "labeling", "g = 1", "g = 4", "g = 16"], rows)
-    doc.add(f"{TODO} ratio to the GTX 980 Ti (336 GB/s) against the H100's ~3 TB/s; whether DLP's g = 16 / g = 1 "
-            "speed-up (paper: 1.35x on the 980 Ti) holds.", "")
+    doc.add(finding("seed003", "ratio to the GTX 980 Ti (336 GB/s) against the H100's ~3 TB/s; whether DLP's g = 16 / g = 1 "
+            "speed-up (paper: 1.35x on the 980 Ti) holds."), "")
     if plots.plt:
         plt = plots.plt
         fig, axes = plt.subplots(1, 3, figsize=(16, 4.5))
@@ -456,8 +465,8 @@ def seed002(doc, plots, results, pub):
             fig.suptitle("Seed 002 Fig. 5: against image size (g = 1, d = 0.1 .. 0.9)")
             fig.tight_layout()
             doc.image(plots.save(fig, "seed002-fig5.png"), "compaction against size")
-    doc.add(f"{TODO} compare with the paper's qualitative findings listed above (TMK vs full copy by size; "
-            "where Scan stands).", "")
+    doc.add(finding("seed002", "compare with the paper's qualitative findings listed above (TMK vs full copy by size; "
+            "where Scan stands)."), "")
 
 
 # ---------------------------------------------------------------- seed 004
@@ -517,9 +526,9 @@ def seed004(doc, plots, results, pub):
     doc.add("Cells: our mean ms ± relative std, the paper's (GTX 1080) in brackets; last column: our images "
             "(the paper's image count).", "")
     doc.table(["family"] + columns + ["images"], rows)
-    doc.add(f"{TODO} the paper's findings to compare: TM steadier than LE (Ordinary TM ± 1-11 % except "
+    doc.add(finding("seed004", "the paper's findings to compare: TM steadier than LE (Ordinary TM ± 1-11 % except "
             "Spiral); Late faster than Early on average but with more variance; Spiral the largest deviation "
-            "in every column; LE sensitive to the level (Leveling ± 34 %).", "")
+            "in every column; LE sensitive to the level (Leveling ± 34 %)."), "")
     if plots.plt:
         plt = plots.plt
         fig, axes = plt.subplots(2, 3, figsize=(18, 9))
@@ -566,8 +575,8 @@ def main():
             "Written by `benchmark/reproduce_report.py` from the JSON of `benchmark/reproduce-papers.sh` "
             f"(results: `{os.path.relpath(args.results, os.path.dirname(os.path.abspath(args.doc)))}`; published "
             "numbers: `benchmark/published.json`). How to rerun: benchmark/README.md, section "
-            "\"Reproducing the papers\". Paragraphs marked TODO(lead) are left for the explanation of the "
-            "numbers.", "")
+            "\"Reproducing the papers\". The explanations after each comparison come from "
+            "`benchmark/reproduction-findings.json`.", "")
     doc.add("Machine and run:", "", "```", device or "device.txt missing", "```", "")
     steps = elapsed_per_step(args.results)
     if steps:
