@@ -562,10 +562,12 @@ def main():
     parser.add_argument("--doc", default="docs/reproduction.md")
     parser.add_argument("--published", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                             "published.json"))
+    parser.add_argument("--images", default="docs/images/reproduction", help="where the PNG plots go")
     parser.add_argument("--no-plots", action="store_true")
     args = parser.parse_args()
     pub = load(args.published)
-    plots = Plots(args.results, not args.no_plots)
+    os.makedirs(args.images, exist_ok=True)
+    plots = Plots(args.images, not args.no_plots)
     doc = Doc(args.doc, args.results)
     device = ""
     path = os.path.join(args.results, "device.txt")
