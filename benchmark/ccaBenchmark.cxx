@@ -202,8 +202,7 @@ main(int argc, char * argv[])
       for (const cca::Algorithm a : cca::AllAlgorithms)
       {
         // "all" is the seven strategies of seed 000 (Default is FLSL_CD).
-        const bool seed000 = a != cca::Algorithm::Default && a <= cca::Algorithm::FLSL_CD;
-        if ((name == "all" && seed000) || name == cca::AlgorithmName(a))
+        if ((name == "all" && cca::IsSeed000Algorithm(a)) || name == cca::AlgorithmName(a))
           s.algorithms.push_back(a);
       }
       if (s.algorithms.empty())

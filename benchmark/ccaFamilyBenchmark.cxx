@@ -332,9 +332,8 @@ ParseAlgorithms(const std::string & text, std::vector<cca::Algorithm> & out)
     bool found = false;
     for (const cca::Algorithm a : cca::AllAlgorithms)
     {
-      const bool seed000 = a >= cca::Algorithm::Naive && a <= cca::Algorithm::FLSL_CD;
       const bool seed004 = a >= cca::Algorithm::LE_Early && a <= cca::Algorithm::TM_Late;
-      if (name == cca::AlgorithmName(a) || name == "all" || (name == "seed000" && seed000) ||
+      if (name == cca::AlgorithmName(a) || name == "all" || (name == "seed000" && cca::IsSeed000Algorithm(a)) ||
           (name == "seed004" && seed004))
       {
         out.push_back(a);

@@ -89,6 +89,13 @@ inline constexpr Algorithm AllAlgorithms[] = { Algorithm::Default,  Algorithm::N
                                                Algorithm::LE_Early, Algorithm::LE_Late, Algorithm::TM_Early,
                                                Algorithm::TM_Late };
 
+/** The seven strategies of seed 000's Table 1 (Naive .. FLSL_CD; Default, an alias, excluded). */
+constexpr bool
+IsSeed000Algorithm(Algorithm algorithm)
+{
+  return algorithm >= Algorithm::Naive && algorithm <= Algorithm::FLSL_CD;
+}
+
 /** How the CUDA backend compacts the feature table before the copy to the
  *  host. Every mode gives the same Result. */
 enum class FeatureCompaction : std::uint8_t

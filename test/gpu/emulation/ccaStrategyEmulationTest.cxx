@@ -273,6 +273,33 @@ Compare(const Result & a, const Result & b, const std::vector<std::uint32_t> & l
   return {};
 }
 
+/** Strategy S on emulated threads against the CPU backend on one uint8
+ *  image; returns what differs (empty when identical). */
+template <class Index, class S>
+std::string
+EmulateAndCompare(Engine & engine, const std::vector<Pixel> & image, int dimension, const std::int64_t (&size)[3],
+                  bool full)
+{
+  ImageView view;
+  view.data = image.data();
+  view.pixelType = PixelType::UInt8;
+  view.dimension = dimension;
+  for (int i = 0; i < 3; ++i)
+  {
+    view.size[i] = size[i];
+  }
+  Options options;
+  options.backend = Backend::Cpu;
+  options.connectivity = full ? Connectivity::Full : Connectivity::Face;
+  std::vector<std::uint32_t> cpuLabels(image.size()), emulatedLabels;
+  options.labelImageType = LabelImageType::UInt32;
+  options.labelImage = cpuLabels.data();
+  const Result cpu = engine.Run(view, options);
+  std::string  problem;
+  const Result emulated = Emulate<Index, S>(image, dimension, size, full, emulatedLabels, problem);
+  return problem.empty() ? Compare(cpu, emulated, cpuLabels, emulatedLabels) : problem;
+}
+
 template <class Index, class S>
 int
 Suite(const char * name, int cases, std::uint32_t seed, bool large)
@@ -318,27 +345,7 @@ Suite(const char * name, int cases, std::uint32_t seed, bool large)
         }
       }
     }
-    ImageView view;
-    view.data = image.data();
-    view.pixelType = PixelType::UInt8;
-    view.dimension = dimension;
-    for (int i = 0; i < 3; ++i)
-    {
-      view.size[i] = size[i];
-    }
-    Options options;
-    options.backend = Backend::Cpu;
-    options.connectivity = full ? Connectivity::Full : Connectivity::Face;
-    std::vector<std::uint32_t> cpuLabels(image.size()), emulatedLabels;
-    options.labelImageType = LabelImageType::UInt32;
-    options.labelImage = cpuLabels.data();
-    const Result cpu = engine.Run(view, options);
-    std::string  problem;
-    const Result emulated = Emulate<Index, S>(image, dimension, size, full, emulatedLabels, problem);
-    if (problem.empty())
-    {
-      problem = Compare(cpu, emulated, cpuLabels, emulatedLabels);
-    }
+    const std::string problem = EmulateAndCompare<Index, S>(engine, image, dimension, size, full);
     if (!problem.empty())
     {
       ++failed;
@@ -365,29 +372,9 @@ TileShapes(const char * name)
   auto   check = [&](const char * shape, const std::vector<Pixel> & image, int dimension, std::int64_t w,
                    std::int64_t h, std::int64_t d) {
     const std::int64_t size[3] = { w, h, d };
-    ImageView          view;
-    view.data = image.data();
-    view.pixelType = PixelType::UInt8;
-    view.dimension = dimension;
-    for (int i = 0; i < 3; ++i)
-    {
-      view.size[i] = size[i];
-    }
     for (bool full : { false, true })
     {
-      Options options;
-      options.backend = Backend::Cpu;
-      options.connectivity = full ? Connectivity::Full : Connectivity::Face;
-      std::vector<std::uint32_t> cpuLabels(image.size()), emulatedLabels;
-      options.labelImageType = LabelImageType::UInt32;
-      options.labelImage = cpuLabels.data();
-      const Result cpu = engine.Run(view, options);
-      std::string  problem;
-      const Result emulated = Emulate<Index, S>(image, dimension, size, full, emulatedLabels, problem);
-      if (problem.empty())
-      {
-        problem = Compare(cpu, emulated, cpuLabels, emulatedLabels);
-      }
+      const std::string problem = EmulateAndCompare<Index, S>(engine, image, dimension, size, full);
       if (!problem.empty())
       {
         ++failed;
@@ -485,29 +472,9 @@ LeShapes(const char * name)
   int    failed = 0;
   auto   check = [&](const std::string & shape, const std::vector<Pixel> & image, int dimension,
                    const std::int64_t (&size)[3]) {
-    ImageView view;
-    view.data = image.data();
-    view.pixelType = PixelType::UInt8;
-    view.dimension = dimension;
-    for (int i = 0; i < 3; ++i)
-    {
-      view.size[i] = size[i];
-    }
     for (bool full : { false, true })
     {
-      Options options;
-      options.backend = Backend::Cpu;
-      options.connectivity = full ? Connectivity::Full : Connectivity::Face;
-      std::vector<std::uint32_t> cpuLabels(image.size()), emulatedLabels;
-      options.labelImageType = LabelImageType::UInt32;
-      options.labelImage = cpuLabels.data();
-      const Result cpu = engine.Run(view, options);
-      std::string  problem;
-      const Result emulated = Emulate<Index, S>(image, dimension, size, full, emulatedLabels, problem);
-      if (problem.empty())
-      {
-        problem = Compare(cpu, emulated, cpuLabels, emulatedLabels);
-      }
+      const std::string problem = EmulateAndCompare<Index, S>(engine, image, dimension, size, full);
       if (!problem.empty())
       {
         ++failed;
