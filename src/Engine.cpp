@@ -228,7 +228,14 @@ Engine::Run(const ImageView & image, const Options & options, Result & result)
 
   try
   {
-    BackendFor(resolved, cudaDevice).Run(image, options, result);
+    BackendImplementation & backend = BackendFor(resolved, cudaDevice);
+    if (deviceMemory && !backend.SupportsDeviceMemory())
+    {
+      throw Error(Error::Kind::InvalidInput, std::string("the ") + BackendName(resolved) +
+                                               " backend of this build cannot read or write CUDA device memory in "
+                                               "place yet: copy the data to host memory");
+    }
+    backend.Run(image, options, result);
   }
   catch (const Error & error)
   {
