@@ -172,7 +172,9 @@ struct Options
    *  the work already there (so device input produced on it is complete
    *  first), and Run returns once the run's work on it is done. A flag, not
    *  a null handle, says so because 0 is a real stream: CUDA's legacy default
-   *  stream, which PyTorch and CuPy use by default. */
+   *  stream, which PyTorch and CuPy use by default. Without it the engine's
+   *  own stream does not wait for other streams: device input must then be
+   *  complete (synchronized) before Run. */
   bool useCallerStream = false;
   /** With useCallerStream: the caller's cudaStream_t as an integer (0 = the
    *  legacy default stream, 2 = cudaStreamPerThread), on the device the run uses. */
