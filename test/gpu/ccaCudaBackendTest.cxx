@@ -17,6 +17,7 @@
 //   others run N / 6 unless selected alone; --algorithm: one algorithm
 //   (Default alone: the suite as before the strategies, plus update counting).
 #include "cca/Engine.h"
+#include "cca/RandomImages.h"
 
 #include "CudaBackendTesting.h"
 
@@ -82,8 +83,8 @@ struct Mask
   }
 };
 
-/** The papers' random family: g x g (x g in 3D) blocks share one MT19937 draw,
- *  foreground when draw < density * 2^32. */
+/** The papers' random family (cca/RandomImages.h): g x g (x g in 3D) blocks
+ *  share one MT19937 draw, foreground when draw < density * 2^32. */
 Mask
 RandomMask(int dim, std::int64_t nx, std::int64_t ny, std::int64_t nz, double density, int g, std::uint32_t seed)
 {
@@ -94,29 +95,8 @@ RandomMask(int dim, std::int64_t nx, std::int64_t ny, std::int64_t nz, double de
     text << "x" << nz;
   }
   text << " d=" << density << " g=" << g << " maskseed=" << seed;
-  Mask               m(dim, nx, ny, nz, text.str());
-  std::mt19937       rng(seed);
-  const double       threshold = density * 4294967296.0;
-  const std::int64_t bx = (m.size[0] + g - 1) / g;
-  const std::int64_t by = (m.size[1] + g - 1) / g;
-  const std::int64_t bz = (m.size[2] + g - 1) / g;
-  std::vector<std::uint8_t> block(static_cast<std::size_t>(bx * by * bz));
-  for (auto & b : block)
-  {
-    b = static_cast<double>(rng()) < threshold ? 1 : 0;
-  }
-  for (std::int64_t z = 0; z < m.size[2]; ++z)
-  {
-    for (std::int64_t y = 0; y < m.size[1]; ++y)
-    {
-      const std::uint8_t * blockRow = block.data() + ((z / g) * by + y / g) * bx;
-      std::uint8_t *       row = &m.At(0, y, z);
-      for (std::int64_t x = 0; x < m.size[0]; ++x)
-      {
-        row[x] = blockRow[x / g];
-      }
-    }
-  }
+  Mask m(dim, nx, ny, nz, text.str());
+  cca::FillRandomBlockImage(m.size[0], m.size[1], m.size[2], density, g, seed, m.on.data());
   return m;
 }
 

@@ -21,6 +21,7 @@
 #undef cuda
 
 #include "cca/Engine.h"
+#include "cca/RandomImages.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -325,26 +326,9 @@ Suite(const char * name, int cases, std::uint32_t seed, bool large)
       density = 0.4 + pick(5) / 10.0;
       granularity = 1;
     }
-    const bool         full = pick(2) != 0;
-    std::vector<Pixel> image(static_cast<std::size_t>(size[0] * size[1] * size[2]));
-    std::mt19937       draws(caseSeed * 7919u);
-    std::vector<Pixel> blocks(image.size());
-    for (Pixel & b : blocks)
-    {
-      b = draws() % 1000 < density * 1000 ? 1 : 0;
-    }
-    for (std::int64_t z = 0; z < size[2]; ++z)
-    {
-      for (std::int64_t y = 0; y < size[1]; ++y)
-      {
-        for (std::int64_t x = 0; x < size[0]; ++x)
-        {
-          const std::int64_t block =
-            x / granularity + size[0] * (y / granularity + size[1] * (z / granularity));
-          image[static_cast<std::size_t>(x + size[0] * (y + size[1] * z))] = blocks[static_cast<std::size_t>(block)];
-        }
-      }
-    }
+    const bool               full = pick(2) != 0;
+    const std::vector<Pixel> image =
+      cca::RandomBlockImage(size[0], size[1], size[2], density, granularity, caseSeed * 7919u);
     const std::string problem = EmulateAndCompare<Index, S>(engine, image, dimension, size, full);
     if (!problem.empty())
     {

@@ -25,6 +25,7 @@
 #undef cuda
 
 #include "cca/Engine.h"
+#include "cca/RandomImages.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -298,30 +299,6 @@ Compare(const Result & cpu, const std::vector<ComponentFeatures> & features)
   return {};
 }
 
-std::vector<Pixel>
-RandomImage(std::mt19937 & rng, int dimension, const std::int64_t (&size)[3], double density, int granularity)
-{
-  std::vector<Pixel> blocks(static_cast<std::size_t>(size[0] * size[1] * size[2]));
-  for (Pixel & b : blocks)
-  {
-    b = rng() % 1000 < density * 1000 ? 1 : 0;
-  }
-  std::vector<Pixel> image(blocks.size());
-  for (std::int64_t z = 0; z < size[2]; ++z)
-  {
-    for (std::int64_t y = 0; y < size[1]; ++y)
-    {
-      for (std::int64_t x = 0; x < size[0]; ++x)
-      {
-        const std::int64_t block = x / granularity + size[0] * (y / granularity + size[1] * (z / granularity));
-        image[static_cast<std::size_t>(x + size[0] * (y + size[1] * z))] = blocks[static_cast<std::size_t>(block)];
-      }
-    }
-  }
-  (void)dimension;
-  return image;
-}
-
 template <class Index, class Units>
 int
 Suite(const char * name, int cases, std::uint32_t seed)
@@ -361,8 +338,7 @@ Suite(const char * name, int cases, std::uint32_t seed)
     }
     else
     {
-      std::mt19937 draws(caseSeed * 7919u);
-      image = RandomImage(draws, dimension, size, density, granularity);
+      image = cca::RandomBlockImage(size[0], size[1], size[2], density, granularity, caseSeed * 7919u);
     }
     ImageView view;
     view.data = image.data();
