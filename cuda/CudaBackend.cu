@@ -170,7 +170,7 @@ private:
   template <class Index, class Votes>
   void
   LaunchVotes(bool counting, unsigned blocks, const RunArrays<Index> & units, const std::uint8_t * linked,
-              const Index * label, const Geometry & geometry, const detail::Extent & extent, ComponentFeatures * table,
+              const Index * label, const Geometry & geometry, const detail::ImageFaces & faces, ComponentFeatures * table,
               UpdateCounter counter, bool full);
 
   /** sum_l U_l and sum_l U_l^2 over the per-entry update counts. */
@@ -192,10 +192,10 @@ private:
   /** FeatureCompaction::TreeMerge (TreeMergeCompaction.cuh): builds, sizes
    *  and balances the feature tree of the units; returns the compacted nodes
    *  on the device (valid ones first). */
-  template <class Index, bool SplitUnits>
+  template <class Index, class Units>
   const CompactedFeatureNode *
   BuildFeatureTree(const RunArrays<Index> & units, const Index * label, const Index * rootUnit,
-                   const Geometry & geometry, const detail::Extent & extent, bool full);
+                   const Geometry & geometry, const detail::ImageFaces & faces, bool full);
 
   /** The valid nodes copied into m_HostNodes: a guessed count, then the
    *  rest if the root says there are more. */
@@ -309,10 +309,10 @@ CudaBackend::Download(void * host, const void * device, std::size_t bytes)
   m_BytesToHost += static_cast<std::int64_t>(bytes);
 }
 
-template <class Index, bool SplitUnits>
+template <class Index, class Units>
 const CompactedFeatureNode *
 CudaBackend::BuildFeatureTree(const RunArrays<Index> & units, const Index * label, const Index * rootUnit,
-                              const Geometry & geometry, const detail::Extent & extent, bool full)
+                              const Geometry & geometry, const detail::ImageFaces & faces, bool full)
 {
   const cudaStream_t stream = m_Stream->Get();
   const Index        count = units.count;
@@ -322,9 +322,9 @@ CudaBackend::BuildFeatureTree(const RunArrays<Index> & units, const Index * labe
   Index *            rootIn = m_TreeRoots[0].Reserve<Index>(segments, "feature tree roots");
   Index *            rootOut = m_TreeRoots[1].Reserve<Index>((segments + 1) / 2, "feature tree roots");
   // The leaf records: every unit votes (no single-unit shortcut), pairs with units of its component.
-  using TreeVotes = VotePolicy<false, false, SplitUnits, PairVotes::All>;
+  using TreeVotes = VotePolicy<VoteFolding::None, SingleUnitComponents::Voted, Units, PairVotes::All>;
   BuildTileTreesKernel<Index, TreeVotes><<<BlocksFor(static_cast<std::int64_t>(count), TileNodes), TileNodes, 0,
-                                           stream>>>(units, label, rootUnit, geometry, extent, full, nodes, rootIn);
+                                           stream>>>(units, label, rootUnit, geometry, faces, full, nodes, rootIn);
   CheckLaunch("tree tile kernel");
   for (Index span = TileNodes; segments > 1; span *= 2, segments = (segments + 1) / 2)
   {
@@ -468,7 +468,7 @@ CudaBackend::DetectRuns(const ImageView & image, const Options & options, const 
 template <class Index, class Votes>
 void
 CudaBackend::LaunchVotes(bool counting, unsigned blocks, const RunArrays<Index> & units, const std::uint8_t * linked,
-                         const Index * label, const Geometry & geometry, const detail::Extent & extent,
+                         const Index * label, const Geometry & geometry, const detail::ImageFaces & faces,
                          ComponentFeatures * table, UpdateCounter counter, bool full)
 {
   const cudaStream_t stream = m_Stream->Get();
@@ -476,15 +476,15 @@ CudaBackend::LaunchVotes(bool counting, unsigned blocks, const RunArrays<Index> 
   // The instrumented kernel is a separate instantiation: the production one carries no counting code.
   if (counting)
   {
-    const unsigned grid = std::min(blocks, ResidentBlocks(AccumulateFeaturesKernel<Index, Votes, true>));
-    AccumulateFeaturesKernel<Index, Votes, true>
-      <<<grid, BlockThreads, 0, stream>>>(units, linked, label, geometry, extent, table, counter, full);
+    const unsigned grid = std::min(blocks, ResidentBlocks(AccumulateFeaturesKernel<Index, Votes, UpdateCounting::On>));
+    AccumulateFeaturesKernel<Index, Votes, UpdateCounting::On>
+      <<<grid, BlockThreads, 0, stream>>>(units, linked, label, geometry, faces, table, counter, full);
   }
   else
   {
-    const unsigned grid = std::min(blocks, ResidentBlocks(AccumulateFeaturesKernel<Index, Votes, false>));
-    AccumulateFeaturesKernel<Index, Votes, false>
-      <<<grid, BlockThreads, 0, stream>>>(units, linked, label, geometry, extent, table, counter, full);
+    const unsigned grid = std::min(blocks, ResidentBlocks(AccumulateFeaturesKernel<Index, Votes, UpdateCounting::Off>));
+    AccumulateFeaturesKernel<Index, Votes, UpdateCounting::Off>
+      <<<grid, BlockThreads, 0, stream>>>(units, linked, label, geometry, faces, table, counter, full);
   }
   CheckLaunch("feature vote kernel");
 }
@@ -531,11 +531,11 @@ CudaBackend::RunStrategy(const ImageView & image, const Options & options, Resul
   const std::int64_t pixels = geometry.rows * geometry.width;
   const std::size_t  pixelBytes = static_cast<std::size_t>(PixelTypeSize(image.pixelType));
   const bool         full = options.connectivity == Connectivity::Full;
-  detail::Extent     extent;
-  extent.width = static_cast<std::int32_t>(geometry.width);
-  extent.height = static_cast<std::int32_t>(geometry.height);
-  extent.depth = static_cast<std::int32_t>(geometry.depth);
-  extent.hasZAxis = image.dimension == 3; // 2D images have no z faces
+  detail::ImageFaces     faces;
+  faces.width = static_cast<std::int32_t>(geometry.width);
+  faces.height = static_cast<std::int32_t>(geometry.height);
+  faces.depth = static_cast<std::int32_t>(geometry.depth);
+  faces.hasZAxis = image.dimension == 3; // 2D images have no z faces
 
   // ---- upload ----
   m_Marks[0]->Record(stream);
@@ -571,8 +571,8 @@ CudaBackend::RunStrategy(const ImageView & image, const Options & options, Resul
     if constexpr (S::Merge == FeatureMerge::OnTheFly)
     {
       unitFeatures = m_UnitFeatures.Reserve<ComponentFeatures>(unitCount, "unit features");
-      InitUnitFeaturesKernel<Index, S::SplitUnits>
-        <<<unitBlocks, BlockThreads, 0, stream>>>(units, geometry, extent, full, unitFeatures);
+      InitUnitFeaturesKernel<Index, typename S::Units>
+        <<<unitBlocks, BlockThreads, 0, stream>>>(units, geometry, faces, full, unitFeatures);
       CheckLaunch("unit feature kernel");
     }
     if constexpr (S::LabelsPixels)
@@ -596,12 +596,12 @@ CudaBackend::RunStrategy(const ImageView & image, const Options & options, Resul
     {
       if constexpr (S::Merge == FeatureMerge::OnTheFly)
       {
-        LinkRunsKernel<Index, OnTheFlyUnion, S::SplitUnits><<<unitBlocks, BlockThreads, 0, stream>>>(
+        LinkRunsKernel<Index, OnTheFlyUnion, typename S::Units><<<unitBlocks, BlockThreads, 0, stream>>>(
           units, geometry, full, parent, linked, OnTheFlyUnion{ unitFeatures, moveCounter });
       }
       else
       {
-        LinkRunsKernel<Index, PlainUnion, S::SplitUnits>
+        LinkRunsKernel<Index, PlainUnion, typename S::Units>
           <<<unitBlocks, BlockThreads, 0, stream>>>(units, geometry, full, parent, linked);
       }
       CheckLaunch("union-find kernel");
@@ -654,7 +654,7 @@ CudaBackend::RunStrategy(const ImageView & image, const Options & options, Resul
     if (compaction == FeatureCompaction::TreeMerge)
     {
       // TMK does the feature accumulation itself, from the units' records.
-      treeNodes = BuildFeatureTree<Index, S::SplitUnits>(units, label, parent, geometry, extent, full);
+      treeNodes = BuildFeatureTree<Index, typename S::Units>(units, label, parent, geometry, faces, full);
     }
     else
     {
@@ -685,24 +685,25 @@ CudaBackend::RunStrategy(const ImageView & image, const Options & options, Resul
         {
           // Face connectivity: units that only touch diagonally may or may not
           // share a component; their pairs are voted now that labels exist.
-          using Conditional = VotePolicy<false, false, S::SplitUnits, PairVotes::Conditional>;
+          using Conditional =
+            VotePolicy<VoteFolding::None, SingleUnitComponents::Voted, typename S::Units, PairVotes::Conditional>;
           LaunchVotes<Index, Conditional>(options.countAtomicUpdates, unitBlocks, units, linked, voteKey, geometry,
-                                          extent, table, voteCounter, full);
+                                          faces, table, voteCounter, full);
         }
-        FinalizeTableKernel<Index, false>
+        FinalizeTableKernel<Index, SingleUnitComponents::Voted>
           <<<tableBlocks, BlockThreads, 0, stream>>>(entries, entryRoot, linked, table);
         CheckLaunch("feature finalizing kernel");
       }
       else
       {
         using Votes = typename S::Votes;
-        PrepareTableKernel<Index, Votes::WholeSingleUnits>
+        PrepareTableKernel<Index, Votes::Singles>
           <<<BlocksFor(static_cast<std::int64_t>(entries), PrepareThreads), PrepareThreads, 0, stream>>>(
-            units, entries, entryRoot, linked, geometry, extent, table);
+            units, entries, entryRoot, linked, geometry, faces, table);
         CheckLaunch("feature table kernel");
-        LaunchVotes<Index, Votes>(options.countAtomicUpdates, unitBlocks, units, linked, voteKey, geometry, extent,
+        LaunchVotes<Index, Votes>(options.countAtomicUpdates, unitBlocks, units, linked, voteKey, geometry, faces,
                                   table, voteCounter, full);
-        FinalizeTableKernel<Index, Votes::WholeSingleUnits>
+        FinalizeTableKernel<Index, Votes::Singles>
           <<<tableBlocks, BlockThreads, 0, stream>>>(entries, entryRoot, linked, table);
         CheckLaunch("feature finalizing kernel");
       }

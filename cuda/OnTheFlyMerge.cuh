@@ -153,17 +153,17 @@ using OnTheFlyUnion = OnTheFlyUnionOf<UnitSlot>;
 /** OTF initialisation: every unit's own features and the pairs it forms
  *  with the units of the following rows that are certainly in its
  *  component (raw pair counts, finalized after the gather). */
-template <class Index, bool SplitUnits>
+template <class Index, class Units>
 __global__ void
-InitUnitFeaturesKernel(RunArrays<Index> runs, Geometry geometry, detail::Extent extent, bool full,
+InitUnitFeaturesKernel(RunArrays<Index> runs, Geometry geometry, detail::ImageFaces faces, bool full,
                        ComponentFeatures * features)
 {
-  using Votes = VotePolicy<false, false, SplitUnits, PairVotes::Certain>;
+  using Votes = VotePolicy<VoteFolding::None, SingleUnitComponents::Voted, Units, PairVotes::Certain>;
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
   {
     ComponentFeatures f;
-    RunVote<Index, Votes>(runs, nullptr, geometry, extent, a, f, full);
+    RunVote<Index, Votes>(runs, nullptr, geometry, faces, a, f, full);
     features[a] = f;
   }
 }

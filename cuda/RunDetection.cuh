@@ -33,9 +33,12 @@ struct ForegroundTest
  *  segments it reports. Each policy turns the chunk's foreground mask and
  *  the foreground bit left of the chunk (carry) into the lanes where a unit
  *  starts and the lanes one past a unit's end. Chunks are 32-aligned, so a
- *  chunk is one warp-wide block of the HA algorithm. */
+ *  chunk is one warp-wide block of the HA algorithm. PiecesOfRuns: units
+ *  may be pieces of a run, joined within their row by the labeling and the
+ *  votes (and the full runs are detected separately for the outputs). */
 struct FullRuns // FLSL (seed 000 Alg. 1): maximal runs
 {
+  static constexpr bool PiecesOfRuns = false;
   __device__ __forceinline__ static void
   Split(unsigned mask, unsigned carry, unsigned & starts, unsigned & ends)
   {
@@ -46,6 +49,7 @@ struct FullRuns // FLSL (seed 000 Alg. 1): maximal runs
 };
 struct BlockRuns // HA: sub-runs cut at every 32-pixel block border
 {
+  static constexpr bool PiecesOfRuns = true;
   __device__ __forceinline__ static void
   Split(unsigned mask, unsigned carry, unsigned & starts, unsigned & ends)
   {
@@ -56,6 +60,7 @@ struct BlockRuns // HA: sub-runs cut at every 32-pixel block border
 };
 struct PixelRuns // Naive: every foreground pixel is a unit
 {
+  static constexpr bool PiecesOfRuns = true;
   __device__ __forceinline__ static void
   Split(unsigned mask, unsigned carry, unsigned & starts, unsigned & ends)
   {

@@ -69,9 +69,12 @@ struct Strategy
   static constexpr FeatureMerge Merge = MergeV;
   /** Units are pieces of runs: joined within their row, and the run
    *  grouping and label image need the full runs detected separately. */
-  static constexpr bool SplitUnits = !std::is_same<UnitsT, FullRuns>::value;
-  using Votes = VotePolicy<MergeV == FeatureMerge::ConflictDetection, MergeV == FeatureMerge::ConflictDetection,
-                           SplitUnits, PairVotes::All>;
+  static constexpr bool SplitUnits = UnitsT::PiecesOfRuns;
+  using Votes = VotePolicy<MergeV == FeatureMerge::ConflictDetection ? VoteFolding::ConflictDetection
+                                                                     : VoteFolding::None,
+                           MergeV == FeatureMerge::ConflictDetection ? SingleUnitComponents::WrittenWhole
+                                                                     : SingleUnitComponents::Voted,
+                           UnitsT, PairVotes::All>;
 };
 
 using NaiveStrategy = Strategy<PixelRuns, FeatureMerge::Plain>;

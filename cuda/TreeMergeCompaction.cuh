@@ -165,7 +165,7 @@ MergeStep(FeatureTreeNode<Index> * nodes, Index count, const Index * rootIn, Ind
 template <class Index, class Votes>
 __global__ void __launch_bounds__(TileNodes)
 BuildTileTreesKernel(RunArrays<Index> units, const Index * __restrict__ label, const Index * __restrict__ rootUnit,
-                     Geometry geometry, detail::Extent extent, bool full, FeatureTreeNode<Index> * nodes,
+                     Geometry geometry, detail::ImageFaces faces, bool full, FeatureTreeNode<Index> * nodes,
                      Index * tileRoots)
 {
   static_assert(sizeof(FeatureTreeNode<Index>) % 8 == 0, "nodes are copied as 64-bit words");
@@ -181,7 +181,7 @@ BuildTileTreesKernel(RunArrays<Index> units, const Index * __restrict__ label, c
     {
       FeatureTreeNode<Index> & node = tile[t];
       const Index              u = start + t;
-      RunVote<Index, Votes>(units, label, geometry, extent, u, node.record, full);
+      RunVote<Index, Votes>(units, label, geometry, faces, u, node.record, full);
       node.label = rootUnit[u];
       node.parent = NoTreeNode<Index>();
       node.left = NoTreeNode<Index>();

@@ -40,8 +40,8 @@ using emulation::Launch;
 using Pixel = std::uint8_t;
 
 /** DLP-GPU without the optional DLP-SR + DLP-R of its tile step. */
-using DlpUnregularizedStrategy =
-  Strategy<PixelRuns, FeatureMerge::ConflictDetection, DistancelessLabelPropagationOf<false>>;
+using DlpUnregularizedStrategy = Strategy<PixelRuns, FeatureMerge::ConflictDetection,
+                                         DistancelessLabelPropagationOf<DlpRegularization::Skipped>>;
 
 /** Launch shapes (the kernels are grid-stride loops: any shape is valid). */
 unsigned voteBlocks = 2;
@@ -84,7 +84,7 @@ Emulate(const std::vector<Pixel> & image, int dimension, const std::int64_t (&si
         std::vector<std::uint32_t> & labelImage, std::string & problem)
 {
   const Geometry g{ size[0], size[1], size[2], size[1] * size[2] };
-  detail::Extent extent{ static_cast<std::int32_t>(size[0]), static_cast<std::int32_t>(size[1]),
+  detail::ImageFaces faces{ static_cast<std::int32_t>(size[0]), static_cast<std::int32_t>(size[1]),
                          static_cast<std::int32_t>(size[2]), dimension == 3 };
   UnitTable<Index> units;
   Detect<Index, typename S::Units>(image.data(), g, units);
@@ -101,7 +101,7 @@ Emulate(const std::vector<Pixel> & image, int dimension, const std::int64_t (&si
     {
       unitFeatures.resize(unitCount);
       Launch(2, 64, [&] {
-        InitUnitFeaturesKernel<Index, S::SplitUnits>(units.arrays, g, extent, full, unitFeatures.data());
+        InitUnitFeaturesKernel<Index, typename S::Units>(units.arrays, g, faces, full, unitFeatures.data());
       });
     }
     if constexpr (S::LabelsPixels)
@@ -122,14 +122,14 @@ Emulate(const std::vector<Pixel> & image, int dimension, const std::int64_t (&si
       if constexpr (S::Merge == FeatureMerge::OnTheFly)
       {
         Launch(1, linkThreads, [&] {
-          LinkRunsKernel<Index, OnTheFlyUnion, S::SplitUnits>(units.arrays, g, full, parent, linked.data(),
+          LinkRunsKernel<Index, OnTheFlyUnion, typename S::Units>(units.arrays, g, full, parent, linked.data(),
                                                               OnTheFlyUnion{ unitFeatures.data(), moveCounter });
         });
       }
       else
       {
         Launch(1, linkThreads,
-               [&] { LinkRunsKernel<Index, PlainUnion, S::SplitUnits>(units.arrays, g, full, parent, linked.data()); });
+               [&] { LinkRunsKernel<Index, PlainUnion, typename S::Units>(units.arrays, g, full, parent, linked.data()); });
       }
       Launch(2, 64, [&] { FlattenKernel<Index>(unitCount, parent); });
     }
@@ -168,14 +168,15 @@ Emulate(const std::vector<Pixel> & image, int dimension, const std::int64_t (&si
            [&] { GatherRootFeaturesKernel<Index>(componentCount, rootOf.data(), unitFeatures.data(), table.data()); });
     if (!full)
     {
-      using Conditional = VotePolicy<false, false, S::SplitUnits, PairVotes::Conditional>;
+      using Conditional =
+        VotePolicy<VoteFolding::None, SingleUnitComponents::Voted, typename S::Units, PairVotes::Conditional>;
       Launch(voteBlocks, voteThreads, [&] {
-        AccumulateFeaturesKernel<Index, Conditional, true>(units.arrays, linked.data(), label.data(), g, extent,
+        AccumulateFeaturesKernel<Index, Conditional, UpdateCounting::On>(units.arrays, linked.data(), label.data(), g, faces,
                                                            table.data(), voteCounter, full);
       });
     }
     Launch(2, 64,
-           [&] { FinalizeTableKernel<Index, false>(componentCount, rootOf.data(), linked.data(), table.data()); });
+           [&] { FinalizeTableKernel<Index, SingleUnitComponents::Voted>(componentCount, rootOf.data(), linked.data(), table.data()); });
     for (Index i = 0; i < unitCount; ++i)
     {
       if (parent[i] != i && unitFeatures[i].pixelCount != 0)
@@ -188,15 +189,15 @@ Emulate(const std::vector<Pixel> & image, int dimension, const std::int64_t (&si
   {
     using Votes = typename S::Votes;
     Launch(2, PrepareThreads, [&] {
-      PrepareTableKernel<Index, Votes::WholeSingleUnits>(units.arrays, componentCount, rootOf.data(), linked.data(),
-                                                         g, extent, table.data());
+      PrepareTableKernel<Index, Votes::Singles>(units.arrays, componentCount, rootOf.data(), linked.data(),
+                                                         g, faces, table.data());
     });
     Launch(voteBlocks, voteThreads, [&] {
-      AccumulateFeaturesKernel<Index, Votes, true>(units.arrays, linked.data(), label.data(), g, extent, table.data(),
+      AccumulateFeaturesKernel<Index, Votes, UpdateCounting::On>(units.arrays, linked.data(), label.data(), g, faces, table.data(),
                                                    voteCounter, full);
     });
     Launch(2, 64, [&] {
-      FinalizeTableKernel<Index, Votes::WholeSingleUnits>(componentCount, rootOf.data(), linked.data(), table.data());
+      FinalizeTableKernel<Index, Votes::Singles>(componentCount, rootOf.data(), linked.data(), table.data());
     });
   }
   std::vector<Index> runLabels;

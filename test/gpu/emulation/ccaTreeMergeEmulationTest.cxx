@@ -78,7 +78,7 @@ template <class Index>
 struct Labeled
 {
   Geometry           g{};
-  detail::Extent     extent{};
+  detail::ImageFaces     faces{};
   UnitTable<Index>   units;
   std::vector<std::uint8_t> linked;
   std::vector<Index> label;
@@ -91,7 +91,7 @@ Label(const std::vector<Pixel> & image, int dimension, const std::int64_t (&size
 {
   Labeled<Index> l;
   l.g = Geometry{ size[0], size[1], size[2], size[1] * size[2] };
-  l.extent = detail::Extent{ static_cast<std::int32_t>(size[0]), static_cast<std::int32_t>(size[1]),
+  l.faces = detail::ImageFaces{ static_cast<std::int32_t>(size[0]), static_cast<std::int32_t>(size[1]),
                              static_cast<std::int32_t>(size[2]), dimension == 3 };
   Detect<Index, Units>(image.data(), l.g, l.units);
   const Index n = l.units.arrays.count;
@@ -100,9 +100,8 @@ Label(const std::vector<Pixel> & image, int dimension, const std::int64_t (&size
   {
     return l;
   }
-  constexpr bool split = !std::is_same<Units, FullRuns>::value;
-  Index *        parent = l.units.parent.data();
-  Launch(1, 64, [&] { LinkRunsKernel<Index, PlainUnion, split>(l.units.arrays, l.g, full, parent, l.linked.data()); });
+  Index * parent = l.units.parent.data();
+  Launch(1, 64, [&] { LinkRunsKernel<Index, PlainUnion, Units>(l.units.arrays, l.g, full, parent, l.linked.data()); });
   Launch(2, 64, [&] { FlattenKernel<Index>(n, parent); });
   std::vector<Index> rank(n), rootOf(n);
   Index              acc = 0;
@@ -192,14 +191,13 @@ TreeMerge(const Labeled<Index> & l, bool full, CopyState & copies, std::vector<C
   {
     return {};
   }
-  constexpr bool split = !std::is_same<Units, FullRuns>::value;
-  using TreeVotes = VotePolicy<false, false, split, PairVotes::All>;
+  using TreeVotes = VotePolicy<VoteFolding::None, SingleUnitComponents::Voted, Units, PairVotes::All>;
   std::vector<FeatureTreeNode<Index>> nodes(n);
   Index                               segments = (n + TileNodes - 1) / TileNodes;
   std::vector<Index>                  rootIn(segments, 0), rootOut((segments + 1) / 2, 0);
   const Index *                       parent = l.units.parent.data();
   Launch(2, TileNodes, [&] {
-    BuildTileTreesKernel<Index, TreeVotes>(l.units.arrays, l.label.data(), parent, l.g, l.extent, full, nodes.data(),
+    BuildTileTreesKernel<Index, TreeVotes>(l.units.arrays, l.label.data(), parent, l.g, l.faces, full, nodes.data(),
                                            rootIn.data());
   });
   for (Index span = TileNodes; segments > 1; span *= 2, segments = (segments + 1) / 2)
@@ -261,15 +259,15 @@ Sparse(const Labeled<Index> & l, bool full, std::vector<ComponentFeatures> & fea
   std::vector<ComponentFeatures> table(n);
   std::memset(static_cast<void *>(table.data()), 0x5a, table.size() * sizeof(ComponentFeatures)); // poisoned
   Launch(2, PrepareThreads, [&] {
-    PrepareTableKernel<Index, Votes::WholeSingleUnits>(l.units.arrays, n, identity.data(), l.linked.data(), l.g,
-                                                       l.extent, table.data());
+    PrepareTableKernel<Index, Votes::Singles>(l.units.arrays, n, identity.data(), l.linked.data(), l.g,
+                                                       l.faces, table.data());
   });
   Launch(2, 64, [&] {
-    AccumulateFeaturesKernel<Index, Votes>(l.units.arrays, l.linked.data(), l.units.parent.data(), l.g, l.extent,
+    AccumulateFeaturesKernel<Index, Votes>(l.units.arrays, l.linked.data(), l.units.parent.data(), l.g, l.faces,
                                            table.data(), UpdateCounter{ nullptr }, full);
   });
   Launch(2, 64, [&] {
-    FinalizeTableKernel<Index, Votes::WholeSingleUnits>(n, identity.data(), l.linked.data(), table.data());
+    FinalizeTableKernel<Index, Votes::Singles>(n, identity.data(), l.linked.data(), table.data());
   });
   for (const ComponentFeatures & entry : table)
   {
@@ -354,7 +352,6 @@ Suite(const char * name, int cases, std::uint32_t seed)
     const Result                   cpu = engine.Run(view, options);
     const Labeled<Index>           labeled = Label<Index, Units>(image, dimension, size, full);
     std::vector<ComponentFeatures> features;
-    constexpr bool                 split = !std::is_same<Units, FullRuns>::value;
     std::string                    problem = TreeMerge<Index, Units>(labeled, full, copies, features);
     if (problem.empty())
     {
@@ -378,8 +375,10 @@ Suite(const char * name, int cases, std::uint32_t seed)
         }
       }
     };
-    sparse(VotePolicy<true, true, split, PairVotes::All>{}, "None (CD votes): ");
-    sparse(VotePolicy<false, false, split, PairVotes::All>{}, "None (plain votes): ");
+    sparse(VotePolicy<VoteFolding::ConflictDetection, SingleUnitComponents::WrittenWhole, Units, PairVotes::All>{},
+           "None (CD votes): ");
+    sparse(VotePolicy<VoteFolding::None, SingleUnitComponents::Voted, Units, PairVotes::All>{},
+           "None (plain votes): ");
     if (!problem.empty())
     {
       ++failed;
