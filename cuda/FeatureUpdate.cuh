@@ -179,23 +179,23 @@ enum class SingleUnitComponents
   WrittenWhole
 };
 
-/** How a feature phase votes (strategy policy; default: FLSL+CD). Units
- *  (RunDetection.cuh): with pieces of runs (pixels, HA sub-runs), a unit
- *  that continues the previous unit of its row adds the x pair across
- *  their border. */
-template <VoteFolding FoldingV, SingleUnitComponents SinglesV, class UnitsT, PairVotes PairsV>
+/** How a feature phase votes (strategy policy; default: FLSL+CD). With
+ *  units that are pieces of runs (UnitSpan::RunPieces: pixels, HA sub-runs),
+ *  a unit that continues the previous unit of its row adds the x pair
+ *  across their border. */
+template <VoteFolding FoldingV, SingleUnitComponents SinglesV, UnitSpan SpanV, PairVotes PairsV>
 struct VotePolicy
 {
   static constexpr bool                 ConflictDetection = FoldingV == VoteFolding::ConflictDetection;
   static constexpr SingleUnitComponents Singles = SinglesV;
   static constexpr bool                 WholeSingleUnits = SinglesV == SingleUnitComponents::WrittenWhole;
-  static constexpr bool                 SplitUnits = UnitsT::PiecesOfRuns;
+  static constexpr bool                 SplitUnits = SpanV == UnitSpan::RunPieces;
   static constexpr PairVotes            Pairs = PairsV;
   static_assert(!(ConflictDetection && PairsV == PairVotes::Conditional),
                 "conflict detection folds into the lowest lane of a key: every lane of it must vote");
 };
 using DefaultVotes =
-  VotePolicy<VoteFolding::ConflictDetection, SingleUnitComponents::WrittenWhole, FullRuns, PairVotes::All>;
+  VotePolicy<VoteFolding::ConflictDetection, SingleUnitComponents::WrittenWhole, UnitSpan::WholeRuns, PairVotes::All>;
 
 /** Whether AccumulateFeaturesKernel counts its atomic updates (a separate
  *  instantiation: the production kernel carries no counting code). */

@@ -153,12 +153,12 @@ using OnTheFlyUnion = OnTheFlyUnionOf<UnitSlot>;
 /** OTF initialisation: every unit's own features and the pairs it forms
  *  with the units of the following rows that are certainly in its
  *  component (raw pair counts, finalized after the gather). */
-template <class Index, class Units>
+template <class Index, UnitSpan Span>
 __global__ void
 InitUnitFeaturesKernel(RunArrays<Index> runs, Geometry geometry, detail::ImageFaces faces, bool full,
                        ComponentFeatures * features)
 {
-  using Votes = VotePolicy<VoteFolding::None, SingleUnitComponents::Voted, Units, PairVotes::Certain>;
+  using Votes = VotePolicy<VoteFolding::None, SingleUnitComponents::Voted, Span, PairVotes::Certain>;
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
   {

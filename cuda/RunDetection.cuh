@@ -29,16 +29,24 @@ struct ForegroundTest
   }
 };
 
+/** Whether labeling units are whole runs, or may be pieces of runs (pixels,
+ *  HA sub-runs): those are joined within their row by the labeling and the
+ *  votes, and the outputs need the full runs detected separately. */
+enum class UnitSpan
+{
+  WholeRuns,
+  RunPieces
+};
+
 /** Labeling units: how ScanRow cuts the foreground of a row into the
  *  segments it reports. Each policy turns the chunk's foreground mask and
  *  the foreground bit left of the chunk (carry) into the lanes where a unit
  *  starts and the lanes one past a unit's end. Chunks are 32-aligned, so a
- *  chunk is one warp-wide block of the HA algorithm. PiecesOfRuns: units
- *  may be pieces of a run, joined within their row by the labeling and the
- *  votes (and the full runs are detected separately for the outputs). */
+ *  chunk is one warp-wide block of the HA algorithm. Span: whole runs or
+ *  pieces of runs, what the labeling and the votes need to know of a cut. */
 struct FullRuns // FLSL (seed 000 Alg. 1): maximal runs
 {
-  static constexpr bool PiecesOfRuns = false;
+  static constexpr UnitSpan Span = UnitSpan::WholeRuns;
   __device__ __forceinline__ static void
   Split(unsigned mask, unsigned carry, unsigned & starts, unsigned & ends)
   {
@@ -49,7 +57,7 @@ struct FullRuns // FLSL (seed 000 Alg. 1): maximal runs
 };
 struct BlockRuns // HA: sub-runs cut at every 32-pixel block border
 {
-  static constexpr bool PiecesOfRuns = true;
+  static constexpr UnitSpan Span = UnitSpan::RunPieces;
   __device__ __forceinline__ static void
   Split(unsigned mask, unsigned carry, unsigned & starts, unsigned & ends)
   {
@@ -60,7 +68,7 @@ struct BlockRuns // HA: sub-runs cut at every 32-pixel block border
 };
 struct PixelRuns // Naive: every foreground pixel is a unit
 {
-  static constexpr bool PiecesOfRuns = true;
+  static constexpr UnitSpan Span = UnitSpan::RunPieces;
   __device__ __forceinline__ static void
   Split(unsigned mask, unsigned carry, unsigned & starts, unsigned & ends)
   {

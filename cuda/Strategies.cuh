@@ -31,8 +31,12 @@
 #include "RunDetection.cuh"
 #include "TileMerging.cuh"
 
+#include "cca/Types.h"
+
 #include <cstdint>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
 namespace cca
 {
@@ -69,45 +73,93 @@ struct Strategy
   static constexpr FeatureMerge Merge = MergeV;
   /** Units are pieces of runs: joined within their row, and the run
    *  grouping and label image need the full runs detected separately. */
-  static constexpr bool SplitUnits = UnitsT::PiecesOfRuns;
+  static constexpr bool SplitUnits = UnitsT::Span == UnitSpan::RunPieces;
   using Votes = VotePolicy<MergeV == FeatureMerge::ConflictDetection ? VoteFolding::ConflictDetection
                                                                      : VoteFolding::None,
                            MergeV == FeatureMerge::ConflictDetection ? SingleUnitComponents::WrittenWhole
                                                                      : SingleUnitComponents::Voted,
-                           UnitsT, PairVotes::All>;
+                           UnitsT::Span, PairVotes::All>;
 };
 
-using NaiveStrategy = Strategy<PixelRuns, FeatureMerge::Plain>;
-using HaStrategy = Strategy<BlockRuns, FeatureMerge::Plain>;
-using HaCdStrategy = Strategy<BlockRuns, FeatureMerge::ConflictDetection>;
-using HaOtfStrategy = Strategy<BlockRuns, FeatureMerge::OnTheFly>;
-using FlslStrategy = Strategy<FullRuns, FeatureMerge::Plain>;
-using FlslOtfStrategy = Strategy<FullRuns, FeatureMerge::OnTheFly>;
-using FlslCdStrategy = Strategy<FullRuns, FeatureMerge::ConflictDetection>; // Algorithm::Default
-static_assert(std::is_same<FlslCdStrategy::Votes, DefaultVotes>::value, "the default path votes as before");
-using DlpStrategy = Strategy<PixelRuns, FeatureMerge::ConflictDetection, DistancelessLabelPropagation>;
-using LeEarlyStrategy = Strategy<PixelRuns, FeatureMerge::OnTheFly, LabelEquivalence>;
-using LeLateStrategy = Strategy<PixelRuns, FeatureMerge::Plain, LabelEquivalence>;
-using TmEarlyStrategy = Strategy<PixelRuns, FeatureMerge::OnTheFly, TileMerging>;
-using TmLateStrategy = Strategy<PixelRuns, FeatureMerge::Plain, TileMerging>;
-
-/** Instrumentation: totals[0] += sum of counts, totals[1] += sum of squares. */
-__global__ void
-UpdateTotalsKernel(std::int64_t n, const unsigned long long * __restrict__ counts, unsigned long long * totals)
+/** One row of the strategy table: an algorithm and the strategy that runs it. */
+template <Algorithm AlgorithmV, class StrategyT>
+struct StrategyEntry
 {
-  unsigned long long sum = 0;
-  unsigned long long squares = 0;
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+  static constexpr Algorithm algorithm = AlgorithmV;
+  using Strategy = StrategyT;
+};
+
+/** Every cca::Algorithm and its strategy. Adding a strategy: one row here,
+ *  the enum value and its name (cca/Types.h, src/Engine.cpp) and the ITK
+ *  enum's mirror value; the host sequence, the CUDA backend and the
+ *  emulation tests take it from here. */
+using StrategyTable = std::tuple<
+  StrategyEntry<Algorithm::Naive, Strategy<PixelRuns, FeatureMerge::Plain>>,
+  StrategyEntry<Algorithm::HA, Strategy<BlockRuns, FeatureMerge::Plain>>,
+  StrategyEntry<Algorithm::HA_CD, Strategy<BlockRuns, FeatureMerge::ConflictDetection>>,
+  StrategyEntry<Algorithm::HA_OTF, Strategy<BlockRuns, FeatureMerge::OnTheFly>>,
+  StrategyEntry<Algorithm::FLSL, Strategy<FullRuns, FeatureMerge::Plain>>,
+  StrategyEntry<Algorithm::FLSL_OTF, Strategy<FullRuns, FeatureMerge::OnTheFly>>,
+  StrategyEntry<Algorithm::FLSL_CD, Strategy<FullRuns, FeatureMerge::ConflictDetection>>,
+  StrategyEntry<Algorithm::DLP, Strategy<PixelRuns, FeatureMerge::ConflictDetection, DistancelessLabelPropagation>>,
+  StrategyEntry<Algorithm::LE_Early, Strategy<PixelRuns, FeatureMerge::OnTheFly, LabelEquivalence>>,
+  StrategyEntry<Algorithm::LE_Late, Strategy<PixelRuns, FeatureMerge::Plain, LabelEquivalence>>,
+  StrategyEntry<Algorithm::TM_Early, Strategy<PixelRuns, FeatureMerge::OnTheFly, TileMerging>>,
+  StrategyEntry<Algorithm::TM_Late, Strategy<PixelRuns, FeatureMerge::Plain, TileMerging>>>;
+
+/** What Algorithm::Default runs: the fastest. */
+constexpr Algorithm FastestAlgorithm = Algorithm::FLSL_CD;
+
+/** Rows of the table for algorithm. */
+template <class... Entries>
+constexpr int
+RowsFor(Algorithm algorithm, std::tuple<Entries...> *)
+{
+  return ((Entries::algorithm == algorithm ? 1 : 0) + ... + 0);
+}
+
+/** Every algorithm but Default has one row. */
+constexpr bool
+TableCoversEveryAlgorithm()
+{
+  for (const Algorithm a : AllAlgorithms)
   {
-    const unsigned long long u = counts[i];
-    sum += u;
-    squares += u * u;
+    if (RowsFor(a, static_cast<StrategyTable *>(nullptr)) != (a == Algorithm::Default ? 0 : 1))
+    {
+      return false;
+    }
   }
-  if (sum != 0)
+  return true;
+}
+static_assert(TableCoversEveryAlgorithm(), "every cca::Algorithm but Default needs exactly one row in StrategyTable");
+
+/** The table's row of an algorithm. */
+template <Algorithm AlgorithmV, class Table>
+struct RowOf;
+template <Algorithm AlgorithmV, class First, class... Rest>
+struct RowOf<AlgorithmV, std::tuple<First, Rest...>>
+  : std::conditional_t<First::algorithm == AlgorithmV, First, RowOf<AlgorithmV, std::tuple<Rest...>>>
+{};
+
+/** The strategy of an algorithm (Default: FastestAlgorithm). */
+template <Algorithm AlgorithmV>
+using StrategyOf =
+  typename RowOf<AlgorithmV == Algorithm::Default ? FastestAlgorithm : AlgorithmV, StrategyTable>::Strategy;
+static_assert(std::is_same<StrategyOf<Algorithm::Default>::Votes, DefaultVotes>::value,
+              "the fastest strategy votes with the default policy");
+
+/** Calls f(entry) with the StrategyEntry of algorithm (Default: FastestAlgorithm). */
+template <class F>
+void
+WithStrategy(Algorithm algorithm, F && f)
+{
+  const Algorithm resolved = algorithm == Algorithm::Default ? FastestAlgorithm : algorithm;
+  const bool      found = std::apply(
+    [&](auto... entry) { return ((decltype(entry)::algorithm == resolved ? (f(entry), true) : false) || ...); },
+    StrategyTable{});
+  if (!found)
   {
-    atomicAdd(totals, sum);
-    atomicAdd(totals + 1, squares);
+    throw Error(Error::Kind::InvalidInput, "unknown algorithm");
   }
 }
 

@@ -100,9 +100,9 @@ struct PlainUnion
  *  touch any other run get linked[i] = 1 (linked must start all zero): the
  *  others are components of one run, which need no shared votes.
  *  Strategies: Union joins two sets (PlainUnion, or the on-the-fly feature
- *  merge); when Units are pieces of runs (pixels, HA sub-runs), a unit that
+ *  merge); when units are pieces of runs (pixels, HA sub-runs), a unit that
  *  starts where the previous unit of its row ends is joined with it too. */
-template <class Index, class Union = PlainUnion, class Units = FullRuns>
+template <class Index, class Union = PlainUnion, UnitSpan Span = UnitSpan::WholeRuns>
 __global__ void
 LinkRunsKernel(RunArrays<Index> runs, Geometry geometry, bool full, Index * parent, std::uint8_t * linked,
                Union join = Union{})
@@ -118,7 +118,7 @@ LinkRunsKernel(RunArrays<Index> runs, Geometry geometry, bool full, Index * pare
     RowStep            steps[4];
     const int          n = PrecedingRows(full, geometry.depth > 1, steps);
     Index              representative = a;
-    if constexpr (Units::PiecesOfRuns)
+    if constexpr (Span == UnitSpan::RunPieces)
     {
       if (a > runs.rowOffsets[r] && runs.end[a - 1] == runs.x[a])
       {

@@ -68,48 +68,6 @@ Launch(unsigned blocks, unsigned threads, Kernel kernel)
   BlockThreads::Instance().Run(
     blocks, threads, [](const void * k) { (*static_cast<const Kernel *>(k))(); }, &kernel);
 }
-/** StreamDevice's CPU twin (see cuda/StreamDevice.cuh): device memory is host memory. */
-class Device
-{
-public:
-  static constexpr int ScratchSlots = 6;
-
-  template <class... Params, class... Args>
-  void
-  Launch(const char *, unsigned blocks, unsigned threads, void (*kernel)(Params...), Args &&... args)
-  {
-    emulation::Launch(blocks, threads, [&] { kernel(args...); });
-  }
-
-  void
-  Fill(void * destination, int byte, std::size_t bytes, const char *)
-  {
-    std::memset(destination, byte, bytes);
-  }
-
-  template <class T>
-  T
-  Read(const T * source, const char *)
-  {
-    return *source;
-  }
-
-  template <class T>
-  T *
-  Scratch(int slot, std::size_t count, const char *)
-  {
-    std::vector<std::uint64_t> & buffer = m_Scratch[slot];
-    const std::size_t            words = (count * sizeof(T) + 7) / 8 + 1;
-    if (buffer.size() < words)
-    {
-      buffer.resize(words);
-    }
-    return reinterpret_cast<T *>(buffer.data());
-  }
-
-private:
-  std::vector<std::uint64_t> m_Scratch[ScratchSlots];
-};
 } // namespace emulation
 
 template <class T>
