@@ -1,5 +1,5 @@
-// DLP-GPU, seed 003 (Cabaret, Lacassagne, Etiemble, "Distanceless Label
-// Propagation", IPTA 2017), Alg. 5 on the grid of PixelLabeling.cuh:
+// DLP-GPU (Cabaret, Lacassagne, Etiemble 2017, "Distanceless Label
+// Propagation", IPTA), Alg. 5 on the grid of PixelLabeling.cuh:
 //   Step 1, tile labeling in shared memory (TileLabelingKernel), one block
 //     per tile: DLP-I (every foreground pixel its own tile-local label),
 //     DLP-SR (2 x 2 gather-scatter with atomicMin) and DLP-R (flatten) as the

@@ -205,7 +205,7 @@ enum class UpdateCounting
   On
 };
 
-/** Optional instrumentation (seed 000 section 4.1): per table entry, the
+/** Optional instrumentation (Lemaitre 2021 section 4.1): per table entry, the
  *  number of atomic record merges it received. perEntry == nullptr: off. */
 struct UpdateCounter
 {

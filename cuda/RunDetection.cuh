@@ -1,4 +1,4 @@
-// Run detection (FLSL segment detection, seed 000 Alg. 1): one warp walks a
+// Run detection (FLSL segment detection, Lemaitre 2021 Alg. 1): one warp walks a
 // row 32 pixels at a time; __ballot_sync gives the foreground mask of the
 // chunk, a shift with the previous chunk's last bit gives the run starts and
 // ends, and __popc of the lanes below turns them into compressed-store
@@ -44,7 +44,7 @@ enum class UnitSpan
  *  starts and the lanes one past a unit's end. Chunks are 32-aligned, so a
  *  chunk is one warp-wide block of the HA algorithm. Span: whole runs or
  *  pieces of runs, what the labeling and the votes need to know of a cut. */
-struct FullRuns // FLSL (seed 000 Alg. 1): maximal runs
+struct FullRuns // FLSL (Lemaitre 2021 Alg. 1): maximal runs
 {
   static constexpr UnitSpan Span = UnitSpan::WholeRuns;
   __device__ __forceinline__ static void

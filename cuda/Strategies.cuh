@@ -1,27 +1,28 @@
-// The algorithm family of seed 000 (naive, HA, HA+CD, HA+OTF, FLSL,
-// FLSL+OTF, FLSL+CD) as compositions of the building blocks beside this file:
-// a strategy names a labeling unit (how RunDetection.cuh cuts rows) and a
-// feature-merge policy (how FeatureUpdate.cuh votes, or the on-the-fly merge
-// of OnTheFlyMerge.cuh). CudaBackend.cu runs any strategy with one host
-// routine; every strategy gives the same table as the default (FLSL+CD).
+// The CUDA backend's strategies, one per cca::Algorithm, as compositions of
+// the building blocks beside this file, and the table that pairs each
+// algorithm with its strategy. A strategy names a labeling unit (how
+// RunDetection.cuh cuts rows), a labeling (the lock-free union-find over
+// units, or a pixel labeling) and a feature merge (how FeatureUpdate.cuh
+// votes, or the on-the-fly merge of OnTheFlyMerge.cuh). The host sequence
+// (HostSequence.cuh) runs any of them; every strategy gives the same table
+// as the default (FLSL+CD).
 //
-// Against the papers: every strategy handles 2D and 3D images and both
-// connectivities. HA (2D, 4-connectivity, strips of rows with border
-// merging in the paper) keeps its defining trait, sub-runs cut at 32-pixel
-// warp-block borders, and joins them through the common union-find, across
-// block borders and rows alike. The on-the-fly merge moves a whole feature
-// record field by field (atomicExch, then the matching atomic); the pair
-// counts of units that only touch diagonally under Face connectivity are not
-// known to lie in one component before labeling, so they are voted after it
-// (plain atomics). Naive votes every foreground pixel, isolated ones too.
-// Units smaller than runs share the default's back end: runs are detected
-// as well, each takes its first unit's component, and the numbering, run
-// grouping and label image are the default's.
-//
-// Instrumentation (Options::countAtomicUpdates): an update is one atomic
-// merge of a feature record into an entry (a vote that reaches global or
-// shared memory, the final merge of a block's shared entry, an on-the-fly
-// move); writes of whole entries (PrepareTableKernel) are not updates.
+// Units joined by union-find are the family of Lemaitre 2021 (naive, HA,
+// HA+CD, HA+OTF, FLSL, FLSL+OTF, FLSL+CD); against the paper, every strategy
+// handles 2D and 3D images and both connectivities. HA (Hennequin 2018: 2D,
+// 4-connectivity, strips of rows with border merging) keeps its defining
+// trait, sub-runs cut at 32-pixel warp-block borders, and joins them through
+// the common union-find, across block borders and rows alike. The
+// on-the-fly merge moves a whole feature record field by field (atomicExch,
+// then the matching atomic); the pair counts of units that only touch
+// diagonally under Face connectivity are not known to lie in one component
+// before labeling, so they are voted after it (plain atomics). Naive votes
+// every foreground pixel, isolated ones too. Units smaller than runs share
+// the default's back end: runs are detected as well, each takes its first
+// unit's component, and the numbering, run grouping and label image are the
+// default's. The pixel labelings (Cabaret 2017's DLP-GPU, Asad 2019's Label
+// Equivalence and Tile Merging) label pixel units on a grid
+// (PixelLabeling.cuh).
 #ifndef cca_cuda_Strategies_cuh
 #define cca_cuda_Strategies_cuh
 
@@ -48,10 +49,10 @@ enum class FeatureMerge
 {
   Plain,             ///< every unit votes its record with plain atomics
   ConflictDetection, ///< the production vote: warp conflict detection, block fold, one-unit components written whole
-  OnTheFly           ///< features move along the unions (seed 000 Alg. 2)
+  OnTheFly           ///< features move along the unions (Lemaitre 2021 Alg. 2)
 };
 
-/** The labeling of seed 000's family: lock-free union-find over the units
+/** The labeling of Lemaitre 2021's family: lock-free union-find over the units
  *  (LinkRunsKernel). The others label a pixel grid (PixelLabeling.cuh). */
 struct UnitUnionFind
 {
@@ -60,7 +61,7 @@ struct UnitUnionFind
 /** Units: FullRuns (FLSL), BlockRuns (HA: sub-runs of 32-pixel warp blocks,
  *  joined across block borders) or PixelRuns (naive: one unit per pixel).
  *  Labeling: UnitUnionFind, or a pixel labeling (its units are pixels).
- *  With a pixel labeling, FeatureMerge::OnTheFly is seed 004's Early
+ *  With a pixel labeling, FeatureMerge::OnTheFly is Asad 2019's Early
  *  computation (records merged by the labeling) and Plain its Late one
  *  (votes after the sequential relabeling). */
 template <class UnitsT, FeatureMerge MergeV, class LabelingT = UnitUnionFind>

@@ -1,9 +1,9 @@
-// Seed 002's tree merge kernel (TMK): the feature records of a labeled image
+// Windisch 2023's tree merge kernel (TMK): the feature records of a labeled image
 // are merged into one binary tree of feature nodes whose valid nodes are then
 // moved to the front of the array, so that the host copies only those (with
 // a guessed count first, and a second copy when the root's size says more).
 //
-// Steps (seed 002 section 3.2), adapted to the backend's units:
+// Steps (Windisch 2023 section 3.2), adapted to the backend's units:
 //  1. initialisation: one leaf per labeling unit (run, HA sub-run or pixel)
 //     instead of one per pixel pair: its record is the unit's vote (own
 //     pixels plus its neighbour pairs with units of the same component in

@@ -1,5 +1,6 @@
-// Lock-free union-find over runs (seed 001 Alg. 5, after Komura and Playne):
-// a union makes the larger root point to the smaller with atomicMin and
+// Lock-free union-find over runs (Alg. 5 of Lemaitre, Hennequin and
+// Lacassagne's GTC 2021 talk, after Komura 2015 and Playne 2018): a union
+// makes the larger root point to the smaller with atomicMin and
 // retries when another thread moved the root meanwhile. Every link points to
 // a smaller index, so the root of each component is its smallest run index:
 // its first run in raster order.

@@ -16,7 +16,7 @@
 #ifndef itkCudaLabelStatisticsShapeAttributes_h
 #define itkCudaLabelStatisticsShapeAttributes_h
 
-#include "cca/Geometry.h"
+#include "cca/FeretDiameter.h"
 #include "cca/Types.h"
 
 #include "itkGeometryUtilities.h"

@@ -3,9 +3,9 @@
 // images of the papers' family (MT19937, density d, granularity g), all pixel
 // types, both foreground rules, strided views, 2D and 3D, both connectivities,
 // degenerate shapes, repeated runs, the 64-bit run-index path, and an image of
-// more than 2^31 pixels. Every strategy of cca::Algorithm (naive, HA, HA+CD,
-// HA+OTF, FLSL, FLSL+OTF, FLSL+CD, the default) must give the CPU's result;
-// the atomic-update instrumentation is checked against hand-counted values.
+// more than 2^31 pixels. Every strategy of cca::Algorithm (cca::AllAlgorithms)
+// must give the CPU's result; the atomic-update instrumentation is checked
+// against hand-counted values.
 // Each cca::FeatureCompaction (Scan, TreeMerge, None) must too, on a subset
 // (CompactionChecks), with Result::bytesCopiedToHost checked between them.
 // Exits 77 (skipped) when no CUDA device is usable.
@@ -594,7 +594,7 @@ Repeatability(cca::Engine & engine, int images, Tally & tally)
   }
 }
 
-/** The atomic-update instrumentation (seed 000 section 4.1) on one
+/** The atomic-update instrumentation (Lemaitre 2021 section 4.1) on one
  *  257 x 129 component, where the updates can be counted by hand: naive, one
  *  per pixel; HA, one per sub-run (9 blocks of at most 32 pixels a row);
  *  FLSL, one per run (row). With conflict detection (one block of 256
@@ -699,7 +699,7 @@ CountingChecks(cca::Engine & engine, Tally & tally)
   }
 }
 
-/** The feature compactions other than Scan (seed 002's tree merge kernel,
+/** The feature compactions other than Scan (Windisch 2023's tree merge kernel,
  *  the sparse table copied whole) against the CPU on a subset: 2D and 3D,
  *  both connectivities, empty, checkerboards (the most components), all on
  *  (one component), random images, a few random cases (all options). Then
