@@ -17,6 +17,7 @@
 #define itkCudaLabelStatisticsShapeAttributes_h
 
 #include "cca/FeretDiameter.h"
+#include "cca/Int128.h"
 #include "cca/Types.h"
 
 #include "itkGeometryUtilities.h"
@@ -27,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdint>
 
 namespace itk
 {
@@ -109,9 +111,10 @@ public:
       ContinuousIndex<double, Dimension> centroidIndex;
       for (unsigned int i = 0; i < Dimension; ++i)
       {
-        const __int128 sum =
-          static_cast<__int128>(f.coordinateSum[i]) + static_cast<__int128>(f.pixelCount) * m_RegionIndex[i];
-        centroidIndex[i] = static_cast<double>(sum) / n;
+        const cca::detail::Int128 sum =
+          cca::detail::Int128::From(f.coordinateSum[i]) +
+          cca::detail::Int128::Product(f.pixelCount, static_cast<std::int64_t>(m_RegionIndex[i]));
+        centroidIndex[i] = sum.ToFloating<double>() / n;
       }
       m_Map->TransformContinuousIndexToPhysicalPoint(centroidIndex, centroid);
       centralMoments = this->PhysicalCovariance(f);
@@ -226,10 +229,10 @@ private:
     {
       for (unsigned int j = 0; j < Dimension; ++j)
       {
-        const __int128 numerator =
-          static_cast<__int128>(f.pixelCount) * static_cast<__int128>(f.coordinateProductSum[productSlot[i][j]]) -
-          static_cast<__int128>(f.coordinateSum[i]) * static_cast<__int128>(f.coordinateSum[j]);
-        k[i][j] = static_cast<double>(static_cast<long double>(numerator) / (n * n));
+        const cca::detail::Int128 numerator =
+          cca::detail::Int128::Product(f.pixelCount, f.coordinateProductSum[productSlot[i][j]]) -
+          cca::detail::Int128::Product(f.coordinateSum[i], f.coordinateSum[j]);
+        k[i][j] = static_cast<double>(numerator.ToFloating<long double>() / (n * n));
       }
     }
     MatrixType physical;
