@@ -20,6 +20,7 @@
 #include "cca/RandomImages.h"
 
 #include "CudaBackendTesting.h"
+#include "ccaTreeCopySteps.h"
 
 #include <algorithm>
 #include <chrono>
@@ -754,21 +755,10 @@ CompactionChecks(bool quick, std::uint32_t seed, Tally & tally)
     const TestImage few = Plain(RandomMask(2, 200, 200, 1, 0.7, 4, 35));
     cca::Options    options;
     options.labelImageType = LabelImageType::UInt32;
-    struct Step
-    {
-      const TestImage * image;
-      bool              secondCopy;
-      const char *      what;
-    };
-    const Step steps[] = { { &many, true, "20000 components, first call (guess 1024)" },
-                           { &many, false, "the same again" },
-                           { &few, false, "fewer components" },
-                           { &many, true, "more again" },
-                           { &many, false, "the same again" } };
-    for (const Step & step : steps)
+    for (const ccatest::TreeCopyStep & step : ccatest::TreeCopySteps)
     {
       const std::int64_t before = cca::cuda::TreeMergeSecondCopies();
-      if (Check(engine, *step.image, options, std::string("tree copy: ") + step.what, tally))
+      if (Check(engine, step.manyComponents ? many : few, options, std::string("tree copy: ") + step.what, tally))
       {
         const bool second = cca::cuda::TreeMergeSecondCopies() != before;
         if (second != step.secondCopy)

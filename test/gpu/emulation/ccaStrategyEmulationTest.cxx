@@ -13,13 +13,7 @@
 // (ccaCudaBackendTest) remain the reference on a device.
 //
 // Usage: ccaStrategyEmulationTest [--cases N] [--seed S]
-#include "EmulatedDevice.h"
-
-// The kernels live in their own namespace here: the engine library linked
-// for the CPU reference holds the real ones under the same names.
-#define cuda cudaemulated
-#include "HostSequence.cuh"
-#undef cuda
+#include "EmulatedBackend.h"
 
 #include "cca/Engine.h"
 #include "cca/RandomImages.h"
@@ -37,19 +31,12 @@ namespace
 using namespace cca;
 using namespace cca::cudaemulated;
 using Pixel = std::uint8_t;
-using Sequence = HostSequence<emulation::Device>;
+using Sequence = emulation::Sequence;
+using Emulator = emulation::Backend;
 
 /** DLP-GPU without the optional DLP-SR + DLP-R of its tile step (not in the table). */
 using DlpUnregularizedStrategy = Strategy<PixelRuns, FeatureMerge::ConflictDetection,
                                           DistancelessLabelPropagationOf<DlpRegularization::Skipped>>;
-
-/** The emulated backend: one device and sequence per suite, so buffers and
- *  the tree copy guess are reused across runs, as an engine reuses them. */
-struct Emulator
-{
-  emulation::Device device;
-  Sequence          sequence;
-};
 
 /** One image to label. */
 struct Case
@@ -62,15 +49,7 @@ struct Case
   ImageView
   View() const
   {
-    ImageView view;
-    view.data = image.data();
-    view.pixelType = PixelType::UInt8;
-    view.dimension = dimension;
-    for (int i = 0; i < 3; ++i)
-    {
-      view.size[i] = size[i];
-    }
-    return view;
+    return emulation::ByteImageView(image, dimension, size);
   }
 };
 
@@ -521,22 +500,9 @@ main(int argc, char * argv[])
 {
   int           cases = 12;
   std::uint32_t seed = 1;
-  for (int i = 1; i < argc; ++i)
+  if (!emulation::ParseCasesAndSeed(argc, argv, cases, seed))
   {
-    const std::string arg = argv[i];
-    if (arg == "--cases" && i + 1 < argc)
-    {
-      cases = std::atoi(argv[++i]);
-    }
-    else if (arg == "--seed" && i + 1 < argc)
-    {
-      seed = static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10));
-    }
-    else
-    {
-      std::cerr << "usage: " << argv[0] << " [--cases N] [--seed S]" << std::endl;
-      return 2;
-    }
+    return 2;
   }
   int failed = 0;
   for (const Algorithm algorithm : AllAlgorithms)

@@ -14,13 +14,8 @@
 // Logic only: the GPU tests remain the reference.
 //
 // Usage: ccaTreeMergeEmulationTest [--cases N] [--seed S]
-#include "EmulatedDevice.h"
-
-// The kernels live in their own namespace here: the engine library linked
-// for the CPU reference holds the real ones under the same names.
-#define cuda cudaemulated
-#include "HostSequence.cuh"
-#undef cuda
+#include "EmulatedBackend.h"
+#include "ccaTreeCopySteps.h"
 
 #include "cca/Engine.h"
 #include "cca/RandomImages.h"
@@ -41,11 +36,7 @@ using Pixel = std::uint8_t;
 
 /** The emulated backend, kept across the cases like an engine (buffers,
  *  the tree copy guess). */
-struct Emulator
-{
-  emulation::Device                  device;
-  HostSequence<emulation::Device> sequence;
-};
+using Emulator = emulation::Backend;
 
 /** Checks the last tree of TMK before balancing: every valid node reachable
  *  from the root along its label's bits, links that agree both ways, sizes
@@ -131,20 +122,6 @@ Compare(const Result & cpu, const Result & emulated)
   return {};
 }
 
-ImageView
-View(const std::vector<Pixel> & image, int dimension, const std::int64_t (&size)[3])
-{
-  ImageView view;
-  view.data = image.data();
-  view.pixelType = PixelType::UInt8;
-  view.dimension = dimension;
-  for (int i = 0; i < 3; ++i)
-  {
-    view.size[i] = size[i];
-  }
-  return view;
-}
-
 /** Both compactions on one image against the CPU's result. */
 std::string
 CheckCompactions(Emulator & emulator, const Result & cpu, const ImageView & view, Options options, bool wide)
@@ -211,7 +188,7 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed)
     {
       image = RandomBlockImage(size[0], size[1], size[2], density, granularity, caseSeed * 7919u);
     }
-    const ImageView view = View(image, dimension, size);
+    const ImageView view = emulation::ByteImageView(image, dimension, size);
     Options         options;
     options.algorithm = algorithm;
     options.connectivity = full ? Connectivity::Full : Connectivity::Face;
@@ -232,9 +209,7 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed)
   return failed;
 }
 
-/** The guessed first copy both ways on a fresh sequence (first guess 1024):
- *  a count above the guess needs a second copy, the same count again does
- *  not, nor does a smaller one. */
+/** The guessed first copy both ways on a fresh sequence (ccaTreeCopySteps.h). */
 int
 CopyPaths()
 {
@@ -247,23 +222,12 @@ CopyPaths()
     many[i] = (i % 200 + i / 200) % 2 == 0 ? 1 : 0; // 20000 components (Face)
   }
   const std::vector<Pixel> few = RandomBlockImage(200, 200, 1, 0.7, 4, 35);
-  struct Step
-  {
-    const std::vector<Pixel> * image;
-    bool                       secondCopy;
-    const char *               what;
-  };
-  const Step steps[] = { { &many, true, "20000 components, first call (guess 1024)" },
-                         { &many, false, "the same again" },
-                         { &few, false, "fewer components" },
-                         { &many, true, "more again" },
-                         { &many, false, "the same again" } };
-  int failed = 0;
-  for (const Step & step : steps)
+  int                      failed = 0;
+  for (const ccatest::TreeCopyStep & step : ccatest::TreeCopySteps)
   {
     Options options;
     options.featureCompaction = FeatureCompaction::TreeMerge;
-    const ImageView view = View(*step.image, 2, size);
+    const ImageView view = emulation::ByteImageView(step.manyComponents ? many : few, 2, size);
     Options         cpuOptions = options;
     cpuOptions.backend = Backend::Cpu;
     const Result       cpu = engine.Run(view, cpuOptions);
@@ -290,22 +254,9 @@ main(int argc, char * argv[])
 {
   int           cases = 10;
   std::uint32_t seed = 1;
-  for (int i = 1; i < argc; ++i)
+  if (!emulation::ParseCasesAndSeed(argc, argv, cases, seed))
   {
-    const std::string arg = argv[i];
-    if (arg == "--cases" && i + 1 < argc)
-    {
-      cases = std::atoi(argv[++i]);
-    }
-    else if (arg == "--seed" && i + 1 < argc)
-    {
-      seed = static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10));
-    }
-    else
-    {
-      std::cerr << "usage: " << argv[0] << " [--cases N] [--seed S]" << std::endl;
-      return 2;
-    }
+    return 2;
   }
   int failed = 0;
   for (const Algorithm algorithm : AllAlgorithms)
