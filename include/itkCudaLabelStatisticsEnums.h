@@ -94,10 +94,10 @@ operator<<(std::ostream & out, const CudaLabelStatisticsEnums::Backend value)
 }
 
 // One value per cca::Algorithm, in its order: the filter passes the value
-// on as is, and the engine names it.
+// on as is, and the engine names it (the check names the last value).
 static_assert(static_cast<std::size_t>(CudaLabelStatisticsEnums::Algorithm::TM_Late) + 1 ==
                 sizeof(cca::AllAlgorithms) / sizeof(cca::AllAlgorithms[0]),
-              "CudaLabelStatisticsEnums::Algorithm must mirror cca::Algorithm (its last value is TM_Late)");
+              "CudaLabelStatisticsEnums::Algorithm must mirror cca::Algorithm, value for value");
 
 inline std::ostream &
 operator<<(std::ostream & out, const CudaLabelStatisticsEnums::Algorithm value)
