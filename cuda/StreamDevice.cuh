@@ -39,7 +39,7 @@ public:
   /** On the current CUDA device. */
   StreamDevice()
   {
-    for (auto & mark : m_Marks)
+    for (auto & mark : m_Milestones)
     {
       mark = std::make_unique<Event>(true);
     }
@@ -164,7 +164,7 @@ public:
   void
   Record(Milestone milestone)
   {
-    m_Marks[static_cast<int>(milestone)]->Record(m_Stream.Get());
+    m_Milestones[static_cast<int>(milestone)]->Record(m_Stream.Get());
   }
 
   /** Waits until the work enqueued so far is done. */
@@ -178,7 +178,7 @@ public:
   double
   Milliseconds(Milestone from, Milestone to) const
   {
-    return m_Marks[static_cast<int>(to)]->MillisecondsSince(*m_Marks[static_cast<int>(from)]);
+    return m_Milestones[static_cast<int>(to)]->MillisecondsSince(*m_Milestones[static_cast<int>(from)]);
   }
 
   /** Device-to-host bytes since Begin. */
@@ -200,7 +200,7 @@ private:
   }
 
   cuda::Stream           m_Stream;
-  std::unique_ptr<Event> m_Marks[NumberOfMilestones];
+  std::unique_ptr<Event> m_Milestones[NumberOfMilestones];
   HostStaging            m_Staging;
   PinnedBuffer           m_HostScalar;
   DeviceBuffer           m_Temp; ///< CUB's workspace

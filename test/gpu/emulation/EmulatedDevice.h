@@ -168,7 +168,7 @@ public:
   void
   Record(cca::Milestone milestone)
   {
-    m_Marks[static_cast<int>(milestone)] = std::chrono::steady_clock::now();
+    m_Milestones[static_cast<int>(milestone)] = std::chrono::steady_clock::now();
   }
 
   void
@@ -178,8 +178,8 @@ public:
   double
   Milliseconds(cca::Milestone from, cca::Milestone to) const
   {
-    return std::chrono::duration<double, std::milli>(m_Marks[static_cast<int>(to)] -
-                                                     m_Marks[static_cast<int>(from)])
+    return std::chrono::duration<double, std::milli>(m_Milestones[static_cast<int>(to)] -
+                                                     m_Milestones[static_cast<int>(from)])
       .count();
   }
 
@@ -191,7 +191,7 @@ public:
 
 private:
   Buffer                                m_Scratch[ScratchSlots];
-  std::chrono::steady_clock::time_point m_Marks[cca::NumberOfMilestones];
+  std::chrono::steady_clock::time_point m_Milestones[cca::NumberOfMilestones];
   unsigned                              m_ResidentBlocks = 1024;
   std::int64_t                          m_BytesToHost = 0;
 };
