@@ -1,4 +1,4 @@
-// Seed 004's synthetic image families (Asad, Marroquim, Souza, "On GPU
+// Asad 2019's synthetic image families (Asad, Marroquim, Souza, "On GPU
 // Connected Components and Properties", section IV): Ridge patterns R_l^k,
 // the five Ridge families (Leveling, Scaling(l), Subdivision(l),
 // RandomInstancing(l, s), RandomMerging(l, s)) and Spiral patterns, on square
@@ -260,7 +260,7 @@ inline constexpr PatternFamily AllPatternFamilies[] = { PatternFamily::Leveling,
                                                         PatternFamily::Subdivision,      PatternFamily::RandomInstancing,
                                                         PatternFamily::RandomMerging,    PatternFamily::Spiral };
 
-/** Parameters of the families; the defaults are those of seed 004's experiments at 8192^2 (V-C). */
+/** Parameters of the families; the defaults are those of Asad 2019's experiments at 8192^2 (V-C). */
 struct FamilySettings
 {
   int scalingLevel = 2;      ///< Scaling(l): Fig. 8(b) uses a level 2 pattern
@@ -308,7 +308,7 @@ struct PatternCase
   }
 };
 
-/** log2 of a power-of-two size; throws otherwise (seed 004's families are defined on 2^n x 2^n images). */
+/** log2 of a power-of-two size; throws otherwise (Asad 2019's families are defined on 2^n x 2^n images). */
 inline int
 Log2Size(std::int64_t size)
 {

@@ -1,14 +1,17 @@
-// The papers' random-image protocol (seeds 000, 001, 003), shared by the
-// benchmark programs so that every program times the very same images:
-// N x N uint8 images from MT19937, density d = 0 .. 1 in steps, granularity
-// g = 1, 4, 16 (g x g blocks share one draw), plus the all-foreground image.
+// The papers' random-image protocol (Lemaitre 2021, their GTC 2021 talk,
+// Cabaret 2017; docs/references.md), shared by the benchmark programs so that
+// every program times the very same images: N x N uint8 images from
+// cca/RandomImages.h (MT19937, g x g blocks share one draw), density d = 0 .. 1
+// in steps, granularity g = 1, 4, 16, plus the all-foreground image. External
+// harnesses regenerate these images: seeds and the generator must not change.
 #ifndef ccabench_RandomImages_h
 #define ccabench_RandomImages_h
+
+#include "cca/RandomImages.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -25,39 +28,21 @@ Median(std::vector<double> values)
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-/** The papers' random image: g x g blocks share one draw; foreground (1) when draw < d * 2^32. */
+/** The papers' random image, size x size: g x g blocks share one draw;
+ *  foreground (1) when draw < d * 2^32 (cca/RandomImages.h). */
 inline void
 RandomImage(std::int64_t size, double density, int g, std::uint32_t seed, std::vector<std::uint8_t> & image)
 {
-  image.assign(static_cast<std::size_t>(size * size), 0);
-  std::mt19937              rng(seed);
-  const double              threshold = density * 4294967296.0;
-  const std::int64_t        blocks = (size + g - 1) / g;
-  std::vector<std::uint8_t> row(static_cast<std::size_t>(blocks));
-  if (density <= 0 || density >= 1)
-  {
-    // Every draw falls on the same side of the threshold: no need to draw (an 16384^2 image is 2^28 draws).
-    std::fill(image.begin(), image.end(), density >= 1 ? 1 : 0);
-    return;
-  }
-  for (std::int64_t by = 0; by < blocks; ++by)
-  {
-    for (auto & b : row)
-    {
-      b = static_cast<double>(rng()) < threshold ? 1 : 0;
-    }
-    // The block row's first image row, then copies of it.
-    const std::int64_t y0 = by * g;
-    std::uint8_t *     first = image.data() + y0 * size;
-    for (std::int64_t bx = 0; bx < blocks; ++bx)
-    {
-      std::fill(first + bx * g, first + std::min(size, (bx + 1) * g), row[static_cast<std::size_t>(bx)]);
-    }
-    for (std::int64_t y = y0 + 1; y < std::min(size, y0 + g); ++y)
-    {
-      std::copy(first, first + size, image.data() + y * size);
-    }
-  }
+  image.resize(static_cast<std::size_t>(size * size));
+  cca::FillRandomBlockImage(size, size, 1, density, g, seed, image.data());
+}
+
+/** Its 3D form, size^3: g x g x g blocks, one draw per block in raster order (x fastest). */
+inline void
+RandomVolume(std::int64_t size, double density, int g, std::uint32_t seed, std::vector<std::uint8_t> & image)
+{
+  image.resize(static_cast<std::size_t>(size * size * size));
+  cca::FillRandomBlockImage(size, size, size, density, g, seed, image.data());
 }
 
 /** One image of the protocol. g == 0 stands for the all-foreground image. */

@@ -1,4 +1,4 @@
-// Engine-level benchmark following the papers' protocol (seeds 000, 001, 003):
+// Engine-level benchmark following the papers' protocol (Lemaitre 2021, their GTC 2021 talk, Cabaret 2017):
 // random N x N images from MT19937 with density d = 0 .. 100 % in steps of
 // 10 % and granularity g = 1, 4, 16 (g x g blocks share one draw), plus the
 // all-foreground image. Each image runs warm-up times, then the median of
@@ -116,7 +116,7 @@ Measure(cca::Engine & engine, const std::vector<std::uint8_t> & image, const Set
   m.totalGpixPerS = pixels / (m.totalMs * 1e6);
   if (s.backend == "cuda")
   {
-    // Seed 000 section 4.1: atomic feature updates and estimated conflicts.
+    // Lemaitre 2021 section 4.1: atomic feature updates and estimated conflicts.
     options.countAtomicUpdates = true;
     engine.Run(view, options, r);
     m.atomicFeatureUpdates = r.atomicFeatureUpdates;
@@ -201,8 +201,8 @@ main(int argc, char * argv[])
       s.algorithms.clear();
       for (const cca::Algorithm a : cca::AllAlgorithms)
       {
-        // "all" is the seven strategies of seed 000 (Default is FLSL_CD).
-        if ((name == "all" && cca::IsSeed000Algorithm(a)) || name == cca::AlgorithmName(a))
+        // "all" is the seven strategies of Lemaitre 2021's Table 1 (Default is FLSL_CD).
+        if ((name == "all" && cca::JoinsUnitsByUnionFind(a)) || name == cca::AlgorithmName(a))
           s.algorithms.push_back(a);
       }
       if (s.algorithms.empty())

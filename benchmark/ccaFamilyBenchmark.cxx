@@ -1,11 +1,12 @@
 // Times the engine on one image family at one or more sizes, for a list of
 // algorithms, feature-compaction modes and connectivities: the experiments of
 // the papers' reproduction (benchmark/reproduce-papers.sh). Families:
-//  - random: the papers' protocol (seeds 000, 001, 002, 003; RandomImages.h),
+//  - random: the papers' protocol (Lemaitre 2021, Windisch 2023, Cabaret
+//    2017; RandomImages.h),
 //    granularities g and densities d, plus the all-foreground image; the same
 //    images as cca_benchmark for densities on its 0.1 grid;
 //  - leveling, scaling, subdivision, instancing, merging, spiral, ridge (all
-//    six): seed 004's synthetic families (PatternImages.h), whose expected
+//    six): Asad 2019's synthetic families (PatternImages.h), whose expected
 //    component count is checked against every run.
 // Each image is made once, then every connectivity x algorithm x compaction
 // runs on it: warm-up runs (the first one counts atomic updates when asked),
@@ -16,7 +17,7 @@
 // bytes copied to the host, component count, atomic updates.
 //
 // Usage: cca_family_benchmark --family NAME [--size N | --sizes N,N,...]
-//          [--algorithms LIST|seed000|seed004|all] [--full-algorithms LIST] [--compactions Scan,TreeMerge,None]
+//          [--algorithms LIST|lemaitre2021|asad2019|all] [--full-algorithms LIST] [--compactions Scan,TreeMerge,None]
 //          [--connectivity face|full|both] [--reps R] [--warmup W] [--rep-budget-ms MS]
 //          [--backend cuda|cpu] [--json FILE] [--label TEXT]
 //          random:   [--g 1,4,16,all] [--density LIST | --density-step S] [--atomic-counts none|g1|all]
@@ -332,9 +333,10 @@ ParseAlgorithms(const std::string & text, std::vector<cca::Algorithm> & out)
     bool found = false;
     for (const cca::Algorithm a : cca::AllAlgorithms)
     {
-      const bool seed004 = a >= cca::Algorithm::LE_Early && a <= cca::Algorithm::TM_Late;
-      if (name == cca::AlgorithmName(a) || name == "all" || (name == "seed000" && cca::IsSeed000Algorithm(a)) ||
-          (name == "seed004" && seed004))
+      // lemaitre2021: the seven of its Table 1; asad2019: Label Equivalence and Tile Merging, Early and Late.
+      const bool asad2019 = a >= cca::Algorithm::LE_Early && a <= cca::Algorithm::TM_Late;
+      if (name == cca::AlgorithmName(a) || name == "all" ||
+          (name == "lemaitre2021" && cca::JoinsUnitsByUnionFind(a)) || (name == "asad2019" && asad2019))
       {
         out.push_back(a);
         found = true;
@@ -376,7 +378,7 @@ ParseCompactions(const std::string & text, std::vector<cca::FeatureCompaction> &
 
 const char * kUsage =
   " --family random|leveling|scaling|subdivision|instancing|merging|spiral|ridge [--size N | --sizes N,N,...]\n"
-  "   [--algorithms NAME,...|seed000|seed004|all] [--full-algorithms LIST] [--compactions Scan,TreeMerge,None] [--connectivity face|full|both]\n"
+  "   [--algorithms NAME,...|lemaitre2021|asad2019|all] [--full-algorithms LIST] [--compactions Scan,TreeMerge,None] [--connectivity face|full|both]\n"
   "   [--reps R] [--warmup W] [--rep-budget-ms MS] [--backend cuda|cpu] [--json FILE] [--label TEXT]\n"
   "   random: [--g 1,4,16,all] [--density D,D,... | --density-step S] [--atomic-counts none|g1|all]\n"
   "   patterns: [--instances K] [--probability-steps P] [--scaling-steps S] [--spiral-steps S]\n"

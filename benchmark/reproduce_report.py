@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Writes docs/reproduction.md and the plots from the JSON of reproduce-papers.sh.
 
-Reads the results folder (seed000-table.json, seed000-sizes.json,
-seed000-16k.json, seed002-fig4.json, seed002-fig5.json, seed003.json,
-seed004.json, device.txt, reproduce-*.log) and benchmark/published.json, and
+Reads the results folder (lemaitre2021-table.json, lemaitre2021-sizes.json,
+lemaitre2021-16k.json, windisch2023-fig4.json, windisch2023-fig5.json, cabaret2017.json,
+asad2019.json, device.txt, reproduce-*.log) and benchmark/published.json, and
 writes one Markdown document: each experiment's table with the paper's
 published numbers beside ours, and PNG plots next to the JSON (when
 matplotlib is installed; the tables need only the standard library). Missing
@@ -15,7 +15,7 @@ Conventions (docs/reproduction.md repeats them):
   processing time; throughput = pixels / time, in Gpix/s;
 - "mean" = mean over density of the per-image throughputs (the papers'
   averaging); "summed" = all pixels over the summed time;
-- seed 004's Ordinary = labelMs of the Late variant (the Late labeling is the
+- Asad 2019's Ordinary = labelMs of the Late variant (the Late labeling is the
   Ordinary labeling; Late then adds the sequential relabeling's property sums).
 
 usage: reproduce_report.py [--results DIR] [--doc FILE] [--published FILE] [--no-plots]
@@ -27,7 +27,7 @@ import re
 import statistics
 from collections import defaultdict
 
-SEED000 = ["Naive", "HA", "HA_OTF", "HA_CD", "FLSL", "FLSL_OTF", "FLSL_CD"]
+LEMAITRE2021 = ["Naive", "HA", "HA_OTF", "HA_CD", "FLSL", "FLSL_OTF", "FLSL_CD"]
 GKEYS = [(1, "g1", "g = 1"), (4, "g4", "g = 4"), (16, "g16", "g = 16"), (0, "all", "all foreground")]
 TODO = "> **TODO(lead):**"
 # Our reading of each comparison, kept beside the results (rewritten by hand
@@ -133,17 +133,17 @@ def elapsed_per_step(results):
     return out
 
 
-# ---------------------------------------------------------------- seed 000
+# ---------------------------------------------------------------- Lemaitre 2021
 
-def seed000(doc, plots, results, pub):
-    table = load(os.path.join(results, "seed000-table.json"))
-    doc.add("## Seed 000: the seven strategies (Table 1, Figures 1, 5, 7)", "")
+def lemaitre2021(doc, plots, results, pub):
+    table = load(os.path.join(results, "lemaitre2021-table.json"))
+    doc.add("## Lemaitre 2021: the seven strategies (Table 1, Figures 1, 5, 7)", "")
     if not table:
-        doc.add("Not run (seed000-table.json missing).", "")
+        doc.add("Not run (lemaitre2021-table.json missing).", "")
         return
     ms = table["measurements"]
     size = ms[0]["size"]
-    p1 = pub["seed000_table1"]
+    p1 = pub["lemaitre2021_table1"]
     doc.add(f"{size}² uint8 images of the random protocol (d = 0 .. 1 step 0.1 per g, plus the all-foreground "
             f"image), kernel time = labelMs + featuresMs, median of up to {table['reps']} runs after "
             f"{table['warmup']} warm-up (fewer when a run exceeds {table['repBudgetMs']:.0f} ms). "
@@ -157,7 +157,7 @@ def seed000(doc, plots, results, pub):
             continue
         rows = []
         ranking = {}
-        for alg in SEED000:
+        for alg in LEMAITRE2021:
             cells = [alg]
             for g, key, _ in GKEYS:
                 pts = [m["kernelMs"] for m in by.get((conn, alg, g), [])]
@@ -176,12 +176,12 @@ def seed000(doc, plots, results, pub):
             theirs = [a for a, _ in sorted(p1["rows"].items(), key=lambda kv: -kv[1][col])]
             doc.add(f"- {label}: ours {' > '.join(ours)}; paper {' > '.join(theirs)}")
         doc.add("")
-    s1 = pub["seed001_gtc"]
-    doc.add(f"The GTC talk (seed 001) has other A100 numbers for the same strategies (g = 4: FLSL_CD "
+    s1 = pub["lemaitre2021_gtc"]
+    doc.add(f"Their GTC 2021 talk has other A100 numbers for the same strategies (g = 4: FLSL_CD "
             f"{s1['g4']['rows']['FLSL_CD'][0]}, HA {s1['g4']['rows']['HA'][0]}; all foreground: FLSL_CD "
             f"{s1['all']['rows']['FLSL_CD'][0]}, HA {s1['all']['rows']['HA'][0]} Gpix/s) and V100 numbers "
             f"(g = 4: FLSL_CD {s1['g4']['rows']['FLSL_CD'][1]}); see benchmark/published.json.", "")
-    doc.add(finding("seed000-table", "compare the rankings and the ratios ours / published above (H100 vs A100: about 1.6x "
+    doc.add(finding("lemaitre2021-table", "compare the rankings and the ratios ours / published above (H100 vs A100: about 1.6x "
             "the memory bandwidth); say where and why a strategy's rank differs (e.g. OTF moving our "
             "216-byte records)."), "")
 
@@ -209,12 +209,12 @@ def seed000(doc, plots, results, pub):
     counted = [m for m in ms if m["atomicFeatureUpdates"] >= 0 and m["g"] == 1]
     if counted:
         doc.add("### Figure 5: atomic feature updates and estimated conflicts, g = 1", "")
-        doc.add("From the instrumented warm-up run (seed 000 section 4.1: conflicts = sum U² / sum U). "
+        doc.add("From the instrumented warm-up run (Lemaitre 2021 section 4.1: conflicts = sum U² / sum U). "
                 "The paper's figure has no published numbers.", "")
         rows = []
         cby = group(counted, "connectivity", "algorithm")
         dens = [0.2, 0.4, 0.6, 0.8, 1.0]
-        for (conn, alg), pts in sorted(cby.items(), key=lambda kv: (kv[0][0], SEED000.index(kv[0][1]))):
+        for (conn, alg), pts in sorted(cby.items(), key=lambda kv: (kv[0][0], LEMAITRE2021.index(kv[0][1]))):
             d2 = {round(m["density"], 2): m for m in pts}
             rows.append([conn, alg] + [f"{fmt(d2[d]['atomicFeatureUpdates'])} / {fmt(d2[d]['estimatedConflicts'])}"
                                        if d in d2 else "–" for d in dens])
@@ -234,7 +234,7 @@ def seed000(doc, plots, results, pub):
                 ax.grid(True, which="both", alpha=0.3)
             axes[0].legend(fontsize=8)
             fig.tight_layout()
-            doc.image(plots.save(fig, "seed000-updates.png"), "atomic updates and conflicts")
+            doc.image(plots.save(fig, "lemaitre2021-updates.png"), "atomic updates and conflicts")
 
     if plots.plt:
         plt = plots.plt
@@ -243,7 +243,7 @@ def seed000(doc, plots, results, pub):
                 continue
             fig, axes = plt.subplots(1, 3, figsize=(17, 5))
             for ax, (g, key, label) in zip(axes, GKEYS[:3]):
-                for alg in SEED000:
+                for alg in LEMAITRE2021:
                     pts = sorted((m["density"], m["kernelMs"]) for m in by.get((conn, alg, g), []))
                     if pts:
                         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=3, label=alg)
@@ -254,13 +254,13 @@ def seed000(doc, plots, results, pub):
                 ax.grid(True, which="both", alpha=0.3)
             axes[0].set_ylabel(f"kernel time per {size}² image (ms)")
             axes[0].legend(fontsize=8)
-            fig.suptitle("Seed 000 Fig. 1 / Fig. 7 left: time against density (dotted: percolation threshold)")
+            fig.suptitle("Lemaitre 2021 Fig. 1 / Fig. 7 left: time against density (dotted: percolation threshold)")
             fig.tight_layout()
-            doc.image(plots.save(fig, f"seed000-density-{conn}.png"), f"time against density, {conn}")
+            doc.image(plots.save(fig, f"lemaitre2021-density-{conn}.png"), f"time against density, {conn}")
 
     # Figure 7 right: throughput against size.
     sweep = []
-    for name in ("seed000-sizes.json", "seed000-16k.json"):
+    for name in ("lemaitre2021-sizes.json", "lemaitre2021-16k.json"):
         d = load(os.path.join(results, name))
         if d:
             sweep += d["measurements"]
@@ -278,7 +278,7 @@ def seed000(doc, plots, results, pub):
     sizes = sorted({m["size"] for m in sweep})
     for conn in ("face", "full"):
         rows = []
-        for alg in SEED000:
+        for alg in LEMAITRE2021:
             for g, key, label in GKEYS:
                 cells = []
                 for n in sizes:
@@ -293,7 +293,7 @@ def seed000(doc, plots, results, pub):
             plt = plots.plt
             fig, axes = plt.subplots(1, 4, figsize=(20, 5))
             for ax, (g, key, label) in zip(axes, GKEYS):
-                for alg in SEED000:
+                for alg in LEMAITRE2021:
                     pts = [(n, mean_and_summed([m["kernelMs"] for m in sby[(conn, alg, g, n)]], n)[0])
                            for n in sizes if (conn, alg, g, n) in sby]
                     if pts:
@@ -305,22 +305,22 @@ def seed000(doc, plots, results, pub):
                 ax.grid(True, which="both", alpha=0.3)
             axes[0].set_ylabel("mean kernel throughput (Gpix/s)")
             axes[0].legend(fontsize=8)
-            fig.suptitle("Seed 000 Fig. 7 right: average throughput against image size")
+            fig.suptitle("Lemaitre 2021 Fig. 7 right: average throughput against image size")
             fig.tight_layout()
-            doc.image(plots.save(fig, f"seed000-sizes-{conn}.png"), f"throughput against size, {conn}")
-    doc.add(finding("seed000-sizes", "the paper: FLSL+CD is the fastest at every size; the ranking does not depend on the "
+            doc.image(plots.save(fig, f"lemaitre2021-sizes-{conn}.png"), f"throughput against size, {conn}")
+    doc.add(finding("lemaitre2021-sizes", "the paper: FLSL+CD is the fastest at every size; the ranking does not depend on the "
             "size except for HA+OTF; small images lose parallelism. Say whether ours agrees."), "")
 
 
-# ---------------------------------------------------------------- seed 003
+# ---------------------------------------------------------------- Cabaret 2017
 
-def seed003(doc, plots, results, pub):
-    d = load(os.path.join(results, "seed003.json"))
-    doc.add("## Seed 003: DLP-GPU at 2048² (Table 2)", "")
+def cabaret2017(doc, plots, results, pub):
+    d = load(os.path.join(results, "cabaret2017.json"))
+    doc.add("## Cabaret 2017: DLP-GPU at 2048² (Table 2)", "")
     if not d:
-        doc.add("Not run (seed003.json missing).", "")
+        doc.add("Not run (cabaret2017.json missing).", "")
         return
-    p3 = pub["seed003_table2"]
+    p3 = pub["cabaret2017_table2"]
     ms = d["measurements"]
     size = ms[0]["size"]
     doc.add(f"Mean over d = 0 .. 1 step 0.1 of the labeling time (labelMs: the paper times labeling only) and "
@@ -344,7 +344,7 @@ def seed003(doc, plots, results, pub):
     for gpu, v in p3["rows"].items():
         rows.append(["published", gpu] + [f"{v['ms'][i]} ms, {v['gpix'][i]} Gp/s" for i in range(3)])
     doc.table(["connectivity", "labeling", "g = 1", "g = 4", "g = 16"], rows)
-    doc.add(finding("seed003", "ratio to the GTX 980 Ti (336 GB/s) against the H100's ~3 TB/s; whether DLP's g = 16 / g = 1 "
+    doc.add(finding("cabaret2017", "ratio to the GTX 980 Ti (336 GB/s) against the H100's ~3 TB/s; whether DLP's g = 16 / g = 1 "
             "speed-up (paper: 1.35x on the 980 Ti) holds."), "")
     if plots.plt:
         plt = plots.plt
@@ -362,21 +362,21 @@ def seed003(doc, plots, results, pub):
         axes[0].set_ylabel("labeling time (ms)")
         axes[0].legend(fontsize=8)
         fig.tight_layout()
-        doc.image(plots.save(fig, "seed003-dlp.png"), "DLP labeling time")
+        doc.image(plots.save(fig, "cabaret2017-dlp.png"), "DLP labeling time")
 
 
-# ---------------------------------------------------------------- seed 002
+# ---------------------------------------------------------------- Windisch 2023
 
-def seed002(doc, plots, results, pub):
-    f4 = load(os.path.join(results, "seed002-fig4.json"))
-    f5 = load(os.path.join(results, "seed002-fig5.json"))
-    p2 = pub["seed002"]
-    doc.add("## Seed 002: feature compaction and the copy to the host (Figures 4, 5)", "")
+def windisch2023(doc, plots, results, pub):
+    f4 = load(os.path.join(results, "windisch2023-fig4.json"))
+    f5 = load(os.path.join(results, "windisch2023-fig5.json"))
+    p2 = pub["windisch2023"]
+    doc.add("## Windisch 2023: feature compaction and the copy to the host (Figures 4, 5)", "")
     if not f4 and not f5:
-        doc.add("Not run (seed002-fig4.json, seed002-fig5.json missing).", "")
+        doc.add("Not run (windisch2023-fig4.json, windisch2023-fig5.json missing).", "")
         return
-    doc.add("HA labeling (seed 002's HA4 baseline), 4-connectivity, feature table only, with each compaction: "
-            "None = the sparse per-root table copied whole (HA4's full arrays), TreeMerge = seed 002's tree "
+    doc.add("HA labeling (Windisch 2023's HA4 baseline), 4-connectivity, feature table only, with each compaction: "
+            "None = the sparse per-root table copied whole (HA4's full arrays), TreeMerge = Windisch 2023's tree "
             "merge kernel (TMK), Scan = ours. Time = labelMs + featuresMs + downloadMs (the paper's total: "
             "kernels and the device-to-host cudaMemcpy; the image is already on the device, so the upload is "
             "left out); bytes = Result::bytesCopiedToHost.", "")
@@ -426,9 +426,9 @@ def seed002(doc, plots, results, pub):
                     ax.set_ylabel("ms")
                     ax.grid(True, alpha=0.3)
             axes[0][0].legend(fontsize=7)
-            fig.suptitle("Seed 002 Fig. 4: total time (solid) and copy time (dashed) against density")
+            fig.suptitle("Windisch 2023 Fig. 4: total time (solid) and copy time (dashed) against density")
             fig.tight_layout()
-            doc.image(plots.save(fig, "seed002-fig4.png"), "compaction against density")
+            doc.image(plots.save(fig, "windisch2023-fig4.png"), "compaction against density")
     if f5:
         ms = f5["measurements"]
         by = group(ms, "size", "compaction")
@@ -462,25 +462,25 @@ def seed002(doc, plots, results, pub):
                 ax.set_ylabel(t)
                 ax.grid(True, which="both", alpha=0.3)
                 ax.legend(fontsize=8)
-            fig.suptitle("Seed 002 Fig. 5: against image size (g = 1, d = 0.1 .. 0.9)")
+            fig.suptitle("Windisch 2023 Fig. 5: against image size (g = 1, d = 0.1 .. 0.9)")
             fig.tight_layout()
-            doc.image(plots.save(fig, "seed002-fig5.png"), "compaction against size")
-    doc.add(finding("seed002", "compare with the paper's qualitative findings listed above (TMK vs full copy by size; "
+            doc.image(plots.save(fig, "windisch2023-fig5.png"), "compaction against size")
+    doc.add(finding("windisch2023", "compare with the paper's qualitative findings listed above (TMK vs full copy by size; "
             "where Scan stands)."), "")
 
 
-# ---------------------------------------------------------------- seed 004
+# ---------------------------------------------------------------- Asad 2019
 
-def seed004(doc, plots, results, pub):
-    d = load(os.path.join(results, "seed004.json"))
-    doc.add("## Seed 004: LE and TM on the synthetic families (Table III)", "")
+def asad2019(doc, plots, results, pub):
+    d = load(os.path.join(results, "asad2019.json"))
+    doc.add("## Asad 2019: LE and TM on the synthetic families (Table III)", "")
     if not d:
-        doc.add("Not run (seed004.json missing).", "")
+        doc.add("Not run (asad2019.json missing).", "")
         return
-    p4 = pub["seed004_table3"]
+    p4 = pub["asad2019_table3"]
     ms = d["measurements"]
     size = ms[0]["size"]
-    doc.add(f"{size}², 8-connectivity, the six families of benchmark/PatternImages.h (generated as seed 004 "
+    doc.add(f"{size}², 8-connectivity, the six families of benchmark/PatternImages.h (generated as Asad 2019 "
             "section IV defines them; the header lists the choices its text leaves open). Times are kernel "
             f"times (labelMs + featuresMs), median of up to {d['reps']} runs after {d['warmup']} warm-up; "
             "per family the mean over its images and the relative standard deviation (population) across "
@@ -526,7 +526,7 @@ def seed004(doc, plots, results, pub):
     doc.add("Cells: our mean ms ± relative std, the paper's (GTX 1080) in brackets; last column: our images "
             "(the paper's image count).", "")
     doc.table(["family"] + columns + ["images"], rows)
-    doc.add(finding("seed004", "the paper's findings to compare: TM steadier than LE (Ordinary TM ± 1-11 % except "
+    doc.add(finding("asad2019", "the paper's findings to compare: TM steadier than LE (Ordinary TM ± 1-11 % except "
             "Spiral); Late faster than Early on average but with more variance; Spiral the largest deviation "
             "in every column; LE sensitive to the level (Leveling ± 34 %)."), "")
     if plots.plt:
@@ -551,9 +551,9 @@ def seed004(doc, plots, results, pub):
             ax.set_ylabel("ms")
             ax.grid(True, alpha=0.3)
         axes[0][0].legend(fontsize=8)
-        fig.suptitle(f"Seed 004: kernel time per family member, {size}², 8-connectivity")
+        fig.suptitle(f"Asad 2019: kernel time per family member, {size}², 8-connectivity")
         fig.tight_layout()
-        doc.image(plots.save(fig, "seed004-families.png"), "LE and TM per family")
+        doc.image(plots.save(fig, "asad2019-families.png"), "LE and TM per family")
 
 
 def main():
@@ -586,14 +586,14 @@ def main():
     doc.add("Conventions: kernel time = labelMs + featuresMs of the engine's StageTimes (CUDA events), the "
             "median of the timed runs; Gpix/s = pixels / time; \"mean\" = mean over density of per-image "
             "throughputs (the papers' averaging), \"summed\" = all pixels over the summed time. The papers "
-            "take the minimum of 20 runs (seed 000) or means over 100 executions (seed 004); we take medians "
+            "take the minimum of 20 runs (Lemaitre 2021) or means over 100 executions (Asad 2019); we take medians "
             "of at most 3 to fit one device command.", "")
     if plots.plt is None and not args.no_plots:
         doc.add("(matplotlib was not available: no plots; rerun this script where it is.)", "")
-    seed000(doc, plots, args.results, pub)
-    seed003(doc, plots, args.results, pub)
-    seed002(doc, plots, args.results, pub)
-    seed004(doc, plots, args.results, pub)
+    lemaitre2021(doc, plots, args.results, pub)
+    cabaret2017(doc, plots, args.results, pub)
+    windisch2023(doc, plots, args.results, pub)
+    asad2019(doc, plots, args.results, pub)
     os.makedirs(os.path.dirname(os.path.abspath(args.doc)), exist_ok=True)
     with open(args.doc, "w") as f:
         f.write("\n".join(doc.lines).rstrip() + "\n")

@@ -1,4 +1,4 @@
-// Conflict detection (seed 000 Alg. 3): before voting into a shared table,
+// Conflict detection (Lemaitre 2021 Alg. 3): before voting into a shared table,
 // the lanes of a warp that hold the same key find each other with
 // __match_any_sync and fold their values into the lowest such lane with a
 // masked tree reduction, so only one lane per key and warp touches memory.

@@ -1,5 +1,5 @@
-// DLP-GPU, seed 003 (Cabaret, Lacassagne, Etiemble, "Distanceless Label
-// Propagation", IPTA 2017), Alg. 5 on the grid of PixelLabeling.cuh:
+// DLP-GPU (Cabaret, Lacassagne, Etiemble 2017, "Distanceless Label
+// Propagation", IPTA), Alg. 5 on the grid of PixelLabeling.cuh:
 //   Step 1, tile labeling in shared memory (TileLabelingKernel), one block
 //     per tile: DLP-I (every foreground pixel its own tile-local label),
 //     DLP-SR (2 x 2 gather-scatter with atomicMin) and DLP-R (flatten) as the
@@ -174,14 +174,28 @@ FlattenPass(LocalLabel * tile)
   }
 }
 
+} // namespace dlp
+
+/** Whether DLP's tile step regularizes before DLP-RUF: DLP-SR (a 2 x 2
+ *  window pass setting roots) and DLP-R (flattening), the paper's optional
+ *  steps and its faster variant. */
+enum class DlpRegularization
+{
+  Skipped,
+  SetRootThenFlatten
+};
+
+namespace dlp
+{
+
 /** Step 1: labels each tile in shared memory; every foreground pixel leaves
  *  with the global raster index of its tile-local component's first pixel
- *  (a local root is a pixel of the component, so it labels itself).
- *  Regularize: DLP-SR + DLP-R before DLP-RUF (the paper's optional steps,
- *  its faster variant). Grid-stride over tiles; blockDim.x == TileThreads. */
-template <class Index, bool Regularize>
+ *  (a local root is a pixel of the component, so it labels itself), after
+ *  the optional regularization. Grid-stride over tiles; blockDim.x == TileThreads. */
+template <class Index, DlpRegularization Regularization>
 __global__ void __launch_bounds__(TileThreads) TileLabelingKernel(PixelLabelingProblem<Index> problem)
 {
+  constexpr bool Regularize = Regularization == DlpRegularization::SetRootThenFlatten;
   __shared__ LocalLabel tile[TilePixels];
   const Geometry &   g = problem.geometry;
   const std::int64_t tilesX = (g.width + TileWidth - 1) / TileWidth;
@@ -362,10 +376,10 @@ LaunchMerge(const PixelLabelingProblem<Index> & problem, Device & device, const 
 
 } // namespace dlp
 
-/** DLP-GPU. Regularize selects the paper's optional DLP-SR + DLP-R in the
- *  tile step; with them (the production path) the paper measured x1.5 to
- *  x2.5 faster tile labeling. */
-template <bool Regularize>
+/** DLP-GPU. Regularization selects the paper's optional DLP-SR + DLP-R in
+ *  the tile step; with them (the production path) the paper measured x1.5
+ *  to x2.5 faster tile labeling. */
+template <DlpRegularization Regularization>
 struct DistancelessLabelPropagationOf
 {
   static constexpr bool Supports3D = true;
@@ -380,7 +394,7 @@ struct DistancelessLabelPropagationOf
     const std::int64_t tilesY = (g.height + dlp::TileHeight - 1) / dlp::TileHeight;
     // Step 1
     device.Launch("DLP tile labeling kernel", BlocksFor(tilesX * tilesY * g.depth, 1), dlp::TileThreads,
-                  dlp::TileLabelingKernel<Index, Regularize>, problem);
+                  dlp::TileLabelingKernel<Index, Regularization>, problem);
     // Step 2
     dlp::LaunchMerge(problem, device, "DLP south border kernel", dlp::RowSeams{ g.width, tilesY - 1 });
     dlp::LaunchMerge(problem, device, "DLP east border kernel",
@@ -396,7 +410,7 @@ struct DistancelessLabelPropagationOf
 };
 
 /** The production path: with the regularisation. */
-using DistancelessLabelPropagation = DistancelessLabelPropagationOf<true>;
+using DistancelessLabelPropagation = DistancelessLabelPropagationOf<DlpRegularization::SetRootThenFlatten>;
 
 } // namespace cuda
 } // namespace cca

@@ -9,6 +9,7 @@
 
 #include "ConflictDetection.cuh"
 #include "DeviceGeometry.cuh"
+#include "RunDetection.cuh"
 #include "RunNeighbours.cuh"
 #include "RunFeatures.h"
 
@@ -160,28 +161,51 @@ enum class PairVotes
   Conditional
 };
 
-/** How a feature phase votes (strategy policy; Default: FLSL+CD).
- *  ConflictDetection: a warp folds its votes per component with
- *  __match_any_sync and masked reductions, and a block folds the votes for
- *  its first run's component in shared memory; otherwise every voting lane
- *  merges its record into the table with plain atomics.
- *  WholeSingleUnits: components of one unit are written whole by
- *  PrepareTableKernel and cast no vote; otherwise every unit votes.
- *  SplitUnits: units may be pieces of a run (pixels, HA sub-runs): a unit
- *  that continues the previous unit of its row adds the x pair across their border. */
-template <bool ConflictDetectionV, bool WholeSingleUnitsV, bool SplitUnitsV, PairVotes PairsV>
+/** How the votes of a warp reach the table. None: every voting lane merges
+ *  its record with plain atomics. ConflictDetection: a warp folds its votes
+ *  per component with __match_any_sync and masked reductions, and a block
+ *  folds the votes for its first unit's component in shared memory. */
+enum class VoteFolding
+{
+  None,
+  ConflictDetection
+};
+
+/** Components of a single unit: Voted like the others, or WrittenWhole by
+ *  PrepareTableKernel (they cast no vote). */
+enum class SingleUnitComponents
+{
+  Voted,
+  WrittenWhole
+};
+
+/** How a feature phase votes (strategy policy; default: FLSL+CD). With
+ *  units that are pieces of runs (UnitSpan::RunPieces: pixels, HA sub-runs),
+ *  a unit that continues the previous unit of its row adds the x pair
+ *  across their border. */
+template <VoteFolding FoldingV, SingleUnitComponents SinglesV, UnitSpan SpanV, PairVotes PairsV>
 struct VotePolicy
 {
-  static constexpr bool      ConflictDetection = ConflictDetectionV;
-  static constexpr bool      WholeSingleUnits = WholeSingleUnitsV;
-  static constexpr bool      SplitUnits = SplitUnitsV;
-  static constexpr PairVotes Pairs = PairsV;
-  static_assert(!(ConflictDetectionV && PairsV == PairVotes::Conditional),
+  static constexpr bool                 ConflictDetection = FoldingV == VoteFolding::ConflictDetection;
+  static constexpr SingleUnitComponents Singles = SinglesV;
+  static constexpr bool                 WholeSingleUnits = SinglesV == SingleUnitComponents::WrittenWhole;
+  static constexpr bool                 SplitUnits = SpanV == UnitSpan::RunPieces;
+  static constexpr PairVotes            Pairs = PairsV;
+  static_assert(!(ConflictDetection && PairsV == PairVotes::Conditional),
                 "conflict detection folds into the lowest lane of a key: every lane of it must vote");
 };
-using DefaultVotes = VotePolicy<true, true, false, PairVotes::All>;
+using DefaultVotes =
+  VotePolicy<VoteFolding::ConflictDetection, SingleUnitComponents::WrittenWhole, UnitSpan::WholeRuns, PairVotes::All>;
 
-/** Optional instrumentation (seed 000 section 4.1): per table entry, the
+/** Whether AccumulateFeaturesKernel counts its atomic updates (a separate
+ *  instantiation: the production kernel carries no counting code). */
+enum class UpdateCounting
+{
+  Off,
+  On
+};
+
+/** Optional instrumentation (Lemaitre 2021 section 4.1): per table entry, the
  *  number of atomic record merges it received. perEntry == nullptr: off. */
 struct UpdateCounter
 {
@@ -204,7 +228,7 @@ struct UpdateCounter
 template <class Index, class Votes = DefaultVotes>
 __device__ __forceinline__ bool
 RunVote(const RunArrays<Index> & runs, const Index * label, const Geometry & geometry,
-        const detail::Extent & extent, Index a, ComponentFeatures & f, bool full = true)
+        const detail::ImageFaces & faces, Index a, ComponentFeatures & f, bool full = true)
 {
   const std::int64_t r = runs.row[a];
   const std::int64_t y = r % geometry.height;
@@ -219,7 +243,7 @@ RunVote(const RunArrays<Index> & runs, const Index * label, const Geometry & geo
   }
   else
   {
-    detail::RunContribution(x, static_cast<std::int32_t>(y), static_cast<std::int32_t>(z), length, extent, f);
+    detail::RunContribution(x, static_cast<std::int32_t>(y), static_cast<std::int32_t>(z), length, faces, f);
     if constexpr (Votes::SplitUnits)
     {
       if (a > runs.rowOffsets[r] && runs.end[a - 1] == x)
@@ -272,18 +296,19 @@ RunVote(const RunArrays<Index> & runs, const Index * label, const Geometry & geo
 constexpr int PrepareThreads = 128;
 
 /** Writes every table entry once: a component of one run gets its finished
- *  features (unless WholeSingleUnits is false: then it votes like any other);
+ *  features (unless Singles is Voted: then it votes like any other);
  *  others get cleared entries, seeded with the minima their root
  *  (first run) determines, for the votes to accumulate into. One thread per
  *  component builds its entry in shared memory; the block then stores its
  *  consecutive entries as one contiguous stretch (216-byte entries written
  *  lane by lane would touch 32 sectors per store). Launch with PrepareThreads. */
-template <class Index, bool WholeSingleUnits = true>
+template <class Index, SingleUnitComponents Singles = SingleUnitComponents::WrittenWhole>
 __global__ void __launch_bounds__(PrepareThreads)
 PrepareTableKernel(RunArrays<Index> runs, Index componentCount, const Index * __restrict__ rootOf,
-                   const std::uint8_t * __restrict__ linked, Geometry geometry, detail::Extent extent,
+                   const std::uint8_t * __restrict__ linked, Geometry geometry, detail::ImageFaces faces,
                    ComponentFeatures * table)
 {
+  constexpr bool       WholeSingleUnits = Singles == SingleUnitComponents::WrittenWhole;
   static_assert(sizeof(ComponentFeatures) % 8 == 0, "entries are copied as 64-bit words");
   constexpr int        Words = sizeof(ComponentFeatures) / 8;
   __shared__ std::uint64_t staged[PrepareThreads * Words];
@@ -312,7 +337,7 @@ PrepareTableKernel(RunArrays<Index> runs, Index componentCount, const Index * __
       }
       else
       {
-        detail::RunContribution(runs.x[root], y, z, runs.end[root] - runs.x[root], extent, f);
+        detail::RunContribution(runs.x[root], y, z, runs.end[root] - runs.x[root], faces, f);
         detail::FinalizeIntercepts(f);
       }
       std::memcpy(staged + threadIdx.x * Words, &f, sizeof(f));
@@ -338,13 +363,14 @@ PrepareTableKernel(RunArrays<Index> runs, Index componentCount, const Index * __
  *  each voting lane merges its record with plain atomics. full (the
  *  connectivity) matters only for the Certain / Conditional pair votes.
  *  Counting: the instrumentation is compiled in (counter is ignored otherwise). */
-template <class Index, class Votes = DefaultVotes, bool Counting = false>
+template <class Index, class Votes = DefaultVotes, UpdateCounting CountingV = UpdateCounting::Off>
 __global__ void
 AccumulateFeaturesKernel(RunArrays<Index> runs, const std::uint8_t * __restrict__ linked,
-                         const Index * __restrict__ label, Geometry geometry, detail::Extent extent,
+                         const Index * __restrict__ label, Geometry geometry, detail::ImageFaces faces,
                          ComponentFeatures * table, UpdateCounter counter = UpdateCounter{ nullptr },
                          bool full = true)
 {
+  constexpr bool               Counting = CountingV == UpdateCounting::On;
   __shared__ ComponentFeatures hot;
   __shared__ Index             hotKey;
   const bool                   planar = geometry.depth == 1;
@@ -375,7 +401,7 @@ AccumulateFeaturesKernel(RunArrays<Index> runs, const std::uint8_t * __restrict_
     }
     if (votes)
     {
-      const bool any = RunVote<Index, Votes>(runs, label, geometry, extent, a, f, full);
+      const bool any = RunVote<Index, Votes>(runs, label, geometry, faces, a, f, full);
       if constexpr (Votes::Pairs == PairVotes::Conditional)
       {
         votes = any; // only conditional votes can be empty
@@ -431,12 +457,13 @@ AccumulateFeaturesKernel(RunArrays<Index> runs, const std::uint8_t * __restrict_
 
 /** Turns the raw pair counts of components of several runs into ITK's
  *  intercept counts (one-run components were written finished, unless
- *  WholeSingleUnits is false: then every entry holds raw counts). */
-template <class Index, bool WholeSingleUnits = true>
+ *  Singles is Voted: then every entry holds raw counts). */
+template <class Index, SingleUnitComponents Singles = SingleUnitComponents::WrittenWhole>
 __global__ void
 FinalizeTableKernel(Index componentCount, const Index * __restrict__ rootOf,
                     const std::uint8_t * __restrict__ linked, ComponentFeatures * table)
 {
+  constexpr bool WholeSingleUnits = Singles == SingleUnitComponents::WrittenWhole;
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c < componentCount; c += stride)
   {

@@ -5,6 +5,7 @@
 #define cca_cuda_HostStaging_h
 
 #include "DeviceMemory.h"
+#include "DensePixels.h"
 
 #include "cca/Types.h"
 
@@ -58,7 +59,7 @@ class HostStaging
 {
 public:
   /** Producer of bytes [offset, offset + count) of the upload stream into dst. */
-  using Producer = std::function<void(std::size_t offset, std::size_t count, void * dst)>;
+  using Producer = BytesProducer;
 
   explicit HostStaging(std::size_t chunkBytes = std::size_t{ 32 } << 20);
 
@@ -81,15 +82,6 @@ private:
   PinnedBuffer m_Buffers[2];
   Event        m_Done[2]{ Event(false), Event(false) };
 };
-
-/** A producer that packs the pixels of image, in dense x-fastest order, from
- *  any strides; dense images are plain memory copies. */
-HostStaging::Producer
-DensePixelProducer(const ImageView & image);
-
-/** True when the image's strides describe a dense x-fastest buffer. */
-bool
-IsDense(const ImageView & image);
 
 } // namespace cuda
 } // namespace cca

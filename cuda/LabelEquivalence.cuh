@@ -1,4 +1,4 @@
-// Label Equivalence (seed 004 section II, Kalentev's variant KLE as the
+// Label Equivalence (Asad 2019 section II, Kalentev's variant KLE as the
 // paper implements it in section V-B): the equivalence chains live in the
 // label grid itself (no separate table, no Update kernel). After the shared
 // Prelabel (label[p] = p), the host iterates
@@ -196,7 +196,7 @@ AnalysisKernel(PixelLabelingProblem<Index> problem, std::uint8_t * demoted, bool
       }
       if (wasRepresentative)
       {
-        EarlyMove(problem, self, root); // seed 004 Eq. 1
+        EarlyMove(problem, self, root); // Asad 2019 Eq. 1
       }
     }
   }

@@ -1,6 +1,7 @@
-// On-the-fly feature merge (OTF, seed 000 Alg. 2 / GTC 2021 Alg. 10): every
-// unit starts with its own features in a table indexed like the union-find;
-// a union that makes root b point to root a also moves b's features into a.
+// On-the-fly feature merge (OTF, Lemaitre 2021 Alg. 2; Alg. 10 of their GTC
+// 2021 talk): every unit starts with its own features in a table indexed
+// like the union-find; a union that makes root b point to root a also moves
+// b's features into a.
 // Votes then land on provisional labels spread over the whole component
 // instead of piling up on its final root. Built from the union-find of
 // UnionFind.cuh (FindRoot with path halving, atomicMin links to the smaller
@@ -66,7 +67,7 @@ MoveFeatures(ComponentFeatures & from, ComponentFeatures & to)
 
 /** Where the features of a union-find node live: UnitSlot for unions over
  *  units (the record of unit i is features[i]); PixelSlot for unions over a
- *  pixel label grid (seed 004's Early computation: the record of pixel p is
+ *  pixel label grid (Asad 2019's Early computation: the record of pixel p is
  *  that of its unit, features[unitAt[p]]). */
 struct UnitSlot
 {
@@ -153,17 +154,17 @@ using OnTheFlyUnion = OnTheFlyUnionOf<UnitSlot>;
 /** OTF initialisation: every unit's own features and the pairs it forms
  *  with the units of the following rows that are certainly in its
  *  component (raw pair counts, finalized after the gather). */
-template <class Index, bool SplitUnits>
+template <class Index, UnitSpan Span>
 __global__ void
-InitUnitFeaturesKernel(RunArrays<Index> runs, Geometry geometry, detail::Extent extent, bool full,
+InitUnitFeaturesKernel(RunArrays<Index> runs, Geometry geometry, detail::ImageFaces faces, bool full,
                        ComponentFeatures * features)
 {
-  using Votes = VotePolicy<false, false, SplitUnits, PairVotes::Certain>;
+  using Votes = VotePolicy<VoteFolding::None, SingleUnitComponents::Voted, Span, PairVotes::Certain>;
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
   {
     ComponentFeatures f;
-    RunVote<Index, Votes>(runs, nullptr, geometry, extent, a, f, full);
+    RunVote<Index, Votes>(runs, nullptr, geometry, faces, a, f, full);
     features[a] = f;
   }
 }

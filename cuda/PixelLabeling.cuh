@@ -1,5 +1,5 @@
-// Shared pieces of the pixel-labeling strategies (seed 003's DLP-GPU, seed
-// 004's Label Equivalence and Tile Merging). They label a dense grid, one
+// Shared pieces of the pixel-labeling strategies (Cabaret 2017's DLP-GPU,
+// Asad 2019's Label Equivalence and Tile Merging). They label a dense grid, one
 // entry per pixel, as the papers do:
 //   in:  label[p] = p (raster index) for foreground pixels, Background else;
 //   out: label[p] = the smallest raster index of p's component.
@@ -9,7 +9,7 @@
 //
 // The grid is prepared from the foreground pixels as units (PixelRuns), and
 // turned back into the units' union-find parents afterwards. Early property
-// computation (seed 004 section III-A..C) keeps one feature record per unit:
+// computation (Asad 2019 section III-A..C) keeps one feature record per unit:
 // a labeling that turns representative p into a child of q moves p's record
 // to q's with EarlyMove (PixelSlot maps a pixel to its unit's record).
 //
@@ -65,7 +65,7 @@ struct PixelLabelingProblem
 };
 
 /** Early computation: moves the record of representative from into that of
- *  to (seed 004 Eq. 1). Safe against concurrent moves of the same records. */
+ *  to (Asad 2019 Eq. 1). Safe against concurrent moves of the same records. */
 template <class Index>
 __device__ __forceinline__ void
 EarlyMove(const PixelLabelingProblem<Index> & problem, Index from, Index to)

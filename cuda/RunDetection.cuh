@@ -1,4 +1,4 @@
-// Run detection (FLSL segment detection, seed 000 Alg. 1): one warp walks a
+// Run detection (FLSL segment detection, Lemaitre 2021 Alg. 1): one warp walks a
 // row 32 pixels at a time; __ballot_sync gives the foreground mask of the
 // chunk, a shift with the previous chunk's last bit gives the run starts and
 // ends, and __popc of the lanes below turns them into compressed-store
@@ -29,13 +29,24 @@ struct ForegroundTest
   }
 };
 
+/** Whether labeling units are whole runs, or may be pieces of runs (pixels,
+ *  HA sub-runs): those are joined within their row by the labeling and the
+ *  votes, and the outputs need the full runs detected separately. */
+enum class UnitSpan
+{
+  WholeRuns,
+  RunPieces
+};
+
 /** Labeling units: how ScanRow cuts the foreground of a row into the
  *  segments it reports. Each policy turns the chunk's foreground mask and
  *  the foreground bit left of the chunk (carry) into the lanes where a unit
  *  starts and the lanes one past a unit's end. Chunks are 32-aligned, so a
- *  chunk is one warp-wide block of the HA algorithm. */
-struct FullRuns // FLSL (seed 000 Alg. 1): maximal runs
+ *  chunk is one warp-wide block of the HA algorithm. Span: whole runs or
+ *  pieces of runs, what the labeling and the votes need to know of a cut. */
+struct FullRuns // FLSL (Lemaitre 2021 Alg. 1): maximal runs
 {
+  static constexpr UnitSpan Span = UnitSpan::WholeRuns;
   __device__ __forceinline__ static void
   Split(unsigned mask, unsigned carry, unsigned & starts, unsigned & ends)
   {
@@ -46,6 +57,7 @@ struct FullRuns // FLSL (seed 000 Alg. 1): maximal runs
 };
 struct BlockRuns // HA: sub-runs cut at every 32-pixel block border
 {
+  static constexpr UnitSpan Span = UnitSpan::RunPieces;
   __device__ __forceinline__ static void
   Split(unsigned mask, unsigned carry, unsigned & starts, unsigned & ends)
   {
@@ -56,6 +68,7 @@ struct BlockRuns // HA: sub-runs cut at every 32-pixel block border
 };
 struct PixelRuns // Naive: every foreground pixel is a unit
 {
+  static constexpr UnitSpan Span = UnitSpan::RunPieces;
   __device__ __forceinline__ static void
   Split(unsigned mask, unsigned carry, unsigned & starts, unsigned & ends)
   {

@@ -1,27 +1,28 @@
-// The algorithm family of seed 000 (naive, HA, HA+CD, HA+OTF, FLSL,
-// FLSL+OTF, FLSL+CD) as compositions of the building blocks beside this file:
-// a strategy names a labeling unit (how RunDetection.cuh cuts rows) and a
-// feature-merge policy (how FeatureUpdate.cuh votes, or the on-the-fly merge
-// of OnTheFlyMerge.cuh). CudaBackend.cu runs any strategy with one host
-// routine; every strategy gives the same table as the default (FLSL+CD).
+// The CUDA backend's strategies, one per cca::Algorithm, as compositions of
+// the building blocks beside this file, and the table that pairs each
+// algorithm with its strategy. A strategy names a labeling unit (how
+// RunDetection.cuh cuts rows), a labeling (the lock-free union-find over
+// units, or a pixel labeling) and a feature merge (how FeatureUpdate.cuh
+// votes, or the on-the-fly merge of OnTheFlyMerge.cuh). The host sequence
+// (HostSequence.cuh) runs any of them; every strategy gives the same table
+// as the default (FLSL+CD).
 //
-// Against the papers: every strategy handles 2D and 3D images and both
-// connectivities. HA (2D, 4-connectivity, strips of rows with border
-// merging in the paper) keeps its defining trait, sub-runs cut at 32-pixel
-// warp-block borders, and joins them through the common union-find, across
-// block borders and rows alike. The on-the-fly merge moves a whole feature
-// record field by field (atomicExch, then the matching atomic); the pair
-// counts of units that only touch diagonally under Face connectivity are not
-// known to lie in one component before labeling, so they are voted after it
-// (plain atomics). Naive votes every foreground pixel, isolated ones too.
-// Units smaller than runs share the default's back end: runs are detected
-// as well, each takes its first unit's component, and the numbering, run
-// grouping and label image are the default's.
-//
-// Instrumentation (Options::countAtomicUpdates): an update is one atomic
-// merge of a feature record into an entry (a vote that reaches global or
-// shared memory, the final merge of a block's shared entry, an on-the-fly
-// move); writes of whole entries (PrepareTableKernel) are not updates.
+// Units joined by union-find are the family of Lemaitre 2021 (naive, HA,
+// HA+CD, HA+OTF, FLSL, FLSL+OTF, FLSL+CD); against the paper, every strategy
+// handles 2D and 3D images and both connectivities. HA (Hennequin 2018: 2D,
+// 4-connectivity, strips of rows with border merging) keeps its defining
+// trait, sub-runs cut at 32-pixel warp-block borders, and joins them through
+// the common union-find, across block borders and rows alike. The
+// on-the-fly merge moves a whole feature record field by field (atomicExch,
+// then the matching atomic); the pair counts of units that only touch
+// diagonally under Face connectivity are not known to lie in one component
+// before labeling, so they are voted after it (plain atomics). Naive votes
+// every foreground pixel, isolated ones too. Units smaller than runs share
+// the default's back end: runs are detected as well, each takes its first
+// unit's component, and the numbering, run grouping and label image are the
+// default's. The pixel labelings (Cabaret 2017's DLP-GPU, Asad 2019's Label
+// Equivalence and Tile Merging) label pixel units on a grid
+// (PixelLabeling.cuh).
 #ifndef cca_cuda_Strategies_cuh
 #define cca_cuda_Strategies_cuh
 
@@ -31,8 +32,12 @@
 #include "RunDetection.cuh"
 #include "TileMerging.cuh"
 
+#include "cca/Types.h"
+
 #include <cstdint>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
 namespace cca
 {
@@ -44,10 +49,10 @@ enum class FeatureMerge
 {
   Plain,             ///< every unit votes its record with plain atomics
   ConflictDetection, ///< the production vote: warp conflict detection, block fold, one-unit components written whole
-  OnTheFly           ///< features move along the unions (seed 000 Alg. 2)
+  OnTheFly           ///< features move along the unions (Lemaitre 2021 Alg. 2)
 };
 
-/** The labeling of seed 000's family: lock-free union-find over the units
+/** The labeling of Lemaitre 2021's family: lock-free union-find over the units
  *  (LinkRunsKernel). The others label a pixel grid (PixelLabeling.cuh). */
 struct UnitUnionFind
 {
@@ -56,7 +61,7 @@ struct UnitUnionFind
 /** Units: FullRuns (FLSL), BlockRuns (HA: sub-runs of 32-pixel warp blocks,
  *  joined across block borders) or PixelRuns (naive: one unit per pixel).
  *  Labeling: UnitUnionFind, or a pixel labeling (its units are pixels).
- *  With a pixel labeling, FeatureMerge::OnTheFly is seed 004's Early
+ *  With a pixel labeling, FeatureMerge::OnTheFly is Asad 2019's Early
  *  computation (records merged by the labeling) and Plain its Late one
  *  (votes after the sequential relabeling). */
 template <class UnitsT, FeatureMerge MergeV, class LabelingT = UnitUnionFind>
@@ -69,42 +74,93 @@ struct Strategy
   static constexpr FeatureMerge Merge = MergeV;
   /** Units are pieces of runs: joined within their row, and the run
    *  grouping and label image need the full runs detected separately. */
-  static constexpr bool SplitUnits = !std::is_same<UnitsT, FullRuns>::value;
-  using Votes = VotePolicy<MergeV == FeatureMerge::ConflictDetection, MergeV == FeatureMerge::ConflictDetection,
-                           SplitUnits, PairVotes::All>;
+  static constexpr bool SplitUnits = UnitsT::Span == UnitSpan::RunPieces;
+  using Votes = VotePolicy<MergeV == FeatureMerge::ConflictDetection ? VoteFolding::ConflictDetection
+                                                                     : VoteFolding::None,
+                           MergeV == FeatureMerge::ConflictDetection ? SingleUnitComponents::WrittenWhole
+                                                                     : SingleUnitComponents::Voted,
+                           UnitsT::Span, PairVotes::All>;
 };
 
-using NaiveStrategy = Strategy<PixelRuns, FeatureMerge::Plain>;
-using HaStrategy = Strategy<BlockRuns, FeatureMerge::Plain>;
-using HaCdStrategy = Strategy<BlockRuns, FeatureMerge::ConflictDetection>;
-using HaOtfStrategy = Strategy<BlockRuns, FeatureMerge::OnTheFly>;
-using FlslStrategy = Strategy<FullRuns, FeatureMerge::Plain>;
-using FlslOtfStrategy = Strategy<FullRuns, FeatureMerge::OnTheFly>;
-using FlslCdStrategy = Strategy<FullRuns, FeatureMerge::ConflictDetection>; // Algorithm::Default
-static_assert(std::is_same<FlslCdStrategy::Votes, DefaultVotes>::value, "the default path votes as before");
-using DlpStrategy = Strategy<PixelRuns, FeatureMerge::ConflictDetection, DistancelessLabelPropagation>;
-using LeEarlyStrategy = Strategy<PixelRuns, FeatureMerge::OnTheFly, LabelEquivalence>;
-using LeLateStrategy = Strategy<PixelRuns, FeatureMerge::Plain, LabelEquivalence>;
-using TmEarlyStrategy = Strategy<PixelRuns, FeatureMerge::OnTheFly, TileMerging>;
-using TmLateStrategy = Strategy<PixelRuns, FeatureMerge::Plain, TileMerging>;
-
-/** Instrumentation: totals[0] += sum of counts, totals[1] += sum of squares. */
-__global__ void
-UpdateTotalsKernel(std::int64_t n, const unsigned long long * __restrict__ counts, unsigned long long * totals)
+/** One row of the strategy table: an algorithm and the strategy that runs it. */
+template <Algorithm AlgorithmV, class StrategyT>
+struct StrategyEntry
 {
-  unsigned long long sum = 0;
-  unsigned long long squares = 0;
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+  static constexpr Algorithm algorithm = AlgorithmV;
+  using Strategy = StrategyT;
+};
+
+/** Every cca::Algorithm and its strategy. Adding a strategy: one row here,
+ *  the enum value and its name (cca/Types.h, src/Engine.cpp) and the ITK
+ *  enum's mirror value; the host sequence, the CUDA backend and the
+ *  emulation tests take it from here. */
+using StrategyTable = std::tuple<
+  StrategyEntry<Algorithm::Naive, Strategy<PixelRuns, FeatureMerge::Plain>>,
+  StrategyEntry<Algorithm::HA, Strategy<BlockRuns, FeatureMerge::Plain>>,
+  StrategyEntry<Algorithm::HA_CD, Strategy<BlockRuns, FeatureMerge::ConflictDetection>>,
+  StrategyEntry<Algorithm::HA_OTF, Strategy<BlockRuns, FeatureMerge::OnTheFly>>,
+  StrategyEntry<Algorithm::FLSL, Strategy<FullRuns, FeatureMerge::Plain>>,
+  StrategyEntry<Algorithm::FLSL_OTF, Strategy<FullRuns, FeatureMerge::OnTheFly>>,
+  StrategyEntry<Algorithm::FLSL_CD, Strategy<FullRuns, FeatureMerge::ConflictDetection>>,
+  StrategyEntry<Algorithm::DLP, Strategy<PixelRuns, FeatureMerge::ConflictDetection, DistancelessLabelPropagation>>,
+  StrategyEntry<Algorithm::LE_Early, Strategy<PixelRuns, FeatureMerge::OnTheFly, LabelEquivalence>>,
+  StrategyEntry<Algorithm::LE_Late, Strategy<PixelRuns, FeatureMerge::Plain, LabelEquivalence>>,
+  StrategyEntry<Algorithm::TM_Early, Strategy<PixelRuns, FeatureMerge::OnTheFly, TileMerging>>,
+  StrategyEntry<Algorithm::TM_Late, Strategy<PixelRuns, FeatureMerge::Plain, TileMerging>>>;
+
+/** What Algorithm::Default runs: the fastest. */
+constexpr Algorithm FastestAlgorithm = Algorithm::FLSL_CD;
+
+/** Rows of the table for algorithm. */
+template <class... Entries>
+constexpr int
+RowsFor(Algorithm algorithm, std::tuple<Entries...> *)
+{
+  return ((Entries::algorithm == algorithm ? 1 : 0) + ... + 0);
+}
+
+/** Every algorithm but Default has one row. */
+constexpr bool
+TableCoversEveryAlgorithm()
+{
+  for (const Algorithm a : AllAlgorithms)
   {
-    const unsigned long long u = counts[i];
-    sum += u;
-    squares += u * u;
+    if (RowsFor(a, static_cast<StrategyTable *>(nullptr)) != (a == Algorithm::Default ? 0 : 1))
+    {
+      return false;
+    }
   }
-  if (sum != 0)
+  return true;
+}
+static_assert(TableCoversEveryAlgorithm(), "every cca::Algorithm but Default needs exactly one row in StrategyTable");
+
+/** The table's row of an algorithm. */
+template <Algorithm AlgorithmV, class Table>
+struct RowOf;
+template <Algorithm AlgorithmV, class First, class... Rest>
+struct RowOf<AlgorithmV, std::tuple<First, Rest...>>
+  : std::conditional_t<First::algorithm == AlgorithmV, First, RowOf<AlgorithmV, std::tuple<Rest...>>>
+{};
+
+/** The strategy of an algorithm (Default: FastestAlgorithm). */
+template <Algorithm AlgorithmV>
+using StrategyOf =
+  typename RowOf<AlgorithmV == Algorithm::Default ? FastestAlgorithm : AlgorithmV, StrategyTable>::Strategy;
+static_assert(std::is_same<StrategyOf<Algorithm::Default>::Votes, DefaultVotes>::value,
+              "the fastest strategy votes with the default policy");
+
+/** Calls f(entry) with the StrategyEntry of algorithm (Default: FastestAlgorithm). */
+template <class F>
+void
+WithStrategy(Algorithm algorithm, F && f)
+{
+  const Algorithm resolved = algorithm == Algorithm::Default ? FastestAlgorithm : algorithm;
+  const bool      found = std::apply(
+    [&](auto... entry) { return ((decltype(entry)::algorithm == resolved ? (f(entry), true) : false) || ...); },
+    StrategyTable{});
+  if (!found)
   {
-    atomicAdd(totals, sum);
-    atomicAdd(totals + 1, squares);
+    throw Error(Error::Kind::InvalidInput, "unknown algorithm");
   }
 }
 

@@ -1,4 +1,4 @@
-// Tile Merging (TM, seed 004 section II, after Oliveira et al. and Stava
+// Tile Merging (TM, Asad 2019 section II, after Oliveira et al. and Stava
 // and Benes) on the pixel label grid of PixelLabeling.cuh, with Early
 // (section III-C) or Late (III-D) property computation:
 //   1. Local Merge: one block per tile; the tile is labeled in shared

@@ -1,9 +1,9 @@
-// Seed 002's tree merge kernel (TMK): the feature records of a labeled image
+// Windisch 2023's tree merge kernel (TMK): the feature records of a labeled image
 // are merged into one binary tree of feature nodes whose valid nodes are then
 // moved to the front of the array, so that the host copies only those (with
 // a guessed count first, and a second copy when the root's size says more).
 //
-// Steps (seed 002 section 3.2), adapted to the backend's units:
+// Steps (Windisch 2023 section 3.2), adapted to the backend's units:
 //  1. initialisation: one leaf per labeling unit (run, HA sub-run or pixel)
 //     instead of one per pixel pair: its record is the unit's vote (own
 //     pixels plus its neighbour pairs with units of the same component in
@@ -165,7 +165,7 @@ MergeStep(FeatureTreeNode<Index> * nodes, Index count, const Index * rootIn, Ind
 template <class Index, class Votes>
 __global__ void __launch_bounds__(TileNodes)
 BuildTileTreesKernel(RunArrays<Index> units, const Index * __restrict__ label, const Index * __restrict__ rootUnit,
-                     Geometry geometry, detail::Extent extent, bool full, FeatureTreeNode<Index> * nodes,
+                     Geometry geometry, detail::ImageFaces faces, bool full, FeatureTreeNode<Index> * nodes,
                      Index * tileRoots)
 {
   static_assert(sizeof(FeatureTreeNode<Index>) % 8 == 0, "nodes are copied as 64-bit words");
@@ -181,7 +181,7 @@ BuildTileTreesKernel(RunArrays<Index> units, const Index * __restrict__ label, c
     {
       FeatureTreeNode<Index> & node = tile[t];
       const Index              u = start + t;
-      RunVote<Index, Votes>(units, label, geometry, extent, u, node.record, full);
+      RunVote<Index, Votes>(units, label, geometry, faces, u, node.record, full);
       node.label = rootUnit[u];
       node.parent = NoTreeNode<Index>();
       node.left = NoTreeNode<Index>();

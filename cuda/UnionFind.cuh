@@ -1,5 +1,6 @@
-// Lock-free union-find over runs (seed 001 Alg. 5, after Komura and Playne):
-// a union makes the larger root point to the smaller with atomicMin and
+// Lock-free union-find over runs (Alg. 5 of Lemaitre, Hennequin and
+// Lacassagne's GTC 2021 talk, after Komura 2015 and Playne 2018): a union
+// makes the larger root point to the smaller with atomicMin and
 // retries when another thread moved the root meanwhile. Every link points to
 // a smaller index, so the root of each component is its smallest run index:
 // its first run in raster order.
@@ -7,6 +8,7 @@
 #define cca_cuda_UnionFind_cuh
 
 #include "DeviceGeometry.cuh"
+#include "RunDetection.cuh"
 #include "RunNeighbours.cuh"
 
 #include <cstdint>
@@ -99,10 +101,9 @@ struct PlainUnion
  *  touch any other run get linked[i] = 1 (linked must start all zero): the
  *  others are components of one run, which need no shared votes.
  *  Strategies: Union joins two sets (PlainUnion, or the on-the-fly feature
- *  merge); with SameRowUnits the units are pieces of runs (pixels, HA
- *  sub-runs), and a unit that starts where the previous unit of its row ends
- *  is joined with it too. */
-template <class Index, class Union = PlainUnion, bool SameRowUnits = false>
+ *  merge); when units are pieces of runs (pixels, HA sub-runs), a unit that
+ *  starts where the previous unit of its row ends is joined with it too. */
+template <class Index, class Union = PlainUnion, UnitSpan Span = UnitSpan::WholeRuns>
 __global__ void
 LinkRunsKernel(RunArrays<Index> runs, Geometry geometry, bool full, Index * parent, std::uint8_t * linked,
                Union join = Union{})
@@ -118,7 +119,7 @@ LinkRunsKernel(RunArrays<Index> runs, Geometry geometry, bool full, Index * pare
     RowStep            steps[4];
     const int          n = PrecedingRows(full, geometry.depth > 1, steps);
     Index              representative = a;
-    if constexpr (SameRowUnits)
+    if constexpr (Span == UnitSpan::RunPieces)
     {
       if (a > runs.rowOffsets[r] && runs.end[a - 1] == runs.x[a])
       {

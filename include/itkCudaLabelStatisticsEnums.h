@@ -16,6 +16,9 @@
 #ifndef itkCudaLabelStatisticsEnums_h
 #define itkCudaLabelStatisticsEnums_h
 
+#include "cca/Types.h"
+
+#include <cstddef>
 #include <cstdint>
 #include <ostream>
 
@@ -37,23 +40,25 @@ public:
     CPU = 2
   };
 
-  /** The CUDA backend's labeling and feature-merge strategy (seed 000's
-   *  family); every one gives the same result. Default is the fastest. */
+  /** The CUDA backend's labeling and feature-accumulation strategy, value
+   *  for value cca::Algorithm (cca/Types.h describes each; the papers are in
+   *  docs/references.md); every one gives the same result. Default is the
+   *  fastest (FLSL_CD). */
   enum class Algorithm : uint8_t
   {
     Default = 0,
-    Naive = 1,
-    HA = 2,
-    HA_CD = 3,
-    HA_OTF = 4,
-    FLSL = 5,
-    FLSL_OTF = 6,
-    FLSL_CD = 7,
-    DLP = 8,      ///< seed 003: DLP-GPU labeling
-    LE_Early = 9, ///< seed 004: Label Equivalence, properties merged during labeling
-    LE_Late = 10, ///< seed 004: Label Equivalence, properties after sequential relabeling
-    TM_Early = 11,
-    TM_Late = 12 ///< seed 004: Tile Merging, properties after sequential relabeling
+    Naive = 1,     ///< pixels joined by union-find, plain atomic votes
+    HA = 2,        ///< sub-runs of 32-pixel warp blocks joined by union-find, plain atomic votes
+    HA_CD = 3,     ///< HA, votes folded by warp conflict detection
+    HA_OTF = 4,    ///< HA, features moved along the unions
+    FLSL = 5,      ///< runs joined by union-find, plain atomic votes
+    FLSL_OTF = 6,  ///< FLSL, features moved along the unions
+    FLSL_CD = 7,   ///< FLSL, votes folded by warp conflict detection
+    DLP = 8,       ///< Distanceless Label Propagation pixel labeling, conflict-detection votes
+    LE_Early = 9,  ///< Label Equivalence, properties merged during labeling
+    LE_Late = 10,  ///< Label Equivalence, properties after sequential relabeling
+    TM_Early = 11, ///< Tile Merging, properties merged during labeling
+    TM_Late = 12   ///< Tile Merging, properties after sequential relabeling
   };
 
   /** How the CUDA backend compacts the feature table before its copy to the
@@ -61,8 +66,8 @@ public:
   enum class FeatureCompaction : uint8_t
   {
     Scan = 0,      ///< default: components numbered by a scan, the table written dense on the device
-    TreeMerge = 1, ///< seed 002's tree merge kernel: only the valid feature nodes are copied
-    None = 2       ///< the sparse table (one entry per labeling unit) copied whole (seed 002's HA4 baseline)
+    TreeMerge = 1, ///< Windisch 2023's tree merge kernel: only the valid feature nodes are copied
+    None = 2       ///< the sparse table (one entry per labeling unit) copied whole (Windisch 2023's HA4 baseline)
   };
 
   /** Which input pixels are foreground. */
@@ -88,15 +93,19 @@ operator<<(std::ostream & out, const CudaLabelStatisticsEnums::Backend value)
   return out << "INVALID VALUE FOR itk::CudaLabelStatisticsEnums::Backend";
 }
 
+// One value per cca::Algorithm, in its order: the filter passes the value
+// on as is, and the engine names it (the check names the last value).
+static_assert(static_cast<std::size_t>(CudaLabelStatisticsEnums::Algorithm::TM_Late) + 1 ==
+                sizeof(cca::AllAlgorithms) / sizeof(cca::AllAlgorithms[0]),
+              "CudaLabelStatisticsEnums::Algorithm must mirror cca::Algorithm, value for value");
+
 inline std::ostream &
 operator<<(std::ostream & out, const CudaLabelStatisticsEnums::Algorithm value)
 {
-  constexpr const char * names[] = { "Default", "Naive", "HA", "HA_CD", "HA_OTF", "FLSL", "FLSL_OTF", "FLSL_CD",
-                                     "DLP",     "LE_Early", "LE_Late", "TM_Early", "TM_Late" };
-  const auto             index = static_cast<unsigned int>(value);
-  if (index < sizeof(names) / sizeof(names[0]))
+  const auto index = static_cast<std::size_t>(value);
+  if (index < sizeof(cca::AllAlgorithms) / sizeof(cca::AllAlgorithms[0]))
   {
-    return out << "itk::CudaLabelStatisticsEnums::Algorithm::" << names[index];
+    return out << "itk::CudaLabelStatisticsEnums::Algorithm::" << cca::AlgorithmName(static_cast<cca::Algorithm>(index));
   }
   return out << "INVALID VALUE FOR itk::CudaLabelStatisticsEnums::Algorithm";
 }

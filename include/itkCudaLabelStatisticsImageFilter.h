@@ -142,14 +142,17 @@ public:
   /** The backend the last Update() ran on. */
   itkGetEnumMacro(BackendUsed, BackendEnum);
 
-  /** The CUDA backend's strategy (Naive, HA, FLSL with plain atomics, CD or
-   *  OTF feature merges); all give the same output, Default is the fastest.
-   *  The CPU backend has a single algorithm and ignores it. */
+  /** The CUDA backend's labeling and feature-accumulation strategy: units
+   *  (pixels, HA sub-runs, FLSL runs) joined by union-find with plain, CD or
+   *  OTF feature merges, or the pixel labelings DLP, LE and TM (Early or Late
+   *  properties); CudaLabelStatisticsEnums::Algorithm lists them. All give
+   *  the same output, Default is the fastest. The CPU backend has a single
+   *  algorithm and ignores it. */
   itkSetEnumMacro(Algorithm, AlgorithmEnum);
   itkGetEnumMacro(Algorithm, AlgorithmEnum);
 
   /** How the CUDA backend compacts the feature table before copying it to
-   *  the host: Scan (default), TreeMerge (seed 002's tree merge kernel) or
+   *  the host: Scan (default), TreeMerge (Windisch 2023's tree merge kernel) or
    *  None (the sparse table copied whole). All give the same output; the CPU
    *  backend ignores it. */
   itkSetEnumMacro(FeatureCompaction, FeatureCompactionEnum);

@@ -52,40 +52,11 @@ EnginePixelType()
   }
 }
 
+/** The enum mirrors cca::Algorithm value for value (itkCudaLabelStatisticsEnums.h). */
 inline cca::Algorithm
 EngineAlgorithm(CudaLabelStatisticsEnums::Algorithm algorithm)
 {
-  using A = CudaLabelStatisticsEnums::Algorithm;
-  switch (algorithm)
-  {
-    case A::Naive:
-      return cca::Algorithm::Naive;
-    case A::HA:
-      return cca::Algorithm::HA;
-    case A::HA_CD:
-      return cca::Algorithm::HA_CD;
-    case A::HA_OTF:
-      return cca::Algorithm::HA_OTF;
-    case A::FLSL:
-      return cca::Algorithm::FLSL;
-    case A::FLSL_OTF:
-      return cca::Algorithm::FLSL_OTF;
-    case A::FLSL_CD:
-      return cca::Algorithm::FLSL_CD;
-    case A::DLP:
-      return cca::Algorithm::DLP;
-    case A::LE_Early:
-      return cca::Algorithm::LE_Early;
-    case A::LE_Late:
-      return cca::Algorithm::LE_Late;
-    case A::TM_Early:
-      return cca::Algorithm::TM_Early;
-    case A::TM_Late:
-      return cca::Algorithm::TM_Late;
-    case A::Default:
-      break;
-  }
-  return cca::Algorithm::Default;
+  return static_cast<cca::Algorithm>(algorithm);
 }
 
 inline cca::FeatureCompaction

@@ -16,8 +16,8 @@
 #ifndef itkCudaLabelStatisticsShapeAttributes_h
 #define itkCudaLabelStatisticsShapeAttributes_h
 
-#include "cca/ExactMoments.h"
-#include "cca/Geometry.h"
+#include "cca/FeretDiameter.h"
+#include "cca/Int128.h"
 #include "cca/Types.h"
 
 #include "itkGeometryUtilities.h"
@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdint>
 
 namespace itk
 {
@@ -110,7 +111,10 @@ public:
       ContinuousIndex<double, Dimension> centroidIndex;
       for (unsigned int i = 0; i < Dimension; ++i)
       {
-        centroidIndex[i] = cca::CentroidCoordinate(f, static_cast<int>(i), m_RegionIndex[i]);
+        const cca::detail::Int128 sum =
+          cca::detail::Int128::From(f.coordinateSum[i]) +
+          cca::detail::Int128::Product(f.pixelCount, static_cast<std::int64_t>(m_RegionIndex[i]));
+        centroidIndex[i] = sum.ToFloating<double>() / n;
       }
       m_Map->TransformContinuousIndexToPhysicalPoint(centroidIndex, centroid);
       centralMoments = this->PhysicalCovariance(f);
@@ -132,8 +136,7 @@ public:
     {
       principalMoments[i] = eigen.D(i);
     }
-    // Direct initialisation: ITK 5.4 made Matrix(const vnl_matrix &) explicit.
-    MatrixType principalAxes(eigen.V.transpose());
+    MatrixType principalAxes = eigen.V.transpose();
     // As ShapeLabelMapFilter: make the axes a proper rotation by multiplying the
     // last row by the determinant, taken as the product of the eigenvalues.
     vnl_real_eigensystem  rotation{ principalAxes.GetVnlMatrix().as_matrix() };
@@ -219,8 +222,19 @@ private:
   MatrixType
   PhysicalCovariance(const cca::ComponentFeatures & f) const
   {
-    double k[3][3];
-    cca::IndexCovariance(f, static_cast<int>(Dimension), k);
+    static constexpr int productSlot[3][3] = { { 0, 3, 4 }, { 3, 1, 5 }, { 4, 5, 2 } };
+    const long double    n = static_cast<long double>(f.pixelCount);
+    double               k[Dimension][Dimension];
+    for (unsigned int i = 0; i < Dimension; ++i)
+    {
+      for (unsigned int j = 0; j < Dimension; ++j)
+      {
+        const cca::detail::Int128 numerator =
+          cca::detail::Int128::Product(f.pixelCount, f.coordinateProductSum[productSlot[i][j]]) -
+          cca::detail::Int128::Product(f.coordinateSum[i], f.coordinateSum[j]);
+        k[i][j] = static_cast<double>(numerator.ToFloating<long double>() / (n * n));
+      }
+    }
     MatrixType physical;
     for (unsigned int i = 0; i < Dimension; ++i)
     {

@@ -330,9 +330,9 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
   result.times.labelMs = MillisecondsSince(labelStart);
 
   // Features.
-  const auto             featuresStart = Clock::now();
-  const detail::Extent   extent{ static_cast<std::int32_t>(width), static_cast<std::int32_t>(height),
-                               static_cast<std::int32_t>(depth), image.dimension == 3 };
+  const auto               featuresStart = Clock::now();
+  const detail::ImageFaces faces{ static_cast<std::int32_t>(width), static_cast<std::int32_t>(height),
+                                  static_cast<std::int32_t>(depth), image.dimension == 3 };
   std::vector<ComponentFeatures> & table = result.features;
   table.resize(componentCount);
   using ForeignTable = std::unordered_map<std::int64_t, ComponentFeatures>;
@@ -362,7 +362,7 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
       const auto z = static_cast<std::int32_t>(r / height);
       for (std::int64_t i = runs.rowStart[r]; i < runs.rowStart[r + 1]; ++i)
       {
-        detail::RunContribution(runs.x[i], y, z, runs.length[i], extent, contribution);
+        detail::RunContribution(runs.x[i], y, z, runs.length[i], faces, contribution);
         detail::MergeFeatures(featuresOf(runLabel[i]), contribution);
       }
       neighbourhood.ForEachFollowingRow(r, [&](std::int64_t rb, bool yStep, bool zStep) {

@@ -19,13 +19,16 @@ namespace cca
 namespace detail
 {
 
-/** The image extent seen by the feature formulas. */
-struct Extent
+/** Where the image's faces lie, for the face and border counts of the
+ *  feature formulas (pixelsOnFace, pixelsOnBorder): the size along each
+ *  axis, and whether the image has a z axis at all. How the pixels are laid
+ *  out is another matter (cuda::Geometry, the CPU backend's rows). */
+struct ImageFaces
 {
   std::int32_t width;
   std::int32_t height;
   std::int32_t depth;
-  bool         hasZAxis; ///< false for 2D images: they have no z faces
+  bool         hasZAxis; ///< false for 2D images: they have no z faces (a 3D image one slice deep has both)
 };
 
 /** A neutral element for the bounding-box reduction: min = INT32_MAX, max = -1. */
@@ -82,7 +85,7 @@ SumOfSquaresOfRange(std::uint64_t x0, std::uint64_t n)
 /** The features of one run alone (pixels x .. x+length-1 of row y, z). Pair
  *  counts between runs are added separately by AddAdjacentPairs. */
 CCA_HOST_DEVICE void
-RunContribution(std::int32_t x, std::int32_t y, std::int32_t z, std::int32_t length, const Extent & extent,
+RunContribution(std::int32_t x, std::int32_t y, std::int32_t z, std::int32_t length, const ImageFaces & faces,
                 ComponentFeatures & f)
 {
   const std::int64_t n = length;
@@ -109,11 +112,11 @@ RunContribution(std::int32_t x, std::int32_t y, std::int32_t z, std::int32_t len
   f.coordinateProductSum[5] = un * uy * uz;
 
   const bool atXMin = x == 0;
-  const bool atXMax = xEnd == extent.width - 1;
+  const bool atXMax = xEnd == faces.width - 1;
   const bool atYMin = y == 0;
-  const bool atYMax = y == extent.height - 1;
-  const bool atZMin = extent.hasZAxis && z == 0;
-  const bool atZMax = extent.hasZAxis && z == extent.depth - 1;
+  const bool atYMax = y == faces.height - 1;
+  const bool atZMin = faces.hasZAxis && z == 0;
+  const bool atZMax = faces.hasZAxis && z == faces.depth - 1;
   f.pixelsOnFace[0] = atXMin ? 1 : 0;
   f.pixelsOnFace[1] = atXMax ? 1 : 0;
   f.pixelsOnFace[2] = atYMin ? n : 0;

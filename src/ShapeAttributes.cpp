@@ -2,7 +2,7 @@
 // cca/ShapeAttributes.h for what differs from ITK and why).
 #include "cca/ShapeAttributes.h"
 
-#include "cca/Geometry.h"
+#include "cca/FeretDiameter.h"
 #include "cca/SymmetricEigen.h"
 
 #include <algorithm>

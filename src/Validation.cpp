@@ -94,12 +94,14 @@ ValidateInput(const ImageView & image, const Options & options)
     }
   }
   // The second-order sums are exact in unsigned 64 bits only while
-  // (largest coordinate)^2 * (number of pixels) < 2^64.
-  const unsigned __int128 largest = static_cast<unsigned __int128>(
-    std::max(image.size[0], std::max(image.size[1], image.size[2])) - 1);
-  const unsigned __int128 bound =
-    largest * largest * static_cast<unsigned __int128>(image.NumberOfPixels());
-  if (bound > static_cast<unsigned __int128>(std::numeric_limits<std::uint64_t>::max()))
+  // (largest coordinate)^2 * (number of pixels) < 2^64. The largest
+  // coordinate is below 2^31 (checked above), so its square fits in 64 bits,
+  // and the product exceeds the maximum exactly when the square exceeds the
+  // maximum divided by the pixel count (rounded down).
+  const auto largest =
+    static_cast<std::uint64_t>(std::max(image.size[0], std::max(image.size[1], image.size[2])) - 1);
+  const auto pixels = static_cast<std::uint64_t>(image.NumberOfPixels());
+  if (pixels > 0 && largest * largest > std::numeric_limits<std::uint64_t>::max() / pixels)
   {
     throw Error(Error::Kind::Overflow,
                 "the image is too large for exact 64-bit second-order sums (largest coordinate^2 x pixels >= 2^64)");

@@ -1,7 +1,7 @@
-// Checks seed 004's image families (PatternImages.h) against what the paper
+// Checks Asad 2019's image families (PatternImages.h) against what the paper
 // states about them, on the CPU (no GPU, no engine):
 //  - a level-l Ridge pattern takes exactly l iterations of Label Equivalence
-//    (the pattern's defining property, seed 004 IV-A and Appendix A), counted
+//    (the pattern's defining property, Asad 2019 IV-A and Appendix A), counted
 //    with a small sequential reference LE written here;
 //  - component counts: one per Ridge pattern and per spiral, x4 per
 //    Subdivision step, the kept instances of RandomInstancing (mean p 4^s),
@@ -85,7 +85,7 @@ Occupancy(const std::vector<std::uint8_t> & image)
 }
 
 /** Sequential reference of Label Equivalence with 8-connectivity (Hawick et
- *  al., Kalentev et al.; seed 004 section II-A and V-B): Prelabel sets each
+ *  al., Kalentev et al.; Asad 2019 section II-A and V-B): Prelabel sets each
  *  foreground pixel's label to its raster index; each iteration is a Scan,
  *  where every pixel whose smallest neighbour label m is below its own label
  *  l lowers the label of l's representative to m (atomicMin on L[l]), then an

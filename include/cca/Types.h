@@ -54,15 +54,19 @@ BackendName(Backend backend);
 
 /** Labeling and feature-accumulation strategy of the CUDA backend. All give
  *  the same Result; the CPU backend has one algorithm and ignores this.
- *  - seed 000 (Lemaitre et al., ICASSP 2021) and its GTC 2021 talk: the
- *    labeling unit (Naive: pixels; HA: sub-runs inside 32-pixel warp blocks;
- *    FLSL: full runs) and the feature-merge policy (plain atomics; CD: warp
- *    conflict detection; OTF: features moved during the unions);
- *  - seed 003 (Cabaret et al., IPTA 2017): DLP-GPU pixel labeling, then the
- *    conflict-detection votes;
- *  - seed 004 (Asad et al.): Label Equivalence (LE) and Tile Merging (TM)
- *    pixel labeling with Early (properties merged during labeling) or Late
- *    (sequential relabeling, then accumulation) property computation. */
+ *  Papers: docs/references.md.
+ *  - Units joined by a lock-free union-find, then their features voted into
+ *    a table (Lemaitre, Hennequin, Lacassagne 2021 and their GTC 2021 talk;
+ *    HA after Hennequin 2018). The name says the labeling unit (Naive:
+ *    pixels; HA: sub-runs inside 32-pixel warp blocks; FLSL: full runs) and
+ *    the feature merge (none: plain atomics; CD: warp conflict detection;
+ *    OTF: features moved along the unions);
+ *  - DLP: pixels labeled by Distanceless Label Propagation in shared-memory
+ *    tiles, then border merging (Cabaret, Lacassagne, Etiemble 2017), then
+ *    the conflict-detection votes;
+ *  - LE, TM: pixels labeled by Label Equivalence or Tile Merging (Asad,
+ *    Marroquim, Souza 2019) with Early (properties merged during labeling)
+ *    or Late (sequential relabeling, then accumulation) property computation. */
 enum class Algorithm : std::uint8_t
 {
   Default, ///< the fastest: FLSL_CD
@@ -89,9 +93,11 @@ inline constexpr Algorithm AllAlgorithms[] = { Algorithm::Default,  Algorithm::N
                                                Algorithm::LE_Early, Algorithm::LE_Late, Algorithm::TM_Early,
                                                Algorithm::TM_Late };
 
-/** The seven strategies of seed 000's Table 1 (Naive .. FLSL_CD; Default, an alias, excluded). */
+/** The seven algorithms that join their units by the lock-free union-find
+ *  and differ in unit and feature merge (Naive .. FLSL_CD; Default, an alias
+ *  of FLSL_CD, excluded): the strategies Lemaitre 2021's Table 1 compares. */
 constexpr bool
-IsSeed000Algorithm(Algorithm algorithm)
+JoinsUnitsByUnionFind(Algorithm algorithm)
 {
   return algorithm >= Algorithm::Naive && algorithm <= Algorithm::FLSL_CD;
 }
@@ -101,8 +107,8 @@ IsSeed000Algorithm(Algorithm algorithm)
 enum class FeatureCompaction : std::uint8_t
 {
   Scan,      ///< default: components numbered by a scan of root flags, the table written dense on the device
-  TreeMerge, ///< seed 002's tree merge kernel (TMK): valid records moved to the front of the array
-  None       ///< the sparse per-root table is copied whole and compacted on the host (seed 002's HA4 baseline)
+  TreeMerge, ///< Windisch 2023's tree merge kernel (TMK): valid records moved to the front of the array
+  None       ///< the sparse per-root table is copied whole and compacted on the host (Windisch 2023's HA4 baseline)
 };
 const char *
 FeatureCompactionName(FeatureCompaction compaction);
@@ -245,7 +251,7 @@ struct Result
   /** With Options::countAtomicUpdates on the CUDA backend: the number of
    *  atomic merges of a feature record into a table entry (one per vote that
    *  reaches memory, or per on-the-fly move), and the conflicts estimated as
-   *  in seed 000 section 4.1, sum_l U_l^2 / sum_l U_l over the updates U_l of
+   *  in Lemaitre 2021 section 4.1, sum_l U_l^2 / sum_l U_l over the updates U_l of
    *  each entry l. -1 when not measured. */
   std::int64_t atomicFeatureUpdates = -1;
   double       estimatedConflicts = -1;

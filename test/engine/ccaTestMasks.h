@@ -4,8 +4,9 @@
 #ifndef ccaTestMasks_h
 #define ccaTestMasks_h
 
+#include "cca/RandomImages.h"
+
 #include <cstdint>
-#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -63,35 +64,15 @@ SizeText(int dim, std::int64_t nx, std::int64_t ny, std::int64_t nz)
   return s.str();
 }
 
-/** The benchmark family of the papers: g x g (x g) blocks share one MT19937
- *  draw; a block is foreground when its draw / 2^32 < density. */
+/** The benchmark family of the papers (cca/RandomImages.h): g x g (x g)
+ *  blocks share one MT19937 draw; a block is foreground when draw < density * 2^32. */
 inline Mask
 RandomMask(int dim, std::int64_t nx, std::int64_t ny, std::int64_t nz, double density, int g, std::uint32_t seed)
 {
   std::ostringstream label;
   label << "random " << SizeText(dim, nx, ny, nz) << " d=" << density << " g=" << g << " seed=" << seed;
-  Mask         m(dim, nx, ny, nz, label.str());
-  std::mt19937 rng(seed);
-  const auto   blocks = [g](std::int64_t n) { return (n + g - 1) / g; };
-  const std::int64_t bx = blocks(m.size[0]);
-  const std::int64_t by = blocks(m.size[1]);
-  const std::int64_t bz = dim == 3 ? blocks(m.size[2]) : 1;
-  std::vector<std::uint8_t> blockOn(static_cast<std::size_t>(bx * by * bz));
-  for (auto & b : blockOn)
-  {
-    b = (static_cast<double>(rng()) / 4294967296.0) < density ? 1 : 0;
-  }
-  for (std::int64_t z = 0; z < m.size[2]; ++z)
-  {
-    for (std::int64_t y = 0; y < m.size[1]; ++y)
-    {
-      for (std::int64_t x = 0; x < m.size[0]; ++x)
-      {
-        const std::int64_t bzIndex = dim == 3 ? z / g : 0;
-        m.Set(x, y, z, blockOn[static_cast<std::size_t>(x / g + bx * (y / g + by * bzIndex))] != 0);
-      }
-    }
-  }
+  Mask m(dim, nx, ny, nz, label.str());
+  cca::FillRandomBlockImage(m.size[0], m.size[1], m.size[2], density, g, seed, m.on.data());
   return m;
 }
 

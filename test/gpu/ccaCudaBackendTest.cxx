@@ -3,9 +3,9 @@
 // images of the papers' family (MT19937, density d, granularity g), all pixel
 // types, both foreground rules, strided views, 2D and 3D, both connectivities,
 // degenerate shapes, repeated runs, the 64-bit run-index path, and an image of
-// more than 2^31 pixels. Every strategy of cca::Algorithm (naive, HA, HA+CD,
-// HA+OTF, FLSL, FLSL+OTF, FLSL+CD, the default) must give the CPU's result;
-// the atomic-update instrumentation is checked against hand-counted values.
+// more than 2^31 pixels. Every strategy of cca::Algorithm (cca::AllAlgorithms)
+// must give the CPU's result; the atomic-update instrumentation is checked
+// against hand-counted values.
 // Each cca::FeatureCompaction (Scan, TreeMerge, None) must too, on a subset
 // (CompactionChecks), with Result::bytesCopiedToHost checked between them.
 // Exits 77 (skipped) when no CUDA device is usable.
@@ -17,8 +17,10 @@
 //   others run N / 6 unless selected alone; --algorithm: one algorithm
 //   (Default alone: the suite as before the strategies, plus update counting).
 #include "cca/Engine.h"
+#include "cca/RandomImages.h"
 
 #include "CudaBackendTesting.h"
+#include "ccaTreeCopySteps.h"
 
 #include <algorithm>
 #include <chrono>
@@ -82,8 +84,8 @@ struct Mask
   }
 };
 
-/** The papers' random family: g x g (x g in 3D) blocks share one MT19937 draw,
- *  foreground when draw < density * 2^32. */
+/** The papers' random family (cca/RandomImages.h): g x g (x g in 3D) blocks
+ *  share one MT19937 draw, foreground when draw < density * 2^32. */
 Mask
 RandomMask(int dim, std::int64_t nx, std::int64_t ny, std::int64_t nz, double density, int g, std::uint32_t seed)
 {
@@ -94,29 +96,8 @@ RandomMask(int dim, std::int64_t nx, std::int64_t ny, std::int64_t nz, double de
     text << "x" << nz;
   }
   text << " d=" << density << " g=" << g << " maskseed=" << seed;
-  Mask               m(dim, nx, ny, nz, text.str());
-  std::mt19937       rng(seed);
-  const double       threshold = density * 4294967296.0;
-  const std::int64_t bx = (m.size[0] + g - 1) / g;
-  const std::int64_t by = (m.size[1] + g - 1) / g;
-  const std::int64_t bz = (m.size[2] + g - 1) / g;
-  std::vector<std::uint8_t> block(static_cast<std::size_t>(bx * by * bz));
-  for (auto & b : block)
-  {
-    b = static_cast<double>(rng()) < threshold ? 1 : 0;
-  }
-  for (std::int64_t z = 0; z < m.size[2]; ++z)
-  {
-    for (std::int64_t y = 0; y < m.size[1]; ++y)
-    {
-      const std::uint8_t * blockRow = block.data() + ((z / g) * by + y / g) * bx;
-      std::uint8_t *       row = &m.At(0, y, z);
-      for (std::int64_t x = 0; x < m.size[0]; ++x)
-      {
-        row[x] = blockRow[x / g];
-      }
-    }
-  }
+  Mask m(dim, nx, ny, nz, text.str());
+  cca::FillRandomBlockImage(m.size[0], m.size[1], m.size[2], density, g, seed, m.on.data());
   return m;
 }
 
@@ -614,7 +595,7 @@ Repeatability(cca::Engine & engine, int images, Tally & tally)
   }
 }
 
-/** The atomic-update instrumentation (seed 000 section 4.1) on one
+/** The atomic-update instrumentation (Lemaitre 2021 section 4.1) on one
  *  257 x 129 component, where the updates can be counted by hand: naive, one
  *  per pixel; HA, one per sub-run (9 blocks of at most 32 pixels a row);
  *  FLSL, one per run (row). With conflict detection (one block of 256
@@ -719,7 +700,7 @@ CountingChecks(cca::Engine & engine, Tally & tally)
   }
 }
 
-/** The feature compactions other than Scan (seed 002's tree merge kernel,
+/** The feature compactions other than Scan (Windisch 2023's tree merge kernel,
  *  the sparse table copied whole) against the CPU on a subset: 2D and 3D,
  *  both connectivities, empty, checkerboards (the most components), all on
  *  (one component), random images, a few random cases (all options). Then
@@ -774,21 +755,10 @@ CompactionChecks(bool quick, std::uint32_t seed, Tally & tally)
     const TestImage few = Plain(RandomMask(2, 200, 200, 1, 0.7, 4, 35));
     cca::Options    options;
     options.labelImageType = LabelImageType::UInt32;
-    struct Step
-    {
-      const TestImage * image;
-      bool              secondCopy;
-      const char *      what;
-    };
-    const Step steps[] = { { &many, true, "20000 components, first call (guess 1024)" },
-                           { &many, false, "the same again" },
-                           { &few, false, "fewer components" },
-                           { &many, true, "more again" },
-                           { &many, false, "the same again" } };
-    for (const Step & step : steps)
+    for (const ccatest::TreeCopyStep & step : ccatest::TreeCopySteps)
     {
       const std::int64_t before = cca::cuda::TreeMergeSecondCopies();
-      if (Check(engine, *step.image, options, std::string("tree copy: ") + step.what, tally))
+      if (Check(engine, step.manyComponents ? many : few, options, std::string("tree copy: ") + step.what, tally))
       {
         const bool second = cca::cuda::TreeMergeSecondCopies() != before;
         if (second != step.secondCopy)

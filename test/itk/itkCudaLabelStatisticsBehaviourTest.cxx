@@ -483,17 +483,25 @@ TypesSuite(Checker & check)
 
 // ---- every CUDA strategy through the filter --------------------------------------------
 
-/** Each Algorithm, with Backend Auto (CUDA on a GPU machine; the CPU, which
- *  has one algorithm, elsewhere), against ITK on 2D and 3D random masks. */
+/** Each Algorithm (the ITK enum mirrors cca::Algorithm value for value),
+ *  with Backend Auto (CUDA on a GPU machine; the CPU, which has one
+ *  algorithm, elsewhere), against ITK on 2D and 3D random masks; each prints
+ *  as the engine names it. */
 void
 AlgorithmSuite(Checker & check)
 {
   using AlgorithmEnum = itk::CudaLabelStatisticsEnums::Algorithm;
-  const AlgorithmEnum algorithms[] = { AlgorithmEnum::Default, AlgorithmEnum::Naive,    AlgorithmEnum::HA,
-                                       AlgorithmEnum::HA_CD,   AlgorithmEnum::HA_OTF,   AlgorithmEnum::FLSL,
-                                       AlgorithmEnum::FLSL_OTF, AlgorithmEnum::FLSL_CD, AlgorithmEnum::DLP,
-                                       AlgorithmEnum::LE_Early, AlgorithmEnum::LE_Late, AlgorithmEnum::TM_Early,
-                                       AlgorithmEnum::TM_Late };
+  std::vector<AlgorithmEnum> algorithms;
+  for (const cca::Algorithm a : cca::AllAlgorithms)
+  {
+    const auto algorithm = static_cast<AlgorithmEnum>(a);
+    algorithms.push_back(algorithm);
+    std::ostringstream printed;
+    printed << algorithm;
+    check.Begin(std::string("the name of ") + cca::AlgorithmName(a));
+    check.Equal(printed.str(), std::string("itk::CudaLabelStatisticsEnums::Algorithm::") + cca::AlgorithmName(a),
+                "operator<<");
+  }
   auto runAll = [&](auto image, const std::string & name) {
     using ImageType = typename decltype(image)::ObjectType;
     for (const bool full : { false, true })

@@ -1,19 +1,25 @@
-// Just enough of CUDA to run the backend's kernels on CPU threads, for
-// checking the logic of the strategies where no GPU is present: one
-// std::thread per CUDA thread, blocks one after another, warp intrinsics
-// (__ballot_sync, __shfl_sync, __match_any_sync, ...) through a per-warp
-// barrier, atomics through std::atomic_ref. Real threads interleave the
-// lock-free unions for real, but this is x86's memory model, not the GPU's:
-// GPU-only effects still need the GPU tests. Include before the .cuh headers.
+// Just enough of CUDA to run the backend's kernels on the CPU, for checking
+// the logic of the strategies where no GPU is present. The threads of a
+// block are fibres (Fibres.h) on one OS thread, switched where a CUDA thread
+// waits for others: __syncthreads, the warp intrinsics (__ballot_sync,
+// __shfl_sync, __match_any_sync, ...), and at random atomics, so that the
+// lock-free unions of one block interleave at their atomic steps. Blocks run
+// on a few OS threads at once (CCA_EMULATION_THREADS, default 2 to 4), so the
+// unions of different blocks interleave for real too. Atomics go through
+// std::atomic_ref. This is x86's memory model, not the GPU's: GPU-only
+// effects still need the GPU tests. Include before the .cuh headers.
+//
+// CCA_EMULATION_PREEMPT=N: on average one atomic in N switches to another
+// thread of the block (default 4; 0: never, each thread then runs from one
+// barrier or warp intrinsic to the next alone).
 #ifndef cca_CudaEmulation_h
 #define cca_CudaEmulation_h
 
+#include "BlockScheduler.h"
+
 #include <atomic>
-#include <barrier>
 #include <cstdint>
 #include <cstring>
-#include <memory>
-#include <thread>
 #include <vector>
 
 #define __device__
@@ -21,41 +27,16 @@
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(x)
-#define __shared__ static // blocks run one after another
-
-struct EmulatedDim3
-{
-  unsigned x = 0;
-  unsigned y = 0;
-  unsigned z = 0;
-};
-inline thread_local EmulatedDim3 threadIdx;
-inline thread_local EmulatedDim3 blockIdx;
-inline EmulatedDim3              blockDim;
-inline EmulatedDim3              gridDim;
+#define __shared__ static thread_local // one block at a time per OS thread
 
 namespace emulation
 {
-struct Warp
-{
-  std::unique_ptr<std::barrier<>> barrier;
-  std::uint64_t                   slot[32];
-};
-inline std::vector<Warp> * warps = nullptr;
-inline std::barrier<> *    block = nullptr;
 
 /** Every lane publishes value; returns all 32 (all lanes must call it). */
 inline void
 Gather(std::uint64_t value, std::uint64_t (&all)[32])
 {
-  Warp & w = (*warps)[threadIdx.x / 32];
-  w.slot[threadIdx.x & 31] = value;
-  w.barrier->arrive_and_wait();
-  for (int i = 0; i < 32; ++i)
-  {
-    all[i] = w.slot[i];
-  }
-  w.barrier->arrive_and_wait();
+  BlockRunner::OfThisThread().Gather(value, all);
 }
 
 template <class T>
@@ -84,73 +65,9 @@ Launch(unsigned blocks, unsigned threads, Kernel kernel)
 {
   gridDim.x = blocks;
   blockDim.x = threads;
-  for (unsigned b = 0; b < blocks; ++b)
-  {
-    std::vector<Warp> blockWarps(threads / 32);
-    for (Warp & w : blockWarps)
-    {
-      w.barrier = std::make_unique<std::barrier<>>(32);
-    }
-    std::barrier<> blockBarrier(threads);
-    warps = &blockWarps;
-    block = &blockBarrier;
-    std::vector<std::thread> running;
-    for (unsigned t = 0; t < threads; ++t)
-    {
-      running.emplace_back([&kernel, t, b] {
-        threadIdx.x = t;
-        blockIdx.x = b;
-        kernel();
-      });
-    }
-    for (std::thread & t : running)
-    {
-      t.join();
-    }
-  }
+  BlockThreads::Instance().Run(
+    blocks, threads, [](const void * k) { (*static_cast<const Kernel *>(k))(); }, &kernel);
 }
-/** StreamDevice's CPU twin (see cuda/StreamDevice.cuh): device memory is host memory. */
-class Device
-{
-public:
-  static constexpr int ScratchSlots = 6;
-
-  template <class... Params, class... Args>
-  void
-  Launch(const char *, unsigned blocks, unsigned threads, void (*kernel)(Params...), Args &&... args)
-  {
-    emulation::Launch(blocks, threads, [&] { kernel(args...); });
-  }
-
-  void
-  Fill(void * destination, int byte, std::size_t bytes, const char *)
-  {
-    std::memset(destination, byte, bytes);
-  }
-
-  template <class T>
-  T
-  Read(const T * source, const char *)
-  {
-    return *source;
-  }
-
-  template <class T>
-  T *
-  Scratch(int slot, std::size_t count, const char *)
-  {
-    std::vector<std::uint64_t> & buffer = m_Scratch[slot];
-    const std::size_t            words = (count * sizeof(T) + 7) / 8 + 1;
-    if (buffer.size() < words)
-    {
-      buffer.resize(words);
-    }
-    return reinterpret_cast<T *>(buffer.data());
-  }
-
-private:
-  std::vector<std::uint64_t> m_Scratch[ScratchSlots];
-};
 } // namespace emulation
 
 template <class T>
@@ -218,7 +135,7 @@ __ffs(unsigned v)
 inline void
 __syncthreads()
 {
-  emulation::block->arrive_and_wait();
+  emulation::BlockRunner::OfThisThread().SyncThreads();
 }
 inline void
 __threadfence()
@@ -230,18 +147,21 @@ template <class T>
 T
 atomicAdd(T * p, T v)
 {
+  emulation::BlockRunner::OfThisThread().MaybePreempt();
   return std::atomic_ref<T>(*p).fetch_add(v);
 }
 template <class T>
 T
 atomicExch(T * p, T v)
 {
+  emulation::BlockRunner::OfThisThread().MaybePreempt();
   return std::atomic_ref<T>(*p).exchange(v);
 }
 template <class T>
 T
 atomicCAS(T * p, T expected, T desired)
 {
+  emulation::BlockRunner::OfThisThread().MaybePreempt();
   std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired);
   return expected; // the old value, whether or not it was replaced
 }
@@ -249,6 +169,7 @@ template <class T>
 T
 atomicMin(T * p, T v)
 {
+  emulation::BlockRunner::OfThisThread().MaybePreempt();
   std::atomic_ref<T> a(*p);
   T                  old = a.load();
   while (v < old && !a.compare_exchange_weak(old, v))
@@ -260,6 +181,7 @@ template <class T>
 T
 atomicMax(T * p, T v)
 {
+  emulation::BlockRunner::OfThisThread().MaybePreempt();
   std::atomic_ref<T> a(*p);
   T                  old = a.load();
   while (v > old && !a.compare_exchange_weak(old, v))

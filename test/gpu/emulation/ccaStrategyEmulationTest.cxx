@@ -1,250 +1,107 @@
-// The CUDA backend's strategies (cca::Algorithm) with their kernels run on
-// CPU threads (CudaEmulation.h) against the CPU backend: feature table, runs
-// grouped by component and label image must be identical, on random 2D and
-// 3D images of both connectivities, with 32- and 64-bit run indices. The
-// host sequence mirrors CudaBackend::RunStrategy (cub's scan and sort by
-// their std:: equivalents). Also checks the hand-counted atomic updates on
-// one 257 x 129 component, with the grids the backend launches. Logic only:
-// the GPU tests (ccaCudaBackendTest) remain the reference on a device.
+// The CUDA backend's host sequence (cuda/HostSequence.cuh), with every
+// strategy of its table, run on emulated threads (CudaEmulation.h,
+// EmulatedDevice.h) against the CPU backend: feature table, runs grouped by
+// component and label image must be identical. Random 2D and 3D images
+// (cca/RandomImages.h) of both connectivities, 32- and 64-bit unit indices,
+// vote grids of the whole image and of 2 resident blocks, the outputs
+// switched on and off; larger images around the percolation threshold,
+// where unions race most; tile-border shapes for the tile labelings, Label
+// Equivalence stress shapes, DLP-GPU without its optional regularization;
+// and the atomic-update instrumentation, hand-counted on one 257 x 129
+// component with the backend's grids. The on-the-fly merges must also
+// leave no features behind at non-root units. Logic only: the GPU tests
+// (ccaCudaBackendTest) remain the reference on a device.
 //
 // Usage: ccaStrategyEmulationTest [--cases N] [--seed S]
-#include "CudaEmulation.h"
-
-// The kernels live in their own namespace here: the engine library linked
-// for the CPU reference holds the real ones under the same names.
-#define cuda cudaemulated
-#include "Compaction.cuh"
-#include "OnTheFlyMerge.cuh"
-#include "PixelLabeling.cuh"
-#include "Strategies.cuh"
-#include "UnionFind.cuh"
-#undef cuda
+#include "EmulatedBackend.h"
 
 #include "cca/Engine.h"
+#include "cca/RandomImages.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <iostream>
-#include <numeric>
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace
 {
 
 using namespace cca;
 using namespace cca::cudaemulated;
-using emulation::Launch;
 using Pixel = std::uint8_t;
+using Sequence = emulation::Sequence;
+using Emulator = emulation::Backend;
 
-/** DLP-GPU without the optional DLP-SR + DLP-R of its tile step. */
-using DlpUnregularizedStrategy =
-  Strategy<PixelRuns, FeatureMerge::ConflictDetection, DistancelessLabelPropagationOf<false>>;
+/** DLP-GPU without the optional DLP-SR + DLP-R of its tile step (not in the table). */
+using DlpUnregularizedStrategy = Strategy<PixelRuns, FeatureMerge::ConflictDetection,
+                                          DistancelessLabelPropagationOf<DlpRegularization::Skipped>>;
 
-/** Launch shapes (the kernels are grid-stride loops: any shape is valid). */
-unsigned voteBlocks = 2;
-unsigned voteThreads = 64;
-unsigned linkThreads = 64;
-
-template <class Index>
-struct UnitTable
+/** One image to label. */
+struct Case
 {
-  std::vector<Index>        counts, offsets, row, parent;
-  std::vector<std::int32_t> x, end;
-  RunArrays<Index>          arrays{};
+  std::vector<Pixel> image;
+  int                dimension = 2;
+  std::int64_t       size[3] = { 1, 1, 1 };
+  std::string        name;
+
+  ImageView
+  View() const
+  {
+    return emulation::ByteImageView(image, dimension, size);
+  }
 };
 
-template <class Index, class Units>
-void
-Detect(const Pixel * image, const Geometry & g, UnitTable<Index> & u)
+/** What a run produced. */
+struct Outcome
 {
-  const ForegroundTest<Pixel> test{ 0, false };
-  u.counts.assign(static_cast<std::size_t>(g.rows) + 1, 0);
-  Launch(2, 64, [&] { CountRunsKernel<Pixel, Index, Units>(image, g, test, u.counts.data()); });
-  u.offsets.assign(u.counts.size(), 0);
-  std::exclusive_scan(u.counts.begin(), u.counts.end(), u.offsets.begin(), Index{ 0 });
-  const Index n = u.offsets.back();
-  u.x.assign(n + 1, -7);
-  u.end.assign(n + 1, -7);
-  u.row.assign(n + 1, 0);
-  u.parent.assign(n + 1, 0);
-  u.arrays = RunArrays<Index>{ u.x.data(), u.end.data(), u.row.data(), u.offsets.data(), n };
-  if (n > 0)
+  Result                     result;
+  std::vector<std::uint64_t> labels; ///< the label image, widened
+};
+
+std::vector<std::uint64_t>
+Widen(const std::vector<unsigned char> & bytes, LabelImageType type)
+{
+  std::vector<std::uint64_t> labels;
+  if (type == LabelImageType::UInt32)
   {
-    Launch(2, 64, [&] { WriteRunsKernel<Pixel, Index, Units>(image, g, test, u.arrays, u.parent.data()); });
+    const auto * p = reinterpret_cast<const std::uint32_t *>(bytes.data());
+    labels.assign(p, p + bytes.size() / 4);
   }
+  else if (type == LabelImageType::UInt64)
+  {
+    const auto * p = reinterpret_cast<const std::uint64_t *>(bytes.data());
+    labels.assign(p, p + bytes.size() / 8);
+  }
+  return labels;
 }
 
-/** CudaBackend::RunStrategy on emulated threads. */
-template <class Index, class S>
-Result
-Emulate(const std::vector<Pixel> & image, int dimension, const std::int64_t (&size)[3], bool full,
-        std::vector<std::uint32_t> & labelImage, std::string & problem)
+/** Runs run(view, options, result) with a label image of the options' type. */
+template <class Run>
+Outcome
+RunWithLabels(const Case & c, Options options, Run && run)
 {
-  const Geometry g{ size[0], size[1], size[2], size[1] * size[2] };
-  detail::Extent extent{ static_cast<std::int32_t>(size[0]), static_cast<std::int32_t>(size[1]),
-                         static_cast<std::int32_t>(size[2]), dimension == 3 };
-  UnitTable<Index> units;
-  Detect<Index, typename S::Units>(image.data(), g, units);
-  const Index                     unitCount = units.arrays.count;
-  Index *                         parent = units.parent.data();
-  std::vector<std::uint8_t>       linked(unitCount + 1, 0);
-  std::vector<unsigned long long> counts(2 * static_cast<std::size_t>(unitCount) + 1, 0);
-  const UpdateCounter             moveCounter{ counts.data() };
-  const UpdateCounter             voteCounter{ counts.data() + unitCount };
-  std::vector<ComponentFeatures>  unitFeatures;
-  if (unitCount > 0)
-  {
-    if constexpr (S::Merge == FeatureMerge::OnTheFly)
-    {
-      unitFeatures.resize(unitCount);
-      Launch(2, 64, [&] {
-        InitUnitFeaturesKernel<Index, S::SplitUnits>(units.arrays, g, extent, full, unitFeatures.data());
-      });
-    }
-    if constexpr (S::LabelsPixels)
-    {
-      const auto         pixels = static_cast<std::size_t>(g.rows * g.width);
-      std::vector<Index> grid(pixels, BackgroundLabel<Index>()), unitAt(pixels, 0);
-      Launch(2, 64, [&] { PrelabelFromUnitsKernel<Index>(units.arrays, g, grid.data(), unitAt.data()); });
-      const PixelLabelingProblem<Index> problem{ g,           full, dimension == 3, grid.data(), unitFeatures.data(),
-                                                 unitAt.data(), moveCounter };
-      emulation::Device device;
-      S::Labeling::template Label<Index, S::Merge == FeatureMerge::OnTheFly>(problem, device);
-      Launch(2, 64, [&] {
-        ParentsFromLabelsKernel<Index>(units.arrays, g, grid.data(), unitAt.data(), parent, linked.data());
-      });
-    }
-    else
-    {
-      if constexpr (S::Merge == FeatureMerge::OnTheFly)
-      {
-        Launch(1, linkThreads, [&] {
-          LinkRunsKernel<Index, OnTheFlyUnion, S::SplitUnits>(units.arrays, g, full, parent, linked.data(),
-                                                              OnTheFlyUnion{ unitFeatures.data(), moveCounter });
-        });
-      }
-      else
-      {
-        Launch(1, linkThreads,
-               [&] { LinkRunsKernel<Index, PlainUnion, S::SplitUnits>(units.arrays, g, full, parent, linked.data()); });
-      }
-      Launch(2, 64, [&] { FlattenKernel<Index>(unitCount, parent); });
-    }
-  }
-  UnitTable<Index> fullRuns;
-  RunArrays<Index> runs = units.arrays;
-  if constexpr (S::SplitUnits)
-  {
-    Detect<Index, FullRuns>(image.data(), g, fullRuns);
-    runs = fullRuns.arrays;
-  }
-  Result result;
-  labelImage.assign(image.size(), 0);
-  result.runOffsets.assign(1, 0);
-  result.atomicFeatureUpdates = 0;
-  if (unitCount == 0)
-  {
-    return result;
-  }
-  std::vector<Index> rank(unitCount), label(unitCount), rootOf(unitCount);
-  Index              acc = 0;
-  for (Index i = 0; i < unitCount; ++i)
-  {
-    rank[i] = acc;
-    acc += parent[i] == i ? 1 : 0;
-  }
-  Index componentCount = 0;
-  Launch(2, 64, [&] {
-    NumberComponentsKernel<Index>(unitCount, rank.data(), parent, label.data(), rootOf.data(), &componentCount);
-  });
-  std::vector<ComponentFeatures> table(componentCount);
-  std::memset(static_cast<void *>(table.data()), 0x5a, table.size() * sizeof(ComponentFeatures)); // poisoned
-  if constexpr (S::Merge == FeatureMerge::OnTheFly)
-  {
-    Launch(2, 64,
-           [&] { GatherRootFeaturesKernel<Index>(componentCount, rootOf.data(), unitFeatures.data(), table.data()); });
-    if (!full)
-    {
-      using Conditional = VotePolicy<false, false, S::SplitUnits, PairVotes::Conditional>;
-      Launch(voteBlocks, voteThreads, [&] {
-        AccumulateFeaturesKernel<Index, Conditional, true>(units.arrays, linked.data(), label.data(), g, extent,
-                                                           table.data(), voteCounter, full);
-      });
-    }
-    Launch(2, 64,
-           [&] { FinalizeTableKernel<Index, false>(componentCount, rootOf.data(), linked.data(), table.data()); });
-    for (Index i = 0; i < unitCount; ++i)
-    {
-      if (parent[i] != i && unitFeatures[i].pixelCount != 0)
-      {
-        problem = "on-the-fly features left behind at unit " + std::to_string(i);
-      }
-    }
-  }
-  else
-  {
-    using Votes = typename S::Votes;
-    Launch(2, PrepareThreads, [&] {
-      PrepareTableKernel<Index, Votes::WholeSingleUnits>(units.arrays, componentCount, rootOf.data(), linked.data(),
-                                                         g, extent, table.data());
-    });
-    Launch(voteBlocks, voteThreads, [&] {
-      AccumulateFeaturesKernel<Index, Votes, true>(units.arrays, linked.data(), label.data(), g, extent, table.data(),
-                                                   voteCounter, full);
-    });
-    Launch(2, 64, [&] {
-      FinalizeTableKernel<Index, Votes::WholeSingleUnits>(componentCount, rootOf.data(), linked.data(), table.data());
-    });
-  }
-  std::vector<Index> runLabels;
-  const Index *      runLabel = label.data();
-  if constexpr (S::SplitUnits)
-  {
-    runLabels.assign(runs.count, 0);
-    Launch(2, 64, [&] { RunLabelsFromUnitsKernel<Index>(runs, units.arrays, label.data(), runLabels.data()); });
-    runLabel = runLabels.data();
-  }
-  const ForegroundTest<Pixel> test{ 0, false };
-  Launch(2, 64, [&] {
-    WriteLabelImageKernel<Pixel, Index, std::uint32_t>(image.data(), g, test, runs.rowOffsets, runLabel,
-                                                       labelImage.data());
-  });
-  std::vector<Index> order(runs.count), keys(runs.count);
-  std::iota(order.begin(), order.end(), Index{ 0 });
-  std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) { return runLabel[a] < runLabel[b]; });
-  for (Index k = 0; k < runs.count; ++k)
-  {
-    keys[k] = runLabel[order[k]];
-  }
-  result.runs.resize(runs.count);
-  result.runOffsets.assign(componentCount + 1, -1);
-  Launch(2, 64, [&] {
-    GatherRunsKernel<Index>(runs, g, order.data(), keys.data(), componentCount, result.runs.data(),
-                            result.runOffsets.data());
-  });
-  result.componentCount = componentCount;
-  result.features = table;
-  unsigned long long sum = 0, squares = 0;
-  for (unsigned long long u : counts)
-  {
-    sum += u;
-    squares += u * u;
-  }
-  result.atomicFeatureUpdates = static_cast<std::int64_t>(sum);
-  result.estimatedConflicts = sum == 0 ? 0.0 : static_cast<double>(squares) / static_cast<double>(sum);
-  return result;
+  const std::size_t          pixels = c.image.size();
+  std::vector<unsigned char> labels(pixels * 8 + 1, 0x77);
+  options.labelImage = labels.data();
+  Outcome out;
+  run(c.View(), options, out.result);
+  labels.resize(options.labelImageType == LabelImageType::UInt64 ? pixels * 8 : pixels * 4);
+  out.labels = Widen(labels, options.labelImageType);
+  return out;
 }
 
 std::string
-Compare(const Result & a, const Result & b, const std::vector<std::uint32_t> & la,
-        const std::vector<std::uint32_t> & lb)
+Compare(const Outcome & cpu, const Outcome & emulated)
 {
+  const Result & a = cpu.result;
+  const Result & b = emulated.result;
   std::ostringstream s;
-  if (a.componentCount != b.componentCount)
+  if (a.componentCount != b.componentCount || a.features.size() != b.features.size())
   {
-    s << "componentCount cpu=" << a.componentCount << " emulated=" << b.componentCount;
+    s << "componentCount cpu=" << a.componentCount << " emulated=" << b.componentCount << " (" << b.features.size()
+      << " records)";
     return s.str();
   }
   for (std::size_t i = 0; i < a.features.size(); ++i)
@@ -266,222 +123,256 @@ Compare(const Result & a, const Result & b, const std::vector<std::uint32_t> & l
   {
     return "runs differ";
   }
-  if (la != lb)
+  if (cpu.labels != emulated.labels)
   {
     return "label images differ";
   }
   return {};
 }
 
-/** Strategy S on emulated threads against the CPU backend on one uint8
- *  image; returns what differs (empty when identical). */
-template <class Index, class S>
+/** On-the-fly merges: after the unions, the features of every component are
+ *  at its root unit, none are left behind at other units. */
+template <class Index>
 std::string
-EmulateAndCompare(Engine & engine, const std::vector<Pixel> & image, int dimension, const std::int64_t (&size)[3],
-                  bool full)
+FeaturesLeftBehind(const Sequence & sequence)
 {
-  ImageView view;
-  view.data = image.data();
-  view.pixelType = PixelType::UInt8;
-  view.dimension = dimension;
-  for (int i = 0; i < 3; ++i)
+  const LabeledUnits<Index> & l = sequence.Labeling().Last<Index>();
+  if (l.unitFeatures == nullptr)
   {
-    view.size[i] = size[i];
+    return {};
   }
-  Options options;
-  options.backend = Backend::Cpu;
-  options.connectivity = full ? Connectivity::Full : Connectivity::Face;
-  std::vector<std::uint32_t> cpuLabels(image.size()), emulatedLabels;
-  options.labelImageType = LabelImageType::UInt32;
-  options.labelImage = cpuLabels.data();
-  const Result cpu = engine.Run(view, options);
-  std::string  problem;
-  const Result emulated = Emulate<Index, S>(image, dimension, size, full, emulatedLabels, problem);
-  return problem.empty() ? Compare(cpu, emulated, cpuLabels, emulatedLabels) : problem;
+  for (Index i = 0; i < l.units.count; ++i)
+  {
+    if (l.parent[i] != i && l.unitFeatures[i].pixelCount != 0)
+    {
+      return "on-the-fly features left behind at unit " + std::to_string(i);
+    }
+  }
+  return {};
 }
 
-template <class Index, class S>
-int
-Suite(const char * name, int cases, std::uint32_t seed, bool large)
+/** The emulated sequence against the CPU backend on one case; returns what
+ *  differs (empty when identical). run(emulator, view, options, result). */
+template <class Run>
+std::string
+EmulateAndCompare(Engine & engine, Emulator & emulator, const Case & c, const Options & options, bool wide, Run && run)
 {
-  Engine engine;
-  int    failed = 0;
-  for (int c = 0; c < cases; ++c)
+  Options cpuOptions = options;
+  cpuOptions.backend = Backend::Cpu;
+  const Outcome cpu = RunWithLabels(c, cpuOptions, [&](const ImageView & view, const Options & o, Result & result) {
+    engine.Run(view, o, result);
+  });
+  emulator.sequence.SetForceWideIndex(wide);
+  const Outcome emulated = RunWithLabels(c, options, [&](const ImageView & view, const Options & o, Result & result) {
+    run(emulator, view, o, result);
+  });
+  std::string problem = wide ? FeaturesLeftBehind<unsigned long long>(emulator.sequence)
+                             : FeaturesLeftBehind<std::uint32_t>(emulator.sequence);
+  return problem.empty() ? Compare(cpu, emulated) : problem;
+}
+
+/** Runs the table's strategy of options.algorithm. */
+void
+RunTable(Emulator & e, const ImageView & view, const Options & options, Result & result)
+{
+  e.sequence.Run(e.device, view, options, result);
+}
+
+Options
+OptionsFor(Algorithm algorithm, bool full)
+{
+  Options options;
+  options.algorithm = algorithm;
+  options.connectivity = full ? Connectivity::Full : Connectivity::Face;
+  options.labelImageType = LabelImageType::UInt32;
+  return options;
+}
+
+/** Random cases of one algorithm; large: bigger images around the
+ *  percolation threshold (unions race most there). */
+int
+Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
+{
+  Engine      engine;
+  Emulator    emulator;
+  int         failed = 0;
+  std::string name = std::string(AlgorithmName(algorithm)) + (wide ? " 64-bit" : "") + (large ? " (large)" : "");
+  for (int k = 0; k < cases; ++k)
   {
-    const std::uint32_t caseSeed = seed + static_cast<std::uint32_t>(c);
+    const std::uint32_t caseSeed = seed + static_cast<std::uint32_t>(k);
     std::mt19937        rng(caseSeed);
     auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
-    const int           dimension = pick(3) == 0 ? 3 : 2;
-    std::int64_t        size[3] = { 1, 1, 1 };
-    size[0] = pick(4) == 0 ? 1 + pick(4) : (pick(2) ? 1 + pick(100) : 32 * (1 + pick(3)) + pick(3) - 1);
-    size[1] = 1 + pick(dimension == 2 ? 40 : 12);
-    size[2] = dimension == 3 ? 1 + pick(8) : 1;
+    Case                c;
+    c.dimension = pick(3) == 0 ? 3 : 2;
+    c.size[0] = pick(4) == 0 ? 1 + pick(4) : (pick(2) ? 1 + pick(100) : 32 * (1 + pick(3)) + pick(3) - 1);
+    c.size[1] = 1 + pick(c.dimension == 2 ? 40 : 12);
+    c.size[2] = c.dimension == 3 ? 1 + pick(8) : 1;
     double density = pick(11) / 10.0;
     int    granularity = pick(2) ? 1 : 3;
-    if (large) // around the percolation threshold, where unions race most
+    if (large)
     {
-      size[0] = 100 + pick(200);
-      size[1] = 20 + pick(40);
+      c.size[0] = 100 + pick(200);
+      c.size[1] = 20 + pick(40);
       density = 0.4 + pick(5) / 10.0;
       granularity = 1;
     }
-    const bool         full = pick(2) != 0;
-    std::vector<Pixel> image(static_cast<std::size_t>(size[0] * size[1] * size[2]));
-    std::mt19937       draws(caseSeed * 7919u);
-    std::vector<Pixel> blocks(image.size());
-    for (Pixel & b : blocks)
+    const bool full = pick(2) != 0;
+    Options    options = OptionsFor(algorithm, full);
+    // The outputs on and off, the other foreground rule, and resident vote
+    // grids of 2 blocks (each block then folds the votes of many tiles).
+    const int variant = pick(4);
+    options.labelImageType = variant == 1 ? LabelImageType::UInt64 : (variant == 2 ? LabelImageType::None
+                                                                                   : LabelImageType::UInt32);
+    options.computeRuns = variant != 3;
+    if (pick(2) != 0)
     {
-      b = draws() % 1000 < density * 1000 ? 1 : 0;
+      options.foregroundRule = ForegroundRule::EqualTo;
+      options.foregroundValue = 1;
     }
-    for (std::int64_t z = 0; z < size[2]; ++z)
-    {
-      for (std::int64_t y = 0; y < size[1]; ++y)
-      {
-        for (std::int64_t x = 0; x < size[0]; ++x)
-        {
-          const std::int64_t block =
-            x / granularity + size[0] * (y / granularity + size[1] * (z / granularity));
-          image[static_cast<std::size_t>(x + size[0] * (y + size[1] * z))] = blocks[static_cast<std::size_t>(block)];
-        }
-      }
-    }
-    const std::string problem = EmulateAndCompare<Index, S>(engine, image, dimension, size, full);
+    emulator.device.SetResidentBlocks(pick(2) != 0 ? 2 : 1024);
+    c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, granularity, caseSeed * 7919u);
+    const std::string problem = EmulateAndCompare(engine, emulator, c, options, wide, RunTable);
     if (!problem.empty())
     {
       ++failed;
-      std::cout << "FAIL " << name << " seed=" << caseSeed << " " << size[0] << "x" << size[1] << "x" << size[2]
-                << (full ? " full" : " face") << (large ? " large" : "") << ": " << problem << std::endl;
+      std::cout << "FAIL " << name << " seed=" << caseSeed << " " << c.size[0] << "x" << c.size[1] << "x"
+                << c.size[2] << (full ? " full" : " face") << ": " << problem << std::endl;
     }
   }
-  std::cout << name << (large ? " (large)" : "") << ": " << cases - failed << " passed, " << failed << " failed"
-            << std::endl;
+  std::cout << name << ": " << cases - failed << " passed, " << failed << " failed" << std::endl;
   return failed;
 }
 
-/** Tile-border cases for the tile labelings (TM): one image, both
- *  connectivities, against the CPU backend. Shapes: a spiral and a
- *  serpentine (long paths through many tiles), anti-diagonals (joined across
- *  tile columns only through up-right neighbours under Full), a full image,
- *  a 3D diagonal staircase; sizes not multiples of the tile. */
-template <class Index, class S>
+/** Each case in both connectivities; run selects the strategy. */
+template <class Run>
 int
-TileShapes(const char * name)
+Shapes(const std::string & name, Algorithm algorithm, bool wide, const std::vector<Case> & cases, Run && run)
 {
-  Engine engine;
-  int    failed = 0;
-  auto   check = [&](const char * shape, const std::vector<Pixel> & image, int dimension, std::int64_t w,
-                   std::int64_t h, std::int64_t d) {
-    const std::int64_t size[3] = { w, h, d };
+  Engine   engine;
+  Emulator emulator;
+  int      failed = 0;
+  for (const Case & c : cases)
+  {
     for (bool full : { false, true })
     {
-      const std::string problem = EmulateAndCompare<Index, S>(engine, image, dimension, size, full);
+      const std::string problem = EmulateAndCompare(engine, emulator, c, OptionsFor(algorithm, full), wide, run);
       if (!problem.empty())
       {
         ++failed;
-        std::cout << "FAIL " << name << " " << shape << (full ? " full" : " face") << ": " << problem << std::endl;
+        std::cout << "FAIL " << name << " " << c.name << (full ? " full" : " face") << ": " << problem << std::endl;
       }
     }
-  };
+  }
+  std::cout << name << " shapes: " << (failed == 0 ? "passed" : "FAILED") << std::endl;
+  return failed;
+}
+
+Case
+Blank(const std::string & name, int dimension, std::int64_t w, std::int64_t h, std::int64_t d)
+{
+  Case c;
+  c.name = name;
+  c.dimension = dimension;
+  c.size[0] = w;
+  c.size[1] = h;
+  c.size[2] = d;
+  c.image.assign(static_cast<std::size_t>(w * h * d), 0);
+  return c;
+}
+
+/** Tile-border cases for the tile labelings (TM, DLP): a spiral and a
+ *  serpentine (long paths through many tiles), anti-diagonals (joined across
+ *  tile columns only through up-right neighbours under Full), a full image,
+ *  a 3D diagonal staircase; sizes not multiples of the tile. */
+std::vector<Case>
+TileShapes()
+{
+  std::vector<Case> cases;
   { // spiral: a one-pixel wall winding inwards, two pixels between turns
     const std::int64_t w = 45, h = 37;
-    std::vector<Pixel> image(w * h, 0);
+    Case               c = Blank("spiral", 2, w, h, 1);
     std::int64_t       x0 = 0, y0 = 0, x1 = w - 1, y1 = h - 1;
     while (x0 <= x1 && y0 <= y1)
     {
       for (std::int64_t x = x0; x <= x1; ++x)
       {
-        image[y0 * w + x] = 1;
+        c.image[y0 * w + x] = 1;
       }
       for (std::int64_t y = y0; y <= y1; ++y)
       {
-        image[y * w + x1] = 1;
+        c.image[y * w + x1] = 1;
       }
       for (std::int64_t x = x0 + 2; x <= x1; ++x)
       {
-        image[y1 * w + x] = 1;
+        c.image[y1 * w + x] = 1;
       }
       for (std::int64_t y = y0 + 2; y <= y1; ++y)
       {
-        image[y * w + x0 + 2] = 1;
+        c.image[y * w + x0 + 2] = 1;
       }
       x0 += 4;
       y0 += 2;
       x1 -= 2;
       y1 -= 2;
     }
-    check("spiral", image, 2, w, h, 1);
+    cases.push_back(c);
   }
   { // serpentine: rows 0, 2, 4, ... joined alternately at the right and left ends
     const std::int64_t w = 70, h = 21;
-    std::vector<Pixel> image(w * h, 0);
+    Case               c = Blank("serpentine", 2, w, h, 1);
     for (std::int64_t y = 0; y < h; y += 2)
     {
       for (std::int64_t x = 0; x < w; ++x)
       {
-        image[y * w + x] = 1;
+        c.image[y * w + x] = 1;
       }
       if (y + 1 < h)
       {
-        image[(y + 1) * w + ((y / 2) % 2 == 0 ? w - 1 : 0)] = 1;
+        c.image[(y + 1) * w + ((y / 2) % 2 == 0 ? w - 1 : 0)] = 1;
       }
     }
-    check("serpentine", image, 2, w, h, 1);
+    cases.push_back(c);
   }
   { // anti-diagonals: under Full every line crosses tile columns only up-right; Face leaves single pixels
     const std::int64_t w = 40, h = 20;
-    std::vector<Pixel> image(w * h, 0);
+    Case               c = Blank("anti-diagonals", 2, w, h, 1);
     for (std::int64_t i = 0; i < w * h; ++i)
     {
-      image[i] = ((i % w) + (i / w)) % 5 == 0 ? 1 : 0;
+      c.image[i] = ((i % w) + (i / w)) % 5 == 0 ? 1 : 0;
     }
-    check("anti-diagonals", image, 2, w, h, 1);
+    cases.push_back(c);
   }
   { // full image with partial tiles
-    const std::int64_t w = 33, h = 17;
-    check("full image", std::vector<Pixel>(w * h, 1), 2, w, h, 1);
+    Case c = Blank("full image", 2, 33, 17, 1);
+    std::fill(c.image.begin(), c.image.end(), 1);
+    cases.push_back(c);
   }
   { // staircase: a diagonal through x, y and z, plus a line across each slice
     const std::int64_t w = 36, h = 19, d = 5;
-    std::vector<Pixel> image(w * h * d, 0);
+    Case               c = Blank("staircase", 3, w, h, d);
     for (std::int64_t z = 0; z < d; ++z)
     {
-      image[(z * h + 13 + z) * w + 29 + z] = 1; // a step of (1, 1, 1): Full only, across tile borders
-      for (std::int64_t x = 33; x < w; ++x) // meets the diagonal in slice 4
+      c.image[(z * h + 13 + z) * w + 29 + z] = 1; // a step of (1, 1, 1): Full only, across tile borders
+      for (std::int64_t x = 33; x < w; ++x)     // meets the diagonal in slice 4
       {
-        image[(z * h + 17) * w + x] = 1;
+        c.image[(z * h + 17) * w + x] = 1;
       }
     }
-    check("staircase", image, 3, w, h, d);
+    cases.push_back(c);
   }
-  std::cout << name << " tile shapes: " << (failed == 0 ? "passed" : "FAILED") << std::endl;
-  return failed;
+  return cases;
 }
 
-/** Label Equivalence stress shapes, against the CPU backend in both
- *  connectivities: seed 004's Ridge patterns R_l (section IV-B: peaks at
- *  x = 3i of height 1 + #{k <= l - 2 : 2^k divides i} on a trapezoidal
- *  base; level l takes LE l Scan/Analysis iterations, the smallest label
- *  crossing the crest against raster order), the same in a 3D x-z plane and
- *  stacked in z, and a square spiral (one long equivalence chain after the
- *  first Scan). */
-template <class Index, class S>
-int
-LeShapes(const char * name)
+/** Label Equivalence stress shapes: Asad 2019's Ridge patterns R_l (section
+ *  IV-B: peaks at x = 3i of height 1 + #{k <= l - 2 : 2^k divides i} on a
+ *  trapezoidal base; level l takes LE l Scan/Analysis iterations, the
+ *  smallest label crossing the crest against raster order), the same in a
+ *  3D x-z plane and stacked in z, and a square spiral (one long equivalence
+ *  chain after the first Scan). */
+std::vector<Case>
+LeShapes()
 {
-  Engine engine;
-  int    failed = 0;
-  auto   check = [&](const std::string & shape, const std::vector<Pixel> & image, int dimension,
-                   const std::int64_t (&size)[3]) {
-    for (bool full : { false, true })
-    {
-      const std::string problem = EmulateAndCompare<Index, S>(engine, image, dimension, size, full);
-      if (!problem.empty())
-      {
-        ++failed;
-        std::cout << "FAIL " << name << " " << shape << (full ? " full" : " face") << ": " << problem << std::endl;
-      }
-    }
-  };
+  std::vector<Case> cases;
   for (int level = 2; level <= 5; ++level)
   {
     const std::int64_t peaks = (std::int64_t{ 1 } << (level - 2)) + 1;
@@ -489,7 +380,7 @@ LeShapes(const char * name)
     const std::int64_t baseHeight = crestWidth - level;
     const std::int64_t margin = (baseHeight + 1) / 2; // the base widens by one pixel every other row on each side
     const std::int64_t w = crestWidth + 2 * margin + 1, h = level + baseHeight + 1;
-    std::vector<Pixel> image(static_cast<std::size_t>(w * h), 0);
+    Case               ridge = Blank("ridge level " + std::to_string(level), 2, w, h, 1);
     for (std::int64_t i = 0; i < peaks; ++i)
     {
       std::int64_t height = 1;
@@ -499,41 +390,43 @@ LeShapes(const char * name)
       }
       for (std::int64_t y = level - height; y < level; ++y)
       {
-        image[static_cast<std::size_t>(y * w + margin + 3 * i)] = 1;
+        ridge.image[static_cast<std::size_t>(y * w + margin + 3 * i)] = 1;
       }
     }
     for (std::int64_t k = 0; k < baseHeight; ++k)
     {
       for (std::int64_t x = margin - k / 2; x < margin + crestWidth + k / 2; ++x)
       {
-        image[static_cast<std::size_t>((level + k) * w + x)] = 1;
+        ridge.image[static_cast<std::size_t>((level + k) * w + x)] = 1;
       }
     }
-    const std::string ridge = "ridge level " + std::to_string(level);
-    check(ridge, image, 2, { w, h, 1 });
+    cases.push_back(ridge);
     if (level == 5)
     {
-      check(ridge + " x-z plane", image, 3, { w, 1, h }); // the same raster, y becomes z
+      Case plane = Blank(ridge.name + " x-z plane", 3, w, 1, h); // the same raster, y becomes z
+      plane.image = ridge.image;
+      cases.push_back(plane);
     }
     if (level == 4)
     {
-      std::vector<Pixel> stacked(image);
-      stacked.insert(stacked.end(), image.begin(), image.end());
-      check(ridge + " stacked", stacked, 3, { w, h, 2 });
+      Case stacked = Blank(ridge.name + " stacked", 3, w, h, 2);
+      std::copy(ridge.image.begin(), ridge.image.end(), stacked.image.begin());
+      std::copy(ridge.image.begin(), ridge.image.end(), stacked.image.begin() + static_cast<std::ptrdiff_t>(w * h));
+      cases.push_back(stacked);
     }
   }
   { // square spiral: a one-pixel path winding inwards with one pixel of background between turns
     const std::int64_t w = 41, h = 39;
-    std::vector<Pixel> image(static_cast<std::size_t>(w * h), 0);
+    Case               c = Blank("spiral", 2, w, h, 1);
     std::int64_t       x = 0, y = 0, dx = 1, dy = 0, run = w - 1, turns = 0;
-    image[0] = 1;
+    c.image[0] = 1;
     while (run > 0)
     {
       for (std::int64_t s = 0; s < run; ++s)
       {
         x += dx;
         y += dy;
-        image[static_cast<std::size_t>(y * w + x)] = 1;
+        c.image[static_cast<std::size_t>(y * w + x)] = 1;
       }
       const std::int64_t t = dx;
       dx = -dy;
@@ -541,41 +434,62 @@ LeShapes(const char * name)
       ++turns;
       run = (dx != 0 ? w : h) - 1 - 2 * ((turns - 1) / 2); // one background pixel between neighbouring turns
     }
-    check("spiral", image, 2, { w, h, 1 });
+    cases.push_back(c);
   }
-  std::cout << name << " shapes: " << (failed == 0 ? "passed" : "FAILED") << std::endl;
-  return failed;
+  return cases;
 }
 
-/** The counts of ccaCudaBackendTest's CountingChecks, with the backend's grids:
- *  exact for plain votes and conflict detection, a lower bound for OTF. */
-template <class S>
+/** The counts of ccaCudaBackendTest's CountingChecks on one 257 x 129
+ *  component, with the backend's grids: exact for plain votes and conflict
+ *  detection, a lower bound for on-the-fly merges; an empty image counts
+ *  nothing, and counting off reports -1. */
 int
-Counting(const char * name, unsigned blocks, std::int64_t exact, std::int64_t atLeast)
+Counting(Algorithm algorithm, std::int64_t exact, std::int64_t atLeast)
 {
-  voteBlocks = blocks;
-  voteThreads = 256;
-  int                        failed = 0;
-  const std::vector<Pixel>   image(257 * 129, 1);
-  const std::int64_t         size[3] = { 257, 129, 1 };
-  std::vector<std::uint32_t> labels;
+  Emulator emulator;
+  Engine   engine;
+  Case     all = Blank("257x129 full", 2, 257, 129, 1);
+  std::fill(all.image.begin(), all.image.end(), 1);
+  const Case empty = Blank("empty", 2, 40, 30, 1);
+  int        failed = 0;
   for (bool full : { false, true })
   {
-    std::string  problem;
-    const Result r = Emulate<std::uint32_t, S>(image, 2, size, full, labels, problem);
-    const auto   u = r.atomicFeatureUpdates;
-    const bool   ok = problem.empty() && r.componentCount == 1 &&
-                    (exact >= 0 ? u == exact && r.estimatedConflicts == static_cast<double>(exact)
-                                : u >= atLeast && r.estimatedConflicts > 0 && r.estimatedConflicts <= u);
-    if (!ok)
+    Options options = OptionsFor(algorithm, full);
+    options.countAtomicUpdates = true;
+    std::ostringstream problem;
+    problem << EmulateAndCompare(engine, emulator, all, options, false, RunTable);
+    const Outcome on = RunWithLabels(all, options, [&](const ImageView & view, const Options & o, Result & result) {
+      RunTable(emulator, view, o, result);
+    });
+    const std::int64_t u = on.result.atomicFeatureUpdates;
+    const double       conflicts = on.result.estimatedConflicts;
+    if (exact >= 0 ? u != exact || conflicts != static_cast<double>(exact)
+                   : u < atLeast || conflicts <= 0 || conflicts > static_cast<double>(u))
+    {
+      problem << " updates " << u << " conflicts " << conflicts;
+    }
+    const Outcome none = RunWithLabels(empty, options, [&](const ImageView & view, const Options & o, Result & result) {
+      RunTable(emulator, view, o, result);
+    });
+    if (none.result.atomicFeatureUpdates != 0 || none.result.estimatedConflicts != 0)
+    {
+      problem << " empty image: updates " << none.result.atomicFeatureUpdates;
+    }
+    options.countAtomicUpdates = false;
+    const Outcome off = RunWithLabels(all, options, [&](const ImageView & view, const Options & o, Result & result) {
+      RunTable(emulator, view, o, result);
+    });
+    if (off.result.atomicFeatureUpdates != -1 || off.result.estimatedConflicts != -1)
+    {
+      problem << " counting off: updates " << off.result.atomicFeatureUpdates;
+    }
+    if (problem.tellp() > 0)
     {
       ++failed;
-      std::cout << "FAIL counting " << name << (full ? " full" : " face") << ": updates " << u << " conflicts "
-                << r.estimatedConflicts << " " << problem << std::endl;
+      std::cout << "FAIL counting " << AlgorithmName(algorithm) << (full ? " full" : " face") << ":" << problem.str()
+                << std::endl;
     }
   }
-  voteBlocks = 2;
-  voteThreads = 64;
   return failed;
 }
 
@@ -586,64 +500,43 @@ main(int argc, char * argv[])
 {
   int           cases = 12;
   std::uint32_t seed = 1;
-  for (int i = 1; i < argc; ++i)
+  if (!emulation::ParseCasesAndSeed(argc, argv, cases, seed))
   {
-    const std::string arg = argv[i];
-    if (arg == "--cases" && i + 1 < argc)
-    {
-      cases = std::atoi(argv[++i]);
-    }
-    else if (arg == "--seed" && i + 1 < argc)
-    {
-      seed = static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10));
-    }
-    else
-    {
-      std::cerr << "usage: " << argv[0] << " [--cases N] [--seed S]" << std::endl;
-      return 2;
-    }
+    return 2;
   }
   int failed = 0;
-  failed += Suite<std::uint32_t, FlslCdStrategy>("FLSL_CD", cases, seed, false);
-  failed += Suite<std::uint32_t, FlslStrategy>("FLSL", cases, seed + 1000, false);
-  failed += Suite<std::uint32_t, FlslOtfStrategy>("FLSL_OTF", cases, seed + 2000, false);
-  failed += Suite<std::uint32_t, HaStrategy>("HA", cases, seed + 3000, false);
-  failed += Suite<std::uint32_t, HaCdStrategy>("HA_CD", cases, seed + 4000, false);
-  failed += Suite<std::uint32_t, HaOtfStrategy>("HA_OTF", cases, seed + 5000, false);
-  failed += Suite<std::uint32_t, NaiveStrategy>("Naive", cases, seed + 6000, false);
-  failed += Suite<unsigned long long, HaOtfStrategy>("HA_OTF 64-bit", cases / 2, seed + 7000, false);
-  failed += Suite<unsigned long long, HaCdStrategy>("HA_CD 64-bit", cases / 2, seed + 8000, false);
-  failed += Suite<unsigned long long, NaiveStrategy>("Naive 64-bit", cases / 2, seed + 9000, false);
-  failed += Suite<std::uint32_t, DlpStrategy>("DLP", cases, seed + 13000, false);
-  failed += Suite<std::uint32_t, LeEarlyStrategy>("LE_Early", cases, seed + 14000, false);
-  failed += Suite<std::uint32_t, LeLateStrategy>("LE_Late", cases, seed + 15000, false);
-  failed += Suite<std::uint32_t, TmEarlyStrategy>("TM_Early", cases, seed + 16000, false);
-  failed += Suite<std::uint32_t, TmLateStrategy>("TM_Late", cases, seed + 17000, false);
-  failed += Suite<unsigned long long, LeEarlyStrategy>("LE_Early 64-bit", cases / 2, seed + 18000, false);
-  failed += Suite<unsigned long long, TmLateStrategy>("TM_Late 64-bit", cases / 2, seed + 19000, false);
-  failed += TileShapes<std::uint32_t, TmEarlyStrategy>("TM_Early");
-  failed += TileShapes<std::uint32_t, DlpStrategy>("DLP");
-  failed += TileShapes<unsigned long long, DlpUnregularizedStrategy>("DLP without SR+R 64-bit");
-  failed += LeShapes<std::uint32_t, LeEarlyStrategy>("LE_Early");
-  linkThreads = 512;
-  failed += Suite<std::uint32_t, FlslOtfStrategy>("FLSL_OTF", cases / 4, seed + 10000, true);
-  failed += Suite<std::uint32_t, HaOtfStrategy>("HA_OTF", cases / 4, seed + 11000, true);
-  failed += Suite<std::uint32_t, HaCdStrategy>("HA_CD", cases / 4, seed + 12000, true);
-  failed += Suite<std::uint32_t, DlpStrategy>("DLP", cases / 4, seed + 20000, true);
-  failed += Suite<std::uint32_t, LeEarlyStrategy>("LE_Early", cases / 4, seed + 21000, true);
-  failed += Suite<std::uint32_t, TmEarlyStrategy>("TM_Early", cases / 4, seed + 22000, true);
-  linkThreads = 64;
-  failed += Counting<NaiveStrategy>("Naive", 2, 257 * 129, -1);
-  failed += Counting<HaStrategy>("HA", 2, 9 * 129, -1);
-  failed += Counting<FlslStrategy>("FLSL", 2, 129, -1);
-  failed += Counting<FlslCdStrategy>("FLSL_CD", 1, 6, -1);
-  failed += Counting<HaCdStrategy>("HA_CD", 5, 42, -1);
-  failed += Counting<FlslOtfStrategy>("FLSL_OTF", 1, -1, 128);
-  failed += Counting<HaOtfStrategy>("HA_OTF", 5, -1, 9 * 129 - 1);
-  failed += Counting<LeLateStrategy>("LE_Late", 2, 257 * 129, -1);
-  failed += Counting<TmLateStrategy>("TM_Late", 2, 257 * 129, -1);
-  failed += Counting<LeEarlyStrategy>("LE_Early", 2, -1, 257 * 129 - 1);
-  failed += Counting<TmEarlyStrategy>("TM_Early", 2, -1, 257 * 129 - 1);
+  for (const Algorithm algorithm : AllAlgorithms)
+  {
+    const auto a = static_cast<std::uint32_t>(algorithm);
+    failed += Suite(algorithm, false, cases, seed + 1000 * a, false);
+    failed += Suite(algorithm, true, cases / 2, seed + 1000 * a + 100000, false);
+    failed += Suite(algorithm, false, cases / 4, seed + 1000 * a + 200000, true);
+  }
+  const auto tiles = TileShapes();
+  failed += Shapes("TM_Early", Algorithm::TM_Early, false, tiles, RunTable);
+  failed += Shapes("TM_Late 64-bit", Algorithm::TM_Late, true, tiles, RunTable);
+  failed += Shapes("DLP", Algorithm::DLP, false, tiles, RunTable);
+  failed += Shapes("DLP without SR+R 64-bit", Algorithm::DLP, true, tiles,
+                   [](Emulator & e, const ImageView & view, const Options & options, Result & result) {
+                     e.sequence.RunStrategy<unsigned long long, DlpUnregularizedStrategy>(e.device, view, options,
+                                                                                          result);
+                   });
+  const auto le = LeShapes();
+  failed += Shapes("LE_Early", Algorithm::LE_Early, false, le, RunTable);
+  failed += Shapes("LE_Late", Algorithm::LE_Late, false, le, RunTable);
+  failed += Counting(Algorithm::Naive, 257 * 129, -1);
+  failed += Counting(Algorithm::HA, 9 * 129, -1);
+  failed += Counting(Algorithm::FLSL, 129, -1);
+  failed += Counting(Algorithm::FLSL_CD, 6, -1);
+  failed += Counting(Algorithm::Default, 6, -1);
+  failed += Counting(Algorithm::HA_CD, 42, -1);
+  failed += Counting(Algorithm::FLSL_OTF, -1, 129 - 1);
+  failed += Counting(Algorithm::HA_OTF, -1, 9 * 129 - 1);
+  failed += Counting(Algorithm::DLP, -1, 1);
+  failed += Counting(Algorithm::LE_Late, 257 * 129, -1);
+  failed += Counting(Algorithm::TM_Late, 257 * 129, -1);
+  failed += Counting(Algorithm::LE_Early, -1, 257 * 129 - 1);
+  failed += Counting(Algorithm::TM_Early, -1, 257 * 129 - 1);
   std::cout << (failed == 0 ? "all passed" : "FAILED") << std::endl;
   return failed == 0 ? 0 : 1;
 }

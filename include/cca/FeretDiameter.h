@@ -1,6 +1,7 @@
-// Geometry of one component computed from its run-length lines (host side).
-#ifndef cca_Geometry_h
-#define cca_Geometry_h
+// The Feret diameter of one component, computed from its run-length lines
+// (host side).
+#ifndef cca_FeretDiameter_h
+#define cca_FeretDiameter_h
 
 #include "cca/Types.h"
 

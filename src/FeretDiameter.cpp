@@ -1,4 +1,4 @@
-#include "cca/Geometry.h"
+#include "cca/FeretDiameter.h"
 
 #include <algorithm>
 #include <cmath>

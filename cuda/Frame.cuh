@@ -1,0 +1,71 @@
+// What the stages of the host sequence (HostSequence.cuh) share: the frame
+// of one run (the image's layout and the options), the foreground test of a
+// pixel type, and typed reservations in a device's buffers.
+#ifndef cca_cuda_Frame_cuh
+#define cca_cuda_Frame_cuh
+
+#include "DeviceGeometry.cuh"
+#include "RunDetection.cuh"
+#include "RunFeatures.h"
+
+#include "cca/Types.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cca
+{
+namespace cuda
+{
+
+/** One run of the sequence: its input and how the kernels see it. */
+struct Frame
+{
+  const ImageView &  image;
+  const Options &    options;
+  Geometry           geometry; ///< the row layout the kernels walk
+  detail::ImageFaces faces;    ///< where the faces lie, for the features
+  std::int64_t       pixels;
+  bool               full;   ///< Connectivity::Full
+  bool               volume; ///< a 3D image (its depth may still be 1)
+};
+
+inline Frame
+MakeFrame(const ImageView & image, const Options & options)
+{
+  Geometry geometry;
+  geometry.width = image.size[0];
+  geometry.height = image.size[1];
+  geometry.depth = image.size[2];
+  geometry.rows = geometry.height * geometry.depth;
+  const detail::ImageFaces faces{ static_cast<std::int32_t>(geometry.width), static_cast<std::int32_t>(geometry.height),
+                                  static_cast<std::int32_t>(geometry.depth), image.dimension == 3 };
+  return Frame{ image,
+                options,
+                geometry,
+                faces,
+                geometry.rows * geometry.width,
+                options.connectivity == Connectivity::Full,
+                image.dimension == 3 };
+}
+
+/** The foreground rule of options for pixels of type T. */
+template <class T>
+ForegroundTest<T>
+ForegroundOf(const Options & options)
+{
+  return ForegroundTest<T>{ static_cast<T>(options.foregroundValue), options.foregroundRule == ForegroundRule::EqualTo };
+}
+
+/** count elements of T in buffer (a device's Buffer: contents undefined). */
+template <class T, class Buffer>
+T *
+Reserve(Buffer & buffer, std::size_t count, const char * what)
+{
+  return static_cast<T *>(buffer.Reserve(count * sizeof(T), what));
+}
+
+} // namespace cuda
+} // namespace cca
+
+#endif

@@ -1,0 +1,194 @@
+// Stage 2 of the host sequence (HostSequence.cuh): label the units. The
+// strategy's units are detected (RunDetection.cuh: count per row, scan,
+// compressed store), then joined: by the lock-free union-find over units
+// (UnionFind.cuh, or the on-the-fly feature merge of OnTheFlyMerge.cuh), or
+// by a pixel labeling on the label grid (PixelLabeling.cuh), whose labels
+// become the units' parents. Units that are pieces of runs need the full
+// runs too: the outputs are written per run.
+#ifndef cca_cuda_LabelStage_cuh
+#define cca_cuda_LabelStage_cuh
+
+#include "Frame.cuh"
+#include "OnTheFlyMerge.cuh"
+#include "PixelLabeling.cuh"
+#include "RunDetection.cuh"
+#include "Strategies.cuh"
+#include "UnionFind.cuh"
+#include "UpdateCounts.cuh"
+
+#include "PixelTypeDispatch.h"
+
+#include <cstdint>
+#include <tuple>
+
+namespace cca
+{
+namespace cuda
+{
+
+/** The units of a run, joined into components. */
+template <class Index>
+struct LabeledUnits
+{
+  RunArrays<Index> units;  ///< the labeling units: runs, HA sub-runs or pixels
+  Index *          parent; ///< per unit, the root unit of its component (its first unit: flattened)
+  std::uint8_t *   linked; ///< per unit, 1 when its component has other units
+  /** On-the-fly merges (FeatureMerge::OnTheFly): per unit, the record the
+   *  unions moved along (a root unit holds its component's); else null. */
+  ComponentFeatures * unitFeatures;
+  RunArrays<Index>    runs; ///< the full runs (the units themselves unless they are pieces of runs)
+};
+
+template <class Device>
+class LabelStage
+{
+public:
+  /** Detects and joins the units of strategy S in the uploaded image;
+   *  prepares the update counters (they count per unit). */
+  template <class Index, class S>
+  LabeledUnits<Index>
+  Run(Device & device, const Frame & frame, const void * image, UpdateCounts<Device> & counts)
+  {
+    LabeledUnits<Index> l{};
+    l.units = DetectUnits<Index, typename S::Units>(device, frame, image, m_Units, l.parent);
+    const Index unitCount = l.units.count;
+    l.linked = Reserve<std::uint8_t>(m_Linked, unitCount, "run link flags");
+    counts.Prepare(device, frame.options.countAtomicUpdates, static_cast<std::int64_t>(unitCount));
+    if (unitCount > 0)
+    {
+      const unsigned blocks = BlocksFor(static_cast<std::int64_t>(unitCount), BlockThreads);
+      device.Fill(l.linked, 0, unitCount, "clearing run link flags");
+      if constexpr (S::Merge == FeatureMerge::OnTheFly)
+      {
+        l.unitFeatures = Reserve<ComponentFeatures>(m_UnitFeatures, unitCount, "unit features");
+        device.Launch("unit feature kernel", blocks, BlockThreads, InitUnitFeaturesKernel<Index, S::Units::Span>,
+                      l.units, frame.geometry, frame.faces, frame.full, l.unitFeatures);
+      }
+      if constexpr (S::LabelsPixels)
+      {
+        LabelPixels<Index, S>(device, frame, l, counts.Moves());
+      }
+      else
+      {
+        JoinUnits<Index, S>(device, frame, l, counts.Moves());
+      }
+    }
+    l.runs = l.units;
+    if constexpr (S::SplitUnits)
+    {
+      Index * unusedParent = nullptr;
+      l.runs = DetectUnits<Index, FullRuns>(device, frame, image, m_FullRuns, unusedParent);
+    }
+    std::get<LabeledUnits<Index>>(m_Last) = l;
+    return l;
+  }
+
+  /** The device arrays of the last run with Index (the emulation tests read them). */
+  template <class Index>
+  const LabeledUnits<Index> &
+  Last() const
+  {
+    return std::get<LabeledUnits<Index>>(m_Last);
+  }
+
+private:
+  /** The buffers of one unit table. */
+  struct UnitBuffers
+  {
+    typename Device::Buffer counts;
+    typename Device::Buffer offsets;
+    typename Device::Buffer x;
+    typename Device::Buffer end;
+    typename Device::Buffer row;
+    typename Device::Buffer parent;
+  };
+
+  /** Units (Units: how rows are cut) in raster order; parent receives the
+   *  union-find initialisation (every unit its own root). */
+  template <class Index, class Units>
+  RunArrays<Index>
+  DetectUnits(Device & device, const Frame & frame, const void * image, UnitBuffers & buffers, Index *& parent)
+  {
+    const Geometry & g = frame.geometry;
+    auto *           rowCounts = Reserve<Index>(buffers.counts, static_cast<std::size_t>(g.rows) + 1, "run counts");
+    auto *           rowOffsets = Reserve<Index>(buffers.offsets, static_cast<std::size_t>(g.rows) + 1, "row offsets");
+    const unsigned   rowBlocks = BlocksFor(g.rows, WarpsPerBlock);
+    DispatchPixelType(frame.image.pixelType, [&](auto zero) {
+      using T = decltype(zero);
+      device.Launch("run counting kernel", rowBlocks, BlockThreads, CountRunsKernel<T, Index, Units>,
+                    static_cast<const T *>(image), g, ForegroundOf<T>(frame.options), rowCounts);
+    });
+    device.Fill(rowCounts + g.rows, 0, sizeof(Index), "clearing a count");
+    device.ExclusiveSum("scan", rowCounts, rowOffsets, g.rows + 1);
+    const Index count = device.Read(rowOffsets + g.rows, "reading a count from the device");
+
+    RunArrays<Index> runs;
+    runs.count = count;
+    runs.rowOffsets = rowOffsets;
+    runs.x = Reserve<std::int32_t>(buffers.x, count, "run starts");
+    runs.end = Reserve<std::int32_t>(buffers.end, count, "run ends");
+    runs.row = Reserve<Index>(buffers.row, count, "run rows");
+    parent = Reserve<Index>(buffers.parent, count, "union-find parents");
+    if (count > 0)
+    {
+      DispatchPixelType(frame.image.pixelType, [&](auto zero) {
+        using T = decltype(zero);
+        device.Launch("run writing kernel", rowBlocks, BlockThreads, WriteRunsKernel<T, Index, Units>,
+                      static_cast<const T *>(image), g, ForegroundOf<T>(frame.options), runs, parent);
+      });
+    }
+    return runs;
+  }
+
+  /** The lock-free union-find over the units, then every unit its root. */
+  template <class Index, class S>
+  void
+  JoinUnits(Device & device, const Frame & frame, LabeledUnits<Index> & l, UpdateCounter moves)
+  {
+    const unsigned blocks = BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads);
+    if constexpr (S::Merge == FeatureMerge::OnTheFly)
+    {
+      device.Launch("union-find kernel", blocks, BlockThreads, LinkRunsKernel<Index, OnTheFlyUnion, S::Units::Span>,
+                    l.units, frame.geometry, frame.full, l.parent, l.linked, OnTheFlyUnion{ l.unitFeatures, moves });
+    }
+    else
+    {
+      device.Launch("union-find kernel", blocks, BlockThreads, LinkRunsKernel<Index, PlainUnion, S::Units::Span>,
+                    l.units, frame.geometry, frame.full, l.parent, l.linked, PlainUnion{});
+    }
+    device.Launch("flatten kernel", blocks, BlockThreads, FlattenKernel<Index>, l.units.count, l.parent);
+  }
+
+  /** A pixel labeling on the grid of the papers (raster indices in, first
+   *  pixels of the components out), turned back into the units' parents. */
+  template <class Index, class S>
+  void
+  LabelPixels(Device & device, const Frame & frame, LabeledUnits<Index> & l, UpdateCounter moves)
+  {
+    const unsigned blocks = BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads);
+    const auto     pixels = static_cast<std::size_t>(frame.pixels);
+    auto *         grid = Reserve<Index>(m_PixelLabels, pixels, "the pixel label grid");
+    auto *         unitAt = Reserve<Index>(m_UnitAt, pixels, "the unit of each pixel");
+    device.Fill(grid, 0xff, pixels * sizeof(Index), "clearing the pixel label grid");
+    device.Launch("prelabel kernel", blocks, BlockThreads, PrelabelFromUnitsKernel<Index>, l.units, frame.geometry,
+                  grid, unitAt);
+    const PixelLabelingProblem<Index> problem{ frame.geometry, frame.full,      frame.volume, grid,
+                                               l.unitFeatures, unitAt,          moves };
+    S::Labeling::template Label<Index, S::Merge == FeatureMerge::OnTheFly>(problem, device);
+    device.Launch("parent kernel", blocks, BlockThreads, ParentsFromLabelsKernel<Index>, l.units, frame.geometry,
+                  grid, unitAt, l.parent, l.linked);
+  }
+
+  UnitBuffers             m_Units;    ///< the labeling units (the runs, for FLSL)
+  UnitBuffers             m_FullRuns; ///< the runs, for strategies whose units are smaller
+  typename Device::Buffer m_Linked;
+  typename Device::Buffer m_UnitFeatures;
+  typename Device::Buffer m_PixelLabels; ///< the label grid of pixel labelings
+  typename Device::Buffer m_UnitAt;      ///< pixel -> unit, for pixel labelings
+  std::tuple<LabeledUnits<std::uint32_t>, LabeledUnits<unsigned long long>> m_Last{};
+};
+
+} // namespace cuda
+} // namespace cca
+
+#endif

@@ -1,0 +1,75 @@
+// Stage 3 of the host sequence (HostSequence.cuh): number the components.
+// Roots are the first units of their components, so an exclusive scan of
+// root flags in unit order numbers the components in raster order of their
+// first pixels (ITK's order), with no gaps (Compaction.cuh).
+#ifndef cca_cuda_NumberingStage_cuh
+#define cca_cuda_NumberingStage_cuh
+
+#include "Compaction.cuh"
+#include "Frame.cuh"
+#include "LabelStage.cuh"
+
+#include "cca/Types.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace cca
+{
+namespace cuda
+{
+
+/** The components of a run. */
+template <class Index>
+struct Components
+{
+  Index   count;  ///< components (0 when there are no units)
+  Index * label;  ///< per unit, its component (0-based)
+  Index * rootOf; ///< per component, its root unit
+  Index * rank;   ///< per unit, the roots before it; free once numbered (as many entries as units: >= runs)
+};
+
+template <class Device>
+class NumberingStage
+{
+public:
+  /** Throws Error::Kind::Overflow when a uint32 label image cannot hold the count. */
+  template <class Index>
+  Components<Index>
+  Run(Device & device, const Frame & frame, const LabeledUnits<Index> & l)
+  {
+    Components<Index> c{};
+    const Index       units = l.units.count;
+    if (units == 0)
+    {
+      return c;
+    }
+    c.rank = Reserve<Index>(m_Rank, units, "component numbers");
+    device.ExclusiveSumOf("scan", RootFlag<Index>{ l.parent }, c.rank, static_cast<std::int64_t>(units));
+    auto * count = Reserve<Index>(m_Count, 1, "a count");
+    c.label = Reserve<Index>(m_Label, units, "run labels");
+    c.rootOf = Reserve<Index>(m_RootOf, units, "component roots"); // room for the most components possible
+    device.Launch("numbering kernel", BlocksFor(static_cast<std::int64_t>(units), BlockThreads), BlockThreads,
+                  NumberComponentsKernel<Index>, units, c.rank, l.parent, c.label, c.rootOf, count);
+    c.count = device.Read(count, "reading a count from the device");
+    if (frame.options.labelImageType == LabelImageType::UInt32 &&
+        static_cast<std::uint64_t>(c.count) > std::numeric_limits<std::uint32_t>::max())
+    {
+      throw Error(Error::Kind::Overflow, "the image has " + std::to_string(c.count) +
+                                           " components, more than a uint32 label image can hold");
+    }
+    return c;
+  }
+
+private:
+  typename Device::Buffer m_Rank;
+  typename Device::Buffer m_Count;
+  typename Device::Buffer m_Label;
+  typename Device::Buffer m_RootOf;
+};
+
+} // namespace cuda
+} // namespace cca
+
+#endif

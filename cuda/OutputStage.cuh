@@ -1,0 +1,175 @@
+// Stage 5 of the host sequence (HostSequence.cuh): write the outputs that
+// are per run and per pixel, then copy them to the host: the component of
+// each full run, the label image (the run detection pass again, each pixel
+// its run's label), and the runs grouped by component (a stable radix sort
+// of run indices by label keeps raster order within a component).
+#ifndef cca_cuda_OutputStage_cuh
+#define cca_cuda_OutputStage_cuh
+
+#include "Compaction.cuh"
+#include "Frame.cuh"
+#include "LabelStage.cuh"
+#include "NumberingStage.cuh"
+
+#include "PixelTypeDispatch.h"
+
+#include "cca/Types.h"
+
+#include <cstdint>
+#include <cstring>
+
+namespace cca
+{
+namespace cuda
+{
+
+/** Number of bits needed for values 0 .. n - 1 (at least 1). */
+inline int
+BitsFor(std::uint64_t n)
+{
+  int bits = 1;
+  while (bits < 64 && (std::uint64_t{ 1 } << bits) < n)
+  {
+    ++bits;
+  }
+  return bits;
+}
+
+template <class Device>
+class OutputStage
+{
+public:
+  /** The outputs frame.options asks for, on the device. */
+  template <class Index, class S>
+  void
+  Write(Device & device, const Frame & frame, const void * image, const LabeledUnits<Index> & l,
+        const Components<Index> & c)
+  {
+    m_Runs = static_cast<std::size_t>(l.runs.count);
+    m_Components = static_cast<std::size_t>(c.count);
+    m_Labels = nullptr;
+    m_Grouped = nullptr;
+    m_Offsets = nullptr;
+    if (l.units.count == 0)
+    {
+      return;
+    }
+    const Index *  runLabel = c.label;
+    const unsigned runBlocks = BlocksFor(static_cast<std::int64_t>(l.runs.count), BlockThreads);
+    if constexpr (S::SplitUnits)
+    {
+      auto * labels = Reserve<Index>(m_RunLabel, l.runs.count, "full run labels");
+      device.Launch("run label kernel", runBlocks, BlockThreads, RunLabelsFromUnitsKernel<Index>, l.runs, l.units,
+                    c.label, labels);
+      runLabel = labels;
+    }
+    if (frame.options.labelImageType != LabelImageType::None)
+    {
+      WriteLabelImage(device, frame, image, l.runs, runLabel);
+    }
+    if (frame.options.computeRuns)
+    {
+      GroupRuns(device, frame, l.runs, runLabel, c);
+    }
+  }
+
+  /** Copies the outputs into result and the caller's label image. */
+  void
+  Download(Device & device, const Frame & frame, Result & result)
+  {
+    const Options & options = frame.options;
+    result.runs.clear();
+    result.runOffsets.clear();
+    if (options.computeRuns)
+    {
+      result.runs.resize(m_Runs);
+      device.Download(result.runs.data(), m_Grouped, result.runs.size() * sizeof(cca::Run));
+      result.runOffsets.assign(m_Components + 1, 0);
+      if (m_Components > 0)
+      {
+        device.Download(result.runOffsets.data(), m_Offsets, result.runOffsets.size() * sizeof(std::int64_t));
+      }
+    }
+    if (options.labelImageType != LabelImageType::None)
+    {
+      const std::size_t bytes = static_cast<std::size_t>(frame.pixels) * LabelBytes(options);
+      if (m_Labels != nullptr)
+      {
+        device.Download(options.labelImage, m_Labels, bytes);
+      }
+      else
+      {
+        std::memset(options.labelImage, 0, bytes); // no foreground at all
+      }
+    }
+  }
+
+private:
+  static std::size_t
+  LabelBytes(const Options & options)
+  {
+    return options.labelImageType == LabelImageType::UInt64 ? 8 : 4;
+  }
+
+  template <class Index>
+  void
+  WriteLabelImage(Device & device, const Frame & frame, const void * image, const RunArrays<Index> & runs,
+                  const Index * runLabel)
+  {
+    const std::size_t labelBytes = LabelBytes(frame.options);
+    m_Labels = m_LabelImage.Reserve(static_cast<std::size_t>(frame.pixels) * labelBytes, "the label image");
+    const unsigned rowBlocks = BlocksFor(frame.geometry.rows, WarpsPerBlock);
+    DispatchPixelType(frame.image.pixelType, [&](auto zero) {
+      using T = decltype(zero);
+      const auto * in = static_cast<const T *>(image);
+      if (labelBytes == 8)
+      {
+        device.Launch("label image kernel", rowBlocks, BlockThreads, WriteLabelImageKernel<T, Index, std::uint64_t>,
+                      in, frame.geometry, ForegroundOf<T>(frame.options), runs.rowOffsets, runLabel,
+                      static_cast<std::uint64_t *>(m_Labels));
+      }
+      else
+      {
+        device.Launch("label image kernel", rowBlocks, BlockThreads, WriteLabelImageKernel<T, Index, std::uint32_t>,
+                      in, frame.geometry, ForegroundOf<T>(frame.options), runs.rowOffsets, runLabel,
+                      static_cast<std::uint32_t *>(m_Labels));
+      }
+    });
+  }
+
+  template <class Index>
+  void
+  GroupRuns(Device & device, const Frame & frame, const RunArrays<Index> & runs, const Index * runLabel,
+            const Components<Index> & c)
+  {
+    const Index    count = runs.count;
+    const unsigned runBlocks = BlocksFor(static_cast<std::int64_t>(count), BlockThreads);
+    auto *         valuesIn = Reserve<Index>(m_SortValuesIn, count, "run order");
+    auto *         valuesOut = Reserve<Index>(m_SortValuesOut, count, "sorted run order");
+    Index *        keysOut = c.rank; // the ranks are no longer needed (at least as many as the runs)
+    device.Launch("iota kernel", runBlocks, BlockThreads, IotaKernel<Index>, count, valuesIn);
+    device.SortPairs("sorting runs by component", runLabel, keysOut, valuesIn, valuesOut,
+                     static_cast<std::int64_t>(count), BitsFor(static_cast<std::uint64_t>(c.count)));
+    m_Grouped = Reserve<cca::Run>(m_GroupedRuns, count, "grouped runs");
+    m_Offsets = Reserve<std::int64_t>(m_RunOffsets, static_cast<std::size_t>(c.count) + 1, "run offsets");
+    device.Launch("run gathering kernel", runBlocks, BlockThreads, GatherRunsKernel<Index>, runs, frame.geometry,
+                  valuesOut, keysOut, c.count, m_Grouped, m_Offsets);
+  }
+
+  typename Device::Buffer m_RunLabel; ///< per full run, when the units are pieces of runs
+  typename Device::Buffer m_LabelImage;
+  typename Device::Buffer m_SortValuesIn;
+  typename Device::Buffer m_SortValuesOut;
+  typename Device::Buffer m_GroupedRuns;
+  typename Device::Buffer m_RunOffsets;
+  void *                  m_Labels = nullptr;
+  cca::Run *              m_Grouped = nullptr;
+  std::int64_t *          m_Offsets = nullptr;
+  std::size_t             m_Runs = 0;
+  std::size_t             m_Components = 0;
+};
+
+} // namespace cuda
+} // namespace cca
+
+#endif

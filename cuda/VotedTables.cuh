@@ -1,0 +1,199 @@
+// Stage 4 of the host sequence (HostSequence.cuh), the feature table, for
+// the two compactions whose units vote into a table (FeatureUpdate.cuh):
+//   FeatureCompaction::Scan: a dense table, entry c for component c
+//     (rootOf[c] its root unit), votes keyed by label;
+//   FeatureCompaction::None (Windisch 2023's HA4 baseline): a sparse table,
+//     entry i for unit i (the identity as rootOf), votes keyed by the root
+//     units (the flattened parents); entries of non-roots keep no pixels,
+//     and the whole table is copied, then compacted on the host.
+// A table stage has Build (device work, before Milestone::OutputsComputed),
+// Download (between it and OutputsDownloaded) and Finish (host work after).
+#ifndef cca_cuda_VotedTables_cuh
+#define cca_cuda_VotedTables_cuh
+
+#include "Compaction.cuh"
+#include "FeatureUpdate.cuh"
+#include "Frame.cuh"
+#include "LabelStage.cuh"
+#include "NumberingStage.cuh"
+#include "OnTheFlyMerge.cuh"
+#include "Strategies.cuh"
+#include "UpdateCounts.cuh"
+
+#include "cca/Types.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cca
+{
+namespace cuda
+{
+
+/** AccumulateFeaturesKernel with the vote policy Votes on a resident grid:
+ *  each block folds many tiles' votes for its hot component before
+ *  touching memory. Counting runs a separate instantiation: the production
+ *  kernel carries no counting code. */
+template <class Index, class Votes, class Device>
+void
+LaunchVotes(Device & device, const Frame & frame, const LabeledUnits<Index> & l, const Index * voteKey,
+            ComponentFeatures * table, UpdateCounter counter)
+{
+  const unsigned blocks = BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads);
+  auto           launch = [&](auto kernel) {
+    device.Launch("feature vote kernel", std::min(blocks, device.ResidentBlocks(kernel, BlockThreads)), BlockThreads,
+                  kernel, l.units, l.linked, voteKey, frame.geometry, frame.faces, table, counter, frame.full);
+  };
+  if (frame.options.countAtomicUpdates)
+  {
+    launch(AccumulateFeaturesKernel<Index, Votes, UpdateCounting::On>);
+  }
+  else
+  {
+    launch(AccumulateFeaturesKernel<Index, Votes, UpdateCounting::Off>);
+  }
+}
+
+/** Fills table (entries entries, entryRoot[e] the root unit of entry e)
+ *  with the features of strategy S, votes keyed by voteKey. */
+template <class Index, class S, class Device>
+void
+VoteTable(Device & device, const Frame & frame, const LabeledUnits<Index> & l, Index entries, const Index * entryRoot,
+          const Index * voteKey, ComponentFeatures * table, UpdateCounter votes)
+{
+  const unsigned tableBlocks = BlocksFor(static_cast<std::int64_t>(entries), BlockThreads);
+  if constexpr (S::Merge == FeatureMerge::OnTheFly)
+  {
+    device.Launch("root feature kernel", tableBlocks, BlockThreads, GatherRootFeaturesKernel<Index>, entries,
+                  entryRoot, l.unitFeatures, table);
+    if (!frame.full)
+    {
+      // Face connectivity: units that only touch diagonally may or may not
+      // share a component; their pairs are voted now that labels exist.
+      using Conditional =
+        VotePolicy<VoteFolding::None, SingleUnitComponents::Voted, S::Units::Span, PairVotes::Conditional>;
+      LaunchVotes<Index, Conditional>(device, frame, l, voteKey, table, votes);
+    }
+    device.Launch("feature finalizing kernel", tableBlocks, BlockThreads,
+                  FinalizeTableKernel<Index, SingleUnitComponents::Voted>, entries, entryRoot, l.linked, table);
+  }
+  else
+  {
+    using Votes = typename S::Votes;
+    device.Launch("feature table kernel", BlocksFor(static_cast<std::int64_t>(entries), PrepareThreads),
+                  PrepareThreads, PrepareTableKernel<Index, Votes::Singles>, l.units, entries, entryRoot, l.linked,
+                  frame.geometry, frame.faces, table);
+    LaunchVotes<Index, Votes>(device, frame, l, voteKey, table, votes);
+    device.Launch("feature finalizing kernel", tableBlocks, BlockThreads, FinalizeTableKernel<Index, Votes::Singles>,
+                  entries, entryRoot, l.linked, table);
+  }
+}
+
+/** FeatureCompaction::Scan. */
+template <class Device>
+class DenseTable
+{
+public:
+  static constexpr FeatureCompaction Compaction = FeatureCompaction::Scan;
+
+  template <class Index, class S>
+  void
+  Build(Device & device, const Frame & frame, const LabeledUnits<Index> & l, const Components<Index> & c,
+        const UpdateCounts<Device> & counts)
+  {
+    m_Entries = static_cast<std::size_t>(c.count);
+    m_Device = nullptr;
+    if (l.units.count == 0)
+    {
+      return;
+    }
+    m_Device = Reserve<ComponentFeatures>(m_Table, c.count, "the feature table");
+    VoteTable<Index, S>(device, frame, l, c.count, c.rootOf, c.label, m_Device, counts.Votes());
+  }
+
+  void
+  Download(Device & device, Result & result)
+  {
+    result.features.resize(m_Entries);
+    device.Download(result.features.data(), m_Device, m_Entries * sizeof(ComponentFeatures));
+  }
+
+  void
+  Finish(Result &)
+  {}
+
+private:
+  typename Device::Buffer m_Table;
+  ComponentFeatures *     m_Device = nullptr;
+  std::size_t             m_Entries = 0;
+};
+
+/** FeatureCompaction::None. */
+template <class Device>
+class SparseTable
+{
+public:
+  static constexpr FeatureCompaction Compaction = FeatureCompaction::None;
+
+  template <class Index, class S>
+  void
+  Build(Device & device, const Frame & frame, const LabeledUnits<Index> & l, const Components<Index> & c,
+        const UpdateCounts<Device> & counts)
+  {
+    const Index units = l.units.count;
+    m_Entries = static_cast<std::size_t>(units);
+    m_Components = static_cast<std::size_t>(c.count);
+    m_Device = nullptr;
+    if (units == 0)
+    {
+      return;
+    }
+    auto * identity = Reserve<Index>(m_RootIndex, units, "sparse table roots");
+    device.Launch("iota kernel", BlocksFor(static_cast<std::int64_t>(units), BlockThreads), BlockThreads,
+                  IotaKernel<Index>, units, identity);
+    m_Device = Reserve<ComponentFeatures>(m_Table, units, "the feature table");
+    VoteTable<Index, S>(device, frame, l, units, identity, l.parent, m_Device, counts.Votes());
+  }
+
+  void
+  Download(Device & device, Result &)
+  {
+    m_Host.resize(m_Entries);
+    device.Download(m_Host.data(), m_Device, m_Host.size() * sizeof(ComponentFeatures));
+  }
+
+  /** Entries of roots hold pixels, the others none; root order is the scan's numbering. */
+  void
+  Finish(Result & result)
+  {
+    result.features.clear();
+    result.features.reserve(m_Components);
+    for (const ComponentFeatures & entry : m_Host)
+    {
+      if (entry.pixelCount > 0)
+      {
+        result.features.push_back(entry);
+      }
+    }
+    if (result.features.size() != m_Components)
+    {
+      throw Error(Error::Kind::Cuda, "the sparse feature table holds " + std::to_string(result.features.size()) +
+                                       " components instead of " + std::to_string(m_Components));
+    }
+  }
+
+private:
+  typename Device::Buffer        m_RootIndex; ///< entry i belongs to root unit i
+  typename Device::Buffer        m_Table;
+  ComponentFeatures *            m_Device = nullptr;
+  std::size_t                    m_Entries = 0;
+  std::size_t                    m_Components = 0;
+  std::vector<ComponentFeatures> m_Host; ///< the whole sparse table
+};
+
+} // namespace cuda
+} // namespace cca
+
+#endif

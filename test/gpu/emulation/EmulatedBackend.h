@@ -1,0 +1,79 @@
+// What both emulation tests share: the CUDA backend's host sequence
+// (cuda/HostSequence.cuh) compiled for the emulated device, an emulated
+// backend that keeps its buffers across runs as an engine does, the view of
+// a dense uint8 test image and the command line. Include it instead of the
+// .cuh headers.
+#ifndef cca_emulation_EmulatedBackend_h
+#define cca_emulation_EmulatedBackend_h
+
+#include "EmulatedDevice.h"
+
+// The kernels live in their own namespace here: the engine library linked
+// for the CPU reference holds the real ones under the same names.
+#define cuda cudaemulated
+#include "HostSequence.cuh"
+#undef cuda
+
+#include "cca/Types.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace emulation
+{
+
+using Sequence = cca::cudaemulated::HostSequence<Device>;
+
+/** One device and host sequence, kept across runs. */
+struct Backend
+{
+  Device   device;
+  Sequence sequence;
+};
+
+/** A dense uint8 image of size[0] x size[1] x size[2]. */
+inline cca::ImageView
+ByteImageView(const std::vector<std::uint8_t> & image, int dimension, const std::int64_t (&size)[3])
+{
+  cca::ImageView view;
+  view.data = image.data();
+  view.pixelType = cca::PixelType::UInt8;
+  view.dimension = dimension;
+  for (int i = 0; i < 3; ++i)
+  {
+    view.size[i] = size[i];
+  }
+  return view;
+}
+
+/** The tests' command line, [--cases N] [--seed S]: false (after printing
+ *  the usage) when it is not that. */
+inline bool
+ParseCasesAndSeed(int argc, char * argv[], int & cases, std::uint32_t & seed)
+{
+  for (int i = 1; i < argc; ++i)
+  {
+    const std::string arg = argv[i];
+    if (arg == "--cases" && i + 1 < argc)
+    {
+      cases = std::atoi(argv[++i]);
+    }
+    else if (arg == "--seed" && i + 1 < argc)
+    {
+      seed = static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10));
+    }
+    else
+    {
+      std::cerr << "usage: " << argv[0] << " [--cases N] [--seed S]" << std::endl;
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace emulation
+
+#endif

@@ -1,0 +1,201 @@
+// StreamDevice's CPU twin (cuda/StreamDevice.cuh; cuda/HostSequence.cuh says
+// what a device does): device memory is host memory, kernels run on emulated
+// threads (CudaEmulation.h), scans and sorts are the standard library's with
+// CUB's contract, stage times come from the host clock. Stricter than the
+// GPU where that finds bugs: every Reserve poisons the buffer it returns
+// (kernels must write what they read), and SortPairs checks that the keys
+// fit in the bits it is told to sort.
+#ifndef cca_emulation_EmulatedDevice_h
+#define cca_emulation_EmulatedDevice_h
+
+#include "CudaEmulation.h"
+#include "DensePixels.h"
+#include "Milestones.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+namespace emulation
+{
+
+class Device
+{
+public:
+  static constexpr int ScratchSlots = 6;
+
+  /** Host memory standing for device memory; 8-byte aligned. */
+  class Buffer
+  {
+  public:
+    void *
+    Reserve(std::size_t bytes, const char *)
+    {
+      const std::size_t words = std::max<std::size_t>(1, (bytes + 7) / 8);
+      if (m_Words.size() < words)
+      {
+        m_Words.resize(words);
+      }
+      std::memset(m_Words.data(), Poison, words * 8);
+      return m_Words.data();
+    }
+
+  private:
+    std::vector<std::uint64_t> m_Words;
+  };
+
+  /** The byte every buffer holds after Reserve. */
+  static constexpr int Poison = 0x5a;
+
+  /** The grid ResidentBlocks reports (a large GPU by default; tests lower it
+   *  to make each block of a resident-grid kernel handle several tiles). */
+  void
+  SetResidentBlocks(unsigned blocks)
+  {
+    m_ResidentBlocks = blocks;
+  }
+
+  void
+  Begin()
+  {
+    m_BytesToHost = 0;
+  }
+
+  template <class... Params, class... Args>
+  void
+  Launch(const char *, unsigned blocks, unsigned threads, void (*kernel)(Params...), Args &&... args)
+  {
+    emulation::Launch(blocks, threads, [&] { kernel(args...); });
+  }
+
+  template <class... Params>
+  unsigned
+  ResidentBlocks(void (*)(Params...), unsigned)
+  {
+    return m_ResidentBlocks;
+  }
+
+  void
+  Fill(void * destination, int byte, std::size_t bytes, const char *)
+  {
+    std::memset(destination, byte, bytes);
+  }
+
+  template <class T>
+  T
+  Read(const T * source, const char *)
+  {
+    m_BytesToHost += static_cast<std::int64_t>(sizeof(T));
+    return *source;
+  }
+
+  template <class T>
+  T *
+  Scratch(int slot, std::size_t count, const char * what)
+  {
+    return static_cast<T *>(m_Scratch[slot].Reserve(count * sizeof(T), what));
+  }
+
+  template <class T>
+  void
+  ExclusiveSum(const char *, const T * in, T * out, std::int64_t count)
+  {
+    std::exclusive_scan(in, in + count, out, T{ 0 });
+  }
+
+  template <class T, class F>
+  void
+  ExclusiveSumOf(const char *, F f, T * out, std::int64_t count)
+  {
+    T sum{ 0 };
+    for (std::int64_t i = 0; i < count; ++i)
+    {
+      out[i] = sum;
+      sum += f(static_cast<T>(i));
+    }
+  }
+
+  template <class Key, class Value>
+  void
+  SortPairs(const char * what, const Key * keysIn, Key * keysOut, const Value * valuesIn, Value * valuesOut,
+            std::int64_t count, int endBit)
+  {
+    for (std::int64_t i = 0; i < count; ++i)
+    {
+      if (endBit < 64 && static_cast<std::uint64_t>(keysIn[i]) >> endBit != 0)
+      {
+        std::fprintf(stderr, "emulation: %s: key %llu has bits above bit %d, which a radix sort would ignore\n", what,
+                     static_cast<unsigned long long>(keysIn[i]), endBit);
+        std::abort();
+      }
+    }
+    std::vector<std::int64_t> order(static_cast<std::size_t>(count));
+    std::iota(order.begin(), order.end(), std::int64_t{ 0 });
+    std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return keysIn[a] < keysIn[b]; });
+    for (std::int64_t k = 0; k < count; ++k)
+    {
+      keysOut[k] = keysIn[order[k]];
+      valuesOut[k] = valuesIn[order[k]];
+    }
+  }
+
+  /** In pieces of at most 4 KiB, as the staging buffers take the stream in chunks. */
+  void
+  Upload(void * device, std::size_t bytes, const cca::BytesProducer & produce)
+  {
+    constexpr std::size_t piece = 4096;
+    for (std::size_t offset = 0; offset < bytes; offset += piece)
+    {
+      produce(offset, std::min(piece, bytes - offset), static_cast<unsigned char *>(device) + offset);
+    }
+  }
+
+  void
+  Download(void * host, const void * device, std::size_t bytes)
+  {
+    if (bytes > 0)
+    {
+      std::memcpy(host, device, bytes);
+    }
+    m_BytesToHost += static_cast<std::int64_t>(bytes);
+  }
+
+  void
+  Record(cca::Milestone milestone)
+  {
+    m_Milestones[static_cast<int>(milestone)] = std::chrono::steady_clock::now();
+  }
+
+  void
+  Wait()
+  {}
+
+  double
+  Milliseconds(cca::Milestone from, cca::Milestone to) const
+  {
+    return std::chrono::duration<double, std::milli>(m_Milestones[static_cast<int>(to)] -
+                                                     m_Milestones[static_cast<int>(from)])
+      .count();
+  }
+
+  std::int64_t
+  BytesToHost() const
+  {
+    return m_BytesToHost;
+  }
+
+private:
+  Buffer                                m_Scratch[ScratchSlots];
+  std::chrono::steady_clock::time_point m_Milestones[cca::NumberOfMilestones];
+  unsigned                              m_ResidentBlocks = 1024;
+  std::int64_t                          m_BytesToHost = 0;
+};
+
+} // namespace emulation
+
+#endif
