@@ -26,6 +26,7 @@
 //   ExclusiveSumOf(what, f, out, count)    out[i] = f(0) + ... + f(i - 1)
 //   SortPairs(what, keysIn, keysOut, valuesIn, valuesOut, count, endBit)   stable by key, keys < 2^endBit
 //   Upload(destination, bytes, producer)   host bytes (DensePixels.h) to device memory
+//                                          (images in device memory are read in place instead)
 //   Download(host, source, bytes)          device memory to the host; returns when it is there
 //   Record(Milestone), Wait(), Milliseconds(from, to), BytesToHost()
 #ifndef cca_cuda_HostSequence_cuh
@@ -37,14 +38,17 @@
 #include "NumberingStage.cuh"
 #include "OutputStage.cuh"
 #include "Strategies.cuh"
+#include "StridedGather.cuh"
 #include "TreeMergeTable.cuh"
 #include "UpdateCounts.cuh"
 #include "VotedTables.cuh"
 
 #include "DensePixels.h"
+#include "PixelTypeDispatch.h"
 
 #include "cca/Types.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -54,7 +58,9 @@ namespace cca
 namespace cuda
 {
 
-/** Stage 1: the image, dense and x fastest, in device memory. */
+/** Stage 1: the image, dense and x fastest, in device memory. Host images
+ *  are uploaded (packed dense from any strides); device images are read in
+ *  place when dense, else packed on the device (StridedGather.cuh). */
 template <class Device>
 class UploadStage
 {
@@ -62,15 +68,45 @@ public:
   const void *
   Run(Device & device, const Frame & frame)
   {
+    const ImageView & image = frame.image;
     const std::size_t bytes =
-      static_cast<std::size_t>(frame.pixels) * static_cast<std::size_t>(PixelTypeSize(frame.image.pixelType));
-    void * image = m_Image.Reserve(bytes, "the image");
-    device.Upload(image, bytes, DensePixelProducer(frame.image));
-    return image;
+      static_cast<std::size_t>(frame.pixels) * static_cast<std::size_t>(PixelTypeSize(image.pixelType));
+    m_BytesToDevice = 0;
+    if (image.memory == MemorySpace::CudaDevice && IsDense(image))
+    {
+      return image.data;
+    }
+    void * dense = m_Image.Reserve(bytes, "the image");
+    if (image.memory == MemorySpace::CudaDevice)
+    {
+      const std::int64_t sz = image.size[2] > 1 ? image.stride[2] : 0;
+      const std::int64_t sy = image.size[1] > 1 ? image.stride[1] : 0;
+      // A grid-stride loop: a bounded grid for any image size.
+      const unsigned blocks = static_cast<unsigned>(
+        std::min<std::int64_t>(BlocksFor(frame.pixels, BlockThreads), std::int64_t{ 1 } << 16));
+      DispatchPixelType(image.pixelType, [&](auto zero) {
+        using T = decltype(zero);
+        device.Launch("strided gather kernel", blocks, BlockThreads, GatherStridedKernel<T>,
+                      static_cast<const T *>(image.data), image.size[0], image.size[1], frame.pixels, image.stride[0],
+                      sy, sz, static_cast<T *>(dense));
+      });
+      return dense;
+    }
+    device.Upload(dense, bytes, DensePixelProducer(image));
+    m_BytesToDevice = static_cast<std::int64_t>(bytes);
+    return dense;
+  }
+
+  /** Bytes of the last run's image copied from the host. */
+  std::int64_t
+  BytesToDevice() const
+  {
+    return m_BytesToDevice;
   }
 
 private:
   typename Device::Buffer m_Image;
+  std::int64_t            m_BytesToDevice = 0;
 };
 
 /** Stage 4, one table stage per cca::FeatureCompaction. */
@@ -156,6 +192,7 @@ public:
       m_Counts.Total(device, result);
     }
     result.bytesCopiedToHost = device.BytesToHost();
+    result.bytesCopiedToDevice = m_Upload.BytesToDevice();
   }
 
   /** Tests: 64-bit unit indices even for small images (the path of large ones). */

@@ -2,7 +2,8 @@
 // are per run and per pixel, then copy them to the host: the component of
 // each full run, the label image (the run detection pass again, each pixel
 // its run's label), and the runs grouped by component (a stable radix sort
-// of run indices by label keeps raster order within a component).
+// of run indices by label keeps raster order within a component). A label
+// image in the caller's device memory is written there, never copied.
 #ifndef cca_cuda_OutputStage_cuh
 #define cca_cuda_OutputStage_cuh
 
@@ -93,13 +94,21 @@ public:
     if (options.labelImageType != LabelImageType::None)
     {
       const std::size_t bytes = static_cast<std::size_t>(frame.pixels) * LabelBytes(options);
-      if (m_Labels != nullptr)
+      const bool        onDevice = options.labelImageMemory == MemorySpace::CudaDevice;
+      if (m_Labels == nullptr) // no foreground at all
+      {
+        if (onDevice)
+        {
+          device.Fill(options.labelImage, 0, bytes, "clearing the label image");
+        }
+        else
+        {
+          std::memset(options.labelImage, 0, bytes);
+        }
+      }
+      else if (!onDevice) // a device label image was written in place
       {
         device.Download(options.labelImage, m_Labels, bytes);
-      }
-      else
-      {
-        std::memset(options.labelImage, 0, bytes); // no foreground at all
       }
     }
   }
@@ -117,7 +126,10 @@ private:
                   const Index * runLabel)
   {
     const std::size_t labelBytes = LabelBytes(frame.options);
-    m_Labels = m_LabelImage.Reserve(static_cast<std::size_t>(frame.pixels) * labelBytes, "the label image");
+    // A label image in device memory (the caller's) is written in place.
+    m_Labels = frame.options.labelImageMemory == MemorySpace::CudaDevice
+                 ? frame.options.labelImage
+                 : m_LabelImage.Reserve(static_cast<std::size_t>(frame.pixels) * labelBytes, "the label image");
     const unsigned rowBlocks = BlocksFor(frame.geometry.rows, WarpsPerBlock);
     DispatchPixelType(frame.image.pixelType, [&](auto zero) {
       using T = decltype(zero);

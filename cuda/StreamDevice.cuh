@@ -45,10 +45,34 @@ public:
     }
   }
 
+  /** The stream of the current run: the caller's (UseCallerStream) or the device's own. */
   cudaStream_t
   Stream() const
   {
-    return m_Stream.Get();
+    return m_UseCallerStream ? m_CallerStream : m_Stream.Get();
+  }
+
+  /** Runs until StopUsingCallerStream go to the caller's stream, after the
+   *  work already queued there (so device input made on it is complete
+   *  first); the device neither creates nor destroys it. 0 is CUDA's legacy
+   *  default stream. */
+  void
+  UseCallerStream(cudaStream_t stream)
+  {
+    m_UseCallerStream = true;
+    m_CallerStream = stream;
+  }
+  /** Back to the own stream; work a failed run left on the caller's stream
+   *  is finished first, since it may still use the device's buffers. */
+  void
+  StopUsingCallerStream() noexcept
+  {
+    if (m_UseCallerStream)
+    {
+      cudaStreamSynchronize(m_CallerStream);
+    }
+    m_UseCallerStream = false;
+    m_CallerStream = nullptr;
   }
 
   /** Before a run: work still in flight (a run that threw may have left
@@ -65,7 +89,7 @@ public:
   void
   Launch(const char * what, unsigned blocks, unsigned threads, void (*kernel)(Params...), Args &&... args)
   {
-    kernel<<<blocks, threads, 0, m_Stream.Get()>>>(std::forward<Args>(args)...);
+    kernel<<<blocks, threads, 0, Stream()>>>(std::forward<Args>(args)...);
     CheckLaunch(what);
   }
 
@@ -88,7 +112,7 @@ public:
   void
   Fill(void * destination, int byte, std::size_t bytes, const char * what)
   {
-    Check(cudaMemsetAsync(destination, byte, bytes, m_Stream.Get()), what);
+    Check(cudaMemsetAsync(destination, byte, bytes, Stream()), what);
   }
 
   /** Waits for the work so far and returns *source. */
@@ -97,8 +121,8 @@ public:
   Read(const T * source, const char * what)
   {
     auto * host = static_cast<T *>(m_HostScalar.Reserve(sizeof(T) < 16 ? 16 : sizeof(T), what));
-    Check(cudaMemcpyAsync(host, source, sizeof(T), cudaMemcpyDeviceToHost, m_Stream.Get()), what);
-    m_Stream.Synchronize(what);
+    Check(cudaMemcpyAsync(host, source, sizeof(T), cudaMemcpyDeviceToHost, Stream()), what);
+    Synchronize(Stream(), what);
     m_BytesToHost += static_cast<std::int64_t>(sizeof(T));
     return *host;
   }
@@ -136,11 +160,11 @@ public:
   {
     std::size_t bytes = 0;
     Check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keysIn, keysOut, valuesIn, valuesOut, count, 0, endBit,
-                                          m_Stream.Get()),
+                                          Stream()),
           what);
     void * temp = m_Temp.Reserve(bytes, "sort workspace");
     Check(cub::DeviceRadixSort::SortPairs(temp, bytes, keysIn, keysOut, valuesIn, valuesOut, count, 0, endBit,
-                                          m_Stream.Get()),
+                                          Stream()),
           what);
   }
 
@@ -149,14 +173,14 @@ public:
   void
   Upload(void * device, std::size_t bytes, const BytesProducer & produce)
   {
-    m_Staging.Upload(device, bytes, produce, m_Stream.Get());
+    m_Staging.Upload(device, bytes, produce, Stream());
   }
 
   /** Copies device memory to the host; returns when host holds it. */
   void
   Download(void * host, const void * device, std::size_t bytes)
   {
-    m_Staging.Download(host, device, bytes, m_Stream.Get());
+    m_Staging.Download(host, device, bytes, Stream());
     m_BytesToHost += static_cast<std::int64_t>(bytes);
   }
 
@@ -164,14 +188,14 @@ public:
   void
   Record(Milestone milestone)
   {
-    m_Milestones[static_cast<int>(milestone)]->Record(m_Stream.Get());
+    m_Milestones[static_cast<int>(milestone)]->Record(Stream());
   }
 
   /** Waits until the work enqueued so far is done. */
   void
   Wait()
   {
-    m_Stream.Synchronize("waiting for the device");
+    Synchronize(Stream(), "waiting for the device");
   }
 
   /** Between two recorded milestones, once the later one is done. */
@@ -189,17 +213,25 @@ public:
   }
 
 private:
+  static void
+  Synchronize(cudaStream_t stream, const char * what)
+  {
+    Check(cudaStreamSynchronize(stream), what);
+  }
+
   template <class In, class T>
   void
   ExclusiveSumOver(const char * what, In in, T * out, std::int64_t count)
   {
     std::size_t bytes = 0;
-    Check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, count, m_Stream.Get()), what);
+    Check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, count, Stream()), what);
     void * temp = m_Temp.Reserve(bytes, "scan workspace");
-    Check(cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, count, m_Stream.Get()), what);
+    Check(cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, count, Stream()), what);
   }
 
   cuda::Stream           m_Stream;
+  bool                   m_UseCallerStream = false;
+  cudaStream_t           m_CallerStream = nullptr;
   std::unique_ptr<Event> m_Milestones[NumberOfMilestones];
   HostStaging            m_Staging;
   PinnedBuffer           m_HostScalar;
