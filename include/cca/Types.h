@@ -124,11 +124,11 @@ struct ImageView
   std::int64_t size[3] = { 0, 0, 1 };   ///< x, y, z; size[2] must be 1 in 2D
   std::int64_t stride[3] = { 0, 0, 0 }; ///< pixels between neighbours along x, y, z
 
+  /** size[0] * size[1] * size[2]; throws cca::Error (Kind::Overflow) when the
+   *  product does not fit in 64 bits, so a wrapped count never reaches an
+   *  allocation. */
   std::int64_t
-  NumberOfPixels() const
-  {
-    return size[0] * size[1] * size[2];
-  }
+  NumberOfPixels() const;
 };
 
 struct Options
