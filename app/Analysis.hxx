@@ -26,15 +26,17 @@ SecondsSince(std::chrono::steady_clock::time_point start)
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+/** The option's value as a TPixel; refused (not wrapped) when the pixel type cannot hold it. */
 template <typename TPixel>
 TPixel
-CheckedPixelValue(std::int64_t value, const char * what)
+CheckedPixelValue(WideInteger value, const char * what)
 {
-  if (value < static_cast<std::int64_t>(std::numeric_limits<TPixel>::min()) ||
-      (value > 0 && static_cast<std::uint64_t>(value) > static_cast<std::uint64_t>(std::numeric_limits<TPixel>::max())))
+  if (value < static_cast<WideInteger>(std::numeric_limits<TPixel>::min()) ||
+      value > static_cast<WideInteger>(std::numeric_limits<TPixel>::max()))
   {
-    throw std::runtime_error(std::string(what) + " " + std::to_string(value) +
-                             " is outside the range of the image's pixel type");
+    throw std::runtime_error(std::string(what) + " " + ToString(value) + " is outside the range of the image's pixel type (" +
+                             ToString(std::numeric_limits<TPixel>::min()) + " .. " +
+                             ToString(std::numeric_limits<TPixel>::max()) + ")");
   }
   return static_cast<TPixel>(value);
 }
@@ -74,12 +76,16 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options,
   if (options.foregroundMode == ForegroundMode::EqualTo)
   {
     filter->SetForegroundRule(RuleEnum::EqualToForegroundValue);
-    filter->SetInputForegroundValue(detail::CheckedPixelValue<TPixel>(options.foregroundValue, "foreground value"));
+    // Without a value the filter's default stays: the type's maximum, as ITK's.
+    if (options.foregroundValue)
+    {
+      filter->SetInputForegroundValue(detail::CheckedPixelValue<TPixel>(*options.foregroundValue, "the foreground value"));
+    }
   }
   else
   {
     filter->SetForegroundRule(RuleEnum::NotEqualToBackgroundValue);
-    filter->SetInputBackgroundValue(detail::CheckedPixelValue<TPixel>(options.backgroundValue, "background value"));
+    filter->SetInputBackgroundValue(detail::CheckedPixelValue<TPixel>(options.backgroundValue, "the background value"));
   }
   filter->SetFullyConnected(options.fullyConnected);
   filter->SetComputePerimeter(options.perimeter);

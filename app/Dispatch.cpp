@@ -8,6 +8,8 @@
 #include "itkImageRegionIterator.h"
 
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace ccaapp
@@ -98,12 +100,16 @@ AnalyzeRealFile(const std::string & path, const AppOptions & options, const Prog
   mask->SetRegions(real->GetLargestPossibleRegion());
   mask->Allocate();
   const bool   equalRule = options.foregroundMode == ForegroundMode::EqualTo;
-  const double value = static_cast<double>(equalRule ? options.foregroundValue : options.backgroundValue);
+  const double value = !equalRule                ? static_cast<double>(options.backgroundValue)
+                       : options.foregroundValue ? static_cast<double>(*options.foregroundValue)
+                                                 : std::numeric_limits<double>::max();
   itk::ImageRegionConstIterator<RealImageType> in(real, real->GetLargestPossibleRegion());
   itk::ImageRegionIterator<MaskImageType>      out(mask, mask->GetLargestPossibleRegion());
   for (; !in.IsAtEnd(); ++in, ++out)
   {
-    out.Set((in.Get() == value) == equalRule ? 1 : 0);
+    // NaN is never foreground: under the not-background rule NaN != value would make it so.
+    const double pixel = in.Get();
+    out.Set(!std::isnan(pixel) && (pixel == value) == equalRule ? 1 : 0);
   }
   const double readSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.Report(0.1);

@@ -83,9 +83,9 @@ PrintSummary(const AppOptions & options, const RunSummary & summary, double tota
   }
   out << "foreground:  ";
   if (options.foregroundMode == ccaapp::ForegroundMode::EqualTo)
-    out << "pixel == " << options.foregroundValue;
+    out << "pixel == " << (options.foregroundValue ? ccaapp::ToString(*options.foregroundValue) : "the type's maximum");
   else
-    out << "pixel != " << options.backgroundValue;
+    out << "pixel != " << ccaapp::ToString(options.backgroundValue);
   const int neighbours =
     summary.dimension == 2 ? (options.fullyConnected ? 8 : 4) : (options.fullyConnected ? 26 : 6);
   out << ", " << neighbours << "-connectivity\n";
@@ -135,7 +135,7 @@ main(int argc, char * argv[])
   }
   catch (const ccaapp::UsageError & error)
   {
-    std::cerr << "error: " << error.what() << "\n\n" << ccaapp::UsageText(argv[0]);
+    std::cerr << "error: " << error.what() << " (see CudaLabelStatistics --help)\n";
     return 2;
   }
   if (options.xml)
