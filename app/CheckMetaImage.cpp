@@ -3,6 +3,7 @@
 // fixed buffers (short lines, NDims before the arrays that depend on it).
 #include "ImageFileCheckDetail.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -55,14 +56,19 @@ CheckMetaImage(const std::string & path, ImageFormat format)
   bool                               sawDataFile = false;
   while (!sawDataFile)
   {
-    const std::size_t end = text.find('\n', begin);
+    std::size_t end = text.find('\n', begin);
     if (end == std::string::npos)
     {
-      file.Fail(text.size() == maximumHeader ? "the MetaImage header is longer than 64 KiB"
-                                             : "the MetaImage header has no ElementDataFile line");
+      // The last line may lack its newline; a header that long is refused.
+      if (text.size() == maximumHeader || begin >= text.size())
+      {
+        file.Fail(text.size() == maximumHeader ? "the MetaImage header is longer than 64 KiB"
+                                               : "the MetaImage header has no ElementDataFile line");
+      }
+      end = text.size();
     }
     std::string line = text.substr(begin, end - begin);
-    begin = end + 1;
+    begin = std::min(end + 1, text.size());
     if (line.size() > 400)
     {
       file.Fail("a MetaImage header line is longer than MetaIO reads (400 characters)");

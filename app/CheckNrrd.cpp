@@ -51,29 +51,24 @@ CheckNrrd(const std::string & path, ImageFormat format)
   std::map<std::string, std::string> fields;
   std::size_t                        at = text.find('\n');
   std::size_t                        dataStart = std::string::npos;
-  while (at != std::string::npos && at + 1 <= text.size())
+  while (at != std::string::npos && at + 1 < text.size())
   {
     const std::size_t begin = at + 1;
-    const std::size_t end = text.find('\n', begin);
+    std::size_t       end = text.find('\n', begin);
     if (end == std::string::npos)
     {
       if (text.size() == maximumHeader)
       {
         file.Fail("the NRRD header is longer than 1 MiB or has no end");
       }
-      // The last line of a file without a final newline.
-      if (begin < text.size() && Trim(text.substr(begin)).size() > 0)
-      {
-        file.Fail("the NRRD header ends without a newline");
-      }
-      break;
+      end = text.size(); // the last line of a file without a final newline
     }
     std::string line = text.substr(begin, end - begin);
     if (!line.empty() && line.back() == '\r')
     {
       line.pop_back();
     }
-    at = end;
+    at = end < text.size() ? end : std::string::npos;
     if (line.empty())
     {
       dataStart = end + 1;

@@ -102,6 +102,11 @@ public:
       const std::uint64_t valueBytes = Multiply(m_File, entry.count, TypeBytes(entry.type), "a TIFF tag's size");
       entry.valueOffset = valueBytes <= static_cast<std::uint64_t>(inlineBytes) ? at + 4 + (m_Big ? 8 : 4)
                                                                                 : Unsigned(buffer + (m_Big ? 12 : 8), inlineBytes);
+      // Every tag's values lie in the file: a cut file loses its last ones.
+      if (entry.valueOffset > m_File.Size() || valueBytes > m_File.Size() - entry.valueOffset)
+      {
+        m_File.Fail("the file is truncated: the values of TIFF tag " + std::to_string(tag) + " end past the end of the file");
+      }
       directory[tag] = entry;
     }
     m_File.Read(offset + static_cast<std::uint64_t>(countBytes) + entries * static_cast<std::uint64_t>(entryBytes), buffer,

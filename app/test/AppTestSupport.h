@@ -303,6 +303,14 @@ Lines(const std::string & text)
   return lines;
 }
 
+/** The first line of a text, for logs. */
+inline std::string
+OneLineForLog(const std::string & text)
+{
+  const auto end = text.find('\n');
+  return text.substr(0, std::min<size_t>(end, 200));
+}
+
 /** A failed run: no signal, exit 1, exactly one stderr line "error: ...". */
 inline void
 RequireCleanFailure(const RunResult & result, const std::string & what)
