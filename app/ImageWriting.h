@@ -115,8 +115,13 @@ WriteImageFile(const itk::Image<TPixel, VDimension> * image, const std::string &
     }
     catch (const itk::ExceptionObject & error)
     {
-      const std::string printed = capture.Text();
-      FailWriting(displayPath, OneLine(error.GetDescription()) + (printed.empty() ? "" : " (" + printed + ")"));
+      // The message names the temporary file ITK wrote; the user knows the target.
+      std::string message = OneLine(error.GetDescription()) + (capture.Text().empty() ? "" : " (" + capture.Text() + ")");
+      for (auto at = message.find(path); at != std::string::npos; at = message.find(path, at + displayPath.size()))
+      {
+        message.replace(at, path.size(), displayPath);
+      }
+      FailWriting(displayPath, message);
     }
   }
   VerifyWrittenImage(path, displayPath, format, dimensions);

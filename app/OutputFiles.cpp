@@ -265,7 +265,8 @@ OutputTransaction::~OutputTransaction()
 }
 
 std::string
-OutputTransaction::Add(const std::string & target, const std::vector<std::string> & companions, bool inPlaceAllowed)
+OutputTransaction::Add(const std::string & target, const std::vector<std::string> & companions, bool inPlaceAllowed,
+                       const std::string & role)
 {
   if (target.empty())
   {
@@ -299,16 +300,17 @@ OutputTransaction::Add(const std::string & target, const std::vector<std::string
       {
         if (output.target == target)
         {
-          FailWriting(target, "it is given for two outputs");
+          FailWriting(target, "it is given for two outputs, " + output.role + " and " + role);
         }
       }
-      m_Outputs.push_back(Output{ target, "", { target }, "" });
+      m_Outputs.push_back(Output{ target, role, "", { target }, "" });
       return target;
     }
   }
 
   Output output;
   output.target = target;
+  output.role = role;
   const std::string directory = DirectoryName(resolved);
   char *            real = ::realpath(directory.c_str(), nullptr);
   if (real == nullptr)
@@ -331,7 +333,12 @@ OutputTransaction::Add(const std::string & target, const std::vector<std::string
       {
         if (output.directory + name == other.directory + otherName || (other.directory.empty() && otherName == target))
         {
-          FailWriting(target, "'" + name + "' would also be written as part of '" + other.target + "'");
+          if (name == output.names.front() && otherName == other.names.front())
+          {
+            FailWriting(target, "it is given for two outputs, " + other.role + " and " + role);
+          }
+          FailWriting(target, "the " + role + " output would overwrite the " + other.role + " output: both write '" + name +
+                                "'");
         }
       }
     }

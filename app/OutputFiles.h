@@ -73,9 +73,11 @@ public:
    *  path to write instead of `target`. `inPlaceAllowed`: a target that exists
    *  and is not a regular file (/dev/null, /dev/full, a FIFO) is written
    *  directly (only CSV and text outputs; image targets must be files).
+   *  `role` names the output in messages ("--labels").
    *  Throws FileError when a file is reserved twice or cannot be written. */
   std::string
-  Add(const std::string & target, const std::vector<std::string> & companions, bool inPlaceAllowed);
+  Add(const std::string & target, const std::vector<std::string> & companions, bool inPlaceAllowed,
+      const std::string & role);
 
   /** True when `existingPath` is one of the files this transaction will replace. */
   bool
@@ -95,6 +97,7 @@ private:
   struct Output
   {
     std::string              target;      ///< the path the user gave
+    std::string              role;        ///< the option that asked for it, for messages
     std::string              directory;   ///< the (resolved) folder it goes to, with a trailing '/'
     std::vector<std::string> names;       ///< file names: target's, then companions'
     std::string              temporary;   ///< the private folder, or "" when written in place

@@ -11,12 +11,12 @@ namespace
 
 /** Reserves an image output and returns where to write it. */
 std::string
-AddImageOutput(OutputPlan & plan, const std::string & path, ImageFormat & format)
+AddImageOutput(OutputPlan & plan, const std::string & path, ImageFormat & format, const std::string & role)
 {
   format = ImageFormatOf(path, true);
   auto companions = FilesWrittenFor(path, format);
   companions.erase(companions.begin());
-  return plan.transaction.Add(path, companions, false);
+  return plan.transaction.Add(path, companions, false, role);
 }
 
 } // namespace
@@ -26,19 +26,19 @@ PlanOutputs(const AppOptions & options, OutputPlan & plan)
 {
   if (!options.labelsPath.empty())
   {
-    plan.labels = AddImageOutput(plan, options.labelsPath, plan.labelsFormat);
+    plan.labels = AddImageOutput(plan, options.labelsPath, plan.labelsFormat, "--labels");
   }
   if (!options.saveInputPath.empty())
   {
-    plan.saveInput = AddImageOutput(plan, options.saveInputPath, plan.saveInputFormat);
+    plan.saveInput = AddImageOutput(plan, options.saveInputPath, plan.saveInputFormat, "--saveInput");
   }
   if (!options.csvPath.empty())
   {
-    plan.csv = plan.transaction.Add(options.csvPath, {}, true);
+    plan.csv = plan.transaction.Add(options.csvPath, {}, true, "--csv");
   }
   if (!options.returnParameterFile.empty())
   {
-    plan.returnParameters = plan.transaction.Add(options.returnParameterFile, {}, true);
+    plan.returnParameters = plan.transaction.Add(options.returnParameterFile, {}, true, "--returnparameterfile");
   }
 }
 

@@ -71,6 +71,11 @@ StderrCapture::~StderrCapture()
     ::close(m_Saved);
     ::close(m_File);
   }
+  // A library's write may have failed on the capture file (a file size
+  // limit counts it too), leaving std::cerr in a failed state that would
+  // swallow the program's own error line.
+  std::cerr.clear();
+  std::clearerr(stderr);
 }
 
 std::string

@@ -13,15 +13,22 @@
 #include "StderrCapture.h"
 
 #include "itkMacro.h"
+#include "itkMultiThreaderBase.h"
 #include "itkOutputWindow.h"
 
 #include "cca/Engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <new>
 #include <sstream>
+#include <system_error>
+#include <thread>
+#include <vector>
 
 #ifndef CCA_APP_VERSION
 #  define CCA_APP_VERSION "unknown"
@@ -57,6 +64,47 @@ public:
 protected:
   OneLineOutputWindow() = default;
 };
+
+/** Starts ITK's thread pool with as many threads as can start. ITK 5.2's
+ *  ThreadPool ends the process (std::terminate) when one of its threads
+ *  cannot be created (a thread stack beyond ulimit -v, a thread limit): the
+ *  threads are tried here first, and ITK is given only as many as started. */
+void
+StartItkThreads()
+{
+  const unsigned int wanted = itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads();
+  unsigned int       started = 0;
+  {
+    std::vector<std::thread> trial;
+    trial.reserve(wanted);
+    try
+    {
+      for (; started < wanted; ++started)
+      {
+        trial.emplace_back([] {});
+      }
+    }
+    catch (const std::system_error &)
+    {
+    }
+    for (auto & thread : trial)
+    {
+      thread.join();
+    }
+  }
+  if (started == 0)
+  {
+    // Not one thread can start: ITK's threader that runs one work unit on the calling thread.
+    itk::MultiThreaderBase::SetGlobalDefaultThreader(itk::MultiThreaderBase::ThreaderEnum::Platform);
+    started = 1;
+  }
+  if (started < wanted)
+  {
+    itk::MultiThreaderBase::SetGlobalMaximumNumberOfThreads(started);
+    itk::MultiThreaderBase::SetGlobalDefaultNumberOfThreads(started);
+  }
+  itk::MultiThreaderBase::New(); // the pool's threads start now, not inside an analysis
+}
 
 RunSummary
 RunOnDefaultImage(const AppOptions & options, OutputPlan & plan, const ccaapp::ProgressSink & progress)
@@ -161,11 +209,26 @@ WriteReturnParameters(const std::string & path, const std::string & displayPath,
   file.Finish();
 }
 
-int
+/** Ends the program without running the libraries' exit handlers: after a
+ *  failure inside ITK (a thread that could not start, an allocation that
+ *  failed) their static destructors can crash, and a signal must never end
+ *  the program. Every output is complete or removed by then, and the
+ *  standard streams are flushed here. */
+[[noreturn]] void
+Exit(int status)
+{
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(status);
+}
+
+[[noreturn]] void
 Fail(const std::string & message)
 {
+  std::cerr.clear();
   std::cerr << "error: " << ccaapp::OneLine(message, 1000) << "\n";
-  return 1;
+  Exit(1);
 }
 
 } // namespace
@@ -207,6 +270,7 @@ main(int argc, char * argv[])
     return 0;
   }
 
+  StartItkThreads();
   // Slicer always passes --returnparameterfile: show progress there.
   const ccaapp::ProgressSink progress(options.progress || !options.returnParameterFile.empty());
   RunSummary                 summary;
@@ -231,15 +295,19 @@ main(int argc, char * argv[])
   }
   catch (const itk::ExceptionObject & error)
   {
-    return Fail(error.GetDescription());
+    Fail(error.GetDescription());
   }
   catch (const std::bad_alloc &)
   {
-    return Fail("out of memory");
+    Fail("out of memory");
+  }
+  catch (const std::system_error & error)
+  {
+    Fail(std::string("the system refused a resource: ") + error.what());
   }
   catch (const std::exception & error)
   {
-    return Fail(error.what());
+    Fail(error.what());
   }
   progress.Report(1.0);
   const double totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -252,5 +320,5 @@ main(int argc, char * argv[])
   {
     PrintSummary(options, summary, totalSeconds);
   }
-  return 0;
+  Exit(0);
 }

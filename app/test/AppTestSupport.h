@@ -21,6 +21,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
+#include <poll.h>
 #include <iostream>
 #include <map>
 #include <random>
@@ -137,7 +138,6 @@ struct RunOptions
 {
   std::vector<std::string> argv;       ///< argv[0] is the program
   std::string              workDir;    ///< the program runs here
-  std::string              captureDir; ///< stdout/stderr files go here (default: workDir/..)
   std::vector<std::string> environment; ///< extra NAME=value entries
   rlim_t                   addressSpaceLimit = RLIM_INFINITY; ///< RLIMIT_AS (ulimit -v), bytes
   rlim_t                   fileSizeLimit = RLIM_INFINITY;     ///< RLIMIT_FSIZE (ulimit -f), bytes
@@ -182,24 +182,20 @@ QuotedCommand(const RunOptions & options)
   return command;
 }
 
-/** A started program; Wait() collects it. */
+/** A started program; Wait() collects it. Its stdout and stderr are pipes:
+ *  files would count against the file size limit a test may set. */
 struct Child
 {
   pid_t       pid = -1;
-  std::string outPath;
-  std::string errPath;
+  int         out = -1;
+  int         err = -1;
   std::string command;
 };
 
 inline Child
 Spawn(const RunOptions & options)
 {
-  static int counter = 0;
-  const std::string captureDir = options.captureDir.empty() ? options.workDir + "/.." : options.captureDir;
-  Child             child;
-  const std::string stem = captureDir + "/run-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-  child.outPath = stem + ".out";
-  child.errPath = stem + ".err";
+  Child child;
   child.command = QuotedCommand(options);
   std::vector<char *> argv;
   for (const auto & argument : options.argv)
@@ -207,20 +203,21 @@ Spawn(const RunOptions & options)
     argv.push_back(const_cast<char *>(argument.c_str()));
   }
   argv.push_back(nullptr);
+  int outPipe[2];
+  int errPipe[2];
+  Require(::pipe2(outPipe, O_CLOEXEC) == 0 && ::pipe2(errPipe, O_CLOEXEC) == 0, "pipe failed");
   std::cout.flush();
   std::cerr.flush();
   child.pid = ::fork();
   Require(child.pid >= 0, "fork failed");
   if (child.pid == 0)
   {
-    const int out = ::open(child.outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int err = ::open(child.errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (out < 0 || err < 0 || ::chdir(options.workDir.c_str()) != 0)
+    if (::chdir(options.workDir.c_str()) != 0)
     {
       ::_exit(125);
     }
-    ::dup2(out, 1);
-    ::dup2(err, 2);
+    ::dup2(outPipe[1], 1);
+    ::dup2(errPipe[1], 2);
     for (const auto & variable : options.environment)
     {
       ::putenv(const_cast<char *>(variable.c_str()));
@@ -240,18 +237,53 @@ Spawn(const RunOptions & options)
     ::execv(argv[0], argv.data());
     ::_exit(126);
   }
+  ::close(outPipe[1]);
+  ::close(errPipe[1]);
+  child.out = outPipe[0];
+  child.err = errPipe[0];
   return child;
 }
 
 inline RunResult
 Wait(const Child & child)
 {
+  RunResult result;
+  result.command = child.command;
+  // Both pipes to their end, then the exit status.
+  pollfd pipes[2] = { { child.out, POLLIN, 0 }, { child.err, POLLIN, 0 } };
+  std::string * texts[2] = { &result.out, &result.err };
+  int           open = 2;
+  while (open > 0)
+  {
+    if (::poll(pipes, 2, -1) < 0)
+    {
+      if (errno == EINTR)
+        continue;
+      break;
+    }
+    for (int i = 0; i < 2; ++i)
+    {
+      if (pipes[i].fd >= 0 && (pipes[i].revents & (POLLIN | POLLHUP | POLLERR)))
+      {
+        char          buffer[4096];
+        const ssize_t got = ::read(pipes[i].fd, buffer, sizeof(buffer));
+        if (got > 0)
+        {
+          texts[i]->append(buffer, static_cast<size_t>(got));
+        }
+        else if (got == 0 || errno != EINTR)
+        {
+          ::close(pipes[i].fd);
+          pipes[i].fd = -1;
+          --open;
+        }
+      }
+    }
+  }
   int status = 0;
   while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR)
   {
   }
-  RunResult result;
-  result.command = child.command;
   if (WIFEXITED(status))
   {
     result.exitCode = WEXITSTATUS(status);
@@ -260,10 +292,6 @@ Wait(const Child & child)
   {
     result.signal = WTERMSIG(status);
   }
-  result.out = ReadText(child.outPath);
-  result.err = ReadText(child.errPath);
-  ::unlink(child.outPath.c_str());
-  ::unlink(child.errPath.c_str());
   return result;
 }
 

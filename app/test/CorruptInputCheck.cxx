@@ -121,7 +121,6 @@ MakeVariants(const std::string & program, const std::string & dir)
     RunOptions options;
     options.argv = { program, source, "--saveInput", p, "--quiet" };
     options.workDir = dir + "/make";
-    options.captureDir = dir;
     const auto result = Run(options);
     Require(result.exitCode == 0, "the program could not write a TIFF: " + result.err);
   });
@@ -522,7 +521,6 @@ Check(const std::string & program, const std::string & dir, unsigned seed)
     RunOptions options;
     options.argv = { program, variant.files[0].name, "--labels", "labels.nrrd", "--csv", "table.csv", "--backend", "cpu" };
     options.workDir = caseDir;
-    options.captureDir = dir;
     const auto result = Run(options);
     Require(result.exitCode == 0, variant.name + ": the valid file was refused: " + result.err + " (" + result.command + ")");
     const size_t components = CheckOutputsAnyDimension(caseDir + "/" + variant.files[0].name, caseDir + "/labels.nrrd",
@@ -561,7 +559,6 @@ Check(const std::string & program, const std::string & dir, unsigned seed)
       const auto outputs = OutputArguments();
       options.argv.insert(options.argv.end(), outputs.begin(), outputs.end());
       options.workDir = caseDir;
-      options.captureDir = dir;
       options.timeoutSeconds = 60;
       running.emplace_back(i, Spawn(options));
     }

@@ -802,7 +802,6 @@ RunSession(const std::string & program, const std::string & dir, const Module & 
   RunOptions options;
   options.argv = argv;
   options.workDir = folder;
-  options.captureDir = dir;
   const RunResult result = RunAndShow(options);
   Require(!result.Signalled() && result.exitCode == 0, "the program failed on Slicer's command line");
   Require(result.out.find("<filter-progress>") != std::string::npos, "no progress lines for Slicer");
