@@ -162,14 +162,21 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options,
   const auto labelsStart = std::chrono::steady_clock::now();
   if (!plan.labels.empty())
   {
+    // uint32 labels, but 16 bits in PNG (its limit) and in TIFF when they fit:
+    // ITK 5.2 reads 32-bit integer TIFF wrongly, 16-bit TIFF every reader takes.
     PixelComponent fileComponent = PixelComponent::UInt32;
+    const bool     fitsSixteenBits = summary.components <= std::numeric_limits<std::uint16_t>::max();
     if (plan.labelsFormat == ImageFormat::Png)
     {
-      if (summary.components > std::numeric_limits<std::uint16_t>::max())
+      if (!fitsSixteenBits)
       {
         FailWriting(options.labelsPath, "PNG holds 16-bit labels, and there are " + std::to_string(summary.components) +
                                           " components; use .nrrd, .nii.gz, .mha or .tif");
       }
+      fileComponent = PixelComponent::UInt16;
+    }
+    if (plan.labelsFormat == ImageFormat::Tiff && fitsSixteenBits)
+    {
       fileComponent = PixelComponent::UInt16;
     }
     WriteImageFile(filter->GetLabelImage(), plan.labels, options.labelsPath, plan.labelsFormat, fileComponent);

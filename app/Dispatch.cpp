@@ -298,8 +298,18 @@ ReadInputHeader(const std::string & path, ImageFormat format)
   {
     FailReading(path, "it is a " + std::to_string(header.size.size()) + "D image; 2D and 3D are supported");
   }
+  // ITK 5.2's TIFFImageIO reports 32-bit integer pixels but fills the image
+  // as bytes (fixed in later ITK): such a file would be read wrongly, silently.
+  using C = itk::IOComponentEnum;
+  const C component = io->GetComponentType();
+  if (format == ImageFormat::Tiff && component != C::UCHAR && component != C::CHAR && component != C::USHORT &&
+      component != C::SHORT && component != C::FLOAT)
+  {
+    FailReading(path, "ITK 5.2 reads " + itk::ImageIOBase::GetComponentTypeAsString(component) +
+                        " TIFF pixels wrongly; convert the image to .nrrd, .nii.gz or .mha");
+  }
   header.pixels = pixels;
-  header.type = ReadTypeFor(path, io->GetComponentType());
+  header.type = ReadTypeFor(path, component);
   header.fileComponentBytes = static_cast<int>(io->GetComponentSize());
   header.files = layout.files;
   return header;

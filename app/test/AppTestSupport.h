@@ -466,8 +466,14 @@ CheckLabelImage(const itk::Image<unsigned char, D> * mask, bool fullyConnected, 
   auto labels = labelsReader->GetOutput();
   Require(labels->GetLargestPossibleRegion().GetSize() == mask->GetLargestPossibleRegion().GetSize(),
           "label image size differs from the input");
-  const bool noGeometry = labelsPath.size() > 4 && (labelsPath.substr(labelsPath.size() - 4) == ".png" ||
-                                                    labelsPath.substr(labelsPath.size() - 4) == ".tif");
+  // TIFF stores no spacing or origin; PNG stores spacing (sCAL), no origin.
+  const bool isTiff = labelsPath.size() > 4 && labelsPath.substr(labelsPath.size() - 4) == ".tif";
+  const bool isPng = labelsPath.size() > 4 && labelsPath.substr(labelsPath.size() - 4) == ".png";
+  const bool noGeometry = isTiff || isPng;
+  for (unsigned int d = 0; d < D && isPng; ++d)
+  {
+    Require(std::abs(labels->GetSpacing()[d] - mask->GetSpacing()[d]) < 1e-6, "PNG label image spacing differs from the input");
+  }
   for (unsigned int d = 0; d < D && !noGeometry; ++d)
   {
     Require(std::abs(labels->GetSpacing()[d] - mask->GetSpacing()[d]) < 1e-6, "label image spacing differs from the input");

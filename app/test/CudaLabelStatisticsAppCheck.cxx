@@ -6,6 +6,10 @@
 // Usage: CudaLabelStatisticsAppCheck PROGRAM WORKDIR SCENARIO
 #include "AppTestSupport.h"
 
+#include <limits>
+
+#include <tiffio.h>
+
 namespace
 {
 
@@ -25,6 +29,108 @@ void
 RequireSuccess(const RunResult & result)
 {
   Require(!result.Signalled() && result.exitCode == 0, "program failed: " + result.command);
+}
+
+/** A usage error: exit 2, one line on stderr, nothing written in the folder. */
+void
+RequireUsageError(const std::string & program, const std::string & dir, const std::vector<std::string> & arguments,
+                  const std::string & expected)
+{
+  const auto before = ListDirectory(dir);
+  const auto result = RunIn(program, dir, arguments);
+  Require(!result.Signalled() && result.exitCode == 2, "exit code " + std::to_string(result.exitCode) + ", expected 2: " +
+                                                          result.command);
+  Require(Lines(result.err).size() == 1 && result.err.find(expected) != std::string::npos,
+          "the message must be one line naming '" + expected + "', got: " + result.err);
+  Require(ListDirectory(dir) == before, "a refused command line wrote files: " + result.command);
+}
+
+/** Each pixel of `input` equals the one of `copy` (both read by ITK). */
+template <typename TPixel, unsigned int D>
+void
+RequireSameImage(const std::string & input, const std::string & copy)
+{
+  using ImageType = itk::Image<TPixel, D>;
+  auto read = [](const std::string & path) {
+    auto reader = itk::ImageFileReader<ImageType>::New();
+    reader->SetFileName(path);
+    reader->Update();
+    return typename ImageType::Pointer(reader->GetOutput());
+  };
+  const auto a = read(input);
+  const auto b = read(copy);
+  Require(a->GetLargestPossibleRegion().GetSize() == b->GetLargestPossibleRegion().GetSize(), copy + ": size differs");
+  itk::ImageRegionConstIterator<ImageType> ia(a, a->GetLargestPossibleRegion());
+  itk::ImageRegionConstIterator<ImageType> ib(b, b->GetLargestPossibleRegion());
+  for (; !ia.IsAtEnd(); ++ia, ++ib)
+  {
+    Require(ia.Get() == ib.Get(), copy + ": a pixel differs from the input");
+  }
+}
+
+/** A one-page TIFF of 16- or 32-bit unsigned pixels, read with libtiff. */
+std::vector<unsigned int>
+ReadTiffLabels(const std::string & path)
+{
+  TIFF * tiff = TIFFOpen(path.c_str(), "r");
+  Require(tiff != nullptr, "libtiff cannot open " + path);
+  std::uint32_t width = 0, height = 0;
+  std::uint16_t bits = 0, format = SAMPLEFORMAT_UINT;
+  TIFFGetField(tiff, TIFFTAG_IMAGEWIDTH, &width);
+  TIFFGetField(tiff, TIFFTAG_IMAGELENGTH, &height);
+  TIFFGetField(tiff, TIFFTAG_BITSPERSAMPLE, &bits);
+  TIFFGetFieldDefaulted(tiff, TIFFTAG_SAMPLEFORMAT, &format);
+  std::vector<unsigned int> pixels;
+  std::vector<unsigned char> row(TIFFScanlineSize(tiff));
+  for (std::uint32_t y = 0; y < height && format == SAMPLEFORMAT_UINT && (bits == 16 || bits == 32); ++y)
+  {
+    Require(TIFFReadScanline(tiff, row.data(), y, 0) > 0, "libtiff cannot read row " + std::to_string(y) + " of " + path);
+    for (std::uint32_t x = 0; x < width; ++x)
+    {
+      if (bits == 16)
+        pixels.push_back(reinterpret_cast<const std::uint16_t *>(row.data())[x]);
+      else
+        pixels.push_back(reinterpret_cast<const std::uint32_t *>(row.data())[x]);
+    }
+  }
+  TIFFClose(tiff);
+  return pixels;
+}
+
+template <typename T>
+std::string
+ToString(T value)
+{
+  return std::to_string(value);
+}
+
+/** Labels of a 64-bit image against ConnectedComponentImageFilter on (pixel == value), compared exactly. */
+template <typename TPixel>
+void
+CheckExactEqualRule(const std::string & input, const std::string & labelsPath, TPixel value)
+{
+  using ImageType = itk::Image<TPixel, 3>;
+  using MaskType = itk::Image<unsigned char, 3>;
+  using LabelType = itk::Image<unsigned int, 3>;
+  auto reader = itk::ImageFileReader<ImageType>::New();
+  reader->SetFileName(input);
+  reader->Update();
+  auto mask = MaskType::New();
+  mask->CopyInformation(reader->GetOutput());
+  mask->SetRegions(reader->GetOutput()->GetLargestPossibleRegion());
+  mask->Allocate();
+  itk::ImageRegionConstIterator<ImageType> in(reader->GetOutput(), mask->GetLargestPossibleRegion());
+  itk::ImageRegionIterator<MaskType>       out(mask, mask->GetLargestPossibleRegion());
+  size_t                                   on = 0;
+  for (; !in.IsAtEnd(); ++in, ++out)
+  {
+    out.Set(in.Get() == value ? 1 : 0);
+    on += in.Get() == value ? 1 : 0;
+  }
+  Require(on > 0, "the test image has no pixel of the value");
+  size_t expected = 0;
+  CheckLabelImage<3>(mask, false, labelsPath, expected);
+  std::cout << ToString(value) << ": " << expected << " components, as ITK finds on the exact comparison\n";
 }
 
 int
@@ -85,9 +191,180 @@ RunScenario(const std::string & program, const std::string & dir, const std::str
     CheckOutputsAnyDimension(dir + "/in.png", dir + "/labels.nrrd", dir + "/table.csv", e);
     return 0;
   }
+  if (scenario == "formats")
+  {
+    // Every label format and --saveInput format, 2D and 3D, read back by ITK.
+    MakeImage<unsigned char, 2>(dir + "/in2.nrrd", itk::Size<2>{ { 61, 47 } }, { 0, 0, 1, 3 }, 15);
+    MakeImage<unsigned char, 3>(dir + "/in3.nrrd", itk::Size<3>{ { 23, 19, 9 } }, { 0, 0, 0, 1 }, 16);
+    for (const std::string dimension : { "2", "3" })
+    {
+      const std::string input = "in" + dimension + ".nrrd";
+      for (const std::string extension : { "nrrd", "nhdr", "nii", "nii.gz", "hdr", "mha", "mhd", "vtk", "tif", "png" })
+      {
+        const std::string labels = "labels" + dimension + "." + extension;
+        const std::string copy = "copy" + dimension + "." + extension;
+        const auto result = RunIn(program, dir, { input, "--quiet", "--labels", labels, "--csv", "t.csv", "--saveInput", copy });
+        if (dimension == "3" && extension == "png")
+        {
+          // A 3D image cannot go into PNG: refused before the analysis, nothing written.
+          RequireCleanFailure(result, "3D labels to PNG");
+          Require(result.err.find("2D images only") != std::string::npos, "3D to PNG: unclear message " + result.err);
+          Require(!Exists(dir + "/" + labels) && !Exists(dir + "/" + copy), "3D to PNG wrote a file");
+          continue;
+        }
+        RequireSuccess(result);
+        CheckOutputsAnyDimension(dir + "/" + input, dir + "/" + labels, dir + "/t.csv", e);
+        if (dimension == "3")
+          RequireSameImage<unsigned char, 3>(dir + "/" + input, dir + "/" + copy);
+        else
+          RequireSameImage<unsigned char, 2>(dir + "/" + input, dir + "/" + copy);
+        std::cout << "labels and input as ." << extension << " (" << dimension << "D): as ITK finds\n";
+      }
+    }
+    // More than 65535 components: PNG (16-bit) refuses, TIFF (32-bit) holds them.
+    {
+      using ImageType = itk::Image<unsigned char, 2>;
+      auto board = ImageType::New();
+      board->SetRegions(itk::Size<2>{ { 400, 400 } });
+      board->Allocate();
+      for (itk::ImageRegionIterator<ImageType> it(board, board->GetLargestPossibleRegion()); !it.IsAtEnd(); ++it)
+        it.Set((it.GetIndex()[0] + it.GetIndex()[1]) % 2);
+      WriteImage(board.GetPointer(), dir + "/board.nrrd");
+      const auto png = RunIn(program, dir, { "board.nrrd", "--quiet", "--labels", "board.png" });
+      RequireCleanFailure(png, "80000 labels to PNG");
+      Require(png.err.find("16-bit") != std::string::npos && !Exists(dir + "/board.png"), "80000 labels to PNG");
+      // 32-bit TIFF: read here with libtiff (ITK 5.2 misreads 32-bit integer TIFF).
+      RequireSuccess(RunIn(program, dir, { "board.nrrd", "--quiet", "--labels", "board.tif" }));
+      const auto tiffLabels = ReadTiffLabels(dir + "/board.tif");
+      Require(tiffLabels.size() == 400 * 400, "board.tif: wrong size");
+      using LabelType = itk::Image<unsigned int, 2>;
+      auto reference = itk::ConnectedComponentImageFilter<ImageType, LabelType>::New();
+      reference->SetInput(board);
+      reference->Update();
+      Require(reference->GetObjectCount() == 80000, "the board has 80000 components");
+      const unsigned int * expected = reference->GetOutput()->GetBufferPointer();
+      Require(std::equal(tiffLabels.begin(), tiffLabels.end(), expected), "board.tif differs from ConnectedComponentImageFilter");
+      // The program refuses to read such a file back through ITK 5.2.
+      const auto back = RunIn(program, dir, { "board.tif", "--csv", "back.csv" });
+      RequireCleanFailure(back, "a 32-bit TIFF as input");
+      Require(back.err.find("ITK 5.2") != std::string::npos, "unclear refusal of a 32-bit TIFF: " + back.err);
+      std::cout << "80000 labels: refused by PNG, written to TIFF as uint32 (checked with libtiff)\n";
+    }
+    for (const std::string extension : { "jpg", "jpeg", "bmp", "gipl" })
+    {
+      const auto result = RunIn(program, dir, { "in2.nrrd", "--labels", "l." + extension });
+      RequireCleanFailure(result, "labels to ." + extension);
+    }
+    return 0;
+  }
+  if (scenario == "arguments")
+  {
+    MakeImage<unsigned char, 3>(dir + "/in.nrrd", itk::Size<3>{ { 17, 13, 7 } }, { 0, 8, 10, 10 }, 17);
+    const std::string in = "in.nrrd";
+    RequireUsageError(program, dir, { in, "--csv", "--labels", "l.nrrd" }, "followed by the option --labels");
+    Require(!Exists(dir + "/--labels"), "a file named --labels was written");
+    RequireUsageError(program, dir, { in, "--labels=" }, "empty value");
+    RequireUsageError(program, dir, { in, "--labels", "" }, "empty value");
+    RequireUsageError(program, dir, { in, "--labels", "a.nrrd", "--labels", "b.nrrd" }, "given twice");
+    RequireUsageError(program, dir, { in, "--fullyConnected", "--fully-connected" }, "given twice");
+    RequireUsageError(program, dir, { in, "--foregroundValue", "0x10" }, "decimal integer");
+    RequireUsageError(program, dir, { in, "--foregroundValue", "18446744073709551616" }, "decimal integer");
+    RequireUsageError(program, dir, { in, "--backgroundValue", "-9223372036854775809" }, "decimal integer");
+    RequireUsageError(program, dir, { in, "--cudaDevice", "2147483648" }, "-1 .. 2147483647");
+    RequireUsageError(program, dir, { in, "--cudaDevice", "-2" }, "-1 .. 2147483647");
+    RequireUsageError(program, dir, { "--seed", "4294967296" }, "0 .. 4294967295");
+    RequireUsageError(program, dir, { "--seed", "-1" }, "0 .. 4294967295");
+    RequireUsageError(program, dir, { "--granularity", "2000000" }, "1 .. 1048576");
+    RequireUsageError(program, dir, { "--granularity", "0" }, "1 .. 1048576");
+    RequireUsageError(program, dir, { "--density", "1.5" }, "0 .. 1");
+    RequireUsageError(program, dir, { "--density", "nan" }, "0 .. 1");
+    RequireUsageError(program, dir, { "--defaultSize", "0x5" }, "1 .. 2147483646");
+    RequireUsageError(program, dir, { "--defaultSize", "2147483647x2" }, "1 .. 2147483646");
+    RequireUsageError(program, dir, { "--defaultSize", "5x5x5x5" }, "WxH or WxHxD");
+    RequireUsageError(program, dir, { in, "--fullyConnected=maybe" }, "true or false");
+    RequireUsageError(program, dir, { in, "--foregroundRule", "greater" }, "not-background or equal");
+    RequireUsageError(program, dir, { in, "--backend", "gpu" }, "auto, cuda or cpu");
+    RequireUsageError(program, dir, { in, "other.nrrd" }, "more than one input");
+    RequireUsageError(program, dir, { "--no-such-option" }, "unknown option");
+    // Duplicate outputs and values outside the pixel type: run errors (exit 1), nothing written.
+    RequireCleanFailure(RunIn(program, dir, { in, "--labels", "x.nrrd", "--csv", "x.nrrd" }), "--labels X --csv X");
+    Require(!Exists(dir + "/x.nrrd"), "--labels X --csv X wrote X");
+    RequireCleanFailure(RunIn(program, dir, { in, "--backgroundValue", "300" }), "a background value past uint8");
+    // "010" is ten, not octal eight.
+    RequireSuccess(RunIn(program, dir, { in, "--foregroundValue", "010", "--labels", "ten.nrrd", "--csv", "ten.csv" }));
+    e.equalRule = true;
+    e.value = 10;
+    CheckOutputsAnyDimension(dir + "/" + in, dir + "/ten.nrrd", dir + "/ten.csv", e);
+    // Large values are decimal too, with a sign.
+    RequireSuccess(RunIn(program, dir, { in, "--quiet", "--backgroundValue=+0", "--csv", "plus.csv" }));
+    return 0;
+  }
+  if (scenario == "wide-integers")
+  {
+    // uint64 values >= 2^63 and negative int64 values are compared exactly.
+    using U64 = itk::Image<std::uint64_t, 3>;
+    using I64 = itk::Image<std::int64_t, 3>;
+    const std::uint64_t high = (std::uint64_t{ 1 } << 63) + 5;
+    auto u = RandomImage<std::uint64_t, 3>(itk::Size<3>{ { 19, 11, 6 } }, { 0, 0, 1 }, 18);
+    for (itk::ImageRegionIterator<U64> it(u, u->GetLargestPossibleRegion()); !it.IsAtEnd(); ++it)
+      it.Set(it.Get() == 1 ? high : (it.GetIndex()[0] % 7 == 0 ? std::numeric_limits<std::uint64_t>::max() : 0));
+    WriteImage(u.GetPointer(), dir + "/u64.nrrd");
+    RequireSuccess(RunIn(program, dir, { "u64.nrrd", "--foregroundValue", std::to_string(high), "--labels", "u64-labels.nrrd" }));
+    CheckExactEqualRule<std::uint64_t>(dir + "/u64.nrrd", dir + "/u64-labels.nrrd", high);
+    auto i = RandomImage<std::int64_t, 3>(itk::Size<3>{ { 19, 11, 6 } }, { 0, -5, -5 }, 19);
+    WriteImage(i.GetPointer(), dir + "/i64.nrrd");
+    RequireSuccess(RunIn(program, dir, { "i64.nrrd", "--foregroundValue", "-5", "--labels", "i64-labels.nrrd" }));
+    CheckExactEqualRule<std::int64_t>(dir + "/i64.nrrd", dir + "/i64-labels.nrrd", -5);
+    auto w = RandomImage<std::uint32_t, 3>(itk::Size<3>{ { 19, 11, 6 } }, { 0, 4294967295.0, 7 }, 20);
+    WriteImage(w.GetPointer(), dir + "/u32.nrrd");
+    const auto u32 = RunIn(program, dir, { "u32.nrrd", "--foregroundValue", "4294967295", "--labels", "u32-labels.nrrd" });
+    RequireSuccess(u32);
+    Require(u32.out.find("read as uint32") != std::string::npos, "a uint32 file must be read as uint32");
+    CheckExactEqualRule<std::uint32_t>(dir + "/u32.nrrd", dir + "/u32-labels.nrrd", 4294967295u);
+    return 0;
+  }
+  if (scenario == "rules")
+  {
+    // NaN is never foreground, under either rule.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    MakeImage<float, 3>(dir + "/nan.nrrd", itk::Size<3>{ { 21, 15, 7 } }, { nan, nan, 0, 1 }, 21);
+    RequireSuccess(RunIn(program, dir, { "nan.nrrd", "--labels", "nan.nrrd.labels.nrrd", "--csv", "nan.csv" }));
+    CheckOutputsAnyDimension(dir + "/nan.nrrd", dir + "/nan.nrrd.labels.nrrd", dir + "/nan.csv", e);
+    Expectation equal = e;
+    equal.equalRule = true;
+    equal.value = 1;
+    RequireSuccess(RunIn(program, dir, { "nan.nrrd", "--foregroundValue", "1", "--labels", "nan1.nrrd", "--csv", "nan1.csv" }));
+    CheckOutputsAnyDimension(dir + "/nan.nrrd", dir + "/nan1.nrrd", dir + "/nan1.csv", equal);
+    // The equal rule without a value: the type's maximum, as ITK's filter (255, 32767).
+    MakeImage<unsigned char, 3>(dir + "/mask.nrrd", itk::Size<3>{ { 21, 15, 7 } }, { 0, 0, 255 }, 22);
+    RequireSuccess(RunIn(program, dir, { "mask.nrrd", "--foregroundRule", "equal", "--labels", "max.nrrd", "--csv", "max.csv" }));
+    equal.value = 255;
+    CheckOutputsAnyDimension(dir + "/mask.nrrd", dir + "/max.nrrd", dir + "/max.csv", equal);
+    MakeImage<short, 3>(dir + "/short.nrrd", itk::Size<3>{ { 21, 15, 7 } }, { 0, 255, 32767 }, 23);
+    RequireSuccess(RunIn(program, dir, { "short.nrrd", "--foregroundRule", "equal", "--labels", "smax.nrrd", "--csv", "smax.csv" }));
+    equal.value = 32767;
+    CheckOutputsAnyDimension(dir + "/short.nrrd", dir + "/smax.nrrd", dir + "/smax.csv", equal);
+    // A 0/255 mask under "equal 1" has no foreground: the run says why.
+    const auto none = RunIn(program, dir, { "mask.nrrd", "--foregroundValue", "1", "--labels", "none.nrrd", "--csv", "none.csv" });
+    RequireSuccess(none);
+    Require(none.err.find("warning: no pixel is foreground") != std::string::npos &&
+              none.err.find("0 .. 255") != std::string::npos,
+            "no warning for a rule that matches no pixel: " + none.err);
+    equal.value = 1;
+    CheckOutputsAnyDimension(dir + "/mask.nrrd", dir + "/none.nrrd", dir + "/none.csv", equal);
+    return 0;
+  }
   if (scenario == "missing-input")
   {
     RequireCleanFailure(RunIn(program, dir, { "does-not-exist.nrrd", "--csv", "table.csv" }), "a missing input");
+    // A folder: one line, no HDF5 diagnostics (no ImageIO probes it).
+    MakeDirectory(dir + "/folder.nrrd");
+    const auto folder = RunIn(program, dir, { "folder.nrrd", "--csv", "table.csv" });
+    RequireCleanFailure(folder, "a folder as input");
+    Require(folder.err.find("directory") != std::string::npos, "the folder is not named as such: " + folder.err);
+    RequireCleanFailure(RunIn(program, dir, { dir, "--csv", "table.csv" }), "a folder without extension as input");
+    WriteText(dir + "/photo.jpg", "not really a JPEG");
+    RequireCleanFailure(RunIn(program, dir, { "photo.jpg", "--csv", "table.csv" }), "a JPEG input");
     const auto unknown = RunIn(program, dir, { "--no-such-option" });
     Require(unknown.exitCode == 2 && Lines(unknown.err).size() == 1, "an unknown option must exit with 2 and one line");
     Require(!Exists(dir + "/table.csv"), "a failed run left table.csv");
