@@ -238,6 +238,9 @@ ReadInputHeader(const std::string & path, ImageFormat format)
   InputHeader header;
   if (format == ImageFormat::Png)
   {
+    // Every row decoded once without keeping it: a truncated or damaged file
+    // is refused before the image is allocated from its header's size.
+    CheckPngFile(path);
     const PngHeader png = ReadPngHeader(path);
     if (png.components != 1)
     {
