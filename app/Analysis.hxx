@@ -5,12 +5,10 @@
 
 #include "Analysis.h"
 #include "CsvWriter.h"
-#include "ImageWriting.h"
+#include "ImageFileIO.h"
 #include "PngFile.h"
-#include "StderrCapture.h"
 
 #include "itkCudaLabelStatisticsImageFilter.h"
-#include "itkImageFileReader.h"
 
 #include <chrono>
 #include <limits>
@@ -222,21 +220,7 @@ AnalyzeFile(const std::string & path, ImageFormat format, const AppOptions & opt
   }
   else
   {
-    auto reader = itk::ImageFileReader<ImageType>::New();
-    reader->SetImageIO(ImageIOFor(format));
-    reader->SetFileName(path);
-    StderrCapture capture;
-    try
-    {
-      reader->Update();
-    }
-    catch (const itk::ExceptionObject & error)
-    {
-      const std::string printed = capture.Text();
-      FailReading(path, OneLine(error.GetDescription()) + (printed.empty() ? "" : " (" + printed + ")"));
-    }
-    image = reader->GetOutput();
-    image->DisconnectPipeline();
+    image = ReadImageFile<ImageType>(path, format);
   }
   const double readSeconds = detail::SecondsSince(readStart);
   progress.Report(0.1);

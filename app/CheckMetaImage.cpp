@@ -110,20 +110,7 @@ CheckMetaImage(const std::string & path, ImageFormat format)
   }
   ImageFileLayout layout;
   layout.format = format;
-  for (const auto & word : Words(fields["DimSize"]))
-  {
-    std::uint64_t size = 0;
-    if (!ParseUnsigned(word, 1, INT32_MAX, size))
-    {
-      file.Fail("the MetaImage DimSize '" + word + "' is not a positive integer below 2^31");
-    }
-    layout.size.push_back(size);
-  }
-  if (layout.size.size() != dimensions)
-  {
-    file.Fail("the MetaImage DimSize has " + std::to_string(layout.size.size()) + " values for NDims " +
-              std::to_string(dimensions));
-  }
+  layout.size = ParseSizes(file, fields["DimSize"], dimensions, INT32_MAX, "MetaImage DimSize");
   layout.pixels = PixelCount(file, layout.size);
   std::uint64_t channels = 1;
   if (fields.count("ElementNumberOfChannels") && !ParseUnsigned(fields["ElementNumberOfChannels"], 1, 4096, channels))

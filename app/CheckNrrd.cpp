@@ -115,20 +115,7 @@ CheckNrrd(const std::string & path, ImageFormat format)
   }
   ImageFileLayout layout;
   layout.format = format;
-  for (const auto & word : Words(fields["sizes"]))
-  {
-    std::uint64_t size = 0;
-    if (!ParseUnsigned(word, 1, UINT64_MAX, size))
-    {
-      file.Fail("the NRRD size '" + word + "' is not a positive integer");
-    }
-    layout.size.push_back(size);
-  }
-  if (layout.size.size() != dimension)
-  {
-    file.Fail("the NRRD header gives " + std::to_string(layout.size.size()) + " sizes for dimension " +
-              std::to_string(dimension));
-  }
+  layout.size = ParseSizes(file, fields["sizes"], dimension, UINT64_MAX, "NRRD sizes");
   layout.pixels = PixelCount(file, layout.size);
   const int bytes = NrrdTypeBytes(fields["type"]);
   if (bytes == 0)

@@ -106,22 +106,13 @@ CheckVtk(const std::string & path)
     file.Fail("the VTK dataset is not STRUCTURED_POINTS");
   }
   const std::string dimensionsLine = lines.Next();
-  const auto        dimensionWords = Words(dimensionsLine);
-  if (!Contains(dimensionsLine, "dimensions") || dimensionWords.size() != 4)
+  if (!Contains(dimensionsLine, "dimensions"))
   {
     file.Fail("the VTK file has no 'DIMENSIONS x y z' line after STRUCTURED_POINTS");
   }
   ImageFileLayout layout;
   layout.format = ImageFormat::Vtk;
-  for (int d = 1; d <= 3; ++d)
-  {
-    std::uint64_t size = 0;
-    if (!ParseUnsigned(dimensionWords[d], 1, INT32_MAX, size))
-    {
-      file.Fail("the VTK dimension '" + dimensionWords[d] + "' is not a positive integer below 2^31");
-    }
-    layout.size.push_back(size);
-  }
+  layout.size = ParseSizes(file, dimensionsLine.substr(dimensionsLine.find("dimensions") + 10), 3, INT32_MAX, "VTK DIMENSIONS");
   layout.pixels = PixelCount(file, layout.size);
 
   std::uint64_t elementBytes = 0;

@@ -4,12 +4,10 @@
 // must be able to hold the image, and the memory it needs must be available.
 #include "Analysis.h"
 #include "ImageFileCheck.h"
-#include "ImageWriting.h"
+#include "ImageFileIO.h"
 #include "MemoryBudget.h"
 #include "PngFile.h"
-#include "StderrCapture.h"
 
-#include "itkImageFileReader.h"
 #include "itkImageIOBase.h"
 
 #include <cerrno>
@@ -118,24 +116,7 @@ AnalyzeRealFile(const std::string & path, ImageFormat format, const AppOptions &
   using RealImageType = itk::Image<TReal, VDimension>;
   using MaskImageType = itk::Image<std::uint8_t, VDimension>;
   const auto start = std::chrono::steady_clock::now();
-  auto       reader = itk::ImageFileReader<RealImageType>::New();
-  reader->SetImageIO(ImageIOFor(format));
-  reader->SetFileName(path);
-  {
-    StderrCapture capture;
-    try
-    {
-      reader->Update();
-    }
-    catch (const itk::ExceptionObject & error)
-    {
-      const std::string printed = capture.Text();
-      FailReading(path, OneLine(error.GetDescription()) + (printed.empty() ? "" : " (" + printed + ")"));
-    }
-  }
-  typename RealImageType::Pointer real = reader->GetOutput();
-  real->DisconnectPipeline();
-  reader = nullptr;
+  typename RealImageType::Pointer real = ReadImageFile<RealImageType>(path, format);
 
   auto mask = MaskImageType::New();
   mask->CopyInformation(real);
@@ -256,18 +237,7 @@ ReadInputHeader(const std::string & path, ImageFormat format)
   const ImageFileLayout layout = CheckImageFile(path, format);
   auto                  io = ImageIOFor(format);
   io->SetFileName(path);
-  {
-    StderrCapture capture;
-    try
-    {
-      io->ReadImageInformation();
-    }
-    catch (const itk::ExceptionObject & error)
-    {
-      const std::string printed = capture.Text();
-      FailReading(path, OneLine(error.GetDescription()) + (printed.empty() ? "" : " (" + printed + ")"));
-    }
-  }
+  CallItk("read", path, path, [&io] { io->ReadImageInformation(); });
   if (io->GetNumberOfComponents() != 1)
   {
     FailComponents(path, io->GetNumberOfComponents());

@@ -116,6 +116,27 @@ PixelCount(const BinaryFile & file, const std::vector<std::uint64_t> & size)
   return pixels;
 }
 
+std::vector<std::uint64_t>
+ParseSizes(const BinaryFile & file, const std::string & text, std::size_t count, std::uint64_t maximum,
+           const std::string & what)
+{
+  std::vector<std::uint64_t> sizes;
+  for (const auto & word : Words(text))
+  {
+    std::uint64_t size = 0;
+    if (!ParseUnsigned(word, 1, maximum, size))
+    {
+      file.Fail("the " + what + " '" + word + "' is not an integer in 1 .. " + std::to_string(maximum));
+    }
+    sizes.push_back(size);
+  }
+  if (sizes.size() != count)
+  {
+    file.Fail("the " + what + " has " + std::to_string(sizes.size()) + " values, not " + std::to_string(count));
+  }
+  return sizes;
+}
+
 void
 RequireBytes(const BinaryFile & file, std::uint64_t offset, std::uint64_t needed, const std::string & what)
 {

@@ -83,6 +83,12 @@ RequireInflatedBytes(const BinaryFile & file, std::uint64_t offset, std::uint64_
 void
 RequireTextNumbers(const BinaryFile & file, std::uint64_t offset, std::uint64_t needed, const std::string & what);
 
+/** The sizes in `text` (decimal, 1 .. maximum each; FileError naming `what`
+ *  otherwise), exactly `count` of them. */
+std::vector<std::uint64_t>
+ParseSizes(const BinaryFile & file, const std::string & text, std::size_t count, std::uint64_t maximum,
+           const std::string & what);
+
 /** Decimal integer in [minimum, maximum]; false for anything else (signs, spaces, overflow). */
 bool
 ParseUnsigned(const std::string & text, std::uint64_t minimum, std::uint64_t maximum, std::uint64_t & value);

@@ -1,9 +1,11 @@
-// Writes an image file of the program's outputs: PNG and TIFF by the
-// program's own writers (PngFile, TiffWriter), the other formats by ITK's
-// ImageIO of that format; then checks the written file (ImageFileCheck), so a
+// Reading and writing image files through ITK's ImageIO of their format (the
+// program never asks ITK's factories), with what the libraries print on
+// stderr and their exceptions turned into one-line FileErrors. Writing: PNG
+// and TIFF by the program's own writers (PngFile, TiffWriter), the other
+// formats by ITK; then the written file is checked (ImageFileCheck), so a
 // write that a library cut short without reporting it is an error.
-#ifndef CudaLabelStatisticsApp_ImageWriting_h
-#define CudaLabelStatisticsApp_ImageWriting_h
+#ifndef CudaLabelStatisticsApp_ImageFileIO_h
+#define CudaLabelStatisticsApp_ImageFileIO_h
 
 #include "ImageFileCheck.h"
 #include "ImageFormats.h"
@@ -13,6 +15,7 @@
 #include "TiffWriter.h"
 
 #include "itkImage.h"
+#include "itkImageFileReader.h"
 #include "itkImageFileWriter.h"
 #include "itkImageIOBase.h"
 
@@ -27,6 +30,45 @@ namespace ccaapp
 /** ITK's ImageIO for a format (not PNG, which the program reads itself). */
 itk::ImageIOBase::Pointer
 ImageIOFor(ImageFormat format);
+
+/** Runs call() (an ITK read or write of `path`) with stderr captured. An
+ *  itk::ExceptionObject becomes a FileError for displayPath ("read" or
+ *  "write"), with what the libraries printed, and `path` (a temporary file)
+ *  named as displayPath. */
+template <typename TCall>
+void
+CallItk(const std::string & verb, const std::string & path, const std::string & displayPath, TCall && call)
+{
+  StderrCapture capture;
+  try
+  {
+    call();
+  }
+  catch (const itk::ExceptionObject & error)
+  {
+    std::string message = OneLine(error.GetDescription()) + (capture.Text().empty() ? "" : " (" + capture.Text() + ")");
+    for (auto at = message.find(path); path != displayPath && at != std::string::npos;
+         at = message.find(path, at + displayPath.size()))
+    {
+      message.replace(at, path.size(), displayPath);
+    }
+    throw FileError(verb, displayPath, message);
+  }
+}
+
+/** Reads a file (checked before, see ImageFileCheck) with the ImageIO of its format. */
+template <typename TImage>
+typename TImage::Pointer
+ReadImageFile(const std::string & path, ImageFormat format)
+{
+  auto reader = itk::ImageFileReader<TImage>::New();
+  reader->SetImageIO(ImageIOFor(format));
+  reader->SetFileName(path);
+  CallItk("read", path, path, [&reader] { reader->Update(); });
+  typename TImage::Pointer image = reader->GetOutput();
+  image->DisconnectPipeline();
+  return image;
+}
 
 /** Checks the file a writer produced: complete, and `size` pixels. FileError naming displayPath otherwise. */
 void
@@ -108,21 +150,7 @@ WriteImageFile(const itk::Image<TPixel, VDimension> * image, const std::string &
     writer->SetImageIO(ImageIOFor(format));
     writer->SetFileName(path);
     writer->SetUseCompression(true);
-    StderrCapture capture;
-    try
-    {
-      writer->Update();
-    }
-    catch (const itk::ExceptionObject & error)
-    {
-      // The message names the temporary file ITK wrote; the user knows the target.
-      std::string message = OneLine(error.GetDescription()) + (capture.Text().empty() ? "" : " (" + capture.Text() + ")");
-      for (auto at = message.find(path); at != std::string::npos; at = message.find(path, at + displayPath.size()))
-      {
-        message.replace(at, path.size(), displayPath);
-      }
-      FailWriting(displayPath, message);
-    }
+    CallItk("write", path, displayPath, [&writer] { writer->Update(); });
   }
   VerifyWrittenImage(path, displayPath, format, dimensions);
 }

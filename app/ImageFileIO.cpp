@@ -1,4 +1,4 @@
-#include "ImageWriting.h"
+#include "ImageFileIO.h"
 
 #include "itkMetaImageIO.h"
 #include "itkNiftiImageIO.h"
