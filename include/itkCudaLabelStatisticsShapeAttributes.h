@@ -16,6 +16,7 @@
 #ifndef itkCudaLabelStatisticsShapeAttributes_h
 #define itkCudaLabelStatisticsShapeAttributes_h
 
+#include "cca/ExactMoments.h"
 #include "cca/Geometry.h"
 #include "cca/Types.h"
 
@@ -109,9 +110,7 @@ public:
       ContinuousIndex<double, Dimension> centroidIndex;
       for (unsigned int i = 0; i < Dimension; ++i)
       {
-        const __int128 sum =
-          static_cast<__int128>(f.coordinateSum[i]) + static_cast<__int128>(f.pixelCount) * m_RegionIndex[i];
-        centroidIndex[i] = static_cast<double>(sum) / n;
+        centroidIndex[i] = cca::CentroidCoordinate(f, static_cast<int>(i), m_RegionIndex[i]);
       }
       m_Map->TransformContinuousIndexToPhysicalPoint(centroidIndex, centroid);
       centralMoments = this->PhysicalCovariance(f);
@@ -133,7 +132,8 @@ public:
     {
       principalMoments[i] = eigen.D(i);
     }
-    MatrixType principalAxes = eigen.V.transpose();
+    // Direct initialisation: ITK 5.4 made Matrix(const vnl_matrix &) explicit.
+    MatrixType principalAxes(eigen.V.transpose());
     // As ShapeLabelMapFilter: make the axes a proper rotation by multiplying the
     // last row by the determinant, taken as the product of the eigenvalues.
     vnl_real_eigensystem  rotation{ principalAxes.GetVnlMatrix().as_matrix() };
@@ -219,19 +219,8 @@ private:
   MatrixType
   PhysicalCovariance(const cca::ComponentFeatures & f) const
   {
-    static constexpr int productSlot[3][3] = { { 0, 3, 4 }, { 3, 1, 5 }, { 4, 5, 2 } };
-    const long double    n = static_cast<long double>(f.pixelCount);
-    double               k[Dimension][Dimension];
-    for (unsigned int i = 0; i < Dimension; ++i)
-    {
-      for (unsigned int j = 0; j < Dimension; ++j)
-      {
-        const __int128 numerator =
-          static_cast<__int128>(f.pixelCount) * static_cast<__int128>(f.coordinateProductSum[productSlot[i][j]]) -
-          static_cast<__int128>(f.coordinateSum[i]) * static_cast<__int128>(f.coordinateSum[j]);
-        k[i][j] = static_cast<double>(static_cast<long double>(numerator) / (n * n));
-      }
-    }
+    double k[3][3];
+    cca::IndexCovariance(f, static_cast<int>(Dimension), k);
     MatrixType physical;
     for (unsigned int i = 0; i < Dimension; ++i)
     {

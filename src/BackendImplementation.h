@@ -16,6 +16,16 @@ public:
   /** Fills result (all but backendUsed and times.totalMs). Input is already validated. */
   virtual void
   Run(const ImageView & image, const Options & options, Result & result) = 0;
+
+  /** True when Run reads MemorySpace::CudaDevice images in place, writes
+   *  MemorySpace::CudaDevice label images and honours Options::useCallerStream.
+   *  Engine::Run refuses device memory for a backend that does not, instead
+   *  of letting it read a device pointer as host memory. */
+  virtual bool
+  SupportsDeviceMemory() const
+  {
+    return false;
+  }
 };
 
 std::unique_ptr<BackendImplementation>

@@ -264,6 +264,12 @@ private:
 void
 CpuBackend::Run(const ImageView & image, const Options & options, Result & result)
 {
+  // Engine::Run sends device memory to the CUDA backend; this guards other callers.
+  if (image.memory != MemorySpace::Host ||
+      (options.labelImageType != LabelImageType::None && options.labelImageMemory != MemorySpace::Host))
+  {
+    throw Error(Error::Kind::InvalidInput, "the CPU backend cannot access CUDA device memory");
+  }
   const auto         labelStart = Clock::now();
   const std::int64_t width = image.size[0];
   const std::int64_t height = image.size[1];

@@ -121,6 +121,19 @@ FeatureCompactionName(FeatureCompaction compaction)
   return "unknown";
 }
 
+const char *
+MemorySpaceName(MemorySpace memory)
+{
+  switch (memory)
+  {
+    case MemorySpace::Host:
+      return "host";
+    case MemorySpace::CudaDevice:
+      return "CUDA device";
+  }
+  return "unknown";
+}
+
 Engine::Engine() = default;
 Engine::~Engine() = default;
 
@@ -137,13 +150,16 @@ Engine::CudaAvailable()
 }
 
 BackendImplementation &
-Engine::BackendFor(Backend resolved, const Options & options)
+Engine::BackendFor(Backend resolved, int cudaDevice)
 {
   if (resolved == Backend::Cuda)
   {
-    if (!m_Cuda)
+    // A backend is bound to one device: another device needs a new one.
+    if (!m_Cuda || m_CudaDevice != cudaDevice)
     {
-      m_Cuda = MakeCudaBackend(options.cudaDevice);
+      m_Cuda.reset();
+      m_Cuda = MakeCudaBackend(cudaDevice);
+      m_CudaDevice = cudaDevice;
     }
     return *m_Cuda;
   }
@@ -168,6 +184,16 @@ Reset(Result & result)
   result.warnings.clear();
   result.atomicFeatureUpdates = -1;
   result.estimatedConflicts = -1;
+  result.bytesCopiedToHost = 0;
+  result.bytesCopiedToDevice = -1;
+}
+
+/** True when the image or the label image destination is in device memory. */
+bool
+UsesDeviceMemory(const ImageView & image, const Options & options)
+{
+  return image.memory == MemorySpace::CudaDevice ||
+         (options.labelImageType != LabelImageType::None && options.labelImageMemory == MemorySpace::CudaDevice);
 }
 /** Every failure of the engine is a cca::Error: a host allocation that fails
  *  (std::bad_alloc, std::length_error from a vector) becomes Kind::OutOfMemory. */
@@ -211,32 +237,51 @@ Engine::Run(const ImageView & image, const Options & options, Result & result)
   Reset(result);
   ValidateInput(image, options);
 
-  Backend resolved = options.backend;
+  // Device memory can only be read or written by the CUDA backend, on its device.
+  const bool deviceMemory = UsesDeviceMemory(image, options);
+  Backend    resolved = options.backend;
   if (resolved == Backend::Auto)
   {
-    resolved = CudaAvailable() ? Backend::Cuda : Backend::Cpu;
+    resolved = deviceMemory || CudaAvailable() ? Backend::Cuda : Backend::Cpu;
   }
   if (resolved == Backend::Cuda && !CudaBackendCompiledIn())
   {
-    throw Error(Error::Kind::NoDevice, "the CUDA backend was requested but this build has no CUDA support");
+    throw Error(Error::Kind::NoDevice, deviceMemory ? "the data is in CUDA device memory but this build has no "
+                                                      "CUDA support"
+                                                    : "the CUDA backend was requested but this build has no CUDA "
+                                                      "support");
   }
+  const int cudaDevice = image.memory == MemorySpace::CudaDevice ? image.deviceOrdinal : options.cudaDevice;
 
   try
   {
-    RunTranslatingAllocationFailures(BackendFor(resolved, options), image, options, result);
+    BackendImplementation & backend = BackendFor(resolved, cudaDevice);
+    if (deviceMemory && !backend.SupportsDeviceMemory())
+    {
+      throw Error(Error::Kind::InvalidInput, std::string("the ") + BackendName(resolved) +
+                                               " backend of this build cannot read or write CUDA device memory in "
+                                               "place yet: copy the data to host memory");
+    }
+    RunTranslatingAllocationFailures(backend, image, options, result);
   }
   catch (const Error & error)
   {
-    // With Auto, a GPU that runs out of memory is not fatal: the CPU gives the same table.
-    if (options.backend != Backend::Auto || resolved != Backend::Cuda || error.GetKind() != Error::Kind::OutOfMemory)
+    // With Auto, a GPU that runs out of memory is not fatal: the CPU gives the
+    // same table, unless the data is in device memory, which the CPU cannot read.
+    if (options.backend != Backend::Auto || resolved != Backend::Cuda || deviceMemory ||
+        error.GetKind() != Error::Kind::OutOfMemory)
     {
       throw;
     }
     Reset(result);
     resolved = Backend::Cpu;
-    RunTranslatingAllocationFailures(BackendFor(resolved, options), image, options, result);
+    RunTranslatingAllocationFailures(BackendFor(resolved, cudaDevice), image, options, result);
     result.warnings.push_back(std::string("the GPU ran out of memory; the CPU backend was used instead (") +
                               error.what() + ")");
+  }
+  if (resolved == Backend::Cpu)
+  {
+    result.bytesCopiedToDevice = 0;
   }
   result.backendUsed = resolved;
   result.times.totalMs =

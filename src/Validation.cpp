@@ -28,6 +28,41 @@ MultiplyChecked(std::int64_t a, std::int64_t b, std::int64_t & product)
 {
   return !__builtin_mul_overflow(a, b, &product);
 }
+
+/** Device memory needs the CUDA backend; the caller's device and stream must agree with it. */
+void
+ValidateMemory(const ImageView & image, const Options & options)
+{
+  const bool deviceImage = image.memory == MemorySpace::CudaDevice;
+  const bool deviceLabels =
+    options.labelImageType != LabelImageType::None && options.labelImageMemory == MemorySpace::CudaDevice;
+  if (image.memory != MemorySpace::Host && !deviceImage)
+  {
+    Fail("unknown memory space of the image");
+  }
+  if (options.labelImageMemory != MemorySpace::Host && options.labelImageMemory != MemorySpace::CudaDevice)
+  {
+    Fail("unknown memory space of the label image");
+  }
+  if (options.backend == Backend::Cpu && (deviceImage || deviceLabels))
+  {
+    Fail(std::string("the CPU backend cannot access CUDA device memory (the ") +
+         (deviceImage ? "image" : "label image destination") +
+         " is on a CUDA device): use Backend::Cuda or Backend::Auto, or copy it to host memory");
+  }
+  if (deviceImage)
+  {
+    if (image.deviceOrdinal < 0)
+    {
+      Fail("the image is in CUDA device memory but its device ordinal is negative");
+    }
+    if (options.cudaDevice >= 0 && options.cudaDevice != image.deviceOrdinal)
+    {
+      Fail("the image is on CUDA device " + std::to_string(image.deviceOrdinal) + " but cudaDevice asks for device " +
+           std::to_string(options.cudaDevice));
+    }
+  }
+}
 } // namespace
 
 std::int64_t
@@ -75,9 +110,13 @@ ValidateInput(const ImageView & image, const Options & options)
     }
   }
   const bool dense = image.stride[0] == 0 && image.stride[1] == 0 && image.stride[2] == 0;
-  if (!dense && (image.stride[0] == 0 || image.stride[1] == 0 || (image.size[2] > 1 && image.stride[2] == 0)))
+  for (int i = 0; i < 3 && !dense; ++i)
   {
-    Fail("image strides must all be non-zero, or all zero for a dense buffer");
+    if (image.size[i] > 1 && image.stride[i] == 0)
+    {
+      Fail("image strides must be non-zero along every axis longer than 1 (a broadcast view), or all zero "
+           "for a dense buffer");
+    }
   }
   // Counts and byte sizes are checked before any allocation is sized from
   // them: a wrapped product would allocate a small buffer and index past it.
@@ -119,6 +158,7 @@ ValidateInput(const ImageView & image, const Options & options)
   {
     Fail("a label image was requested but no destination buffer was given");
   }
+  ValidateMemory(image, options);
   if (options.numberOfThreads < 0)
   {
     Fail("numberOfThreads must be >= 0");

@@ -44,14 +44,16 @@ public:
 
 private:
   BackendImplementation &
-  BackendFor(Backend resolved, const Options & options);
+  BackendFor(Backend resolved, int cudaDevice);
 
   std::unique_ptr<BackendImplementation> m_Cpu;
   std::unique_ptr<BackendImplementation> m_Cuda;
+  int                                    m_CudaDevice = -1; ///< the device m_Cuda was made for (-1: current)
 };
 
 /** Throws cca::Error when the image or options are unusable (null data,
- *  sizes out of range, dimension not 2 or 3, sums that could overflow). */
+ *  sizes out of range, dimension not 2 or 3, sums that could overflow, device
+ *  memory with the CPU backend, a device other than the image's). */
 void
 ValidateInput(const ImageView & image, const Options & options);
 

@@ -107,6 +107,15 @@ enum class FeatureCompaction : std::uint8_t
 const char *
 FeatureCompactionName(FeatureCompaction compaction);
 
+/** Where a buffer lives. */
+enum class MemorySpace : std::uint8_t
+{
+  Host,      ///< host memory (pageable or pinned)
+  CudaDevice ///< CUDA device memory (or managed memory) of one device
+};
+const char *
+MemorySpaceName(MemorySpace memory);
+
 enum class LabelImageType : std::uint8_t
 {
   None, ///< no label image is written
@@ -115,7 +124,10 @@ enum class LabelImageType : std::uint8_t
 };
 
 /** A read-only 2D or 3D pixel buffer. Strides are in pixels (not bytes) and
- *  may be 0 to mean "dense": stride[0] = 1, stride[1] = size[0], stride[2] = size[0]*size[1]. */
+ *  may be 0 to mean "dense": stride[0] = 1, stride[1] = size[0], stride[2] = size[0]*size[1].
+ *  Otherwise every stride of an axis longer than 1 is non-zero; strides may be
+ *  negative (data then points at pixel (0, 0, 0), as NumPy's and DLPack's
+ *  data pointers do for reversed views). */
 struct ImageView
 {
   const void * data = nullptr;
@@ -123,6 +135,11 @@ struct ImageView
   int          dimension = 2;           ///< 2 or 3
   std::int64_t size[3] = { 0, 0, 1 };   ///< x, y, z; size[2] must be 1 in 2D
   std::int64_t stride[3] = { 0, 0, 0 }; ///< pixels between neighbours along x, y, z
+  /** Where data lives. CudaDevice: a device pointer of CUDA device
+   *  deviceOrdinal, read in place by the CUDA backend (no copy through the
+   *  host); the CPU backend refuses it. Backend::Auto then means CUDA. */
+  MemorySpace memory = MemorySpace::Host;
+  int         deviceOrdinal = 0; ///< with MemorySpace::CudaDevice: the device that holds data
 
   /** size[0] * size[1] * size[2]; throws cca::Error (Kind::Overflow) when the
    *  product does not fit in 64 bits, so a wrapped count never reaches an
@@ -143,8 +160,25 @@ struct Options
    *  labelImageType, owned by the caller. 0 = background, components 1..N. */
   LabelImageType labelImageType = LabelImageType::None;
   void *         labelImage = nullptr;
+  /** Where labelImage lives. CudaDevice: device memory of the device the CUDA
+   *  backend runs on (the image's device for device input, else cudaDevice),
+   *  written there by the CUDA backend without a copy through the host; the
+   *  CPU backend refuses it, and Backend::Auto then means CUDA. */
+  MemorySpace labelImageMemory = MemorySpace::Host;
   int            numberOfThreads = 0; ///< CPU backend; 0 = all hardware threads
-  int            cudaDevice = -1;     ///< CUDA backend; -1 = current device
+  int            cudaDevice = -1;     ///< CUDA backend; -1 = current device (the image's device for device input)
+  /** CUDA backend: run on the caller's CUDA stream instead of the engine's
+   *  own. Then every copy and kernel of the run is queued on cudaStream after
+   *  the work already there (so device input produced on it is complete
+   *  first), and Run returns once the run's work on it is done. A flag, not
+   *  a null handle, says so because 0 is a real stream: CUDA's legacy default
+   *  stream, which PyTorch and CuPy use by default. Without it the engine's
+   *  own stream does not wait for other streams: device input must then be
+   *  complete (synchronized) before Run. */
+  bool useCallerStream = false;
+  /** With useCallerStream: the caller's cudaStream_t as an integer (0 = the
+   *  legacy default stream, 2 = cudaStreamPerThread), on the device the run uses. */
+  std::uintptr_t cudaStream = 0;
   Algorithm      algorithm = Algorithm::Default; ///< CUDA backend only (the CPU backend has one algorithm)
   /** CUDA backend: count atomic feature updates and estimate their conflicts
    *  (Result::atomicFeatureUpdates, estimatedConflicts); costs time, off by default. */
@@ -217,6 +251,9 @@ struct Result
   double       estimatedConflicts = -1;
   /** CUDA backend: bytes copied from the device to the host (table, runs, label image, counts). */
   std::int64_t bytesCopiedToHost = 0;
+  /** Bytes of the image copied from the host to a device: 0 for device-memory
+   *  input and for the CPU backend; -1 when the backend did not report it. */
+  std::int64_t bytesCopiedToDevice = -1;
 };
 
 /** Every failure of the engine. Kind lets callers react (for example fall back to the CPU). */

@@ -37,7 +37,8 @@ enum class Layout
   Dense,      ///< strides 0 (dense)
   Padded,     ///< explicit strides with padding between rows and slices
   XStride2,   ///< every other element along x
-  Transposed  ///< y fastest in memory (stride[0] = ny, stride[1] = 1)
+  Transposed, ///< y fastest in memory (stride[0] = ny, stride[1] = 1)
+  Reversed    ///< every axis reversed: negative strides, data at the last element (NumPy's a[::-1, ::-1])
 };
 
 const char *
@@ -53,6 +54,8 @@ LayoutName(Layout layout)
       return "x-stride-2";
     case Layout::Transposed:
       return "transposed";
+    case Layout::Reversed:
+      return "reversed";
   }
   return "?";
 }
@@ -215,7 +218,11 @@ EncodeTyped(const Case & c, std::uint64_t seed)
       stride[1] = 1;
       stride[2] = nx * ny;
       break;
+    case Layout::Reversed:
+      break; // dense in memory, addressed from the last element below
   }
+  // The reversed view's pixel (x, y, z) is element (elements - 1) - (dense index).
+  const bool reversed = c.layout == Layout::Reversed;
   std::mt19937_64 rng(seed);
   const T         special = SpecialValue<T>();
   const bool      equalTo = c.rule == cca::ForegroundRule::EqualTo;
@@ -237,20 +244,21 @@ EncodeTyped(const Case & c, std::uint64_t seed)
         {
           value = on ? OtherValue(special, rng) : special;
         }
-        buffer[static_cast<std::size_t>(x * stride[0] + y * stride[1] + z * stride[2])] = value;
+        const std::int64_t element = x * stride[0] + y * stride[1] + z * stride[2];
+        buffer[static_cast<std::size_t>(reversed ? elements - 1 - element : element)] = value;
       }
     }
   }
   EncodedImage e;
   e.bytes.resize(buffer.size() * sizeof(T));
   std::memcpy(e.bytes.data(), buffer.data(), e.bytes.size());
-  e.view.data = e.bytes.data();
+  e.view.data = reversed ? e.bytes.data() + (elements - 1) * static_cast<std::int64_t>(sizeof(T)) : e.bytes.data();
   e.view.pixelType = c.pixelType;
   e.view.dimension = m.dimension;
   for (int i = 0; i < 3; ++i)
   {
     e.view.size[i] = m.size[i];
-    e.view.stride[i] = c.layout == Layout::Dense ? 0 : stride[i];
+    e.view.stride[i] = c.layout == Layout::Dense ? 0 : reversed ? -stride[i] : stride[i];
   }
   if (m.dimension == 2 && c.layout != Layout::Dense)
   {
@@ -516,7 +524,8 @@ const cca::PixelType AllPixelTypes[] = { cca::PixelType::UInt8,  cca::PixelType:
 const double         Densities[] = { 0.05, 0.2, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.8, 0.95, 1.0 };
 const int            Granularities[] = { 1, 4, 16 };
 const int            ThreadCounts[] = { 0, 1, 2, 3, 5, 16 };
-const Layout         Layouts[] = { Layout::Dense, Layout::Dense, Layout::Padded, Layout::XStride2, Layout::Transposed };
+const Layout         Layouts[] = { Layout::Dense,    Layout::Dense,      Layout::Padded,
+                                   Layout::XStride2, Layout::Transposed, Layout::Reversed };
 
 /** Varies every option with the case number so that all combinations of
  *  neighbouring options appear over the list. */
@@ -532,7 +541,7 @@ VaryOptions(Mask mask, int k)
   c.labelImageType = labelChoice == 0   ? cca::LabelImageType::None
                      : labelChoice == 1 ? cca::LabelImageType::UInt32
                                         : cca::LabelImageType::UInt64;
-  c.layout = Layouts[(k / 7) % 5];
+  c.layout = Layouts[(k / 7) % 6];
   c.threads = ThreadCounts[(k / 11) % 6];
   c.computeRuns = (k % 13) != 12;
   return c;
@@ -871,6 +880,87 @@ ValidationSuite()
                 e.Run(v, o);
               },
               invalid);
+  ExpectThrow("a zero stride along an axis longer than 1 (a broadcast view)",
+              [&] {
+                auto v = good();
+                v.stride[0] = 1;
+                v.stride[1] = 0;
+                v.stride[2] = 64;
+                cca::ValidateInput(v, defaults);
+              },
+              invalid);
+  // Device memory: the CPU backend refuses it; the device must be the image's.
+  auto onDevice = [&]() {
+    auto v = good();
+    v.memory = cca::MemorySpace::CudaDevice;
+    v.deviceOrdinal = 1;
+    return v;
+  };
+  ExpectThrow("device image with Backend::Cpu",
+              [&] {
+                cca::Options o;
+                o.backend = cca::Backend::Cpu;
+                cca::ValidateInput(onDevice(), o);
+              },
+              invalid);
+  ExpectThrow("device label image with Backend::Cpu",
+              [&] {
+                std::vector<std::uint32_t> labels(64);
+                cca::Options               o;
+                o.backend = cca::Backend::Cpu;
+                o.labelImageType = cca::LabelImageType::UInt32;
+                o.labelImage = labels.data();
+                o.labelImageMemory = cca::MemorySpace::CudaDevice;
+                cca::ValidateInput(good(), o);
+              },
+              invalid);
+  ExpectThrow("device image on device 1 with cudaDevice 0",
+              [&] {
+                cca::Options o;
+                o.backend = cca::Backend::Cuda;
+                o.cudaDevice = 0;
+                cca::ValidateInput(onDevice(), o);
+              },
+              invalid);
+  ExpectThrow("device image with a negative device ordinal",
+              [&] {
+                auto v = onDevice();
+                v.deviceOrdinal = -1;
+                cca::ValidateInput(v, defaults);
+              },
+              invalid);
+  ExpectThrow("Engine::Run, Backend::Cpu, device image",
+              [&] {
+                cca::Engine  e;
+                cca::Options o;
+                o.backend = cca::Backend::Cpu;
+                e.Run(onDevice(), o);
+              },
+              invalid);
+  try
+  {
+    // A stride-0 axis of length 1 is fine (NumPy gives such views).
+    auto v = good();
+    v.size[0] = 1;
+    v.stride[0] = 0;
+    v.stride[1] = 8;
+    v.stride[2] = 64;
+    cca::ValidateInput(v, defaults);
+  }
+  catch (const std::exception & e)
+  {
+    ++g_Failures;
+    std::cerr << "FAIL a stride of 0 along an axis of length 1 was rejected: " << e.what() << "\n";
+  }
+  if (!cca::Engine::CudaCompiledIn())
+  {
+    ExpectThrow("Engine::Run, Backend::Auto, device image, no CUDA in the build",
+                [&] {
+                  cca::Engine e;
+                  e.Run(onDevice(), defaults);
+                },
+                cca::Error::Kind::NoDevice);
+  }
   if (!cca::Engine::CudaAvailable())
   {
     ExpectThrow("Backend::Cuda without a usable device",

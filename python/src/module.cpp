@@ -1,0 +1,612 @@
+// The Python extension: turns a DLPack/buffer array into a cca::ImageView
+// (no copy: host or CUDA device memory, strides passed through), runs the
+// engine without the GIL, computes ITK's shape attributes with
+// cca::ComputeShapeAttributes and returns them as NumPy columns. Argument
+// checks that need a framework (float thresholds, stream objects, ITK and
+// SimpleITK images) live in the Python package; this module checks what the
+// engine needs.
+#include "cca/Engine.h"
+#include "cca/ShapeAttributes.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/array.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+
+#include <array>
+#include <cctype>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nb = nanobind;
+
+namespace
+{
+
+// ---- engines: one per concurrent call ------------------------------------------
+
+/** cca::Engine is not thread-safe but keeps buffers worth reusing, so calls
+ *  borrow an idle engine (or make one) and give it back. The pool is never
+ *  destroyed: engines hold CUDA resources, and releasing them after the CUDA
+ *  runtime has shut down at interpreter exit would fail. */
+class EnginePool
+{
+public:
+  class Lease
+  {
+  public:
+    Lease(EnginePool & pool, std::unique_ptr<cca::Engine> engine)
+      : m_Pool(pool)
+      , m_Engine(std::move(engine))
+    {}
+    ~Lease() { m_Pool.Return(std::move(m_Engine)); }
+    Lease(const Lease &) = delete;
+    Lease &
+    operator=(const Lease &) = delete;
+    cca::Engine &
+    operator*() const
+    {
+      return *m_Engine;
+    }
+
+  private:
+    EnginePool &                 m_Pool;
+    std::unique_ptr<cca::Engine> m_Engine;
+  };
+
+  static EnginePool &
+  Instance()
+  {
+    static auto * pool = new EnginePool(); // deliberately leaked, see above
+    return *pool;
+  }
+
+  Lease
+  Borrow()
+  {
+    const std::lock_guard<std::mutex> lock(m_Mutex);
+    if (m_Idle.empty())
+    {
+      return Lease(*this, std::make_unique<cca::Engine>());
+    }
+    auto engine = std::move(m_Idle.back());
+    m_Idle.pop_back();
+    return Lease(*this, std::move(engine));
+  }
+
+private:
+  void
+  Return(std::unique_ptr<cca::Engine> engine)
+  {
+    const std::lock_guard<std::mutex> lock(m_Mutex);
+    m_Idle.push_back(std::move(engine));
+  }
+
+  std::mutex                                m_Mutex;
+  std::vector<std::unique_ptr<cca::Engine>> m_Idle;
+};
+
+// ---- errors --------------------------------------------------------------------
+
+PyObject * g_CudaError = nullptr;
+PyObject * g_CudaUnavailableError = nullptr;
+
+/** cca::Error kinds as the exceptions Python users expect. */
+void
+TranslateEngineError(const std::exception_ptr & error, void *)
+{
+  try
+  {
+    std::rethrow_exception(error);
+  }
+  catch (const cca::Error & e)
+  {
+    switch (e.GetKind())
+    {
+      case cca::Error::Kind::InvalidInput:
+        PyErr_SetString(PyExc_ValueError, e.what());
+        break;
+      case cca::Error::Kind::Overflow:
+        PyErr_SetString(PyExc_OverflowError, e.what());
+        break;
+      case cca::Error::Kind::OutOfMemory:
+        PyErr_SetString(PyExc_MemoryError, e.what());
+        break;
+      case cca::Error::Kind::NoDevice:
+        PyErr_SetString(g_CudaUnavailableError, e.what());
+        break;
+      case cca::Error::Kind::Cuda:
+        PyErr_SetString(g_CudaError, e.what());
+        break;
+    }
+  }
+}
+
+[[noreturn]] void
+ThrowType(const std::string & message)
+{
+  throw nb::type_error(message.c_str());
+}
+
+[[noreturn]] void
+ThrowValue(const std::string & message)
+{
+  throw nb::value_error(message.c_str());
+}
+
+// ---- arrays --------------------------------------------------------------------
+
+using Array = nb::ndarray<nb::ro>;
+using WritableArray = nb::ndarray<>;
+
+std::string
+DtypeName(nb::dlpack::dtype dtype)
+{
+  const auto code = static_cast<nb::dlpack::dtype_code>(dtype.code);
+  const char * kind = code == nb::dlpack::dtype_code::Int     ? "int"
+                      : code == nb::dlpack::dtype_code::UInt  ? "uint"
+                      : code == nb::dlpack::dtype_code::Float ? "float"
+                      : code == nb::dlpack::dtype_code::Bool  ? "bool"
+                      : code == nb::dlpack::dtype_code::Complex ? "complex"
+                                                                : "dtype-code-";
+  return std::string(kind) + std::to_string(dtype.bits);
+}
+
+/** The engine's pixel type of an integer or boolean dtype; TypeError otherwise. */
+cca::PixelType
+PixelTypeOf(nb::dlpack::dtype dtype)
+{
+  const auto code = static_cast<nb::dlpack::dtype_code>(dtype.code);
+  if (dtype.lanes == 1)
+  {
+    if (code == nb::dlpack::dtype_code::Bool && dtype.bits == 8)
+    {
+      return cca::PixelType::UInt8;
+    }
+    const bool isSigned = code == nb::dlpack::dtype_code::Int;
+    if (isSigned || code == nb::dlpack::dtype_code::UInt)
+    {
+      switch (dtype.bits)
+      {
+        case 8:
+          return isSigned ? cca::PixelType::Int8 : cca::PixelType::UInt8;
+        case 16:
+          return isSigned ? cca::PixelType::Int16 : cca::PixelType::UInt16;
+        case 32:
+          return isSigned ? cca::PixelType::Int32 : cca::PixelType::UInt32;
+        case 64:
+          return isSigned ? cca::PixelType::Int64 : cca::PixelType::UInt64;
+        default:
+          break;
+      }
+    }
+  }
+  if (code == nb::dlpack::dtype_code::Float || code == nb::dlpack::dtype_code::Bfloat)
+  {
+    ThrowType("the image has a real dtype (" + DtypeName(dtype) +
+              "): give threshold= (foreground: pixel > threshold), or background_value= or foreground_value=");
+  }
+  ThrowType("the image's dtype " + DtypeName(dtype) + " is not an integer or boolean type");
+}
+
+/** Host or CUDA device memory, from the DLPack device type. */
+cca::MemorySpace
+MemoryOf(int deviceType)
+{
+  if (deviceType == nb::device::cpu::value || deviceType == nb::device::cuda_host::value)
+  {
+    return cca::MemorySpace::Host;
+  }
+  if (deviceType == nb::device::cuda::value || deviceType == nb::device::cuda_managed::value)
+  {
+    return cca::MemorySpace::CudaDevice;
+  }
+  ThrowType("arrays on DLPack device type " + std::to_string(deviceType) +
+            " are not supported (host memory and CUDA device memory are)");
+}
+
+/** The foreground value as the engine's 64-bit pattern, after checking that
+ *  the dtype can hold it (a value it cannot hold would silently change meaning). */
+std::int64_t
+ForegroundBits(nb::handle value, nb::dlpack::dtype dtype)
+{
+  const auto code = static_cast<nb::dlpack::dtype_code>(dtype.code);
+  int        overflow = 0;
+  long long  asSigned = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (asSigned == -1 && PyErr_Occurred())
+  {
+    PyErr_Clear();
+    ThrowType("the background or foreground value must be an integer");
+  }
+  unsigned long long asUnsigned = 0;
+  bool               big = false; // above INT64_MAX
+  if (overflow > 0)
+  {
+    asUnsigned = PyLong_AsUnsignedLongLong(value.ptr());
+    if (PyErr_Occurred())
+    {
+      PyErr_Clear();
+      overflow = 2;
+    }
+    big = true;
+  }
+  const int bits = code == nb::dlpack::dtype_code::Bool ? 1 : dtype.bits;
+  bool      fits = overflow <= 1 && overflow >= 0;
+  if (fits && code == nb::dlpack::dtype_code::Int)
+  {
+    const long long low = bits == 64 ? std::numeric_limits<long long>::min() : -(1LL << (bits - 1));
+    const long long high = bits == 64 ? std::numeric_limits<long long>::max() : (1LL << (bits - 1)) - 1;
+    fits = !big && asSigned >= low && asSigned <= high;
+  }
+  else if (fits)
+  {
+    const unsigned long long high = bits == 64 ? std::numeric_limits<unsigned long long>::max() : (1ULL << bits) - 1;
+    fits = big ? asUnsigned <= high : (asSigned >= 0 && static_cast<unsigned long long>(asSigned) <= high);
+  }
+  if (!fits)
+  {
+    ThrowValue("the background or foreground value " + nb::cast<std::string>(nb::str(value)) +
+               " cannot be held by the image's dtype " + DtypeName(dtype));
+  }
+  return big ? static_cast<std::int64_t>(asUnsigned) : static_cast<std::int64_t>(asSigned);
+}
+
+/** The array as an engine view: axes reversed (NumPy's z, y, x to x, y, z),
+ *  strides in elements passed through, never copied. */
+cca::ImageView
+ViewOf(const Array & array)
+{
+  const size_t dimension = array.ndim();
+  if (dimension != 2 && dimension != 3)
+  {
+    ThrowValue("the image must have 2 or 3 dimensions (y, x or z, y, x), not " + std::to_string(dimension));
+  }
+  cca::ImageView view;
+  view.pixelType = PixelTypeOf(array.dtype());
+  view.dimension = static_cast<int>(dimension);
+  view.data = array.data();
+  view.memory = MemoryOf(array.device_type());
+  view.deviceOrdinal = view.memory == cca::MemorySpace::CudaDevice ? array.device_id() : 0;
+  view.size[2] = 1;
+  view.stride[2] = 0;
+  for (size_t i = 0; i < dimension; ++i)
+  {
+    const size_t axis = dimension - 1 - i;
+    view.size[i] = static_cast<std::int64_t>(array.shape(axis));
+    view.stride[i] = array.stride_ptr() ? array.stride(axis) : 0;
+  }
+  if (array.stride_ptr() == nullptr)
+  {
+    // DLPack without strides: dense, C order.
+    view.stride[0] = view.stride[1] = view.stride[2] = 0;
+  }
+  else
+  {
+    // Axes of length 1 may carry any stride, 0 included; give them a non-zero one.
+    for (int i = 0; i < 3; ++i)
+    {
+      if (view.size[i] == 1 && view.stride[i] == 0)
+      {
+        view.stride[i] = 1;
+      }
+    }
+    if (view.dimension == 2)
+    {
+      view.stride[2] = view.size[0] * view.size[1];
+    }
+  }
+  if (view.NumberOfPixels() == 0)
+  {
+    ThrowValue("the image is empty");
+  }
+  return view;
+}
+
+/** A label image destination must be dense in C order, with the image's shape,
+ *  in the image's memory, of 32 or 64-bit integers. */
+cca::LabelImageType
+CheckLabelDestination(const WritableArray & labels, const cca::ImageView & view)
+{
+  const auto code = static_cast<nb::dlpack::dtype_code>(labels.dtype().code);
+  if ((code != nb::dlpack::dtype_code::UInt && code != nb::dlpack::dtype_code::Int) ||
+      (labels.dtype().bits != 32 && labels.dtype().bits != 64))
+  {
+    ThrowType("the label image must have a 32 or 64-bit integer dtype");
+  }
+  if (static_cast<int>(labels.ndim()) != view.dimension)
+  {
+    ThrowValue("the label image must have the image's dimension");
+  }
+  std::int64_t expectedStride = 1;
+  for (int i = 0; i < view.dimension; ++i)
+  {
+    const size_t axis = view.dimension - 1 - i;
+    if (static_cast<std::int64_t>(labels.shape(axis)) != view.size[i])
+    {
+      ThrowValue("the label image must have the image's shape");
+    }
+    if (labels.stride_ptr() != nullptr && view.size[i] > 1 && labels.stride(axis) != expectedStride)
+    {
+      ThrowValue("the label image must be C-contiguous");
+    }
+    expectedStride *= view.size[i];
+  }
+  const cca::MemorySpace memory = MemoryOf(labels.device_type());
+  if (memory != view.memory ||
+      (memory == cca::MemorySpace::CudaDevice && labels.device_id() != view.deviceOrdinal))
+  {
+    ThrowValue("the label image must be in the image's memory (same device)");
+  }
+  return labels.dtype().bits == 64 ? cca::LabelImageType::UInt64 : cca::LabelImageType::UInt32;
+}
+
+cca::Backend
+BackendOf(const std::string & name)
+{
+  if (name == "auto")
+  {
+    return cca::Backend::Auto;
+  }
+  if (name == "cpu")
+  {
+    return cca::Backend::Cpu;
+  }
+  if (name == "cuda")
+  {
+    return cca::Backend::Cuda;
+  }
+  ThrowValue("backend must be 'auto', 'cpu' or 'cuda', not '" + name + "'");
+}
+
+cca::Algorithm
+AlgorithmOf(const std::string & name)
+{
+  auto lower = [](std::string s) {
+    for (char & c : s)
+    {
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return s;
+  };
+  for (const cca::Algorithm algorithm : cca::AllAlgorithms)
+  {
+    if (lower(cca::AlgorithmName(algorithm)) == lower(name))
+    {
+      return algorithm;
+    }
+  }
+  ThrowValue("unknown algorithm '" + name + "'");
+}
+
+// ---- columns -------------------------------------------------------------------
+
+template <typename T>
+nb::object
+NumpyColumn(std::vector<T> && values)
+{
+  auto * owned = new std::vector<T>(std::move(values));
+  owned->reserve(1); // a non-null pointer for empty columns
+  nb::capsule owner(owned, [](void * p) noexcept { delete static_cast<std::vector<T> *>(p); });
+  return nb::cast(nb::ndarray<nb::numpy, T, nb::ndim<1>>(owned->data(), { owned->size() }, owner));
+}
+
+/** The table, column by column, in the order the package documents. Vector
+ *  attributes are split as scikit-image's regionprops_table splits them:
+ *  name-i (name-i-j for the axes), i in ITK's x, y, z order. */
+nb::dict
+Columns(const std::vector<cca::ShapeAttributes> & rows, int d, const cca::ShapeAttributeOptions & options)
+{
+  nb::dict   columns;
+  const auto n = rows.size();
+  auto       addInt = [&](const std::string & name, auto get) {
+    std::vector<std::int64_t> values(n);
+    for (size_t r = 0; r < n; ++r)
+    {
+      values[r] = get(rows[r], r);
+    }
+    columns[name.c_str()] = NumpyColumn(std::move(values));
+  };
+  auto addReal = [&](const std::string & name, auto get) {
+    std::vector<double> values(n);
+    for (size_t r = 0; r < n; ++r)
+    {
+      values[r] = get(rows[r]);
+    }
+    columns[name.c_str()] = NumpyColumn(std::move(values));
+  };
+  auto addVector = [&](const std::string & name, auto member) {
+    for (int i = 0; i < d; ++i)
+    {
+      addReal(name + "-" + std::to_string(i), [&](const cca::ShapeAttributes & s) { return (s.*member)[i]; });
+    }
+  };
+  using S = cca::ShapeAttributes;
+  addInt("label", [](const S &, size_t r) { return static_cast<std::int64_t>(r + 1); });
+  addInt("number_of_pixels", [](const S & s, size_t) { return s.numberOfPixels; });
+  addReal("physical_size", [](const S & s) { return s.physicalSize; });
+  addVector("centroid", &S::centroid);
+  for (int i = 0; i < d; ++i)
+  {
+    addInt("bbox-" + std::to_string(i), [i](const S & s, size_t) { return s.boundingBoxIndex[i]; });
+  }
+  for (int i = 0; i < d; ++i)
+  {
+    addInt("bbox-" + std::to_string(d + i), [i](const S & s, size_t) { return s.boundingBoxSize[i]; });
+  }
+  addInt("number_of_pixels_on_border", [](const S & s, size_t) { return s.numberOfPixelsOnBorder; });
+  addReal("perimeter_on_border", [](const S & s) { return s.perimeterOnBorder; });
+  if (options.perimeter)
+  {
+    addReal("perimeter", [](const S & s) { return s.perimeter; });
+    addReal("roundness", [](const S & s) { return s.roundness; });
+  }
+  addVector("principal_moments", &S::principalMoments);
+  for (int i = 0; i < d; ++i)
+  {
+    for (int j = 0; j < d; ++j)
+    {
+      addReal("principal_axes-" + std::to_string(i) + "-" + std::to_string(j),
+              [i, j](const S & s) { return s.principalAxes[i][j]; });
+    }
+  }
+  addReal("elongation", [](const S & s) { return s.elongation; });
+  addReal("flatness", [](const S & s) { return s.flatness; });
+  addReal("equivalent_spherical_radius", [](const S & s) { return s.equivalentSphericalRadius; });
+  addReal("equivalent_spherical_perimeter", [](const S & s) { return s.equivalentSphericalPerimeter; });
+  addVector("equivalent_ellipsoid_diameter", &S::equivalentEllipsoidDiameter);
+  if (options.feretDiameter)
+  {
+    addReal("feret_diameter", [](const S & s) { return s.feretDiameter; });
+  }
+  if (options.perimeter)
+  {
+    addReal("perimeter_on_border_ratio", [](const S & s) { return s.perimeterOnBorderRatio; });
+  }
+  if (options.orientedBoundingBox)
+  {
+    addVector("oriented_bounding_box_origin", &S::orientedBoundingBoxOrigin);
+    addVector("oriented_bounding_box_size", &S::orientedBoundingBoxSize);
+  }
+  return columns;
+}
+
+// ---- the call ------------------------------------------------------------------
+
+nb::dict
+Analyze(const Array &                       image,
+        bool                                foregroundEqual,
+        nb::handle                          value,
+        bool                                fullyConnected,
+        const std::string &                 backend,
+        int                                 cudaDevice,
+        std::optional<std::uintptr_t>       stream,
+        std::optional<WritableArray>        labels,
+        std::array<double, 3>               spacing,
+        std::array<double, 3>               origin,
+        std::array<double, 9>               direction,
+        std::array<std::int64_t, 3>         regionIndex,
+        bool                                perimeter,
+        bool                                feretDiameter,
+        bool                                orientedBoundingBox,
+        bool                                lines,
+        int                                 threads,
+        const std::string &                 algorithm)
+{
+  const cca::ImageView view = ViewOf(image);
+  cca::Options         options;
+  options.foregroundRule = foregroundEqual ? cca::ForegroundRule::EqualTo : cca::ForegroundRule::NotEqualTo;
+  options.foregroundValue = ForegroundBits(value, image.dtype());
+  options.connectivity = fullyConnected ? cca::Connectivity::Full : cca::Connectivity::Face;
+  options.backend = BackendOf(backend);
+  options.cudaDevice = cudaDevice;
+  options.algorithm = AlgorithmOf(algorithm);
+  options.numberOfThreads = threads;
+  if (stream)
+  {
+    options.useCallerStream = true;
+    options.cudaStream = *stream;
+  }
+  if (labels)
+  {
+    options.labelImageType = CheckLabelDestination(*labels, view);
+    options.labelImage = labels->data();
+    options.labelImageMemory = view.memory;
+  }
+  cca::ShapeAttributeOptions attributeOptions;
+  attributeOptions.perimeter = perimeter;
+  attributeOptions.feretDiameter = feretDiameter;
+  attributeOptions.orientedBoundingBox = orientedBoundingBox;
+  options.computeRuns = lines || feretDiameter || orientedBoundingBox;
+
+  cca::ImageGeometry geometry;
+  geometry.dimension = view.dimension;
+  for (int i = 0; i < 3; ++i)
+  {
+    geometry.spacing[i] = spacing[i];
+    geometry.origin[i] = origin[i];
+    geometry.regionIndex[i] = regionIndex[i];
+    for (int j = 0; j < 3; ++j)
+    {
+      geometry.direction[i][j] = direction[3 * i + j];
+    }
+  }
+  for (int i = 0; i < view.dimension; ++i)
+  {
+    if (!(spacing[i] > 0))
+    {
+      ThrowValue("spacing must be positive");
+    }
+  }
+
+  cca::Result                       result;
+  std::vector<cca::ShapeAttributes> rows;
+  {
+    nb::gil_scoped_release released;
+    auto                   engine = EnginePool::Instance().Borrow();
+    (*engine).Run(view, options, result);
+    cca::ComputeShapeAttributes(result, geometry, attributeOptions, rows, threads);
+  }
+
+  nb::dict out;
+  out["columns"] = Columns(rows, view.dimension, attributeOptions);
+  out["component_count"] = result.componentCount;
+  out["backend"] = result.backendUsed == cca::Backend::Cuda ? "cuda" : "cpu";
+  nb::dict times;
+  times["upload_ms"] = result.times.uploadMs;
+  times["label_ms"] = result.times.labelMs;
+  times["features_ms"] = result.times.featuresMs;
+  times["download_ms"] = result.times.downloadMs;
+  times["total_ms"] = result.times.totalMs;
+  out["times"] = times;
+  nb::list warnings;
+  for (const std::string & warning : result.warnings)
+  {
+    warnings.append(nb::str(warning.c_str()));
+  }
+  out["warnings"] = warnings;
+  out["data_pointer"] = reinterpret_cast<std::uintptr_t>(view.data);
+  out["bytes_copied_to_device"] = result.bytesCopiedToDevice;
+  out["bytes_copied_to_host"] = result.bytesCopiedToHost;
+  if (options.computeRuns && lines)
+  {
+    std::vector<std::int32_t> runs(result.runs.size() * 4);
+    for (size_t r = 0; r < result.runs.size(); ++r)
+    {
+      runs[4 * r] = result.runs[r].x;
+      runs[4 * r + 1] = result.runs[r].y;
+      runs[4 * r + 2] = result.runs[r].z;
+      runs[4 * r + 3] = result.runs[r].length;
+    }
+    out["runs"] = NumpyColumn(std::move(runs));
+    out["run_offsets"] = NumpyColumn(std::vector<std::int64_t>(result.runOffsets.begin(), result.runOffsets.end()));
+  }
+  return out;
+}
+
+} // namespace
+
+NB_MODULE(_core, m)
+{
+  m.doc() = "The compiled engine of cudalabelstatistics (use the package's functions instead).";
+  g_CudaError = PyErr_NewException("cudalabelstatistics.CudaError", PyExc_RuntimeError, nullptr);
+  g_CudaUnavailableError = PyErr_NewException("cudalabelstatistics.CudaUnavailableError", g_CudaError, nullptr);
+  m.attr("CudaError") = nb::handle(g_CudaError);
+  m.attr("CudaUnavailableError") = nb::handle(g_CudaUnavailableError);
+  nb::register_exception_translator(TranslateEngineError);
+
+  m.def("cuda_compiled_in", &cca::Engine::CudaCompiledIn, "True when this build has the CUDA backend.");
+  m.def("cuda_available", &cca::Engine::CudaAvailable,
+        "True when this build has the CUDA backend and a CUDA device is usable.");
+  m.def("analyze", &Analyze, nb::arg("image").noconvert(), nb::kw_only(), nb::arg("foreground_equal"),
+        nb::arg("value"), nb::arg("fully_connected"), nb::arg("backend"), nb::arg("cuda_device"),
+        nb::arg("stream").none(), nb::arg("labels").noconvert().none(), nb::arg("spacing"), nb::arg("origin"),
+        nb::arg("direction"), nb::arg("region_index"), nb::arg("perimeter"), nb::arg("feret_diameter"),
+        nb::arg("oriented_bounding_box"), nb::arg("lines"), nb::arg("threads"), nb::arg("algorithm"));
+}

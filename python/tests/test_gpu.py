@@ -1,0 +1,177 @@
+"""CUDA: CuPy arrays and PyTorch tensors read in place (the engine gets the
+caller's device pointer, nothing is uploaded), results equal to the CPU
+backend's, the caller's stream, the label image on the device. Skipped
+without a usable GPU (and per framework without CuPy or PyTorch)."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from conftest import blobs, random_blocks
+
+import cudalabelstatistics as cls
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not cls.cuda_available(), reason="no usable CUDA device (or a CPU-only build)"),
+]
+
+OPTIONS = dict(feret_diameter=True, oriented_bounding_box=True, lines=True)
+
+
+def cpu_table(mask, **kwargs):
+    return cls.label_shape_statistics(np.ascontiguousarray(mask), backend="cpu", label_image=True, **OPTIONS,
+                                      **kwargs)
+
+
+def assert_same_table(got, want, what):
+    assert got.backend == "cuda", what
+    assert list(got) == list(want), what
+    for name in want:
+        np.testing.assert_array_equal(np.asarray(got[name]), np.asarray(want[name]), err_msg=f"{what}: {name}")
+    for got_part, want_part in zip(got.lines, want.lines):
+        np.testing.assert_array_equal(got_part, want_part, err_msg=f"{what}: lines")
+
+
+MASKS = {
+    "2D random seed=201": lambda: random_blocks((257, 301), 0.45, 1, 201),
+    "2D blobs seed=202": lambda: blobs((300, 280), 40, 202, thin=True),
+    "3D random seed=203": lambda: random_blocks((33, 65, 70), 0.3, 2, 203),
+}
+
+
+# ---- CuPy -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cupy():
+    return pytest.importorskip("cupy")
+
+
+@pytest.mark.parametrize("name", list(MASKS))
+@pytest.mark.parametrize("fully", [False, True], ids=["face", "full"])
+def test_cupy_in_place_equals_cpu(cupy, name, fully):
+    mask = MASKS[name]()
+    device_mask = cupy.asarray(mask)
+    got = cls.label_shape_statistics(device_mask, fully_connected=fully, label_image=True, **OPTIONS)
+    assert got.data_pointer == device_mask.data.ptr
+    assert got.bytes_copied_to_device == 0
+    assert isinstance(got.label_image, cupy.ndarray) and got.label_image.device.id == device_mask.device.id
+    want = cpu_table(mask, fully_connected=fully)
+    assert_same_table(got, want, name)
+    np.testing.assert_array_equal(cupy.asnumpy(got.label_image), want.label_image)
+
+
+@pytest.mark.parametrize("view", ["every other column", "reversed", "transposed 3D"])
+def test_cupy_strided_views_in_place(cupy, view):
+    base2 = cupy.asarray(random_blocks((200, 240), 0.5, 2, 204))
+    base3 = cupy.asarray(random_blocks((20, 30, 40), 0.3, 1, 205))
+    array = {"every other column": lambda: base2[:, ::2], "reversed": lambda: base2[::-1, ::-1],
+             "transposed 3D": lambda: base3.transpose(2, 0, 1)}[view]()
+    got = cls.label_shape_statistics(array, label_image=True, **OPTIONS)
+    assert got.data_pointer == array.data.ptr
+    assert got.bytes_copied_to_device == 0
+    want = cpu_table(cupy.asnumpy(array))
+    assert_same_table(got, want, view)
+    np.testing.assert_array_equal(cupy.asnumpy(got.label_image), want.label_image)
+
+
+def test_cupy_non_default_stream(cupy):
+    mask = random_blocks((512, 512), 0.4, 1, 206)
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        # Produced on the stream just before the call: the engine must run after it.
+        device_mask = (cupy.asarray(mask) * 3 + 1) % 2
+        got = cls.label_shape_statistics(device_mask, label_image=True, **OPTIONS)
+        labels_on_stream = got.label_image.copy()  # queued after the engine's writes on the same stream
+    stream.synchronize()
+    want = cpu_table((mask * 3 + 1) % 2)
+    assert_same_table(got, want, "current CuPy stream")
+    np.testing.assert_array_equal(cupy.asnumpy(labels_on_stream), want.label_image)
+    explicit = cls.label_shape_statistics(device_mask, stream=stream, **OPTIONS)
+    assert_same_table(explicit, cpu_table((mask * 3 + 1) % 2), "explicit CuPy stream")
+
+
+def test_cupy_float_threshold_and_cpu_backend_refusal(cupy):
+    values = cupy.asarray(np.random.default_rng(207).normal(size=(128, 160)).astype(np.float32))
+    got = cls.label_shape_statistics(values, threshold=0.3, **OPTIONS)
+    assert_same_table(got, cpu_table(cupy.asnumpy(values) > 0.3), "threshold")
+    with pytest.raises(ValueError, match="CPU backend cannot access CUDA device memory"):
+        cls.label_shape_statistics(cupy.asarray(random_blocks((8, 8), 0.5, 1, 1)), backend="cpu")
+
+
+# ---- PyTorch ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def torch():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch sees no CUDA device")
+    return torch
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "bool", "int32", "int64"])
+def test_torch_in_place_equals_cpu(torch, dtype):
+    mask = random_blocks((300, 330), 0.45, 1, 208)
+    tensor = torch.from_numpy(mask).to("cuda").to(getattr(torch, dtype))
+    got = cls.label_shape_statistics(tensor, label_image=True, **OPTIONS)
+    assert got.data_pointer == tensor.data_ptr()
+    assert got.bytes_copied_to_device == 0
+    assert got.label_image.device == tensor.device and got.label_image.dtype == torch.int32
+    want = cpu_table(mask)
+    assert_same_table(got, want, dtype)
+    np.testing.assert_array_equal(got.label_image.cpu().numpy(), want.label_image.astype(np.int32))
+
+
+def test_torch_non_contiguous_and_3d(torch):
+    mask = random_blocks((24, 40, 50), 0.3, 1, 209)
+    tensor = torch.from_numpy(mask).cuda().permute(2, 0, 1)  # no copy: strides passed through
+    assert not tensor.is_contiguous()
+    got = cls.label_shape_statistics(tensor, fully_connected=True, label_image=True,
+                                     label_dtype=torch.int64, **OPTIONS)
+    assert got.data_pointer == tensor.data_ptr()
+    want = cpu_table(tensor.cpu().numpy(), fully_connected=True)
+    assert_same_table(got, want, "permuted 3D tensor")
+    assert got.label_image.dtype == torch.int64
+
+
+def test_torch_non_default_stream(torch):
+    mask = random_blocks((1024, 1024), 0.45, 1, 210)
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        tensor = torch.from_numpy(mask).to("cuda", non_blocking=True)
+        tensor = (tensor.int() * 5 + 1) % 2  # work queued on the stream right before the call
+        got = cls.label_shape_statistics(tensor, label_image=True, **OPTIONS)
+        counts = torch.bincount(got.label_image.flatten().long())  # after the engine on the same stream
+    stream.synchronize()
+    want = cpu_table((mask.astype(np.int32) * 5 + 1) % 2)
+    assert_same_table(got, want, "current torch stream")
+    np.testing.assert_array_equal(counts.cpu().numpy()[1:], want["number_of_pixels"])
+    explicit = cls.label_shape_statistics(tensor, stream=stream, **OPTIONS)
+    assert_same_table(explicit, want, "explicit torch stream")
+
+
+def test_torch_requires_grad_and_cpu_refusal(torch):
+    tensor = torch.rand(64, 64, device="cuda", requires_grad=True)
+    got = cls.label_shape_statistics(tensor, threshold=0.5, **OPTIONS)
+    assert_same_table(got, cpu_table(tensor.detach().cpu().numpy() > 0.5), "requires_grad")
+    with pytest.raises(ValueError, match="CPU backend"):
+        cls.label_shape_statistics(torch.ones(4, 4, dtype=torch.uint8, device="cuda"), backend="cpu")
+
+
+def test_host_input_on_the_cuda_backend_is_uploaded(torch):
+    mask = blobs((200, 220), 30, 211)
+    got = cls.label_shape_statistics(mask, backend="cuda", label_image=True, **OPTIONS)
+    assert got.bytes_copied_to_device == mask.nbytes
+    assert_same_table(got, cpu_table(mask), "host input, CUDA backend")
+
+
+def test_concurrent_gpu_calls(torch):
+    masks = [random_blocks((150 + 7 * k, 170), 0.4, 1 + k % 2, 300 + k) for k in range(8)]
+    tensors = [torch.from_numpy(m).cuda() for m in masks]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda t: cls.label_shape_statistics(t, **OPTIONS), tensors * 2))
+    for k, got in enumerate(results):
+        assert_same_table(got, cpu_table(masks[k % len(masks)]), f"thread job {k}")
