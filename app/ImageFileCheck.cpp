@@ -3,7 +3,7 @@
 #include "ImageFileCheckDetail.h"
 #include "PngFile.h"
 
-#include <zlib.h>
+#include "itk_zlib.h"
 
 #include <algorithm>
 #include <cctype>

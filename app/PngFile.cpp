@@ -2,7 +2,7 @@
 
 #include "OutputFiles.h"
 
-#include <png.h>
+#include "itk_png.h"
 
 #include <cerrno>
 #include <csetjmp>

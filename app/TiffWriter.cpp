@@ -2,7 +2,7 @@
 
 #include "OutputFiles.h"
 
-#include <zlib.h>
+#include "itk_zlib.h"
 
 #include <algorithm>
 #include <vector>

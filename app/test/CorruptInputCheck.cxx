@@ -14,7 +14,7 @@
 #include "itkTIFFImageIO.h"
 #include "itkVTKImageIO.h"
 
-#include <zlib.h>
+#include "itk_zlib.h"
 
 #include <cstring>
 #include <functional>
