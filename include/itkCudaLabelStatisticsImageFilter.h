@@ -202,6 +202,11 @@ protected:
   GenerateData() override;
 
 private:
+  /** GenerateData's work; GenerateData turns its allocation failures into an
+   *  itk::ExceptionObject, so std::bad_alloc never escapes Update(). */
+  void
+  AnalyseInput();
+
   InputImagePixelType  m_InputForegroundValue;
   InputImagePixelType  m_InputBackgroundValue;
   ForegroundRuleEnum   m_ForegroundRule{ ForegroundRuleEnum::EqualToForegroundValue };

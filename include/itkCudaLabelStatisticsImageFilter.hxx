@@ -26,6 +26,7 @@
 #include "itkProgressReporter.h"
 
 #include <limits>
+#include <new>
 #include <vector>
 
 namespace itk
@@ -143,6 +144,24 @@ template <typename TInputImage, typename TOutputImage>
 void
 CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateData()
 {
+  try
+  {
+    this->AnalyseInput();
+  }
+  catch (const std::bad_alloc &)
+  {
+    // Leave no half-built output behind, as for every other failure.
+    this->GetOutput()->ClearLabels();
+    this->GetLabelImage()->Initialize();
+    itkExceptionMacro(<< "not enough memory for the connected-component analysis of a region of size "
+                      << this->GetInput()->GetRequestedRegion().GetSize());
+  }
+}
+
+template <typename TInputImage, typename TOutputImage>
+void
+CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
+{
   const InputImageType * input = this->GetInput();
   OutputImageType *      output = this->GetOutput();
   LabelImageType *       labelImage = this->GetLabelImage();
@@ -154,9 +173,22 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateData()
   output->SetBufferedRegion(output->GetRequestedRegion());
   output->Allocate();
   labelImage->Initialize();
-  if (region.GetNumberOfPixels() == 0)
+  // The pixel count is checked before anything is sized from it: ITK's
+  // GetNumberOfPixels() wraps silently (a 2^32 x 2^32 region counts 0 pixels).
+  SizeValueType pixels = 1;
+  for (unsigned int d = 0; d < ImageDimension; ++d)
   {
-    itkExceptionMacro(<< "the input region is empty: " << region);
+    if (region.GetSize(d) == 0)
+    {
+      itkExceptionMacro(<< "the input region is empty: " << region);
+    }
+  }
+  for (unsigned int d = 0; d < ImageDimension; ++d)
+  {
+    if (__builtin_mul_overflow(pixels, region.GetSize(d), &pixels))
+    {
+      itkExceptionMacro(<< "the input region of size " << region.GetSize() << " has more pixels than 64 bits can count");
+    }
   }
   if (!buffered.IsInside(region))
   {
@@ -217,7 +249,7 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateData()
     }
     else
     {
-      engineLabels.resize(region.GetNumberOfPixels());
+      engineLabels.resize(pixels);
       options.labelImageType = cca::LabelImageType::UInt64;
       options.labelImage = engineLabels.data();
     }

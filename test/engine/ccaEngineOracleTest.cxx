@@ -819,6 +819,46 @@ ValidationSuite()
                 cca::ValidateInput(v, defaults);
               },
               cca::Error::Kind::Overflow);
+  // Sizes whose pixel count leaves 64 bits are refused as overflows before any
+  // allocation is sized from them (2^30 cubed wraps to exactly 0, which must not
+  // read as "empty"); the 64-pixel buffer behind these views is never read.
+  const cca::Error::Kind overflow = cca::Error::Kind::Overflow;
+  auto huge = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
+    auto v = good();
+    v.dimension = 3;
+    v.size[0] = x;
+    v.size[1] = y;
+    v.size[2] = z;
+    return v;
+  };
+  constexpr std::int64_t maxExtent = (std::int64_t{ 1 } << 31) - 2;
+  ExpectThrow("pixel count wrapping to 0 (2^30 cubed)",
+              [&] { cca::ValidateInput(huge(std::int64_t{ 1 } << 30, std::int64_t{ 1 } << 30, std::int64_t{ 1 } << 30), defaults); },
+              overflow);
+  ExpectThrow("pixel count past 2^64 ((2^31-2) cubed)",
+              [&] { cca::ValidateInput(huge(maxExtent, maxExtent, maxExtent), defaults); }, overflow);
+  ExpectThrow("NumberOfPixels of (2^31-2) cubed", [&] { (void)huge(maxExtent, maxExtent, maxExtent).NumberOfPixels(); },
+              overflow);
+  ExpectThrow("2^62 pixels (bytes past 2^63)",
+              [&] { cca::ValidateInput(huge(std::int64_t{ 1 } << 21, std::int64_t{ 1 } << 21, std::int64_t{ 1 } << 20), defaults); },
+              overflow);
+  ExpectThrow("strides spanning past 2^64",
+              [&] {
+                auto v = good();
+                v.stride[0] = 1;
+                v.stride[1] = std::int64_t{ 1 } << 62;
+                v.stride[2] = 64;
+                cca::ValidateInput(v, defaults);
+              },
+              overflow);
+  ExpectThrow("Engine::Run on a wrapping size (never reads the 64-pixel buffer)",
+              [&] {
+                cca::Engine  e;
+                cca::Options o;
+                o.backend = cca::Backend::Cpu;
+                e.Run(huge(std::int64_t{ 1 } << 30, std::int64_t{ 1 } << 30, std::int64_t{ 1 } << 30), o);
+              },
+              overflow);
   // Engine::Run validates too, before touching the data.
   ExpectThrow("Engine::Run with dimension 4",
               [&] {
