@@ -117,7 +117,6 @@ CheckExactEqualRule(const std::string & input, const std::string & labelsPath, T
 {
   using ImageType = itk::Image<TPixel, 3>;
   using MaskType = itk::Image<unsigned char, 3>;
-  using LabelType = itk::Image<unsigned int, 3>;
   auto reader = itk::ImageFileReader<ImageType>::New();
   reader->SetFileName(input);
   reader->Update();
@@ -309,7 +308,6 @@ RunScenario(const std::string & program, const std::string & dir, const std::str
   {
     // uint64 values >= 2^63 and negative int64 values are compared exactly.
     using U64 = itk::Image<std::uint64_t, 3>;
-    using I64 = itk::Image<std::int64_t, 3>;
     const std::uint64_t high = (std::uint64_t{ 1 } << 63) + 5;
     auto u = RandomImage<std::uint64_t, 3>(itk::Size<3>{ { 19, 11, 6 } }, { 0, 0, 1 }, 18);
     for (itk::ImageRegionIterator<U64> it(u, u->GetLargestPossibleRegion()); !it.IsAtEnd(); ++it)
