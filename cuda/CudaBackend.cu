@@ -13,8 +13,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace cca
 {
@@ -24,6 +26,7 @@ namespace cuda
 namespace
 {
 std::atomic<bool>         forceWideRunIndex{ false };
+std::atomic<std::size_t>  uploadSlabBytes{ 0 };
 std::atomic<std::int64_t> treeMergeSecondCopies{ 0 };
 
 /** The caller's current CUDA device is theirs: selected for a run, given back after it. */
@@ -173,6 +176,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   }
   const CallerStreamScope streamScope(*m_StreamDevice, options);
   m_Sequence->SetForceWideIndex(ForceWideRunIndex());
+  m_Sequence->SetSlabBytes(UploadSlabBytes());
   const std::int64_t secondCopies = m_Sequence->TreeMergeSecondCopies();
   m_Sequence->Run(*m_StreamDevice, image, options, result);
   treeMergeSecondCopies += m_Sequence->TreeMergeSecondCopies() - secondCopies;
@@ -192,6 +196,18 @@ ForceWideRunIndex()
   return forceWideRunIndex;
 }
 
+void
+SetUploadSlabBytes(std::size_t bytes)
+{
+  uploadSlabBytes = bytes;
+}
+
+std::size_t
+UploadSlabBytes()
+{
+  return uploadSlabBytes;
+}
+
 std::int64_t
 TreeMergeSecondCopies()
 {
@@ -204,6 +220,46 @@ std::unique_ptr<BackendImplementation>
 MakeCudaBackend(int device)
 {
   return std::make_unique<cuda::CudaBackend>(device);
+}
+
+void
+StartCudaDevice(int device)
+{
+  try
+  {
+    // A backend made and run once on a small image: the context, the
+    // default strategy's kernels (loaded at their first launch), memory of
+    // the device pool, the pinned staging buffers and the copy threads; the
+    // backend gives them back to the process's pools for the next engine.
+    auto                        backend = MakeCudaBackend(device);
+    constexpr std::int64_t      side = 64;
+    std::vector<std::uint8_t>   image(side * side);
+    std::vector<std::uint32_t>  labels(image.size());
+    for (std::size_t i = 0; i < image.size(); ++i)
+    {
+      image[i] = static_cast<std::uint8_t>((i * 2654435761u >> 7) & 1);
+    }
+    ImageView view;
+    view.data = image.data();
+    view.size[0] = side;
+    view.size[1] = side;
+    Options options;
+    options.backend = Backend::Cuda;
+    options.labelImageType = LabelImageType::UInt32;
+    options.labelImage = labels.data();
+    Result result;
+    backend->Run(view, options, result);
+  }
+  catch (const std::exception &)
+  {
+    // Nothing is lost: the first Run starts CUDA itself and reports the error.
+  }
+}
+
+void
+ReleaseCudaCachedMemory()
+{
+  cuda::ReleaseCachedMemory();
 }
 
 } // namespace cca

@@ -1,7 +1,9 @@
 // The CUDA backend's host sequence, written once against a device and run
 // by the backend on the GPU (StreamDevice.cuh) and by the emulation tests on
 // CPU threads (test/gpu/emulation/EmulatedDevice.h). One run, stage by stage:
-//   1. upload the image (this file);
+//   1. upload the image (this file), in slabs of rows: the units of each
+//      slab are counted (the first pass of their detection) as it arrives,
+//      while the next slabs are copied;
 //   2. label the units: detect them, join them into components (LabelStage.cuh);
 //   3. number the components in raster order (NumberingStage.cuh);
 //   4. build the feature table, one stage per FeatureCompaction
@@ -9,7 +11,8 @@
 //   5. write the per-run and per-pixel outputs (OutputStage.cuh);
 //   6. download the table and the outputs, then finish the table on the
 //      host where the compaction needs it.
-// Each stage owns its device buffers, kept across runs (they only grow).
+// Each stage owns its device buffers, kept across runs (they only grow; the
+// device takes them from the process's memory pools).
 // The strategy (Strategies.cuh) is a template argument of every stage: a
 // new strategy or compaction is written once, and emulated for free.
 //
@@ -25,9 +28,12 @@
 //   ExclusiveSum(what, in, out, count)     out[i] = in[0] + ... + in[i - 1]
 //   ExclusiveSumOf(what, f, out, count)    out[i] = f(0) + ... + f(i - 1)
 //   SortPairs(what, keysIn, keysOut, valuesIn, valuesOut, count, endBit)   stable by key, keys < 2^endBit
-//   Upload(destination, bytes, producer)   host bytes (DensePixels.h) to device memory
-//                                          (images in device memory are read in place instead)
+//   Upload(destination, bytes, producer, slabBytes, onSlab)
+//                                          host bytes (DensePixels.h) to device memory, slab by slab;
+//                                          onSlab(begin, end) once a slab is queued: work queued then
+//                                          sees it (images in device memory are read in place instead)
 //   Download(host, source, bytes)          device memory to the host; returns when it is there
+//   DownloadWidened(host, source, count)   count 32-bit values to the host as 64-bit ones
 //   Record(Milestone), Wait(), Milliseconds(from, to), BytesToHost()
 #ifndef cca_cuda_HostSequence_cuh
 #define cca_cuda_HostSequence_cuh
@@ -59,14 +65,37 @@ namespace cuda
 {
 
 /** Stage 1: the image, dense and x fastest, in device memory. Host images
- *  are uploaded (packed dense from any strides); device images are read in
- *  place when dense, else packed on the device (StridedGather.cuh). */
+ *  are uploaded (packed dense from any strides) in slabs of whole rows;
+ *  device images are read in place when dense, else packed on the device
+ *  (StridedGather.cuh). onSlab(image, firstRow, endRow) is called for
+ *  consecutive row ranges that cover the image once each, each as soon as
+ *  work queued on the device sees those rows of image. */
 template <class Device>
 class UploadStage
 {
 public:
+  /** Bytes of a slab (rounded down to whole rows, at least one row): large
+   *  enough that a kernel per slab is cheap, small enough that the first
+   *  slab's work starts early. */
+  static constexpr std::size_t DefaultSlabBytes = std::size_t{ 16 } << 20;
+
+  /** Tests: slabs of about this many bytes (0: the default). */
+  void
+  SetSlabBytes(std::size_t bytes)
+  {
+    m_SlabBytes = bytes == 0 ? DefaultSlabBytes : bytes;
+  }
+
+  /** Bytes of the last run's image copied from the host. */
+  std::int64_t
+  BytesToDevice() const
+  {
+    return m_BytesToDevice;
+  }
+
+  template <class OnSlab>
   const void *
-  Run(Device & device, const Frame & frame)
+  Run(Device & device, const Frame & frame, OnSlab && onSlab)
   {
     const ImageView & image = frame.image;
     const std::size_t bytes =
@@ -74,6 +103,7 @@ public:
     m_BytesToDevice = 0;
     if (image.memory == MemorySpace::CudaDevice && IsDense(image))
     {
+      onSlab(image.data, std::int64_t{ 0 }, frame.geometry.rows);
       return image.data;
     }
     void * dense = m_Image.Reserve(bytes, "the image");
@@ -90,22 +120,22 @@ public:
                       static_cast<const T *>(image.data), image.size[0], image.size[1], frame.pixels, image.stride[0],
                       sy, sz, static_cast<T *>(dense));
       });
+      onSlab(static_cast<const void *>(dense), std::int64_t{ 0 }, frame.geometry.rows);
       return dense;
     }
-    device.Upload(dense, bytes, DensePixelProducer(image));
+    const std::size_t rowBytes = bytes / static_cast<std::size_t>(frame.geometry.rows);
+    const std::size_t slabBytes = std::max<std::size_t>(1, m_SlabBytes / rowBytes) * rowBytes;
+    device.Upload(dense, bytes, DensePixelProducer(image), slabBytes, [&](std::size_t begin, std::size_t end) {
+      onSlab(static_cast<const void *>(dense), static_cast<std::int64_t>(begin / rowBytes),
+             static_cast<std::int64_t>(end / rowBytes));
+    });
     m_BytesToDevice = static_cast<std::int64_t>(bytes);
     return dense;
   }
 
-  /** Bytes of the last run's image copied from the host. */
-  std::int64_t
-  BytesToDevice() const
-  {
-    return m_BytesToDevice;
-  }
-
 private:
   typename Device::Buffer m_Image;
+  std::size_t             m_SlabBytes = DefaultSlabBytes;
   std::int64_t            m_BytesToDevice = 0;
 };
 
@@ -166,7 +196,11 @@ public:
     device.Begin();
 
     device.Record(Milestone::Start);
-    const void * deviceImage = m_Upload.Run(device, frame);
+    // The strategy's units are counted slab by slab as the image arrives.
+    const void * deviceImage =
+      m_Upload.Run(device, frame, [&](const void * image, std::int64_t firstRow, std::int64_t endRow) {
+        m_Labeling.template CountUnits<Index, typename S::Units>(device, frame, image, firstRow, endRow);
+      });
     device.Record(Milestone::ImageUploaded);
     const LabeledUnits<Index> labeled = m_Labeling.template Run<Index, S>(device, frame, deviceImage, m_Counts);
     device.Record(Milestone::UnitsLabeled);
@@ -200,6 +234,14 @@ public:
   SetForceWideIndex(bool force)
   {
     m_ForceWideIndex = force;
+  }
+
+  /** Tests: upload slabs of about this many bytes (0: the default), so that
+   *  small images take many slabs. */
+  void
+  SetSlabBytes(std::size_t bytes)
+  {
+    m_Upload.SetSlabBytes(bytes);
   }
 
   /** Copies of the tree merge compaction that needed a second one, over all runs. */

@@ -3,7 +3,9 @@
 // each full run, the label image (the run detection pass again, each pixel
 // its run's label), and the runs grouped by component (a stable radix sort
 // of run indices by label keeps raster order within a component). A label
-// image in the caller's device memory is written there, never copied.
+// image in the caller's device memory is written there, never copied; a
+// 64-bit label image in host memory crosses the bus as 32-bit labels while
+// the labels fit, and is widened on the host.
 #ifndef cca_cuda_OutputStage_cuh
 #define cca_cuda_OutputStage_cuh
 
@@ -18,6 +20,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 namespace cca
 {
@@ -79,16 +82,24 @@ public:
   Download(Device & device, const Frame & frame, Result & result)
   {
     const Options & options = frame.options;
-    result.runs.clear();
-    result.runOffsets.clear();
-    if (options.computeRuns)
+    if (!options.computeRuns)
     {
+      result.runs.clear();
+      result.runOffsets.clear();
+    }
+    else
+    {
+      // Sized, not cleared first: a reused result zeroes only what it grows by.
       result.runs.resize(m_Runs);
       device.Download(result.runs.data(), m_Grouped, result.runs.size() * sizeof(cca::Run));
-      result.runOffsets.assign(m_Components + 1, 0);
+      result.runOffsets.resize(m_Components + 1);
       if (m_Components > 0)
       {
         device.Download(result.runOffsets.data(), m_Offsets, result.runOffsets.size() * sizeof(std::int64_t));
+      }
+      else
+      {
+        result.runOffsets[0] = 0;
       }
     }
     if (options.labelImageType != LabelImageType::None)
@@ -105,6 +116,11 @@ public:
         {
           std::memset(options.labelImage, 0, bytes);
         }
+      }
+      else if (m_DeviceLabelBytes < LabelBytes(options))
+      {
+        device.DownloadWidened(static_cast<std::uint64_t *>(options.labelImage),
+                               static_cast<const std::uint32_t *>(m_Labels), static_cast<std::size_t>(frame.pixels));
       }
       else if (!onDevice) // a device label image was written in place
       {
@@ -125,11 +141,14 @@ private:
   WriteLabelImage(Device & device, const Frame & frame, const void * image, const RunArrays<Index> & runs,
                   const Index * runLabel)
   {
-    const std::size_t labelBytes = LabelBytes(frame.options);
-    // A label image in device memory (the caller's) is written in place.
-    m_Labels = frame.options.labelImageMemory == MemorySpace::CudaDevice
-                 ? frame.options.labelImage
-                 : m_LabelImage.Reserve(static_cast<std::size_t>(frame.pixels) * labelBytes, "the label image");
+    // A label image in device memory (the caller's) is written in place;
+    // one for the host in 32 bits while the labels fit (half the transfer).
+    const bool onDevice = frame.options.labelImageMemory == MemorySpace::CudaDevice;
+    const bool narrow = !onDevice && m_Components <= std::numeric_limits<std::uint32_t>::max();
+    const std::size_t labelBytes = narrow ? 4 : LabelBytes(frame.options);
+    m_DeviceLabelBytes = labelBytes;
+    m_Labels = onDevice ? frame.options.labelImage
+                        : m_LabelImage.Reserve(static_cast<std::size_t>(frame.pixels) * labelBytes, "the label image");
     const unsigned rowBlocks = BlocksFor(frame.geometry.rows, WarpsPerBlock);
     DispatchPixelType(frame.image.pixelType, [&](auto zero) {
       using T = decltype(zero);
@@ -175,6 +194,7 @@ private:
   typename Device::Buffer m_GroupedRuns;
   typename Device::Buffer m_RunOffsets;
   void *                  m_Labels = nullptr;
+  std::size_t             m_DeviceLabelBytes = 0; ///< bytes of a label in m_Labels
   cca::Run *              m_Grouped = nullptr;
   std::int64_t *          m_Offsets = nullptr;
   std::size_t             m_Runs = 0;

@@ -172,6 +172,14 @@ public:
     return m_StageTimes;
   }
 
+  /** Milliseconds the last Update() spent building the label map (objects,
+   *  lines, attributes, insertion), after the engine. */
+  double
+  GetLabelMapMilliseconds() const
+  {
+    return m_LabelMapMilliseconds;
+  }
+
   /** Output 1: the label image (valid only with ComputeLabelImage on). */
   LabelImageType *
   GetLabelImage();
@@ -179,6 +187,12 @@ public:
   /** True when this build has the CUDA backend and a device is usable. */
   static bool
   IsCudaAvailable();
+
+  /** Gives back the memory the process keeps so that a new filter per image
+   *  allocates nothing: the last engine result (host), device memory and
+   *  pinned host memory (cca::Engine::ReleaseCachedMemory). */
+  static void
+  ReleaseCachedMemory();
 
 protected:
   CudaLabelStatisticsImageFilter();
@@ -224,6 +238,7 @@ private:
   int                  m_CudaDevice{ -1 };
   SizeValueType        m_NumberOfObjects{ 0 };
   cca::StageTimes      m_StageTimes{};
+  double               m_LabelMapMilliseconds{ 0 };
   /** Kept across updates so the backend reuses its device buffers. */
   std::unique_ptr<cca::Engine> m_Engine;
 };

@@ -17,6 +17,7 @@
 #define itkCudaLabelStatisticsImageFilter_hxx
 
 #include "itkCudaLabelStatisticsImageFilter.h"
+#include "itkCudaLabelStatisticsLabelMapBuilder.h"
 #include "itkCudaLabelStatisticsShapeAttributes.h"
 
 #include "cca/Engine.h"
@@ -25,7 +26,10 @@
 #include "itkNumericTraits.h"
 #include "itkProgressReporter.h"
 
+#include <chrono>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <new>
 #include <vector>
 
@@ -76,6 +80,74 @@ EngineFeatureCompaction(CudaLabelStatisticsEnums::FeatureCompaction compaction)
   return cca::FeatureCompaction::Scan;
 }
 
+/** Engine results kept between updates, for any filter of the process: the
+ *  feature table and the runs of millions of components are gigabytes, and
+ *  fresh pages cost more to touch than the copy into them; a reused result
+ *  only grows. One result is kept idle (ReleaseCachedMemory frees it). */
+class ResultCache
+{
+public:
+  static std::unique_ptr<cca::Result>
+  Take()
+  {
+    std::lock_guard<std::mutex> lock(Mutex());
+    std::unique_ptr<cca::Result> result = std::move(Idle());
+    return result ? std::move(result) : std::make_unique<cca::Result>();
+  }
+
+  static void
+  Give(std::unique_ptr<cca::Result> result)
+  {
+    std::lock_guard<std::mutex> lock(Mutex());
+    Idle() = std::move(result);
+  }
+
+  static void
+  Clear()
+  {
+    std::unique_ptr<cca::Result> idle;
+    {
+      std::lock_guard<std::mutex> lock(Mutex());
+      idle = std::move(Idle());
+    }
+  }
+
+private:
+  static std::mutex &
+  Mutex()
+  {
+    static std::mutex mutex;
+    return mutex;
+  }
+  static std::unique_ptr<cca::Result> &
+  Idle()
+  {
+    static std::unique_ptr<cca::Result> idle;
+    return idle;
+  }
+};
+
+/** A result taken from the cache for one update and given back after it. */
+class CachedResult
+{
+public:
+  CachedResult()
+    : m_Result(ResultCache::Take())
+  {}
+  ~CachedResult() { ResultCache::Give(std::move(m_Result)); }
+  CachedResult(const CachedResult &) = delete;
+  CachedResult &
+  operator=(const CachedResult &) = delete;
+  cca::Result &
+  operator*()
+  {
+    return *m_Result;
+  }
+
+private:
+  std::unique_ptr<cca::Result> m_Result;
+};
+
 /** ITK numbers objects 0, 1, 2, ... skipping the background value
  *  (BinaryImageToLabelMapFilter::CreateConsecutive); component k >= 1 gets: */
 inline long double
@@ -119,6 +191,14 @@ bool
 CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::IsCudaAvailable()
 {
   return cca::Engine::CudaAvailable();
+}
+
+template <typename TInputImage, typename TOutputImage>
+void
+CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::ReleaseCachedMemory()
+{
+  CudaLabelStatisticsDetail::ResultCache::Clear();
+  cca::Engine::ReleaseCachedMemory();
 }
 
 template <typename TInputImage, typename TOutputImage>
@@ -256,14 +336,15 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
   }
   this->UpdateProgress(0.05f);
 
-  cca::Result result;
+  CudaLabelStatisticsDetail::CachedResult cachedResult;
+  cca::Result &                           result = *cachedResult;
   try
   {
     if (!m_Engine)
     {
       m_Engine = std::make_unique<cca::Engine>();
     }
-    result = m_Engine->Run(view, options);
+    m_Engine->Run(view, options, result);
   }
   catch (const cca::Error & error)
   {
@@ -296,42 +377,20 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
   this->UpdateProgress(0.5f);
 
   // The label map: one object per component with its lines and attributes.
+  const auto labelMapStart = std::chrono::steady_clock::now();
   output->SetBackgroundValue(m_OutputBackgroundValue);
-  const IndexType regionIndex = region.GetIndex();
-  std::vector<typename LabelObjectType::Pointer> objects(components);
   const CudaLabelStatisticsShapeAttributes<OutputImageType> attributes(
     output, region, m_ComputePerimeter, m_ComputeFeretDiameter, m_ComputeOrientedBoundingBox, m_ExactMoments);
   MultiThreaderBase * threader = this->GetMultiThreader();
-  threader->ParallelizeArray(
-    0,
-    static_cast<SizeValueType>(components),
-    [&](SizeValueType k) {
-      typename LabelObjectType::Pointer object = LabelObjectType::New();
-      object->SetLabel(static_cast<LabelType>(
-        CudaLabelStatisticsDetail::ConsecutiveLabel(static_cast<std::int64_t>(k) + 1, background)));
-      const cca::Run * runs = result.runs.data() + result.runOffsets[k];
-      const std::int64_t runCount = result.runOffsets[k + 1] - result.runOffsets[k];
-      for (std::int64_t i = 0; i < runCount; ++i)
-      {
-        IndexType index = regionIndex;
-        index[0] += runs[i].x;
-        index[1] += runs[i].y;
-        if (ImageDimension == 3)
-        {
-          index[ImageDimension - 1] += runs[i].z;
-        }
-        object->AddLine(index, static_cast<SizeValueType>(runs[i].length));
-      }
-      attributes.Assign(result.features[k], runs, runCount, *object);
-      objects[k] = object;
-    },
-    nullptr);
-  this->UpdateProgress(0.85f);
-  for (auto & object : objects)
-  {
-    output->AddLabelObject(object);
-  }
-  std::vector<typename LabelObjectType::Pointer>().swap(objects);
+  CudaLabelStatisticsLabelMapBuilder<OutputImageType>::Build(
+    result,
+    region.GetIndex(),
+    attributes,
+    [background](std::int64_t component) { return CudaLabelStatisticsDetail::ConsecutiveLabel(component, background); },
+    threader,
+    output);
+  m_LabelMapMilliseconds =
+    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - labelMapStart).count();
   this->UpdateProgress(0.95f);
 
   if (m_ComputeLabelImage && !directLabels)

@@ -423,9 +423,12 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
   });
 
   // Run-length lines grouped by component, raster order within each.
-  result.runs.clear();
-  result.runOffsets.clear();
-  if (options.computeRuns)
+  if (!options.computeRuns)
+  {
+    result.runs.clear();
+    result.runOffsets.clear();
+  }
+  else
   {
     result.runOffsets.assign(componentCount + 1, 0);
     for (std::int64_t i = 0; i < runCount; ++i)

@@ -149,6 +149,26 @@ Engine::CudaAvailable()
   return CudaBackendCompiledIn() && CudaDeviceUsable();
 }
 
+bool
+Engine::StartCuda(int device)
+{
+  if (!CudaAvailable())
+  {
+    return false;
+  }
+  StartCudaDevice(device);
+  return true;
+}
+
+void
+Engine::ReleaseCachedMemory()
+{
+  if (CudaBackendCompiledIn())
+  {
+    ReleaseCudaCachedMemory();
+  }
+}
+
 BackendImplementation &
 Engine::BackendFor(Backend resolved, int cudaDevice)
 {
@@ -172,14 +192,15 @@ Engine::BackendFor(Backend resolved, int cudaDevice)
 
 namespace
 {
-/** Empties a result but keeps its vectors' capacity. */
+/** Resets a result for a new run. The feature table and the runs keep their
+ *  size as well as their capacity: each backend sizes them exactly, and a
+ *  vector that only changes size writes (zeroes) no more than its new tail,
+ *  where a cleared one would zero every element again before the copy into
+ *  it, and fresh pages are costlier to touch than the copy itself. */
 void
 Reset(Result & result)
 {
   result.componentCount = 0;
-  result.features.clear();
-  result.runs.clear();
-  result.runOffsets.clear();
   result.times = StageTimes{};
   result.warnings.clear();
   result.atomicFeatureUpdates = -1;

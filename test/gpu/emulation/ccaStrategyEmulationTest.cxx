@@ -18,6 +18,7 @@
 #include "cca/Engine.h"
 #include "cca/RandomImages.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <random>
@@ -230,13 +231,28 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
       options.foregroundValue = 1;
     }
     emulator.device.SetResidentBlocks(pick(2) != 0 ? 2 : 1024);
+    // Upload slabs of a few rows (rounded down to whole rows, at least one)
+    // or the default (one slab for these images): the units of each slab
+    // are counted as it arrives.
+    const std::size_t slabBytes = pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0;
+    emulator.sequence.SetSlabBytes(slabBytes);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, granularity, caseSeed * 7919u);
-    const std::string problem = EmulateAndCompare(engine, emulator, c, options, wide, RunTable);
+    const std::int64_t slabsBefore = emulator.device.UploadedSlabs();
+    std::string        problem = EmulateAndCompare(engine, emulator, c, options, wide, RunTable);
+    const std::int64_t rows = c.size[1] * c.size[2];
+    const std::int64_t slabRows = std::max<std::int64_t>(1, static_cast<std::int64_t>(slabBytes) / c.size[0]);
+    const std::int64_t expectedSlabs = slabBytes == 0 ? 1 : (rows + slabRows - 1) / slabRows;
+    if (problem.empty() && emulator.device.UploadedSlabs() - slabsBefore != expectedSlabs)
+    {
+      problem = "the image came in " + std::to_string(emulator.device.UploadedSlabs() - slabsBefore) +
+                " slabs instead of " + std::to_string(expectedSlabs);
+    }
     if (!problem.empty())
     {
       ++failed;
       std::cout << "FAIL " << name << " seed=" << caseSeed << " " << c.size[0] << "x" << c.size[1] << "x"
-                << c.size[2] << (full ? " full" : " face") << ": " << problem << std::endl;
+                << c.size[2] << (full ? " full" : " face") << " slab bytes " << slabBytes << ": " << problem
+                << std::endl;
     }
   }
   std::cout << name << ": " << cases - failed << " passed, " << failed << " failed" << std::endl;
