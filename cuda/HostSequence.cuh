@@ -198,8 +198,8 @@ public:
     device.Record(Milestone::Start);
     // The strategy's units are counted slab by slab as the image arrives.
     const void * deviceImage =
-      m_Upload.Run(device, frame, [&](const void * image, std::int64_t firstRow, std::int64_t endRow) {
-        m_Labeling.template CountUnits<Index, typename S::Units>(device, frame, image, firstRow, endRow);
+      m_Upload.Run(device, frame, [&](const void * slab, std::int64_t firstRow, std::int64_t endRow) {
+        m_Labeling.template CountUnits<Index, typename S::Units>(device, frame, slab, firstRow, endRow);
       });
     device.Record(Milestone::ImageUploaded);
     const LabeledUnits<Index> labeled = m_Labeling.template Run<Index, S>(device, frame, deviceImage, m_Counts);
