@@ -46,7 +46,7 @@ Put32(std::string & out, std::uint32_t value)
 
 void
 WriteTiff(CheckedFile & file, const std::string & displayPath, std::uint32_t width, std::uint32_t height,
-          std::uint32_t pages, PixelComponent component,
+          std::uint32_t pages, PixelComponent component, int zlibLevel,
           const std::function<void(std::uint32_t, std::uint32_t, void *)> & fillRow)
 {
   const int bytes = ComponentBytes(component);
@@ -85,14 +85,20 @@ WriteTiff(CheckedFile & file, const std::string & displayPath, std::uint32_t wid
       {
         fillRow(z, first + r, &strip[r * rowBytes]);
       }
+      offsets[s] = checkOffset(file.Position());
+      if (zlibLevel == 0)
+      {
+        counts[s] = static_cast<std::uint32_t>(strip.size());
+        file.Write(strip.data(), strip.size());
+        continue;
+      }
       uLongf size = compressBound(static_cast<uLong>(strip.size()));
       compressed.resize(size);
       if (compress2(compressed.data(), &size, reinterpret_cast<const Bytef *>(strip.data()), static_cast<uLong>(strip.size()),
-                    6) != Z_OK)
+                    zlibLevel) != Z_OK)
       {
         FailWriting(displayPath, "zlib could not compress a strip");
       }
-      offsets[s] = checkOffset(file.Position());
       counts[s] = static_cast<std::uint32_t>(size);
       file.Write(compressed.data(), size);
     }
@@ -121,7 +127,7 @@ WriteTiff(CheckedFile & file, const std::string & displayPath, std::uint32_t wid
       { 256, Long, 1, width },
       { 257, Long, 1, height },
       { 258, Short, 1, static_cast<std::uint32_t>(8 * bytes) }, // BitsPerSample
-      { 259, Short, 1, 8 },                                     // Compression: deflate
+      { 259, Short, 1, zlibLevel == 0 ? 1u : 8u },              // Compression: none or deflate
       { 262, Short, 1, 1 },                                     // PhotometricInterpretation: BlackIsZero
       { 273, Long, strips, offsetsValue },                      // StripOffsets
       { 277, Short, 1, 1 },                                     // SamplesPerPixel
