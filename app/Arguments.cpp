@@ -341,7 +341,7 @@ UsageText(const char * programName)
        << "  --csv FILE               one row per component, every attribute a column\n"
        << "  --saveInput FILE         also write the input image (useful with the default image)\n"
        << "  --returnparameterfile F  write 'numberOfComponents = N' (3D Slicer)\n"
-       << "  --compression C          none | fast (default) | small: zlib level 0, 1 or 6 for the\n"
+       << "  --compression C          none (default) | fast | small: zlib level 0, 1 or 6 for the\n"
        << "                           image outputs (.nrrd .nhdr .mha .mhd .tif .png; .nii .hdr\n"
        << "                           .vtk are always uncompressed, .nii.gz always level 6)\n"
        << "\n"

@@ -33,10 +33,11 @@ struct AppOptions
   std::string csvPath;             ///< component table to write (empty: none)
   std::string saveInputPath;       ///< write the (read or generated) input image here
   std::string returnParameterFile; ///< Slicer: `name = value` lines
-  /** Of the image outputs. Fast by default: zlib's level 1 makes a label
-   *  image about 25 times smaller than raw, in about the time a raw write
-   *  takes to reach the disk (measured in docs/results.md). */
-  Compression compression = Compression::Fast;
+  /** Of the image outputs. None by default, as ITK's and SimpleITK's
+   *  writers: on the H100 machine a raw 537 MB label image is written in
+   *  0.16 s, zlib's level 1 (25 times smaller) takes 2.4 s on one thread,
+   *  six times the analysis (docs/results.md). */
+  Compression compression = Compression::None;
 
   ForegroundMode foregroundMode = ForegroundMode::NotBackground;
   /** Unset: the largest value of the pixel type, as ITK's BinaryImageToShapeLabelMapFilter. */

@@ -1,37 +1,53 @@
 #!/usr/bin/env bash
 # The engine, the emulated CUDA host sequence and the ITK filter's tests under
 # sanitizers, CPU only (no GPU code runs here):
-#   build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer: the engine
-#                oracle suites, both emulation tests, the ITK filter's
-#                differential and label map tests;
-#   build-tsan/  ThreadSanitizer: the threaded CPU backend (engine suites)
-#                and the filter's threaded LabelMap construction.
-# (The emulation tests are not run under TSan: their kernels race on purpose,
-# lock-free, as on the GPU.) Any report fails the run. Used by .ci/run.
-#   scripts/sanitizer-tests.sh [asan|tsan|both]
+#   build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer
+#   build-tsan/  ThreadSanitizer
+# Modes:
+#   ci    (.ci/run) ASan+UBSan: the engine's oracle, exactness and validation
+#         suites and both emulation tests (the production host sequence on
+#         emulated GPU threads); TSan: the threaded CPU backend's oracle suite.
+#   full  also the ITK filter under both: its differential tests against
+#         ITK's filters and the label map test (ASan+UBSan), the threaded
+#         LabelMap construction (TSan). The ITK test files take minutes each
+#         to compile with sanitizers, which is why CI leaves them out.
+# The emulation tests are not run under TSan: their kernels race on purpose,
+# lock-free, as on the GPU. ITK 5.2's own ConstNeighborhoodIterator offsets a
+# null pointer (UBSan's pointer-overflow, in ITK's header); that one report
+# is suppressed by scripts/ubsan-suppressions.txt, every other one fails.
+#   scripts/sanitizer-tests.sh [ci|full]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-which=${1:-both}
+mode=${1:-ci}
+case "$mode" in ci | full) ;; *) echo "usage: $0 [ci|full]" >&2; exit 2 ;; esac
 jobs=${JOBS:-2}
+# -O1 keeps the tests quick; the ITK files compile faster at -O0.
+itk_opt=$([[ "$mode" == full ]] && echo "-O0" || echo "-O1")
 common=(-G Ninja -DCMAKE_BUILD_TYPE=Debug -DCCA_ENABLE_CUDA=OFF -DCCA_BUILD_BENCHMARK=OFF
-        -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g")
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+        -DCMAKE_CXX_FLAGS_DEBUG="$itk_opt -g")
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$PWD/scripts/ubsan-suppressions.txt"
+export ASAN_OPTIONS=detect_leaks=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 
-if [[ "$which" == asan || "$which" == both ]]; then
-  flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-  cmake -S . -B build-asan "${common[@]}" -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+asan="-fsanitize=address,undefined -fno-sanitize-recover=all -fsanitize-recover=pointer-overflow -fno-omit-frame-pointer"
+engine_tests='CudaLabelStatisticsEngine_(oracle|exactness)_cpu$|CudaLabelStatisticsEngine_validation$'
+if [[ "$mode" == full ]]; then
+  cmake -S . -B build-asan "${common[@]}" -DCMAKE_CXX_FLAGS="$asan" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCCA_ITK_TEST_SUITES="Differential;LabelMapFilters" > /dev/null
   cmake --build build-asan -j "$jobs" --target ccaEngineOracleTest ccaStrategyEmulationTest ccaTreeMergeEmulationTest \
     CudaLabelStatisticsTestDriver
-  ctest --test-dir build-asan --output-on-failure -j "$jobs" \
-    -R 'CudaLabelStatisticsEngine_(oracle|large|exactness|validation)_?(cpu)?$|Emulation|^itkCudaLabelStatistics'
-fi
-if [[ "$which" == tsan || "$which" == both ]]; then
+  ctest --test-dir build-asan --output-on-failure -j "$jobs" -R "$engine_tests|Emulation|^itkCudaLabelStatistics"
   cmake -S . -B build-tsan "${common[@]}" -DCMAKE_CXX_FLAGS="-fsanitize=thread" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" \
     -DCCA_ITK_TEST_SUITES="LabelMapFilters" > /dev/null
   cmake --build build-tsan -j "$jobs" --target ccaEngineOracleTest CudaLabelStatisticsTestDriver
-  ctest --test-dir build-tsan --output-on-failure -j "$jobs" \
-    -R 'CudaLabelStatisticsEngine_(oracle|exactness)_cpu$|LabelMapFilters'
+  ctest --test-dir build-tsan --output-on-failure -j "$jobs" -R 'CudaLabelStatisticsEngine_(oracle|exactness)_cpu$|LabelMapFilters'
+else
+  cmake -S . -B build-asan "${common[@]}" -DCMAKE_CXX_FLAGS="$asan" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DCCA_BUILD_ITK=OFF > /dev/null
+  cmake --build build-asan -j "$jobs" --target ccaEngineOracleTest ccaStrategyEmulationTest ccaTreeMergeEmulationTest
+  ctest --test-dir build-asan --output-on-failure -j "$jobs" -R "$engine_tests|Emulation"
+  cmake -S . -B build-tsan "${common[@]}" -DCMAKE_CXX_FLAGS="-fsanitize=thread" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" \
+    -DCCA_BUILD_ITK=OFF > /dev/null
+  cmake --build build-tsan -j "$jobs" --target ccaEngineOracleTest
+  ctest --test-dir build-tsan --output-on-failure -j "$jobs" -R 'CudaLabelStatisticsEngine_oracle_cpu$'
 fi
