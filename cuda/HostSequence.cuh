@@ -99,6 +99,12 @@ public:
   void
   Run(Device & device, const ImageView & image, const Options & options, Result & result)
   {
+    if (options.objects != Objects::ForegroundComponents || options.intensity.Requested() ||
+        options.selection.Active() || options.foregroundRule == ForegroundRule::All)
+    {
+      throw Error(Error::Kind::InvalidInput, "label images, feature images and the selection are not available in "
+                                             "the CUDA backend yet: use the CPU backend");
+    }
     WithStrategy(options.algorithm, [&](auto entry) {
       using S = typename decltype(entry)::Strategy;
       if (NeedsWideIndex<S>(image))
