@@ -16,6 +16,7 @@
 #ifndef itkCudaLabelStatisticsImageFilter_hxx
 #define itkCudaLabelStatisticsImageFilter_hxx
 
+#include "itkCudaLabelStatisticsEngineView.h"
 #include "itkCudaLabelStatisticsImageFilter.h"
 #include "itkCudaLabelStatisticsIntensityAttributes.h"
 #include "itkCudaLabelStatisticsShapeAttributes.h"
@@ -40,82 +41,6 @@ namespace itk
 
 namespace CudaLabelStatisticsDetail
 {
-/** The engine's name for a scalar pixel type. */
-template <typename TPixel>
-constexpr cca::PixelType
-EnginePixelType()
-{
-  if (std::is_floating_point<TPixel>::value)
-  {
-    return sizeof(TPixel) == 4 ? cca::PixelType::Float32 : cca::PixelType::Float64;
-  }
-  constexpr bool isSigned = std::is_signed<TPixel>::value;
-  switch (sizeof(TPixel))
-  {
-    case 1:
-      return isSigned ? cca::PixelType::Int8 : cca::PixelType::UInt8;
-    case 2:
-      return isSigned ? cca::PixelType::Int16 : cca::PixelType::UInt16;
-    case 4:
-      return isSigned ? cca::PixelType::Int32 : cca::PixelType::UInt32;
-    default:
-      return isSigned ? cca::PixelType::Int64 : cca::PixelType::UInt64;
-  }
-}
-
-/** The engine's view of region of image (its buffer's strides). */
-template <typename TImage>
-cca::ImageView
-ViewOf(const TImage * image, const typename TImage::RegionType & region)
-{
-  constexpr unsigned int D = TImage::ImageDimension;
-  cca::ImageView         view;
-  view.pixelType = EnginePixelType<typename TImage::PixelType>();
-  view.dimension = D;
-  view.data = image->GetBufferPointer() + image->ComputeOffset(region.GetIndex());
-  const auto & offsetTable = image->GetOffsetTable();
-  for (unsigned int d = 0; d < 3; ++d)
-  {
-    view.size[d] = d < D ? static_cast<std::int64_t>(region.GetSize(d)) : 1;
-    view.stride[d] = d < D ? static_cast<std::int64_t>(offsetTable[d]) : view.stride[d - 1] * view.size[d - 1];
-  }
-  return view;
-}
-
-/** Calls f(image) with image cast to the itk::Image of its scalar pixel
- *  type; false when it is none of them. */
-template <unsigned int D, typename F>
-bool
-WithScalarImage(const ImageBase<D> * image, F && f)
-{
-  bool found = false;
-  auto attempt = [&](auto zero) {
-    using ImageType = Image<decltype(zero), D>;
-    if (!found)
-    {
-      if (const auto * typed = dynamic_cast<const ImageType *>(image))
-      {
-        found = true;
-        f(typed);
-      }
-    }
-  };
-  attempt(static_cast<unsigned char>(0));
-  attempt(static_cast<signed char>(0));
-  attempt(char{});
-  attempt(static_cast<unsigned short>(0));
-  attempt(short{});
-  attempt(static_cast<unsigned int>(0));
-  attempt(int{});
-  attempt(static_cast<unsigned long>(0));
-  attempt(long{});
-  attempt(static_cast<unsigned long long>(0));
-  attempt(static_cast<long long>(0));
-  attempt(float{});
-  attempt(double{});
-  return found;
-}
-
 /** Label objects that carry intensity attributes (StatisticsLabelObject). */
 template <typename T, typename = void>
 struct HasIntensityAttributes : std::false_type

@@ -26,7 +26,10 @@
 //   selection: RelabelComponentImageFilter (minimum size, sorted by size),
 //     ShapeKeepNObjectsLabelMapFilter (NumberOfPixels) and
 //     ShapeOpeningLabelMapFilter (PhysicalSize) against the size selection;
+//   classic: CudaLabelIntensityStatisticsImageFilter against
+//     LabelStatisticsImageFilter (every label value, histograms and median);
 //   errors: the bad inputs of issue 12, each a clear exception.
+#include "itkCudaLabelIntensityStatisticsImageFilter.h"
 #include "itkCudaLabelStatisticsImageFilter.h"
 #include "itkCudaLabelStatisticsIntensityTestUtilities.h"
 #include "itkCudaLabelStatisticsTestUtilities.h"
@@ -37,6 +40,7 @@
 #include "itkLabelImageToShapeLabelMapFilter.h"
 #include "itkLabelImageToStatisticsLabelMapFilter.h"
 #include "itkLabelMapToLabelImageFilter.h"
+#include "itkLabelStatisticsImageFilter.h"
 #include "itkRelabelComponentImageFilter.h"
 #include "itkScalarConnectedComponentImageFilter.h"
 #include "itkShapeKeepNObjectsLabelMapFilter.h"
@@ -45,6 +49,7 @@
 #include <chrono>
 #include <functional>
 #include <iostream>
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -539,6 +544,133 @@ SelectionCases(Checker & check, Margins & margins)
   SelectionCase<3>(ccatest::RandomMask(3, 15, 12, 9, 0.2, 2, seed++), geometries3[2], true, check, margins);
 }
 
+// ---- LabelStatisticsImageFilter ------------------------------------------------------
+
+template <unsigned int D, typename TIntensity, typename TLabel>
+void
+ClassicCase(const ccatest::Mask & shape, const Geometry & geometry, const std::vector<long long> & palette, int g,
+            double low, double high, bool histograms, std::uint32_t seed, Checker & check)
+{
+  using IntensityType = itk::Image<TIntensity, D>;
+  using LabelImageType = itk::Image<TLabel, D>;
+  const auto        labels = ccaitktest::BlockLabelImage<LabelImageType>(shape, geometry, palette, g, seed);
+  const auto        intensity = ccaitktest::RandomValueImage<IntensityType>(shape, geometry, low, high, seed + 1);
+  const std::string name = "[classic " + ccatest::SizeText(D, shape.size[0], shape.size[1], shape.size[2]) + " g=" +
+                           std::to_string(g) + " seed " + std::to_string(seed) + ", " + geometry.name + ", intensity " +
+                           TypeText<TIntensity>() + (histograms ? ", histograms" : "") + "]";
+  // Bounds inside the values' range: some values fall outside and are left out.
+  const int    bins = 17;
+  const double lower = low + (high - low) * 0.1;
+  const double upper = high - (high - low) * 0.2;
+  auto         reference = itk::LabelStatisticsImageFilter<IntensityType, LabelImageType>::New();
+  reference->SetInput(intensity);
+  reference->SetLabelInput(labels);
+  if (histograms)
+  {
+    reference->SetHistogramParameters(bins, lower, upper);
+  }
+  check.Begin(name + " reference");
+  if (!Updated([&] { reference->Update(); }, "LabelStatisticsImageFilter", check))
+  {
+    return;
+  }
+  for (const BackendEnum backend : Backends)
+  {
+    check.Begin(name + " backend " + BackendText(backend));
+    auto filter = itk::CudaLabelIntensityStatisticsImageFilter<IntensityType, LabelImageType>::New();
+    filter->SetInput(intensity);
+    filter->SetLabelInput(labels);
+    filter->SetBackend(backend);
+    if (histograms)
+    {
+      filter->SetHistogramParameters(bins, lower, upper);
+    }
+    if (!Updated([&] { filter->Update(); }, "our filter", check))
+    {
+      continue;
+    }
+    check.Equal(filter->GetNumberOfLabels(), reference->GetNumberOfLabels(), "GetNumberOfLabels");
+    std::vector<TLabel> expected = reference->GetValidLabelValues();
+    std::sort(expected.begin(), expected.end());
+    check.Equal(filter->GetValidLabelValues() == expected, true, "GetValidLabelValues (sorted)");
+    const double eps = std::numeric_limits<double>::epsilon();
+    for (const TLabel label : expected)
+    {
+      const std::string p = "label " + std::to_string(static_cast<long long>(label)) + " ";
+      check.Equal(filter->HasLabel(label), true, p + "HasLabel");
+      const double n = static_cast<double>(reference->GetCount(label));
+      const double m = std::max(std::abs(reference->GetMinimum(label)), std::abs(reference->GetMaximum(label)));
+      const double grow = (n + 8) * eps;
+      check.Equal(filter->GetCount(label), reference->GetCount(label), p + "GetCount");
+      check.Equal(filter->GetMinimum(label), reference->GetMinimum(label), p + "GetMinimum");
+      check.Equal(filter->GetMaximum(label), reference->GetMaximum(label), p + "GetMaximum");
+      check.Near(filter->GetSum(label), reference->GetSum(label), grow * n * m + 1e-300, p + "GetSum");
+      check.Near(filter->GetMean(label), reference->GetMean(label), grow * m + 1e-300, p + "GetMean");
+      const double varianceError = n > 1 ? 8 * grow * n * m * m / (n - 1) : 0;
+      check.Near(filter->GetVariance(label), reference->GetVariance(label), varianceError + 1e-300, p + "GetVariance");
+      if (reference->GetVariance(label) > 4 * varianceError)
+      {
+        check.Near(filter->GetSigma(label), reference->GetSigma(label),
+                   varianceError / reference->GetSigma(label), p + "GetSigma");
+      }
+      check.Equal(filter->GetBoundingBox(label) == reference->GetBoundingBox(label), true, p + "GetBoundingBox");
+      check.Equal(filter->GetRegion(label), reference->GetRegion(label), p + "GetRegion");
+      check.Equal(filter->GetMedian(label), reference->GetMedian(label), p + "GetMedian");
+      if (histograms)
+      {
+        const auto hr = reference->GetHistogram(label);
+        const auto ho = filter->GetHistogram(label);
+        if (!hr || !ho)
+        {
+          check.Fail(p + "GetHistogram: missing");
+          continue;
+        }
+        check.Equal(ho->Size(), hr->Size(), p + "histogram size");
+        for (itk::SizeValueType b = 0; b < hr->Size() && b < ho->Size(); ++b)
+        {
+          check.Equal(ho->GetFrequency(b), hr->GetFrequency(b), p + "histogram bin " + std::to_string(b));
+          check.Equal(ho->GetBinMin(0, b), hr->GetBinMin(0, b), p + "histogram bin min " + std::to_string(b));
+        }
+      }
+    }
+    // An absent label gets ITK's defaults.
+    TLabel absent = 0;
+    while (reference->HasLabel(absent))
+    {
+      ++absent;
+    }
+    check.Equal(filter->HasLabel(absent), false, "HasLabel(absent)");
+    check.Equal(filter->GetMinimum(absent), reference->GetMinimum(absent), "GetMinimum(absent)");
+    check.Equal(filter->GetMaximum(absent), reference->GetMaximum(absent), "GetMaximum(absent)");
+    check.Equal(filter->GetMean(absent), reference->GetMean(absent), "GetMean(absent)");
+    check.Equal(filter->GetCount(absent), reference->GetCount(absent), "GetCount(absent)");
+    check.Equal(filter->GetMedian(absent), reference->GetMedian(absent), "GetMedian(absent)");
+    // The output is the input.
+    check.Equal(filter->GetOutput()->GetBufferPointer() == intensity->GetBufferPointer(), true, "output buffer");
+  }
+}
+
+void
+ClassicCases(Checker & check)
+{
+  static const std::vector<Geometry> geometries2 = ccaitktest::TestGeometries(2);
+  static const std::vector<Geometry> geometries3 = ccaitktest::TestGeometries(3);
+  const std::vector<long long>       small = { 0, 1, 2, 3, 4 };
+  const std::vector<long long>       sparse = { 0, -70000, 5, 1LL << 30, 2000000000 };
+  std::uint32_t                      seed = 17000;
+  int                                k = 0;
+  for (const bool histograms : { false, true })
+  {
+    const ccatest::Mask flat(2, 53, 37, 1, "");
+    ClassicCase<2, short, unsigned char>(flat, geometries2[k++ % 5], small, 3, -1000, 3000, histograms, seed++, check);
+    ClassicCase<2, float, int>(flat, geometries2[k++ % 5], sparse, 2, -2.5, 7.75, histograms, seed++, check);
+    ClassicCase<2, unsigned char, long long>(flat, geometries2[k++ % 5], sparse, 1, 0, 255, histograms, seed++, check);
+    const ccatest::Mask deep(3, 17, 12, 9, "");
+    ClassicCase<3, double, unsigned short>(deep, geometries3[k++ % 5], small, 2, 100, 101, histograms, seed++, check);
+    ClassicCase<3, int, short>(deep, geometries3[k++ % 5], { 0, -3, 8 }, 3, -1e6, 1e6, histograms, seed++, check);
+  }
+}
+
 // ---- errors ----------------------------------------------------------------------
 
 void
@@ -676,7 +808,7 @@ itkCudaLabelStatisticsIntensityTest(int argc, char * argv[])
 {
   if (argc < 2)
   {
-    std::cerr << "usage: " << argv[0] << " binary2D|binary3D|labels|components|selection|errors\n";
+    std::cerr << "usage: " << argv[0] << " binary2D|binary3D|labels|components|selection|classic|errors\n";
     return EXIT_FAILURE;
   }
   const std::string which = argv[1];
@@ -702,6 +834,10 @@ itkCudaLabelStatisticsIntensityTest(int argc, char * argv[])
   else if (which == "selection")
   {
     SelectionCases(check, margins);
+  }
+  else if (which == "classic")
+  {
+    ClassicCases(check);
   }
   else if (which == "errors")
   {
