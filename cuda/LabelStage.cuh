@@ -4,7 +4,10 @@
 // (UnionFind.cuh, or the on-the-fly feature merge of OnTheFlyMerge.cuh), or
 // by a pixel labeling on the label grid (PixelLabeling.cuh), whose labels
 // become the units' parents. Units that are pieces of runs need the full
-// runs too: the outputs are written per run.
+// runs too: the outputs are written per run. In a label image runs also
+// break where the value changes and carry their value's key; the
+// components of each value join runs of one value only, and the values
+// themselves (Objects::LabelValues) are grouped later (ValueGroupingStage.cuh).
 #ifndef cca_cuda_LabelStage_cuh
 #define cca_cuda_LabelStage_cuh
 
@@ -16,6 +19,7 @@
 #include "UnionFind.cuh"
 #include "UpdateCounts.cuh"
 
+#include "IntensityRecord.h"
 #include "PixelTypeDispatch.h"
 
 #include <cstdint>
@@ -37,7 +41,28 @@ struct LabeledUnits
    *  unions moved along (a root unit holds its component's); else null. */
   ComponentFeatures * unitFeatures;
   RunArrays<Index>    runs; ///< the full runs (the units themselves unless they are pieces of runs)
+  /** Label images: per run, the key of its value (detail::ValueKey); else null. */
+  std::uint64_t * runKeys;
 };
+
+/** The key of each run's value (label images). */
+template <class T, class Index>
+__global__ void
+RunKeysKernel(RunArrays<Index> runs, const T * __restrict__ image, std::int64_t width, std::uint64_t * __restrict__ keys)
+{
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < runs.count; i += stride)
+  {
+    keys[i] = detail::ValueKey(image[static_cast<std::int64_t>(runs.row[i]) * width + runs.x[i]]);
+  }
+}
+
+/** Strategies that label label images: full runs joined by the union-find
+ *  with plain or conflict-detection votes (FLSL, FLSL_CD; cca::ValidateInput
+ *  refuses the others). */
+template <class S>
+constexpr bool LabelsLabelImages = S::Units::Span == UnitSpan::WholeRuns && !S::LabelsPixels &&
+                                   S::Merge != FeatureMerge::OnTheFly;
 
 template <class Device>
 class LabelStage
@@ -50,7 +75,32 @@ public:
   Run(Device & device, const Frame & frame, const void * image, UpdateCounts<Device> & counts)
   {
     LabeledUnits<Index> l{};
-    l.units = DetectUnits<Index, typename S::Units>(device, frame, image, m_Units, l.parent);
+    const Objects       objects = frame.options.objects;
+    if constexpr (LabelsLabelImages<S>)
+    {
+      if (objects != Objects::ForegroundComponents)
+      {
+        l.units = DetectUnits<Index, typename S::Units, RunBreaks::ValueChanges>(device, frame, image, m_Units, l.parent);
+        l.runKeys = Reserve<std::uint64_t>(m_RunKeys, l.units.count, "run value keys");
+        if (l.units.count > 0)
+        {
+          DispatchPixelType(frame.image.pixelType, [&](auto zero) {
+            using T = decltype(zero);
+            device.Launch("run key kernel", BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads),
+                          BlockThreads, RunKeysKernel<T, Index>, l.units, static_cast<const T *>(image),
+                          frame.geometry.width, l.runKeys);
+          });
+        }
+      }
+    }
+    if (objects != Objects::ForegroundComponents && l.runKeys == nullptr)
+    {
+      throw Error(Error::Kind::InvalidInput, "this algorithm does not label label images");
+    }
+    if (l.runKeys == nullptr)
+    {
+      l.units = DetectUnits<Index, typename S::Units>(device, frame, image, m_Units, l.parent);
+    }
     const Index unitCount = l.units.count;
     l.linked = Reserve<std::uint8_t>(m_Linked, unitCount, "run link flags");
     counts.Prepare(device, frame.options.countAtomicUpdates, static_cast<std::int64_t>(unitCount));
@@ -70,7 +120,10 @@ public:
       }
       else
       {
-        JoinUnits<Index, S>(device, frame, l, counts.Moves());
+        if (objects != Objects::LabelValues) // values are grouped, not joined
+        {
+          JoinUnits<Index, S>(device, frame, l, counts.Moves());
+        }
       }
     }
     l.runs = l.units;
@@ -105,7 +158,7 @@ private:
 
   /** Units (Units: how rows are cut) in raster order; parent receives the
    *  union-find initialisation (every unit its own root). */
-  template <class Index, class Units>
+  template <class Index, class Units, RunBreaks Breaks = RunBreaks::Foreground>
   RunArrays<Index>
   DetectUnits(Device & device, const Frame & frame, const void * image, UnitBuffers & buffers, Index *& parent)
   {
@@ -115,7 +168,7 @@ private:
     const unsigned   rowBlocks = BlocksFor(g.rows, WarpsPerBlock);
     DispatchPixelType(frame.image.pixelType, [&](auto zero) {
       using T = decltype(zero);
-      device.Launch("run counting kernel", rowBlocks, BlockThreads, CountRunsKernel<T, Index, Units>,
+      device.Launch("run counting kernel", rowBlocks, BlockThreads, CountRunsKernel<T, Index, Units, Breaks>,
                     static_cast<const T *>(image), g, ForegroundOf<T>(frame.options), rowCounts);
     });
     device.Fill(rowCounts + g.rows, 0, sizeof(Index), "clearing a count");
@@ -133,7 +186,7 @@ private:
     {
       DispatchPixelType(frame.image.pixelType, [&](auto zero) {
         using T = decltype(zero);
-        device.Launch("run writing kernel", rowBlocks, BlockThreads, WriteRunsKernel<T, Index, Units>,
+        device.Launch("run writing kernel", rowBlocks, BlockThreads, WriteRunsKernel<T, Index, Units, Breaks>,
                       static_cast<const T *>(image), g, ForegroundOf<T>(frame.options), runs, parent);
       });
     }
@@ -150,6 +203,15 @@ private:
     {
       device.Launch("union-find kernel", blocks, BlockThreads, LinkRunsKernel<Index, OnTheFlyUnion, S::Units::Span>,
                     l.units, frame.geometry, frame.full, l.parent, l.linked, OnTheFlyUnion{ l.unitFeatures, moves });
+    }
+    else if (l.runKeys != nullptr)
+    {
+      if constexpr (LabelsLabelImages<S>)
+      {
+        device.Launch("union-find kernel", blocks, BlockThreads,
+                      LinkRunsKernel<Index, PlainUnion, S::Units::Span, SameValueRuns>, l.units, frame.geometry,
+                      frame.full, l.parent, l.linked, PlainUnion{}, SameValueRuns{ l.runKeys });
+      }
     }
     else
     {
@@ -182,6 +244,7 @@ private:
   UnitBuffers             m_Units;    ///< the labeling units (the runs, for FLSL)
   UnitBuffers             m_FullRuns; ///< the runs, for strategies whose units are smaller
   typename Device::Buffer m_Linked;
+  typename Device::Buffer m_RunKeys;
   typename Device::Buffer m_UnitFeatures;
   typename Device::Buffer m_PixelLabels; ///< the label grid of pixel labelings
   typename Device::Buffer m_UnitAt;      ///< pixel -> unit, for pixel labelings

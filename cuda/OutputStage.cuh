@@ -2,7 +2,9 @@
 // are per run and per pixel, then copy them to the host: the component of
 // each full run, the label image (the run detection pass again, each pixel
 // its run's label), and the runs grouped by component (a stable radix sort
-// of run indices by label keeps raster order within a component).
+// of run indices by label keeps raster order within a component). Runs
+// labeled with the component count belong to objects a selection removed:
+// background in the label image, sorted past the last group and not copied.
 #ifndef cca_cuda_OutputStage_cuh
 #define cca_cuda_OutputStage_cuh
 
@@ -43,7 +45,7 @@ public:
   template <class Index, class S>
   void
   Write(Device & device, const Frame & frame, const void * image, const LabeledUnits<Index> & l,
-        const Components<Index> & c)
+        const Components<Index> & c, const Index * fullRunLabel = nullptr)
   {
     m_Runs = static_cast<std::size_t>(l.runs.count);
     m_Components = static_cast<std::size_t>(c.count);
@@ -54,22 +56,32 @@ public:
     {
       return;
     }
-    const Index *  runLabel = c.label;
-    const unsigned runBlocks = BlocksFor(static_cast<std::int64_t>(l.runs.count), BlockThreads);
-    if constexpr (S::SplitUnits)
-    {
-      auto * labels = Reserve<Index>(m_RunLabel, l.runs.count, "full run labels");
-      device.Launch("run label kernel", runBlocks, BlockThreads, RunLabelsFromUnitsKernel<Index>, l.runs, l.units,
-                    c.label, labels);
-      runLabel = labels;
-    }
+    const Index * runLabel = fullRunLabel != nullptr ? fullRunLabel : RunLabels<Index, S>(device, l, c);
     if (frame.options.labelImageType != LabelImageType::None)
     {
-      WriteLabelImage(device, frame, image, l.runs, runLabel);
+      WriteLabelImage(device, frame, image, l.runs, runLabel, c.count);
     }
     if (frame.options.computeRuns)
     {
       GroupRuns(device, frame, l.runs, runLabel, c);
+    }
+  }
+
+  /** The component of each full run (its first unit's, when units are pieces of runs). */
+  template <class Index, class S>
+  const Index *
+  RunLabels(Device & device, const LabeledUnits<Index> & l, const Components<Index> & c)
+  {
+    if constexpr (S::SplitUnits)
+    {
+      auto * labels = Reserve<Index>(m_RunLabel, l.runs.count, "full run labels");
+      device.Launch("run label kernel", BlocksFor(static_cast<std::int64_t>(l.runs.count), BlockThreads),
+                    BlockThreads, RunLabelsFromUnitsKernel<Index>, l.runs, l.units, c.label, labels);
+      return labels;
+    }
+    else
+    {
+      return c.label;
     }
   }
 
@@ -82,13 +94,14 @@ public:
     result.runOffsets.clear();
     if (options.computeRuns)
     {
-      result.runs.resize(m_Runs);
-      device.Download(result.runs.data(), m_Grouped, result.runs.size() * sizeof(cca::Run));
+      // The offsets first: runs of removed objects come after the last one.
       result.runOffsets.assign(m_Components + 1, 0);
-      if (m_Components > 0)
+      if (m_Runs > 0)
       {
         device.Download(result.runOffsets.data(), m_Offsets, result.runOffsets.size() * sizeof(std::int64_t));
       }
+      result.runs.resize(static_cast<std::size_t>(result.runOffsets.back()));
+      device.Download(result.runs.data(), m_Grouped, result.runs.size() * sizeof(cca::Run));
     }
     if (options.labelImageType != LabelImageType::None)
     {
@@ -114,25 +127,30 @@ private:
   template <class Index>
   void
   WriteLabelImage(Device & device, const Frame & frame, const void * image, const RunArrays<Index> & runs,
-                  const Index * runLabel)
+                  const Index * runLabel, Index removed)
   {
     const std::size_t labelBytes = LabelBytes(frame.options);
     m_Labels = m_LabelImage.Reserve(static_cast<std::size_t>(frame.pixels) * labelBytes, "the label image");
     const unsigned rowBlocks = BlocksFor(frame.geometry.rows, WarpsPerBlock);
+    const bool     values = frame.options.objects != Objects::ForegroundComponents;
     DispatchPixelType(frame.image.pixelType, [&](auto zero) {
       using T = decltype(zero);
       const auto * in = static_cast<const T *>(image);
-      if (labelBytes == 8)
+      auto         launch = [&](auto kernel, auto * labels) {
+        device.Launch("label image kernel", rowBlocks, BlockThreads, kernel, in, frame.geometry,
+                      ForegroundOf<T>(frame.options), runs.rowOffsets, runLabel, labels, removed);
+      };
+      auto * wide = static_cast<std::uint64_t *>(m_Labels);
+      auto * narrow = static_cast<std::uint32_t *>(m_Labels);
+      if (values)
       {
-        device.Launch("label image kernel", rowBlocks, BlockThreads, WriteLabelImageKernel<T, Index, std::uint64_t>,
-                      in, frame.geometry, ForegroundOf<T>(frame.options), runs.rowOffsets, runLabel,
-                      static_cast<std::uint64_t *>(m_Labels));
+        labelBytes == 8 ? launch(WriteLabelImageKernel<T, Index, std::uint64_t, RunBreaks::ValueChanges>, wide)
+                        : launch(WriteLabelImageKernel<T, Index, std::uint32_t, RunBreaks::ValueChanges>, narrow);
       }
       else
       {
-        device.Launch("label image kernel", rowBlocks, BlockThreads, WriteLabelImageKernel<T, Index, std::uint32_t>,
-                      in, frame.geometry, ForegroundOf<T>(frame.options), runs.rowOffsets, runLabel,
-                      static_cast<std::uint32_t *>(m_Labels));
+        labelBytes == 8 ? launch(WriteLabelImageKernel<T, Index, std::uint64_t>, wide)
+                        : launch(WriteLabelImageKernel<T, Index, std::uint32_t>, narrow);
       }
     });
   }
@@ -149,7 +167,8 @@ private:
     Index *        keysOut = c.rank; // the ranks are no longer needed (at least as many as the runs)
     device.Launch("iota kernel", runBlocks, BlockThreads, IotaKernel<Index>, count, valuesIn);
     device.SortPairs("sorting runs by component", runLabel, keysOut, valuesIn, valuesOut,
-                     static_cast<std::int64_t>(count), BitsFor(static_cast<std::uint64_t>(c.count)));
+                     static_cast<std::int64_t>(count),
+                     BitsFor(static_cast<std::uint64_t>(c.count) + (frame.options.selection.Active() ? 1 : 0)));
     m_Grouped = Reserve<cca::Run>(m_GroupedRuns, count, "grouped runs");
     m_Offsets = Reserve<std::int64_t>(m_RunOffsets, static_cast<std::size_t>(c.count) + 1, "run offsets");
     device.Launch("run gathering kernel", runBlocks, BlockThreads, GatherRunsKernel<Index>, runs, frame.geometry,

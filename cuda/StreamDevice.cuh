@@ -144,6 +144,17 @@ public:
           what);
   }
 
+  /** The count keys in increasing order (CUB's radix sort of bits [0, endBit)). */
+  template <class Key>
+  void
+  SortKeys(const char * what, const Key * keysIn, Key * keysOut, std::int64_t count, int endBit)
+  {
+    std::size_t bytes = 0;
+    Check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, keysIn, keysOut, count, 0, endBit, m_Stream.Get()), what);
+    void * temp = m_Temp.Reserve(bytes, "sort workspace");
+    Check(cub::DeviceRadixSort::SortKeys(temp, bytes, keysIn, keysOut, count, 0, endBit, m_Stream.Get()), what);
+  }
+
   /** Copies bytes made on the host by produce to device memory, in order
    *  with the work on the stream. */
   void

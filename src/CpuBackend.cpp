@@ -10,6 +10,7 @@
 #include "IntensityRecord.h"
 #include "IntensityStatistics.h"
 #include "ObjectOrder.h"
+#include "ParallelFor.h"
 #include "PixelTypeDispatch.h"
 #include "RowNeighbourhood.h"
 #include "RunFeatures.h"
@@ -34,28 +35,6 @@ double
 MillisecondsSince(Clock::time_point start)
 {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-/** Runs fn(chunk) for chunk in [0, chunks) on one thread each. */
-template <typename Function>
-void
-ParallelForChunks(int chunks, Function && fn)
-{
-  if (chunks == 1)
-  {
-    fn(0);
-    return;
-  }
-  std::vector<std::thread> threads;
-  threads.reserve(chunks);
-  for (int c = 0; c < chunks; ++c)
-  {
-    threads.emplace_back([&fn, c] { fn(c); });
-  }
-  for (auto & t : threads)
-  {
-    t.join();
-  }
 }
 
 /** All runs of the image in raster order, with the first run of each row. */
@@ -477,8 +456,7 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
   const RowNeighbourhood neighbourhood(height, depth);
   const bool             labelModes = options.objects != Objects::ForegroundComponents;
 
-  int threads = options.numberOfThreads > 0 ? options.numberOfThreads
-                                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int threads = HostThreads(options.numberOfThreads);
   const int allThreads = threads;
   threads = static_cast<int>(std::min<std::int64_t>(threads, rows));
   std::vector<std::int64_t> chunkRows(threads + 1);

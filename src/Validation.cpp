@@ -86,9 +86,10 @@ ValidateGroups(const ImageView & image, const Options & options)
     Fail(std::string("label images (Objects::") + ObjectsName(options.objects) + ") are labeled by the full-run "
          "algorithms only (Default, FLSL, FLSL_CD), not " + AlgorithmName(options.algorithm));
   }
-  if ((labels || options.selection.Active()) && options.featureCompaction != FeatureCompaction::Scan)
+  if ((labels || options.selection.Active() || options.intensity.Requested()) &&
+      options.featureCompaction != FeatureCompaction::Scan)
   {
-    Fail(std::string("label images and a selection need FeatureCompaction::Scan, not ") +
+    Fail(std::string("label images, a feature image and a selection need FeatureCompaction::Scan, not ") +
          FeatureCompactionName(options.featureCompaction));
   }
   const Selection & s = options.selection;
