@@ -3,6 +3,8 @@
 #define CudaLabelStatisticsApp_Analysis_h
 
 #include "Arguments.h"
+#include "ImageFormats.h"
+#include "OutputFiles.h"
 #include "Progress.h"
 
 #include "itkImage.h"
@@ -16,6 +18,38 @@
 namespace ccaapp
 {
 
+/** Where each requested output is written while the run lasts (temporary
+ *  files of `transaction`, renamed into place by Commit). Empty: not requested. */
+struct OutputPlan
+{
+  OutputTransaction transaction;
+  std::string       labels;
+  std::string       csv;
+  std::string       saveInput;
+  std::string       returnParameters;
+  ImageFormat       labelsFormat = ImageFormat::Nrrd;
+  ImageFormat       saveInputFormat = ImageFormat::Nrrd;
+};
+
+/** Reserves every output of the options (refusing unsupported formats,
+ *  outputs that are the same file, unwritable folders) before any work. */
+void
+PlanOutputs(const AppOptions & options, OutputPlan & plan);
+
+/** Refuses an input file (or its data file) that is also an output. */
+void
+CheckInputIsNoOutput(const OutputPlan & plan, const std::string & input, const std::vector<std::string> & inputFiles);
+
+/** Refuses outputs whose format cannot hold the image: 3D into PNG, a pixel
+ *  type the format lacks. Called once the input's header is known, before reading its pixels. */
+void
+CheckOutputsCanHold(const AppOptions & options, const OutputPlan & plan, unsigned int dimension, PixelComponent inputType);
+
+/** Bytes of memory the analysis of `pixels` pixels needs besides the input:
+ *  the uint32 label image when requested (and a uint8 mask for real inputs). */
+std::uint64_t
+AnalysisBytesPerPixel(const AppOptions & options);
+
 struct RunSummary
 {
   std::int64_t             components = 0;
@@ -23,29 +57,31 @@ struct RunSummary
   bool                     cudaAvailable = false;
   int                      dimension = 2;
   std::int64_t             size[3] = { 0, 0, 1 };
-  double                   spacing[3] = { 1, 1, 1 };
-  std::string              pixelType;      ///< the type the image was analysed as
+  std::string              pixelType; ///< the type the image was analysed as
   double                   readSeconds = 0;
   double                   filterSeconds = 0;
   double                   writeSeconds = 0;
   cca::StageTimes          stageTimes;
-  std::vector<std::string> written; ///< paths of the files written
+  std::vector<std::string> warnings; ///< printed as "warning: ..." lines
 };
 
-/** Reads the file as an itk::Image<TPixel, VDimension> and analyses it.
- *  Instantiated (one file each, to keep compiles small) for the types Dispatch.cpp reads. */
+/** Analyses an image in memory and writes the plan's image and table outputs. */
 template <typename TPixel, unsigned int VDimension>
 RunSummary
-AnalyzeFile(const std::string & path, const AppOptions & options, const ProgressSink & progress);
+AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options, OutputPlan & plan,
+             const ProgressSink & progress);
 
-/** Analyses an image already in memory. */
+/** Reads a file (checked first, see ImageFileCheck) as itk::Image<TPixel, VDimension>
+ *  with the ImageIO of its format, and analyses it. Instantiated (one file
+ *  each, to keep compiles small) for the types Dispatch.cpp reads. */
 template <typename TPixel, unsigned int VDimension>
 RunSummary
-AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options, const ProgressSink & progress);
+AnalyzeFile(const std::string & path, ImageFormat format, const AppOptions & options, OutputPlan & plan,
+            const ProgressSink & progress);
 
-/** Reads any supported file, choosing the pixel type and dimension from the file. */
+/** Reads any supported file, choosing the pixel type and dimension from its header. */
 RunSummary
-AnalyzeAnyFile(const std::string & path, const AppOptions & options, const ProgressSink & progress);
+AnalyzeAnyFile(const std::string & path, const AppOptions & options, OutputPlan & plan, const ProgressSink & progress);
 
 } // namespace ccaapp
 

@@ -5,15 +5,15 @@
 
 #include "Analysis.h"
 #include "CsvWriter.h"
-#include "LabelImageWriter.h"
+#include "ImageFileIO.h"
+#include "PngFile.h"
 
 #include "itkCudaLabelStatisticsImageFilter.h"
-#include "itkImageFileReader.h"
-#include "itkImageFileWriter.h"
 
 #include <chrono>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 namespace ccaapp
 {
@@ -26,27 +26,75 @@ SecondsSince(std::chrono::steady_clock::time_point start)
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+/** The option's value as a TPixel; refused (not wrapped) when the pixel type cannot hold it. */
 template <typename TPixel>
 TPixel
-CheckedPixelValue(std::int64_t value, const char * what)
+CheckedPixelValue(WideInteger value, const char * what)
 {
-  if (value < static_cast<std::int64_t>(std::numeric_limits<TPixel>::min()) ||
-      (value > 0 && static_cast<std::uint64_t>(value) > static_cast<std::uint64_t>(std::numeric_limits<TPixel>::max())))
+  if (value < static_cast<WideInteger>(std::numeric_limits<TPixel>::min()) ||
+      value > static_cast<WideInteger>(std::numeric_limits<TPixel>::max()))
   {
-    throw std::runtime_error(std::string(what) + " " + std::to_string(value) +
-                             " is outside the range of the image's pixel type");
+    throw std::runtime_error(std::string(what) + " " + ToString(value) + " is outside the range of the image's pixel type (" +
+                             ToString(std::numeric_limits<TPixel>::min()) + " .. " +
+                             ToString(std::numeric_limits<TPixel>::max()) + ")");
   }
   return static_cast<TPixel>(value);
+}
+
+template <typename TPixel>
+constexpr PixelComponent
+ComponentOf()
+{
+  constexpr bool isSigned = std::is_signed<TPixel>::value;
+  switch (sizeof(TPixel))
+  {
+    case 1:
+      return isSigned ? PixelComponent::Int8 : PixelComponent::UInt8;
+    case 2:
+      return isSigned ? PixelComponent::Int16 : PixelComponent::UInt16;
+    case 4:
+      return isSigned ? PixelComponent::Int32 : PixelComponent::UInt32;
+    default:
+      return isSigned ? PixelComponent::Int64 : PixelComponent::UInt64;
+  }
+}
+
+/** Why no pixel is foreground, with the values the image holds: a 0/255 mask
+ *  under the equal rule with value 1 says so instead of reporting 0 silently. */
+template <typename TPixel, unsigned int VDimension>
+std::string
+NoForegroundWarning(const itk::Image<TPixel, VDimension> * image, const AppOptions & options, TPixel value)
+{
+  const TPixel *    pixels = image->GetBufferPointer();
+  const std::size_t count = image->GetLargestPossibleRegion().GetNumberOfPixels();
+  TPixel            minimum = pixels[0];
+  TPixel            maximum = pixels[0];
+  for (std::size_t i = 1; i < count; ++i)
+  {
+    minimum = std::min(minimum, pixels[i]);
+    maximum = std::max(maximum, pixels[i]);
+  }
+  const std::string range = "the image's values lie in " + ToString(minimum) + " .. " + ToString(maximum);
+  if (options.foregroundMode == ForegroundMode::EqualTo)
+  {
+    return "no pixel is foreground: none equals the foreground value " + ToString(value) +
+           (options.foregroundValue ? "" : " (the pixel type's largest value, the default of the equal rule)") + "; " +
+           range;
+  }
+  return "no pixel is foreground: every pixel equals the background value " + ToString(value) + "; " + range;
 }
 
 } // namespace detail
 
 template <typename TPixel, unsigned int VDimension>
 RunSummary
-AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options, const ProgressSink & progress)
+AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options, OutputPlan & plan,
+             const ProgressSink & progress)
 {
   using ImageType = itk::Image<TPixel, VDimension>;
-  using FilterType = itk::CudaLabelStatisticsImageFilter<ImageType>;
+  // uint32 labels: the engine writes them once, straight into the label image.
+  using LabelMapType = AppLabelMap<VDimension>;
+  using FilterType = itk::CudaLabelStatisticsImageFilter<ImageType, LabelMapType>;
   using BackendEnum = typename FilterType::BackendEnum;
   using RuleEnum = typename FilterType::ForegroundRuleEnum;
 
@@ -56,41 +104,44 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options,
   for (unsigned int d = 0; d < VDimension; ++d)
   {
     summary.size[d] = static_cast<std::int64_t>(size[d]);
-    summary.spacing[d] = image->GetSpacing()[d];
-  }
-
-  if (!options.saveInputPath.empty())
-  {
-    auto writer = itk::ImageFileWriter<ImageType>::New();
-    writer->SetInput(image);
-    writer->SetFileName(options.saveInputPath);
-    writer->UseCompressionOn();
-    writer->Update();
-    summary.written.push_back(options.saveInputPath);
   }
 
   auto filter = FilterType::New();
   filter->SetInput(image);
+  TPixel ruleValue{};
   if (options.foregroundMode == ForegroundMode::EqualTo)
   {
     filter->SetForegroundRule(RuleEnum::EqualToForegroundValue);
-    filter->SetInputForegroundValue(detail::CheckedPixelValue<TPixel>(options.foregroundValue, "foreground value"));
+    // Without a value the filter's default stays: the type's maximum, as ITK's.
+    if (options.foregroundValue)
+    {
+      filter->SetInputForegroundValue(detail::CheckedPixelValue<TPixel>(*options.foregroundValue, "the foreground value"));
+    }
+    ruleValue = filter->GetInputForegroundValue();
   }
   else
   {
     filter->SetForegroundRule(RuleEnum::NotEqualToBackgroundValue);
-    filter->SetInputBackgroundValue(detail::CheckedPixelValue<TPixel>(options.backgroundValue, "background value"));
+    filter->SetInputBackgroundValue(detail::CheckedPixelValue<TPixel>(options.backgroundValue, "the background value"));
+    ruleValue = filter->GetInputBackgroundValue();
   }
   filter->SetFullyConnected(options.fullyConnected);
   filter->SetComputePerimeter(options.perimeter);
   filter->SetComputeFeretDiameter(options.feret);
   filter->SetComputeOrientedBoundingBox(options.orientedBoundingBox);
-  filter->SetComputeLabelImage(!options.labelsPath.empty());
+  filter->SetComputeLabelImage(!plan.labels.empty());
   filter->SetBackend(options.backend == "cuda"  ? BackendEnum::CUDA
                      : options.backend == "cpu" ? BackendEnum::CPU
                                                 : BackendEnum::Auto);
   filter->SetCudaDevice(options.cudaDevice);
   ObserveProgress(*filter, progress, 0.1, 0.8);
+
+  const auto writeStart = std::chrono::steady_clock::now();
+  if (!plan.saveInput.empty())
+  {
+    WriteImageFile(image, plan.saveInput, options.saveInputPath, plan.saveInputFormat, detail::ComponentOf<TPixel>());
+  }
+  summary.writeSeconds = detail::SecondsSince(writeStart);
 
   const auto filterStart = std::chrono::steady_clock::now();
   filter->Update();
@@ -98,44 +149,83 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options,
 
   summary.components = static_cast<std::int64_t>(filter->GetNumberOfObjects());
   summary.backendUsed = filter->GetBackendUsed() == BackendEnum::CUDA ? "cuda" : "cpu";
-  summary.cudaAvailable = FilterType::IsCudaAvailable();
+  // Asked only under Auto: with --backend cpu the CUDA runtime is never started.
+  summary.cudaAvailable = options.backend == "auto" && FilterType::IsCudaAvailable();
   summary.stageTimes = filter->GetStageTimes();
-
-  const auto writeStart = std::chrono::steady_clock::now();
-  if (!options.labelsPath.empty())
+  if (summary.components == 0)
   {
-    WriteLabelImage<VDimension>(filter->GetLabelImage(), options.labelsPath, filter->GetNumberOfObjects());
-    summary.written.push_back(options.labelsPath);
+    summary.warnings.push_back(detail::NoForegroundWarning(image, options, ruleValue));
+  }
+
+  const auto labelsStart = std::chrono::steady_clock::now();
+  if (!plan.labels.empty())
+  {
+    // uint32 labels, but 16 bits in PNG (its limit) and in TIFF when they fit:
+    // ITK 5.2 reads 32-bit integer TIFF wrongly, 16-bit TIFF every reader takes.
+    PixelComponent fileComponent = PixelComponent::UInt32;
+    const bool     fitsSixteenBits = summary.components <= std::numeric_limits<std::uint16_t>::max();
+    if (plan.labelsFormat == ImageFormat::Png)
+    {
+      if (!fitsSixteenBits)
+      {
+        FailWriting(options.labelsPath, "PNG holds 16-bit labels, and there are " + std::to_string(summary.components) +
+                                          " components; use .nrrd, .nii.gz, .mha or .tif");
+      }
+      fileComponent = PixelComponent::UInt16;
+    }
+    if (plan.labelsFormat == ImageFormat::Tiff && fitsSixteenBits)
+    {
+      fileComponent = PixelComponent::UInt16;
+    }
+    WriteImageFile(filter->GetLabelImage(), plan.labels, options.labelsPath, plan.labelsFormat, fileComponent);
   }
   progress.Report(0.9);
-  if (!options.csvPath.empty())
+  if (!plan.csv.empty())
   {
     CsvColumns columns;
     columns.perimeter = options.perimeter;
     columns.feret = options.feret;
     columns.orientedBoundingBox = options.orientedBoundingBox;
-    WriteComponentCsv<VDimension>(*filter->GetOutput(), options.csvPath, columns);
-    summary.written.push_back(options.csvPath);
+    WriteComponentCsv<VDimension>(*filter->GetOutput(), plan.csv, options.csvPath, columns);
   }
-  summary.writeSeconds = detail::SecondsSince(writeStart);
+  summary.writeSeconds += detail::SecondsSince(labelsStart);
   return summary;
 }
 
 template <typename TPixel, unsigned int VDimension>
 RunSummary
-AnalyzeFile(const std::string & path, const AppOptions & options, const ProgressSink & progress)
+AnalyzeFile(const std::string & path, ImageFormat format, const AppOptions & options, OutputPlan & plan,
+            const ProgressSink & progress)
 {
   using ImageType = itk::Image<TPixel, VDimension>;
-  const auto readStart = std::chrono::steady_clock::now();
-  auto       reader = itk::ImageFileReader<ImageType>::New();
-  reader->SetFileName(path);
-  reader->Update();
-  typename ImageType::Pointer image = reader->GetOutput();
-  image->DisconnectPipeline();
+  const auto                  readStart = std::chrono::steady_clock::now();
+  typename ImageType::Pointer image;
+  if (format == ImageFormat::Png)
+  {
+    const PngHeader header = ReadPngHeader(path);
+    image = ImageType::New();
+    typename ImageType::SizeType size;
+    size.Fill(1);
+    size[0] = header.width;
+    size[1] = header.height;
+    image->SetRegions(size);
+    typename ImageType::SpacingType spacing;
+    spacing.Fill(1.0);
+    spacing[0] = header.spacing[0];
+    spacing[1] = header.spacing[1];
+    image->SetSpacing(spacing);
+    image->Allocate();
+    ReadPngPixels(path, image->GetBufferPointer(),
+                  static_cast<std::size_t>(header.width) * header.height * sizeof(TPixel));
+  }
+  else
+  {
+    image = ReadImageFile<ImageType>(path, format);
+  }
   const double readSeconds = detail::SecondsSince(readStart);
   progress.Report(0.1);
 
-  RunSummary summary = AnalyzeImage<TPixel, VDimension>(image, options, progress);
+  RunSummary summary = AnalyzeImage<TPixel, VDimension>(image, options, plan, progress);
   summary.readSeconds = readSeconds;
   return summary;
 }

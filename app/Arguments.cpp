@@ -1,42 +1,110 @@
 #include "Arguments.h"
 
-#include <cerrno>
-#include <cstdlib>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <set>
 #include <sstream>
 #include <vector>
 
 namespace ccaapp
 {
+
+std::string
+ToString(WideInteger value)
+{
+  const bool negative = value < 0;
+  // Work on the magnitude as unsigned: -(2^63) and 2^64 - 1 both fit.
+  unsigned __int128 magnitude = negative ? static_cast<unsigned __int128>(-(value + 1)) + 1
+                                         : static_cast<unsigned __int128>(value);
+  std::string digits;
+  do
+  {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(magnitude % 10)));
+    magnitude /= 10;
+  } while (magnitude != 0);
+  return negative ? "-" + digits : digits;
+}
+
 namespace
 {
 
-std::int64_t
-ParseInteger(const std::string & name, const std::string & text)
+// Decimal only: "010" is ten (strtoll's base 0 would read it as octal), and
+// "0x10", " 5", "5k" are refused. Values outside [minimum, maximum] are
+// refused with the range in the message, never wrapped or clamped.
+WideInteger
+ParseDecimal(const std::string & option, const std::string & text, WideInteger minimum, WideInteger maximum)
 {
-  errno = 0;
-  char *          end = nullptr;
-  const long long value = std::strtoll(text.c_str(), &end, 0);
-  if (text.empty() || *end != '\0' || errno == ERANGE)
+  const std::string range = ToString(minimum) + " .. " + ToString(maximum);
+  auto fail = [&]() -> WideInteger {
+    throw UsageError(option + " must be a decimal integer in " + range + ", not '" + text + "'");
+  };
+  std::size_t i = 0;
+  bool        negative = false;
+  if (i < text.size() && (text[i] == '-' || text[i] == '+'))
   {
-    throw UsageError("--" + name + ": '" + text + "' is not an integer");
+    negative = text[i] == '-';
+    ++i;
+  }
+  if (i == text.size())
+  {
+    return fail();
+  }
+  // 2^64 needs 20 digits; past 40 significant digits the value is out of range anyway.
+  WideInteger magnitude = 0;
+  for (; i < text.size(); ++i)
+  {
+    if (text[i] < '0' || text[i] > '9')
+    {
+      return fail();
+    }
+    if (magnitude > (WideInteger{ 1 } << 100))
+    {
+      return fail();
+    }
+    magnitude = magnitude * 10 + (text[i] - '0');
+  }
+  const WideInteger value = negative ? -magnitude : magnitude;
+  if (value < minimum || value > maximum)
+  {
+    return fail();
   }
   return value;
 }
 
+// Plain decimal notation ("0.45", "1", "5e-1"); no hexadecimal, inf or nan.
 double
-ParseReal(const std::string & name, const std::string & text)
+ParseDecimalReal(const std::string & option, const std::string & text, double minimum, double maximum)
 {
-  char *       end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0')
+  std::ostringstream range;
+  range << minimum << " .. " << maximum;
+  const auto fail = [&]() {
+    throw UsageError(option + " must be a decimal number in " + range.str() + ", not '" + text + "'");
+  };
+  const auto allowed = text.find_first_not_of("0123456789.eE+-");
+  if (text.empty() || allowed != std::string::npos)
   {
-    throw UsageError("--" + name + ": '" + text + "' is not a number");
+    fail();
+  }
+  std::size_t used = 0;
+  double      value = 0;
+  try
+  {
+    value = std::stod(text, &used);
+  }
+  catch (const std::exception &)
+  {
+    fail();
+  }
+  if (used != text.size() || !std::isfinite(value) || value < minimum || value > maximum)
+  {
+    fail();
   }
   return value;
 }
 
 bool
-ParseBool(const std::string & name, const std::string & text)
+ParseBool(const std::string & option, const std::string & text)
 {
   if (text == "true" || text == "1" || text == "on" || text == "yes")
   {
@@ -46,36 +114,40 @@ ParseBool(const std::string & name, const std::string & text)
   {
     return false;
   }
-  throw UsageError("--" + name + ": '" + text + "' is not a boolean");
+  throw UsageError(option + " takes true or false, not '" + text + "'");
 }
 
 // "WxH" or "WxHxD".
 void
-ParseSize(const std::string & text, AppOptions & options)
+ParseSize(const std::string & option, const std::string & text, AppOptions & options)
 {
   std::vector<std::int64_t> parts;
   std::stringstream         stream(text);
   std::string               part;
   while (std::getline(stream, part, 'x'))
   {
-    parts.push_back(ParseInteger("default-size", part));
+    // Sizes past 2^31 - 2 do not fit the engine's 32-bit coordinates.
+    parts.push_back(static_cast<std::int64_t>(ParseDecimal(option + " (each size)", part, 1, (WideInteger{ 1 } << 31) - 2)));
   }
-  if (parts.size() < 2 || parts.size() > 3)
+  if (parts.size() < 2 || parts.size() > 3 || text.back() == 'x')
   {
-    throw UsageError("--default-size: expected WxH or WxHxD, got '" + text + "'");
-  }
-  for (const auto value : parts)
-  {
-    if (value < 1 || value > (std::int64_t{ 1 } << 31) - 1)
-    {
-      throw UsageError("--default-size: each size must be in 1 .. 2^31-1");
-    }
+    throw UsageError(option + " takes WxH or WxHxD, not '" + text + "'");
   }
   options.defaultDimension = static_cast<int>(parts.size());
   options.defaultSize[0] = parts[0];
   options.defaultSize[1] = parts[1];
   options.defaultSize[2] = parts.size() == 3 ? parts[2] : 1;
 }
+
+/** One option: its Slicer name (the one --xml declares), an optional dashed
+ *  alias, and what it does with its value (flags get "true" or their =value). */
+struct OptionSpec
+{
+  const char *                                          name;
+  const char *                                          alias; // nullptr: none
+  bool                                                  takesValue;
+  std::function<void(const std::string &, const std::string &)> apply; // (how it was spelled, value)
+};
 
 } // namespace
 
@@ -85,15 +157,96 @@ ParseArguments(int argc, char * argv[])
   AppOptions options;
   bool       foregroundModeGiven = false;
 
+  constexpr WideInteger int64Min = std::numeric_limits<std::int64_t>::min();
+  constexpr WideInteger uint64Max = std::numeric_limits<std::uint64_t>::max();
+
+  auto flag = [](bool & target) {
+    return [&target](const std::string & spelled, const std::string & value) { target = ParseBool(spelled, value); };
+  };
+  auto text = [](std::string & target) {
+    return [&target](const std::string &, const std::string & value) { target = value; };
+  };
+
+  const std::vector<OptionSpec> specs = {
+    { "help", nullptr, false, [&](const std::string & s, const std::string & v) { options.help = ParseBool(s, v); } },
+    { "version", nullptr, false, flag(options.version) },
+    { "xml", nullptr, false, flag(options.xml) },
+    { "labels", nullptr, true, text(options.labelsPath) },
+    { "csv", nullptr, true, text(options.csvPath) },
+    { "saveInput", "save-input", true, text(options.saveInputPath) },
+    { "returnparameterfile", nullptr, true, text(options.returnParameterFile) },
+    { "foregroundValue", "foreground-value", true,
+      [&](const std::string & s, const std::string & v) {
+        options.foregroundValue = ParseDecimal(s, v, int64Min, uint64Max);
+        // A value alone means the equal rule; an explicit rule wins, whatever the order.
+        if (!foregroundModeGiven)
+        {
+          options.foregroundMode = ForegroundMode::EqualTo;
+        }
+      } },
+    { "backgroundValue", "background-value", true,
+      [&](const std::string & s, const std::string & v) { options.backgroundValue = ParseDecimal(s, v, int64Min, uint64Max); } },
+    { "foregroundRule", "foreground-rule", true,
+      [&](const std::string & s, const std::string & v) {
+        if (v == "not-background" || v == "notBackground")
+          options.foregroundMode = ForegroundMode::NotBackground;
+        else if (v == "equal")
+          options.foregroundMode = ForegroundMode::EqualTo;
+        else
+          throw UsageError(s + " takes not-background or equal, not '" + v + "'");
+        foregroundModeGiven = true;
+      } },
+    { "fullyConnected", "fully-connected", false, flag(options.fullyConnected) },
+    { "backend", nullptr, true,
+      [&](const std::string & s, const std::string & v) {
+        if (v != "auto" && v != "cuda" && v != "cpu")
+        {
+          throw UsageError(s + " takes auto, cuda or cpu, not '" + v + "'");
+        }
+        options.backend = v;
+      } },
+    { "cudaDevice", "cuda-device", true,
+      [&](const std::string & s, const std::string & v) {
+        options.cudaDevice = static_cast<int>(ParseDecimal(s, v, -1, std::numeric_limits<int>::max()));
+      } },
+    { "perimeter", nullptr, false, flag(options.perimeter) },
+    { "noPerimeter", "no-perimeter", false,
+      [&](const std::string & s, const std::string & v) { options.perimeter = !ParseBool(s, v); } },
+    { "feret", nullptr, false, flag(options.feret) },
+    { "orientedBoundingBox", "oriented-bounding-box", false, flag(options.orientedBoundingBox) },
+    { "progress", nullptr, false, flag(options.progress) },
+    { "quiet", nullptr, false, flag(options.quiet) },
+    { "defaultSize", "default-size", true, [&](const std::string & s, const std::string & v) { ParseSize(s, v, options); } },
+    { "density", nullptr, true,
+      [&](const std::string & s, const std::string & v) { options.defaultDensity = ParseDecimalReal(s, v, 0.0, 1.0); } },
+    { "granularity", nullptr, true,
+      [&](const std::string & s, const std::string & v) {
+        options.defaultGranularity = static_cast<int>(ParseDecimal(s, v, 1, 1 << 20));
+      } },
+    { "seed", nullptr, true,
+      [&](const std::string & s, const std::string & v) {
+        options.defaultSeed = static_cast<std::uint32_t>(ParseDecimal(s, v, 0, std::numeric_limits<std::uint32_t>::max()));
+      } },
+  };
+
+  std::set<const OptionSpec *> seen;
   for (int i = 1; i < argc; ++i)
   {
-    std::string argument = argv[i];
-    if (argument.size() < 2 || argument.compare(0, 2, "--") != 0)
+    const std::string argument = argv[i];
+    if (argument == "-h")
     {
-      if (argument == "-h")
+      options.help = true;
+      continue;
+    }
+    if (argument.compare(0, 2, "--") != 0)
+    {
+      if (!argument.empty() && argument[0] == '-')
       {
-        options.help = true;
-        continue;
+        throw UsageError("unknown option " + argument + (argument == "-" ? " (reading from stdin is not supported)" : ""));
+      }
+      if (argument.empty())
+      {
+        throw UsageError("the input file name is empty");
       }
       if (!options.input.empty())
       {
@@ -103,112 +256,57 @@ ParseArguments(int argc, char * argv[])
       continue;
     }
 
-    std::string name = argument.substr(2);
-    std::string inlineValue;
-    bool        hasInlineValue = false;
-    const auto  equals = name.find('=');
+    std::string       name = argument.substr(2);
+    std::string       value;
+    bool              hasInlineValue = false;
+    const std::size_t equals = name.find('=');
     if (equals != std::string::npos)
     {
-      inlineValue = name.substr(equals + 1);
+      value = name.substr(equals + 1);
       name = name.substr(0, equals);
       hasInlineValue = true;
     }
-    auto value = [&]() -> std::string {
-      if (hasInlineValue)
+    const OptionSpec * spec = nullptr;
+    for (const auto & candidate : specs)
+    {
+      if (name == candidate.name || (candidate.alias != nullptr && name == candidate.alias))
       {
-        return inlineValue;
+        spec = &candidate;
       }
+    }
+    if (spec == nullptr)
+    {
+      throw UsageError("unknown option --" + name);
+    }
+    const std::string spelled = "--" + name;
+    if (!seen.insert(spec).second)
+    {
+      throw UsageError(spelled + " is given twice" +
+                       (spec->alias ? std::string(" (--") + spec->name + " and --" + spec->alias + " are one option)" : ""));
+    }
+    if (spec->takesValue && !hasInlineValue)
+    {
       if (i + 1 >= argc)
       {
-        throw UsageError("--" + name + " needs a value");
+        throw UsageError(spelled + " needs a value");
       }
-      return argv[++i];
-    };
-    // A flag that may also be given a value (--fully-connected=false).
-    auto flag = [&]() -> bool { return hasInlineValue ? ParseBool(name, inlineValue) : true; };
-
-    if (name == "help")
-      options.help = true;
-    else if (name == "version")
-      options.version = true;
-    else if (name == "xml")
-      options.xml = true;
-    else if (name == "labels")
-      options.labelsPath = value();
-    else if (name == "csv")
-      options.csvPath = value();
-    else if (name == "save-input")
-      options.saveInputPath = value();
-    else if (name == "returnparameterfile")
-      options.returnParameterFile = value();
-    else if (name == "foreground-value")
-    {
-      options.foregroundValue = ParseInteger(name, value());
-      if (!foregroundModeGiven)
+      value = argv[++i];
+      // "--csv --labels x" must not write a file named "--labels".
+      if (value.compare(0, 2, "--") == 0)
       {
-        options.foregroundMode = ForegroundMode::EqualTo;
+        throw UsageError(spelled + " needs a value but is followed by the option " + value + " (write " + spelled +
+                         "=" + value + " for a value that starts with --)");
       }
     }
-    else if (name == "background-value")
-      options.backgroundValue = ParseInteger(name, value());
-    else if (name == "foreground-rule")
+    else if (!spec->takesValue && !hasInlineValue)
     {
-      const std::string rule = value();
-      if (rule == "not-background")
-        options.foregroundMode = ForegroundMode::NotBackground;
-      else if (rule == "equal")
-        options.foregroundMode = ForegroundMode::EqualTo;
-      else
-        throw UsageError("--foreground-rule: expected not-background or equal, got '" + rule + "'");
-      foregroundModeGiven = true;
+      value = "true";
     }
-    else if (name == "fully-connected")
-      options.fullyConnected = flag();
-    else if (name == "backend")
+    if (value.empty())
     {
-      options.backend = value();
-      if (options.backend != "auto" && options.backend != "cuda" && options.backend != "cpu")
-      {
-        throw UsageError("--backend: expected auto, cuda or cpu, got '" + options.backend + "'");
-      }
+      throw UsageError(spelled + " is given an empty value");
     }
-    else if (name == "cuda-device")
-      options.cudaDevice = static_cast<int>(ParseInteger(name, value()));
-    else if (name == "perimeter")
-      options.perimeter = flag();
-    else if (name == "no-perimeter")
-      options.perimeter = !flag();
-    else if (name == "feret")
-      options.feret = flag();
-    else if (name == "oriented-bounding-box")
-      options.orientedBoundingBox = flag();
-    else if (name == "progress")
-      options.progress = flag();
-    else if (name == "quiet")
-      options.quiet = flag();
-    else if (name == "default-size")
-      ParseSize(value(), options);
-    else if (name == "density")
-    {
-      options.defaultDensity = ParseReal(name, value());
-      if (!(options.defaultDensity >= 0.0 && options.defaultDensity <= 1.0))
-      {
-        throw UsageError("--density must be in [0, 1]");
-      }
-    }
-    else if (name == "granularity")
-    {
-      const auto granularity = ParseInteger(name, value());
-      if (granularity < 1 || granularity > 1 << 20)
-      {
-        throw UsageError("--granularity must be at least 1");
-      }
-      options.defaultGranularity = static_cast<int>(granularity);
-    }
-    else if (name == "seed")
-      options.defaultSeed = static_cast<std::uint32_t>(ParseInteger(name, value()));
-    else
-      throw UsageError("unknown option --" + name);
+    spec->apply(spelled, value);
   }
   return options;
 }
@@ -219,42 +317,49 @@ UsageText(const char * programName)
   std::ostringstream text;
   text << "Usage: " << programName << " [INPUT] [options]\n"
        << "\n"
-       << "Labels the connected components of a 2D or 3D image (any format ITK reads)\n"
-       << "and measures each one (ITK's ShapeLabelObject attributes). With no INPUT it\n"
-       << "runs on a generated random binary image and writes its outputs to the\n"
-       << "current directory.\n"
+       << "Labels the connected components of a 2D or 3D image (PNG, NRRD, NIfTI,\n"
+       << "MetaImage, VTK or TIFF) and measures each one (ITK's ShapeLabelObject\n"
+       << "attributes). With no INPUT it runs on a generated random binary image and\n"
+       << "writes its outputs to the current directory. Each option also has a dashed\n"
+       << "spelling (--fully-connected for --fullyConnected); numbers are decimal.\n"
        << "\n"
-       << "Outputs:\n"
-       << "  --labels FILE            write the label image (0 = background, 1..N)\n"
-       << "  --csv FILE               write one row per component, every attribute a column\n"
-       << "  --save-input FILE        also write the input image (useful with the default image)\n"
+       << "Outputs (written completely or not at all):\n"
+       << "  --labels FILE            label image, 0 = background, 1..N (.nrrd .nhdr .nii .nii.gz\n"
+       << "                           .hdr .mha .mhd .vtk: uint32; .png: uint16, 2D only; .tif:\n"
+       << "                           uint16 when the labels fit, else uint32)\n"
+       << "  --csv FILE               one row per component, every attribute a column\n"
+       << "  --saveInput FILE         also write the input image (useful with the default image)\n"
        << "  --returnparameterfile F  write 'numberOfComponents = N' (3D Slicer)\n"
        << "\n"
-       << "Foreground:\n"
+       << "Foreground (NaN pixels are never foreground):\n"
        << "  (default)                every pixel different from the background value (0)\n"
-       << "  --background-value B     foreground = pixel != B\n"
-       << "  --foreground-value V     foreground = pixel == V\n"
-       << "  --foreground-rule R      not-background | equal (which of the two values is used)\n"
+       << "  --backgroundValue B      foreground = pixel != B\n"
+       << "  --foregroundValue V      foreground = pixel == V\n"
+       << "  --foregroundRule R       not-background | equal (which of the two values is used;\n"
+       << "                           equal without a value: the pixel type's largest value)\n"
        << "\n"
        << "Analysis:\n"
-       << "  --fully-connected        8 (2D) / 26 (3D) neighbours instead of 4 / 6\n"
+       << "  --fullyConnected         8 (2D) / 26 (3D) neighbours instead of 4 / 6\n"
        << "  --backend B              auto (default: CUDA if a GPU is usable) | cuda | cpu\n"
-       << "  --cuda-device N          CUDA device ordinal (default: current device)\n"
-       << "  --perimeter, --no-perimeter  compute Perimeter, Roundness, PerimeterOnBorderRatio (default on)\n"
+       << "  --cudaDevice N           CUDA device ordinal (default -1: the current device)\n"
+       << "  --perimeter, --noPerimeter  compute Perimeter, Roundness, PerimeterOnBorderRatio (default on)\n"
        << "  --feret                  compute FeretDiameter (slow for large components)\n"
-       << "  --oriented-bounding-box  compute OrientedBoundingBoxOrigin/Size\n"
+       << "  --orientedBoundingBox    compute OrientedBoundingBoxOrigin/Size\n"
        << "\n"
        << "Default image (no INPUT): MT19937 random binary image, g x g blocks share one draw:\n"
-       << "  --default-size WxH[xD]   default 2048x2048\n"
-       << "  --density D              foreground probability, default 0.45\n"
-       << "  --granularity G          block size, default 4\n"
-       << "  --seed S                 default 5489\n"
+       << "  --defaultSize WxH[xD]    default 2048x2048\n"
+       << "  --density D              foreground probability in 0 .. 1, default 0.45\n"
+       << "  --granularity G          block size in 1 .. 1048576, default 4\n"
+       << "  --seed S                 in 0 .. 4294967295, default 5489\n"
        << "\n"
        << "Other:\n"
        << "  --progress               print <filter-progress> lines (on with --returnparameterfile)\n"
        << "  --quiet                  no summary\n"
        << "  --xml                    print the 3D Slicer module description\n"
-       << "  --version, --help\n";
+       << "  --version, --help\n"
+       << "\n"
+       << "Exit status: 0 when every requested output was written, 1 when the run failed\n"
+       << "(nothing written or changed), 2 for an unusable command line.\n";
   return text.str();
 }
 

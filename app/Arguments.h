@@ -3,11 +3,19 @@
 #define CudaLabelStatisticsApp_Arguments_h
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 namespace ccaapp
 {
+
+/** Holds every int64 and every uint64 value (pixel values of any integer type). */
+using WideInteger = __int128;
+
+/** Decimal text of a WideInteger. */
+std::string
+ToString(WideInteger value);
 
 enum class ForegroundMode
 {
@@ -25,8 +33,9 @@ struct AppOptions
   std::string returnParameterFile; ///< Slicer: `name = value` lines
 
   ForegroundMode foregroundMode = ForegroundMode::NotBackground;
-  std::int64_t   foregroundValue = 1;
-  std::int64_t   backgroundValue = 0;
+  /** Unset: the largest value of the pixel type, as ITK's BinaryImageToShapeLabelMapFilter. */
+  std::optional<WideInteger> foregroundValue;
+  WideInteger                backgroundValue = 0;
 
   bool        fullyConnected = false;
   std::string backend = "auto"; ///< auto | cuda | cpu
@@ -36,10 +45,10 @@ struct AppOptions
   bool        orientedBoundingBox = false;
 
   // The generated default image (used when no input is given).
-  std::int64_t defaultSize[3] = { 2048, 2048, 1 };
-  int          defaultDimension = 2;
-  double       defaultDensity = 0.45;
-  int          defaultGranularity = 4;
+  std::int64_t  defaultSize[3] = { 2048, 2048, 1 };
+  int           defaultDimension = 2;
+  double        defaultDensity = 0.45;
+  int           defaultGranularity = 4;
   std::uint32_t defaultSeed = 5489; // MT19937's reference seed
 
   bool xml = false;
@@ -49,14 +58,16 @@ struct AppOptions
   bool quiet = false;
 };
 
-/** Thrown for unusable command lines; main prints the message and the usage. */
+/** Thrown for unusable command lines; main prints the message and exits with 2. */
 class UsageError : public std::runtime_error
 {
 public:
   using std::runtime_error::runtime_error;
 };
 
-/** Parses argv. Accepts `--name value` and `--name=value`; one positional argument (the input). */
+/** Parses argv: `--name value` and `--name=value`, every number in decimal, one
+ *  positional argument (the input). Each option is accepted under its Slicer
+ *  name (camelCase, as in --xml) and under its dashed alias (--fully-connected). */
 AppOptions
 ParseArguments(int argc, char * argv[]);
 

@@ -1,10 +1,9 @@
 #include "CsvWriter.h"
 
+#include "OutputFiles.h"
+
 #include <charconv>
-#include <cstdio>
 #include <limits>
-#include <memory>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -179,28 +178,17 @@ WriteRow(RowBuffer & out, const TLabelObject & object, const CsvColumns & column
 
 template <unsigned int VDimension>
 void
-WriteComponentCsv(const AppLabelMap<VDimension> & labelMap, const std::string & path, const CsvColumns & columns)
+WriteComponentCsv(const AppLabelMap<VDimension> & labelMap, const std::string & path, const std::string & displayPath,
+                  const CsvColumns & columns)
 {
-  std::unique_ptr<std::FILE, int (*)(std::FILE *)> file(std::fopen(path.c_str(), "wb"), &std::fclose);
-  if (!file)
-  {
-    throw std::runtime_error("cannot open '" + path + "' for writing");
-  }
-  auto flush = [&](std::string & text) {
-    if (std::fwrite(text.data(), 1, text.size(), file.get()) != text.size())
-    {
-      throw std::runtime_error("error while writing '" + path + "'");
-    }
-    text.clear();
-  };
-
+  CheckedFile file(path, displayPath);
   std::string header;
   for (const auto & name : HeaderColumns<VDimension>(columns))
   {
     header += (header.empty() ? "" : ",") + name;
   }
   header += '\n';
-  flush(header);
+  file.Write(header);
 
   // The label map iterates in label order: rows come out sorted by label.
   RowBuffer rows;
@@ -209,19 +197,17 @@ WriteComponentCsv(const AppLabelMap<VDimension> & labelMap, const std::string & 
     WriteRow(rows, *it.GetLabelObject(), columns);
     if (rows.Text().size() > (1u << 20))
     {
-      flush(rows.Text());
+      file.Write(rows.Text());
+      rows.Text().clear();
     }
   }
-  flush(rows.Text());
-  if (std::fclose(file.release()) != 0)
-  {
-    throw std::runtime_error("error while writing '" + path + "'");
-  }
+  file.Write(rows.Text());
+  file.Finish();
 }
 
 template void
-WriteComponentCsv<2>(const AppLabelMap<2> &, const std::string &, const CsvColumns &);
+WriteComponentCsv<2>(const AppLabelMap<2> &, const std::string &, const std::string &, const CsvColumns &);
 template void
-WriteComponentCsv<3>(const AppLabelMap<3> &, const std::string &, const CsvColumns &);
+WriteComponentCsv<3>(const AppLabelMap<3> &, const std::string &, const std::string &, const CsvColumns &);
 
 } // namespace ccaapp

@@ -5,6 +5,7 @@
 #include "itkLabelMap.h"
 #include "itkStatisticsLabelObject.h"
 
+#include <cstdint>
 #include <string>
 
 namespace ccaapp
@@ -18,13 +19,17 @@ struct CsvColumns
   bool orientedBoundingBox = false;
 };
 
+/** The program's label map: uint32 labels, so the label image is uint32 too
+ *  (at most 4294967295 components). */
 template <unsigned int VDimension>
-using AppLabelMap = itk::LabelMap<itk::StatisticsLabelObject<itk::SizeValueType, VDimension>>;
+using AppLabelMap = itk::LabelMap<itk::StatisticsLabelObject<std::uint32_t, VDimension>>;
 
-/** Throws std::runtime_error when the file cannot be written. Instantiated for 2 and 3 D. */
+/** Writes `path` (a temporary file of an OutputTransaction, or a device) with
+ *  checked writes; FileError naming displayPath when it fails. Instantiated for 2 and 3 D. */
 template <unsigned int VDimension>
 void
-WriteComponentCsv(const AppLabelMap<VDimension> & labelMap, const std::string & path, const CsvColumns & columns);
+WriteComponentCsv(const AppLabelMap<VDimension> & labelMap, const std::string & path, const std::string & displayPath,
+                  const CsvColumns & columns);
 
 } // namespace ccaapp
 

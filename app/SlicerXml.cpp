@@ -6,8 +6,18 @@ namespace ccaapp
 std::string
 SlicerXmlDescription(const std::string & version)
 {
-  // Slicer passes a boolean parameter as its bare flag when true and omits it
-  // when false, so every boolean here defaults to false (hence noPerimeter).
+  // What Slicer does with this description (SlicerExecutionModel's
+  // ModuleDescriptionParser, Slicer's vtkSlicerCLIModuleLogic):
+  // - names and longflags must match [A-Za-z_][A-Za-z0-9_]*: the flags are the
+  //   program's camelCase option names;
+  // - a boolean is passed as its bare flag when true and omitted when false, so
+  //   every boolean defaults to false (hence noPerimeter);
+  // - an integer or enumeration is always passed with its value, a string only
+  //   when not empty: foregroundValue is a string whose empty default means the
+  //   pixel type's largest value, the program's default;
+  // - images are NRRD files in Slicer's temporary folder, the table a .csv
+  //   file there, and --returnparameterfile comes first when a parameter is an
+  //   output without flag or index (numberOfComponents).
   return R"(<?xml version="1.0" encoding="utf-8"?>
 <executable>
   <category>Quantification</category>
@@ -17,7 +27,6 @@ SlicerXmlDescription(const std::string & version)
   <documentation-url></documentation-url>
   <license>Apache 2.0</license>
   <contributor>CudaLabelStatistics contributors</contributor>
-  <acknowledgements></acknowledgements>
   <parameters>
     <label>Input and output</label>
     <description><![CDATA[Images and the component table]]></description>
@@ -26,7 +35,7 @@ SlicerXmlDescription(const std::string & version)
       <label>Input volume</label>
       <channel>input</channel>
       <index>0</index>
-      <description><![CDATA[Binary or label volume of an integer pixel type]]></description>
+      <description><![CDATA[Binary or label volume (an integer or real pixel type)]]></description>
     </image>
     <image type="label">
       <name>outputLabels</name>
@@ -49,8 +58,8 @@ SlicerXmlDescription(const std::string & version)
     <string-enumeration>
       <name>foregroundRule</name>
       <label>Foreground rule</label>
-      <longflag>foreground-rule</longflag>
-      <description><![CDATA[not-background: every voxel different from the background value; equal: every voxel equal to the foreground value]]></description>
+      <longflag>foregroundRule</longflag>
+      <description><![CDATA[not-background: every voxel different from the background value; equal: every voxel equal to the foreground value (NaN voxels are never foreground)]]></description>
       <default>not-background</default>
       <element>not-background</element>
       <element>equal</element>
@@ -58,21 +67,21 @@ SlicerXmlDescription(const std::string & version)
     <integer>
       <name>backgroundValue</name>
       <label>Background value</label>
-      <longflag>background-value</longflag>
+      <longflag>backgroundValue</longflag>
       <description><![CDATA[Used by the not-background rule]]></description>
       <default>0</default>
     </integer>
-    <integer>
+    <string>
       <name>foregroundValue</name>
       <label>Foreground value</label>
-      <longflag>foreground-value</longflag>
-      <description><![CDATA[Used by the equal rule]]></description>
-      <default>1</default>
-    </integer>
+      <longflag>foregroundValue</longflag>
+      <description><![CDATA[Used by the equal rule; empty: the largest value of the pixel type (255 for 8-bit volumes), as ITK's BinaryImageToShapeLabelMapFilter]]></description>
+      <default></default>
+    </string>
     <boolean>
       <name>fullyConnected</name>
       <label>Fully connected</label>
-      <longflag>fully-connected</longflag>
+      <longflag>fullyConnected</longflag>
       <description><![CDATA[Neighbours across edges and corners too (26-connectivity in 3D, 8 in 2D); off: faces only (6 / 4)]]></description>
       <default>false</default>
     </boolean>
@@ -83,7 +92,7 @@ SlicerXmlDescription(const std::string & version)
     <boolean>
       <name>noPerimeter</name>
       <label>Skip perimeter</label>
-      <longflag>no-perimeter</longflag>
+      <longflag>noPerimeter</longflag>
       <description><![CDATA[Do not compute Perimeter, Roundness and PerimeterOnBorderRatio]]></description>
       <default>false</default>
     </boolean>
@@ -97,7 +106,7 @@ SlicerXmlDescription(const std::string & version)
     <boolean>
       <name>orientedBoundingBox</name>
       <label>Oriented bounding box</label>
-      <longflag>oriented-bounding-box</longflag>
+      <longflag>orientedBoundingBox</longflag>
       <description><![CDATA[Compute the oriented bounding box origin and size]]></description>
       <default>false</default>
     </boolean>

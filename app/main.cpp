@@ -1,19 +1,34 @@
 // CudaLabelStatistics: connected-component analysis of a 2D/3D image from the
 // command line, and a 3D Slicer command-line module (--xml).
+//
+// Every run ends in one of two ways: all requested outputs complete and exit
+// status 0, or one line "error: ..." on stderr, exit status 1 (2 for an
+// unusable command line) and no output file created or changed.
 #include "Analysis.h"
 #include "Arguments.h"
 #include "DefaultImage.h"
+#include "MemoryBudget.h"
+#include "OutputFiles.h"
 #include "SlicerXml.h"
+#include "StderrCapture.h"
 
 #include "itkMacro.h"
+#include "itkMultiThreaderBase.h"
+#include "itkOutputWindow.h"
 
 #include "cca/Engine.h"
 
+#include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
-#include <fstream>
+#include <cstdlib>
 #include <iostream>
+#include <new>
 #include <sstream>
+#include <system_error>
+#include <thread>
+#include <vector>
 
 #ifndef CCA_APP_VERSION
 #  define CCA_APP_VERSION "unknown"
@@ -23,27 +38,96 @@ namespace
 {
 
 using ccaapp::AppOptions;
+using ccaapp::OutputPlan;
 using ccaapp::RunSummary;
 
 // Default output names used when the program runs on its generated image.
 const char * const DefaultLabelsPath = "CudaLabelStatistics-labels.nrrd";
 const char * const DefaultCsvPath = "CudaLabelStatistics-components.csv";
 
-RunSummary
-RunOnDefaultImage(const AppOptions & options, const ccaapp::ProgressSink & progress)
+/** ITK's warnings, one line each, marked as warnings. */
+class OneLineOutputWindow : public itk::OutputWindow
 {
-  RunSummary summary;
-  if (options.defaultDimension == 3)
+public:
+  ITK_DISALLOW_COPY_AND_MOVE(OneLineOutputWindow);
+  using Self = OneLineOutputWindow;
+  using Superclass = itk::OutputWindow;
+  using Pointer = itk::SmartPointer<Self>;
+  itkNewMacro(Self);
+
+  void
+  DisplayText(const char * text) override
   {
-    auto image = ccaapp::MakeRandomBinaryImage<3>(
-      options.defaultSize, options.defaultDensity, options.defaultGranularity, options.defaultSeed);
-    summary = ccaapp::AnalyzeImage<std::uint8_t, 3>(image, options, progress);
+    std::cerr << "warning: " << ccaapp::OneLine(text ? text : "") << "\n";
+  }
+
+protected:
+  OneLineOutputWindow() = default;
+};
+
+/** Starts ITK's thread pool with as many threads as can start. ITK 5.2's
+ *  ThreadPool ends the process (std::terminate) when one of its threads
+ *  cannot be created (a thread stack beyond ulimit -v, a thread limit): the
+ *  threads are tried here first, and ITK is given only as many as started. */
+void
+StartItkThreads()
+{
+  const unsigned int wanted = itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads();
+  unsigned int       started = 0;
+  {
+    std::vector<std::thread> trial;
+    trial.reserve(wanted);
+    try
+    {
+      for (; started < wanted; ++started)
+      {
+        trial.emplace_back([] {});
+      }
+    }
+    catch (const std::system_error &)
+    {
+    }
+    for (auto & thread : trial)
+    {
+      thread.join();
+    }
+  }
+  if (started == 0)
+  {
+    // Not one thread can start: ITK's threader that runs one work unit on the calling thread.
+    itk::MultiThreaderBase::SetGlobalDefaultThreader(itk::MultiThreaderBase::ThreaderEnum::Platform);
+    started = 1;
+  }
+  if (started < wanted)
+  {
+    itk::MultiThreaderBase::SetGlobalMaximumNumberOfThreads(started);
+    itk::MultiThreaderBase::SetGlobalDefaultNumberOfThreads(started);
+  }
+  itk::MultiThreaderBase::New(); // the pool's threads start now, not inside an analysis
+}
+
+RunSummary
+RunOnDefaultImage(const AppOptions & options, OutputPlan & plan, const ccaapp::ProgressSink & progress)
+{
+  const auto dimension = static_cast<unsigned int>(options.defaultDimension);
+  ccaapp::CheckOutputsCanHold(options, plan, dimension, ccaapp::PixelComponent::UInt8);
+  const std::uint64_t pixels = ccaapp::SaturatingProduct(
+    ccaapp::SaturatingProduct(static_cast<std::uint64_t>(options.defaultSize[0]), static_cast<std::uint64_t>(options.defaultSize[1])),
+    static_cast<std::uint64_t>(options.defaultSize[2]));
+  ccaapp::RequireMemory(ccaapp::SaturatingProduct(pixels, 1 + ccaapp::AnalysisBytesPerPixel(options)),
+                        "the generated image");
+  RunSummary summary;
+  if (dimension == 3)
+  {
+    auto image = ccaapp::MakeRandomBinaryImage<3>(options.defaultSize, options.defaultDensity, options.defaultGranularity,
+                                                  options.defaultSeed);
+    summary = ccaapp::AnalyzeImage<std::uint8_t, 3>(image, options, plan, progress);
   }
   else
   {
-    auto image = ccaapp::MakeRandomBinaryImage<2>(
-      options.defaultSize, options.defaultDensity, options.defaultGranularity, options.defaultSeed);
-    summary = ccaapp::AnalyzeImage<std::uint8_t, 2>(image, options, progress);
+    auto image = ccaapp::MakeRandomBinaryImage<2>(options.defaultSize, options.defaultDensity, options.defaultGranularity,
+                                                  options.defaultSeed);
+    summary = ccaapp::AnalyzeImage<std::uint8_t, 2>(image, options, plan, progress);
   }
   summary.pixelType = "uint8";
   return summary;
@@ -63,12 +147,12 @@ void
 PrintSummary(const AppOptions & options, const RunSummary & summary, double totalSeconds)
 {
   std::ostringstream out;
-  std::int64_t       pixels = 1;
+  double             pixels = 1;
   std::ostringstream size;
   for (int d = 0; d < summary.dimension; ++d)
   {
     size << (d ? " x " : "") << summary.size[d];
-    pixels *= summary.size[d];
+    pixels *= static_cast<double>(summary.size[d]);
   }
   out << "CudaLabelStatistics " << CCA_APP_VERSION << "\n";
   if (options.input.empty())
@@ -83,9 +167,9 @@ PrintSummary(const AppOptions & options, const RunSummary & summary, double tota
   }
   out << "foreground:  ";
   if (options.foregroundMode == ccaapp::ForegroundMode::EqualTo)
-    out << "pixel == " << options.foregroundValue;
+    out << "pixel == " << (options.foregroundValue ? ccaapp::ToString(*options.foregroundValue) : "the type's maximum");
   else
-    out << "pixel != " << options.backgroundValue;
+    out << "pixel != " << ccaapp::ToString(options.backgroundValue);
   const int neighbours =
     summary.dimension == 2 ? (options.fullyConnected ? 8 : 4) : (options.fullyConnected ? 26 : 6);
   out << ", " << neighbours << "-connectivity\n";
@@ -108,18 +192,43 @@ PrintSummary(const AppOptions & options, const RunSummary & summary, double tota
     out.precision(3);
     out << "throughput:  " << pixels / summary.filterSeconds / 1e6 << " Mpixel/s through the filter\n";
   }
-  for (const auto & path : summary.written)
-    out << "wrote:       " << path << "\n";
+  for (const std::string * path :
+       { &options.saveInputPath, &options.labelsPath, &options.csvPath, &options.returnParameterFile })
+  {
+    if (!path->empty())
+      out << "wrote:       " << *path << "\n";
+  }
   std::cout << out.str() << std::flush;
 }
 
 void
-WriteReturnParameters(const std::string & path, const RunSummary & summary)
+WriteReturnParameters(const std::string & path, const std::string & displayPath, const RunSummary & summary)
 {
-  std::ofstream out(path);
-  out << "numberOfComponents = " << summary.components << "\n";
-  if (!out)
-    throw std::runtime_error("cannot write the return parameter file '" + path + "'");
+  ccaapp::CheckedFile file(path, displayPath);
+  file.Write("numberOfComponents = " + std::to_string(summary.components) + "\n");
+  file.Finish();
+}
+
+/** Ends the program without running the libraries' exit handlers: after a
+ *  failure inside ITK (a thread that could not start, an allocation that
+ *  failed) their static destructors can crash, and a signal must never end
+ *  the program. Every output is complete or removed by then, and the
+ *  standard streams are flushed here. */
+[[noreturn]] void
+Exit(int status)
+{
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(status);
+}
+
+[[noreturn]] void
+Fail(const std::string & message)
+{
+  std::cerr.clear();
+  std::cerr << "error: " << ccaapp::OneLine(message, 1000) << "\n";
+  Exit(1);
 }
 
 } // namespace
@@ -128,6 +237,13 @@ int
 main(int argc, char * argv[])
 {
   const auto start = std::chrono::steady_clock::now();
+  // Write errors must come back as errors: a closed pipe (SIGPIPE) or the
+  // file size limit (SIGXFSZ) would otherwise end the program by a signal.
+  std::signal(SIGPIPE, SIG_IGN);
+  std::signal(SIGXFSZ, SIG_IGN);
+  ccaapp::InstallInterruptCleanup();
+  itk::OutputWindow::SetInstance(OneLineOutputWindow::New());
+
   AppOptions options;
   try
   {
@@ -135,7 +251,7 @@ main(int argc, char * argv[])
   }
   catch (const ccaapp::UsageError & error)
   {
-    std::cerr << "error: " << error.what() << "\n\n" << ccaapp::UsageText(argv[0]);
+    std::cerr << "error: " << error.what() << " (see CudaLabelStatistics --help)\n";
     return 2;
   }
   if (options.xml)
@@ -154,8 +270,10 @@ main(int argc, char * argv[])
     return 0;
   }
 
+  StartItkThreads();
   // Slicer always passes --returnparameterfile: show progress there.
   const ccaapp::ProgressSink progress(options.progress || !options.returnParameterFile.empty());
+  RunSummary                 summary;
   try
   {
     if (options.input.empty() && options.labelsPath.empty() && options.csvPath.empty())
@@ -163,31 +281,44 @@ main(int argc, char * argv[])
       options.labelsPath = DefaultLabelsPath;
       options.csvPath = DefaultCsvPath;
     }
+    OutputPlan plan;
+    ccaapp::PlanOutputs(options, plan);
     progress.Begin("CudaLabelStatistics", "Connected-component analysis");
     progress.Report(0.0);
-    const RunSummary summary =
-      options.input.empty() ? RunOnDefaultImage(options, progress) : ccaapp::AnalyzeAnyFile(options.input, options, progress);
-    if (!options.returnParameterFile.empty())
+    summary = options.input.empty() ? RunOnDefaultImage(options, plan, progress)
+                                    : ccaapp::AnalyzeAnyFile(options.input, options, plan, progress);
+    if (!plan.returnParameters.empty())
     {
-      WriteReturnParameters(options.returnParameterFile, summary);
+      WriteReturnParameters(plan.returnParameters, options.returnParameterFile, summary);
     }
-    progress.Report(1.0);
-    const double totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    progress.End("CudaLabelStatistics", totalSeconds);
-    if (!options.quiet)
-    {
-      PrintSummary(options, summary, totalSeconds);
-    }
+    plan.transaction.Commit();
   }
   catch (const itk::ExceptionObject & error)
   {
-    std::cerr << "error: " << error.GetDescription() << "\n";
-    return 1;
+    Fail(error.GetDescription());
+  }
+  catch (const std::bad_alloc &)
+  {
+    Fail("out of memory");
+  }
+  catch (const std::system_error & error)
+  {
+    Fail(std::string("the system refused a resource: ") + error.what());
   }
   catch (const std::exception & error)
   {
-    std::cerr << "error: " << error.what() << "\n";
-    return 1;
+    Fail(error.what());
   }
-  return 0;
+  progress.Report(1.0);
+  const double totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  progress.End("CudaLabelStatistics", totalSeconds);
+  for (const auto & warning : summary.warnings)
+  {
+    std::cerr << "warning: " << ccaapp::OneLine(warning, 1000) << "\n";
+  }
+  if (!options.quiet)
+  {
+    PrintSummary(options, summary, totalSeconds);
+  }
+  Exit(0);
 }

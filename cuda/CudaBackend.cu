@@ -1,7 +1,9 @@
 // The CUDA backend: the host sequence (HostSequence.cuh: upload, label the
 // units, number the components, the feature table of the chosen compaction,
 // the outputs, download) run by the stream device (StreamDevice.cuh) of one
-// CUDA device, with buffers kept across calls. The strategies it runs are
+// CUDA device, with buffers kept across calls. Device-memory input and label
+// images (cca::MemorySpace::CudaDevice) are read and written in place, on the
+// caller's stream when Options::useCallerStream says so. The strategies it runs are
 // the rows of Strategies.cuh's table.
 #include "BackendImplementation.h"
 #include "CudaBackendTesting.h"
@@ -11,8 +13,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace cca
 {
@@ -22,7 +26,26 @@ namespace cuda
 namespace
 {
 std::atomic<bool>         forceWideRunIndex{ false };
+std::atomic<std::size_t>  uploadSlabBytes{ 0 };
 std::atomic<std::int64_t> treeMergeSecondCopies{ 0 };
+
+/** The caller's current CUDA device is theirs: selected for a run, given back after it. */
+class CurrentDeviceScope
+{
+public:
+  explicit CurrentDeviceScope(int device)
+  {
+    Check(cudaGetDevice(&m_Previous), "querying the current CUDA device");
+    Check(cudaSetDevice(device), "selecting the CUDA device");
+  }
+  ~CurrentDeviceScope() { cudaSetDevice(m_Previous); }
+  CurrentDeviceScope(const CurrentDeviceScope &) = delete;
+  CurrentDeviceScope &
+  operator=(const CurrentDeviceScope &) = delete;
+
+private:
+  int m_Previous = 0;
+};
 
 class CudaBackend final : public BackendImplementation
 {
@@ -33,10 +56,17 @@ public:
   void
   Run(const ImageView & image, const Options & options, Result & result) override;
 
+  bool
+  SupportsDeviceMemory() const override
+  {
+    return true;
+  }
+
 private:
   int                           m_Device = 0;
   std::unique_ptr<StreamDevice> m_StreamDevice; ///< made once the device is selected
-  HostSequence<StreamDevice>    m_Sequence;
+  /** Made and destroyed with m_Device current, as its buffers belong to it. */
+  std::unique_ptr<HostSequence<StreamDevice>> m_Sequence;
 };
 
 CudaBackend::CudaBackend(int device)
@@ -62,28 +92,94 @@ CudaBackend::CudaBackend(int device)
   {
     m_Device = device;
   }
-  Check(cudaSetDevice(m_Device), "selecting the CUDA device");
+  // The stream and events belong to the device current when they are made.
+  const CurrentDeviceScope deviceScope(m_Device);
   m_StreamDevice = std::make_unique<StreamDevice>();
+  m_Sequence = std::make_unique<HostSequence<StreamDevice>>();
 }
 
 CudaBackend::~CudaBackend()
 {
   // Work still in flight would write into buffers freed below.
+  int previous = 0;
+  cudaGetDevice(&previous);
   cudaSetDevice(m_Device);
   if (m_StreamDevice)
   {
     cudaStreamSynchronize(m_StreamDevice->Stream());
+  }
+  m_Sequence.reset();
+  m_StreamDevice.reset();
+  cudaSetDevice(previous);
+}
+
+/** Options::useCallerStream for the length of one run. */
+class CallerStreamScope
+{
+public:
+  CallerStreamScope(StreamDevice & device, const Options & options)
+    : m_Device(options.useCallerStream ? &device : nullptr)
+  {
+    if (m_Device != nullptr)
+    {
+      m_Device->UseCallerStream(reinterpret_cast<cudaStream_t>(options.cudaStream));
+    }
+  }
+  ~CallerStreamScope()
+  {
+    if (m_Device != nullptr)
+    {
+      m_Device->StopUsingCallerStream();
+    }
+  }
+  CallerStreamScope(const CallerStreamScope &) = delete;
+  CallerStreamScope &
+  operator=(const CallerStreamScope &) = delete;
+
+private:
+  StreamDevice * m_Device;
+};
+
+/** Refuses a pointer said to be device memory that is not memory of this
+ *  device: reading it would fault or read another device's data. */
+void
+CheckDevicePointer(const void * pointer, int device, const char * what)
+{
+  cudaPointerAttributes attributes{};
+  const cudaError_t     status = cudaPointerGetAttributes(&attributes, pointer);
+  if (status != cudaSuccess)
+  {
+    cudaGetLastError();
+    throw Error(Error::Kind::InvalidInput, std::string(what) + " is said to be CUDA device memory, but CUDA does not "
+                                                               "know the pointer (" + cudaGetErrorString(status) + ")");
+  }
+  const bool deviceMemory = attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
+  if (!deviceMemory || attributes.device != device)
+  {
+    throw Error(Error::Kind::InvalidInput,
+                std::string(what) + " is said to be memory of CUDA device " + std::to_string(device) + ", but it is " +
+                  (deviceMemory ? "memory of CUDA device " + std::to_string(attributes.device) : std::string("host memory")));
   }
 }
 
 void
 CudaBackend::Run(const ImageView & image, const Options & options, Result & result)
 {
-  Check(cudaSetDevice(m_Device), "selecting the CUDA device");
-  m_Sequence.SetForceWideIndex(ForceWideRunIndex());
-  const std::int64_t secondCopies = m_Sequence.TreeMergeSecondCopies();
-  m_Sequence.Run(*m_StreamDevice, image, options, result);
-  treeMergeSecondCopies += m_Sequence.TreeMergeSecondCopies() - secondCopies;
+  const CurrentDeviceScope deviceScope(m_Device);
+  if (image.memory == MemorySpace::CudaDevice)
+  {
+    CheckDevicePointer(image.data, m_Device, "the image");
+  }
+  if (options.labelImageType != LabelImageType::None && options.labelImageMemory == MemorySpace::CudaDevice)
+  {
+    CheckDevicePointer(options.labelImage, m_Device, "the label image destination");
+  }
+  const CallerStreamScope streamScope(*m_StreamDevice, options);
+  m_Sequence->SetForceWideIndex(ForceWideRunIndex());
+  m_Sequence->SetSlabBytes(UploadSlabBytes());
+  const std::int64_t secondCopies = m_Sequence->TreeMergeSecondCopies();
+  m_Sequence->Run(*m_StreamDevice, image, options, result);
+  treeMergeSecondCopies += m_Sequence->TreeMergeSecondCopies() - secondCopies;
 }
 
 } // namespace
@@ -100,6 +196,18 @@ ForceWideRunIndex()
   return forceWideRunIndex;
 }
 
+void
+SetUploadSlabBytes(std::size_t bytes)
+{
+  uploadSlabBytes = bytes;
+}
+
+std::size_t
+UploadSlabBytes()
+{
+  return uploadSlabBytes;
+}
+
 std::int64_t
 TreeMergeSecondCopies()
 {
@@ -112,6 +220,46 @@ std::unique_ptr<BackendImplementation>
 MakeCudaBackend(int device)
 {
   return std::make_unique<cuda::CudaBackend>(device);
+}
+
+void
+StartCudaDevice(int device)
+{
+  try
+  {
+    // A backend made and run once on a small image: the context, the
+    // default strategy's kernels (loaded at their first launch), memory of
+    // the device pool, the pinned staging buffers and the copy threads; the
+    // backend gives them back to the process's pools for the next engine.
+    auto                        backend = MakeCudaBackend(device);
+    constexpr std::int64_t      side = 64;
+    std::vector<std::uint8_t>   image(side * side);
+    std::vector<std::uint32_t>  labels(image.size());
+    for (std::size_t i = 0; i < image.size(); ++i)
+    {
+      image[i] = static_cast<std::uint8_t>((i * 2654435761u >> 7) & 1);
+    }
+    ImageView view;
+    view.data = image.data();
+    view.size[0] = side;
+    view.size[1] = side;
+    Options options;
+    options.backend = Backend::Cuda;
+    options.labelImageType = LabelImageType::UInt32;
+    options.labelImage = labels.data();
+    Result result;
+    backend->Run(view, options, result);
+  }
+  catch (const std::exception &)
+  {
+    // Nothing is lost: the first Run starts CUDA itself and reports the error.
+  }
+}
+
+void
+ReleaseCudaCachedMemory()
+{
+  cuda::ReleaseCachedMemory();
 }
 
 } // namespace cca

@@ -2,6 +2,7 @@
 #ifndef cca_cuda_CudaBackendTesting_h
 #define cca_cuda_CudaBackendTesting_h
 
+#include <cstddef>
 #include <cstdint>
 
 namespace cca
@@ -15,6 +16,13 @@ void
 SetForceWideRunIndex(bool force);
 bool
 ForceWideRunIndex();
+
+/** Upload slabs of about this many bytes (whole rows, at least one) in all
+ *  CUDA backends, so that small test images take many slabs; 0: the default. */
+void
+SetUploadSlabBytes(std::size_t bytes);
+std::size_t
+UploadSlabBytes();
 
 /** How many times, over all CUDA backends of the process, the tree merge
  *  compaction needed a second copy (its guessed node count was too small). */

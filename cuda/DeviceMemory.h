@@ -1,6 +1,9 @@
 // Owning wrappers for device memory, pinned host memory, streams and events.
 // Buffers only grow, so that repeated Engine::Run calls on images of similar
-// size allocate nothing.
+// size allocate nothing; and the memory itself comes from pools of the
+// process, so that a new engine (a new filter per image) allocates nothing
+// either: device memory from CUDA's stream-ordered allocator on a pool per
+// device that keeps what is given back, pinned host memory from a cache.
 #ifndef cca_cuda_DeviceMemory_h
 #define cca_cuda_DeviceMemory_h
 
@@ -14,11 +17,43 @@ namespace cca
 namespace cuda
 {
 
-/** Device memory of at least the requested size; contents are not kept on growth. */
+/** The stream that the work of a device goes to now (the stream of the run
+ *  in progress: its own or the caller's), which its device buffers are
+ *  allocated and given back on, in stream order. */
+struct StreamSlot
+{
+  cudaStream_t stream = nullptr;
+
+  /** The slot of the device running on this thread (StreamDevice::Begin
+   *  sets it), for buffers that were not given one; null before any run. */
+  static const StreamSlot *
+  Current();
+  static void
+  SetCurrent(const StreamSlot * slot);
+};
+
+/** The process's pool of device memory of one CUDA device: buffers given
+ *  back stay in it (its release threshold is unlimited) for the next
+ *  allocation, of any engine, on any stream. */
+cudaMemPool_t
+DeviceMemoryPool(int device);
+
+/** Gives the idle memory of the device pools and the pinned host cache back
+ *  to the system (Engine::ReleaseCachedMemory). */
+void
+ReleaseCachedMemory();
+
+/** Device memory of at least the requested size, from the device's pool, in
+ *  stream order; contents are not kept on growth. */
 class DeviceBuffer
 {
 public:
+  /** Allocates on the stream of the device running on this thread. */
   DeviceBuffer() = default;
+  /** Allocates on the stream slot's stream. */
+  explicit DeviceBuffer(const StreamSlot & slot)
+    : m_Slot(&slot)
+  {}
   ~DeviceBuffer() { Release(); }
   DeviceBuffer(const DeviceBuffer &) = delete;
   DeviceBuffer &
@@ -26,41 +61,7 @@ public:
 
   /** Returns a buffer of at least bytes bytes (never null, even for 0 bytes). */
   void *
-  Reserve(std::size_t bytes, const char * what)
-  {
-    if (bytes == 0)
-    {
-      bytes = 1;
-    }
-    if (bytes > m_Capacity)
-    {
-      Release();
-      // Grow by a quarter more than asked so that slowly growing inputs do not reallocate every call.
-      const std::size_t capacity = bytes + bytes / 4;
-      void *            pointer = nullptr;
-      cudaError_t       status = cudaMalloc(&pointer, capacity);
-      if (status == cudaErrorMemoryAllocation)
-      {
-        cudaGetLastError();
-        status = cudaMalloc(&pointer, bytes);
-        if (status == cudaSuccess)
-        {
-          m_Pointer = pointer;
-          m_Capacity = bytes;
-          return m_Pointer;
-        }
-      }
-      if (status != cudaSuccess)
-      {
-        ThrowCudaError(status, (std::string("allocating device memory for ") + what + " (" +
-                                std::to_string(bytes) + " bytes)")
-                                 .c_str());
-      }
-      m_Pointer = pointer;
-      m_Capacity = capacity;
-    }
-    return m_Pointer;
-  }
+  Reserve(std::size_t bytes, const char * what);
 
   template <class T>
   T *
@@ -69,23 +70,20 @@ public:
     return static_cast<T *>(Reserve(count * sizeof(T), what));
   }
 
+  /** Gives the memory back to the pool once the work queued so far on the
+   *  slot's stream is done (never throws: called from destructors). */
   void
-  Release()
-  {
-    if (m_Pointer != nullptr)
-    {
-      cudaFree(m_Pointer); // never throws: called from destructors
-      m_Pointer = nullptr;
-      m_Capacity = 0;
-    }
-  }
+  Release();
 
 private:
-  void *      m_Pointer = nullptr;
-  std::size_t m_Capacity = 0;
+  const StreamSlot * m_Slot = nullptr;
+  void *             m_Pointer = nullptr;
+  std::size_t        m_Capacity = 0;
 };
 
-/** Page-locked host memory, for asynchronous copies at full bus speed. */
+/** Page-locked host memory, for asynchronous copies at full bus speed, from
+ *  the process's cache of pinned blocks (cudaHostAlloc costs about 12 ms for
+ *  32 MiB: more than copying a CT volume). Portable: usable with any device. */
 class PinnedBuffer
 {
 public:
@@ -96,29 +94,10 @@ public:
   operator=(const PinnedBuffer &) = delete;
 
   void *
-  Reserve(std::size_t bytes, const char * what)
-  {
-    if (bytes > m_Capacity)
-    {
-      Release();
-      void * pointer = nullptr;
-      Check(cudaHostAlloc(&pointer, bytes, cudaHostAllocDefault), what);
-      m_Pointer = pointer;
-      m_Capacity = bytes;
-    }
-    return m_Pointer;
-  }
+  Reserve(std::size_t bytes, const char * what);
 
   void
-  Release()
-  {
-    if (m_Pointer != nullptr)
-    {
-      cudaFreeHost(m_Pointer);
-      m_Pointer = nullptr;
-      m_Capacity = 0;
-    }
-  }
+  Release();
 
 private:
   void *      m_Pointer = nullptr;

@@ -1,7 +1,9 @@
 // The CUDA backend's host sequence, written once against a device and run
 // by the backend on the GPU (StreamDevice.cuh) and by the emulation tests on
 // CPU threads (test/gpu/emulation/EmulatedDevice.h). One run, stage by stage:
-//   1. upload the image, and the feature image if any (this file);
+//   1. upload the image (this file), in slabs of rows: the units of each
+//      slab are counted (the first pass of their detection) as it arrives,
+//      while the next slabs are copied; then the feature image if any;
 //   2. label the units: detect them, join them into components (LabelStage.cuh);
 //   3. number the components in raster order (NumberingStage.cuh), or
 //      group the runs of a label image by value (ValueGroupingStage.cuh);
@@ -12,7 +14,8 @@
 //   5. write the per-run and per-pixel outputs (OutputStage.cuh);
 //   6. download the table and the outputs, then finish the table on the
 //      host where the compaction needs it, and the intensity group.
-// Each stage owns its device buffers, kept across runs (they only grow).
+// Each stage owns its device buffers, kept across runs (they only grow; the
+// device takes them from the process's memory pools).
 // The strategy (Strategies.cuh) is a template argument of every stage: a
 // new strategy or compaction is written once, and emulated for free.
 //
@@ -29,8 +32,12 @@
 //   ExclusiveSumOf(what, f, out, count)    out[i] = f(0) + ... + f(i - 1)
 //   SortPairs(what, keysIn, keysOut, valuesIn, valuesOut, count, endBit)   stable by key, keys < 2^endBit
 //   SortKeys(what, keysIn, keysOut, count, endBit)                         keys < 2^endBit
-//   Upload(destination, bytes, producer)   host bytes (DensePixels.h) to device memory
+//   Upload(destination, bytes, producer, slabBytes, onSlab)
+//                                          host bytes (DensePixels.h) to device memory, slab by slab;
+//                                          onSlab(begin, end) once a slab is queued: work queued then
+//                                          sees it (images in device memory are read in place instead)
 //   Download(host, source, bytes)          device memory to the host; returns when it is there
+//   DownloadWidened(host, source, count)   count 32-bit values to the host as 64-bit ones
 //   Record(Milestone), Wait(), Milliseconds(from, to), BytesToHost()
 #ifndef cca_cuda_HostSequence_cuh
 #define cca_cuda_HostSequence_cuh
@@ -44,15 +51,18 @@
 #include "OutputStage.cuh"
 #include "SelectionStage.cuh"
 #include "Strategies.cuh"
+#include "StridedGather.cuh"
 #include "TreeMergeTable.cuh"
 #include "UpdateCounts.cuh"
 #include "ValueGroupingStage.cuh"
 #include "VotedTables.cuh"
 
 #include "DensePixels.h"
+#include "PixelTypeDispatch.h"
 
 #include "cca/Types.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -63,30 +73,79 @@ namespace cca
 namespace cuda
 {
 
-/** Stage 1: the image, dense and x fastest, in device memory. */
+/** Stage 1: the image, dense and x fastest, in device memory. Host images
+ *  are uploaded (packed dense from any strides) in slabs of whole rows;
+ *  device images are read in place when dense, else packed on the device
+ *  (StridedGather.cuh). onSlab(image, firstRow, endRow) is called for
+ *  consecutive row ranges that cover the image once each, each as soon as
+ *  work queued on the device sees those rows of image. */
 template <class Device>
 class UploadStage
 {
 public:
-  const void *
-  Run(Device & device, const Frame & frame)
+  /** Bytes of a slab (rounded down to whole rows, at least one row): large
+   *  enough that a kernel per slab is cheap, small enough that the first
+   *  slab's work starts early. */
+  static constexpr std::size_t DefaultSlabBytes = std::size_t{ 16 } << 20;
+
+  /** Tests: slabs of about this many bytes (0: the default). */
+  void
+  SetSlabBytes(std::size_t bytes)
   {
-    return Upload(device, frame.image);
+    m_SlabBytes = bytes == 0 ? DefaultSlabBytes : bytes;
   }
 
-  /** Any image of the frame's size (the feature image). */
-  const void *
-  Upload(Device & device, const ImageView & view)
+  /** Bytes of the last run's image copied from the host. */
+  std::int64_t
+  BytesToDevice() const
   {
+    return m_BytesToDevice;
+  }
+
+  template <class OnSlab>
+  const void *
+  Run(Device & device, const Frame & frame, OnSlab && onSlab)
+  {
+    const ImageView & image = frame.image;
     const std::size_t bytes =
-      static_cast<std::size_t>(view.NumberOfPixels()) * static_cast<std::size_t>(PixelTypeSize(view.pixelType));
-    void * image = m_Image.Reserve(bytes, "the image");
-    device.Upload(image, bytes, DensePixelProducer(view));
-    return image;
+      static_cast<std::size_t>(frame.pixels) * static_cast<std::size_t>(PixelTypeSize(image.pixelType));
+    m_BytesToDevice = 0;
+    if (image.memory == MemorySpace::CudaDevice && IsDense(image))
+    {
+      onSlab(image.data, std::int64_t{ 0 }, frame.geometry.rows);
+      return image.data;
+    }
+    void * dense = m_Image.Reserve(bytes, "the image");
+    if (image.memory == MemorySpace::CudaDevice)
+    {
+      const std::int64_t sz = image.size[2] > 1 ? image.stride[2] : 0;
+      const std::int64_t sy = image.size[1] > 1 ? image.stride[1] : 0;
+      // A grid-stride loop: a bounded grid for any image size.
+      const unsigned blocks = static_cast<unsigned>(
+        std::min<std::int64_t>(BlocksFor(frame.pixels, BlockThreads), std::int64_t{ 1 } << 16));
+      DispatchPixelType(image.pixelType, [&](auto zero) {
+        using T = decltype(zero);
+        device.Launch("strided gather kernel", blocks, BlockThreads, GatherStridedKernel<T>,
+                      static_cast<const T *>(image.data), image.size[0], image.size[1], frame.pixels, image.stride[0],
+                      sy, sz, static_cast<T *>(dense));
+      });
+      onSlab(static_cast<const void *>(dense), std::int64_t{ 0 }, frame.geometry.rows);
+      return dense;
+    }
+    const std::size_t rowBytes = bytes / static_cast<std::size_t>(frame.geometry.rows);
+    const std::size_t slabBytes = std::max<std::size_t>(1, m_SlabBytes / rowBytes) * rowBytes;
+    device.Upload(dense, bytes, DensePixelProducer(image), slabBytes, [&](std::size_t begin, std::size_t end) {
+      onSlab(static_cast<const void *>(dense), static_cast<std::int64_t>(begin / rowBytes),
+             static_cast<std::int64_t>(end / rowBytes));
+    });
+    m_BytesToDevice = static_cast<std::int64_t>(bytes);
+    return dense;
   }
 
 private:
   typename Device::Buffer m_Image;
+  std::size_t             m_SlabBytes = DefaultSlabBytes;
+  std::int64_t            m_BytesToDevice = 0;
 };
 
 /** Stage 4, one table stage per cca::FeatureCompaction. */
@@ -142,14 +201,30 @@ public:
                                                  " labels 2D images only");
       }
     }
+    if (options.objects != Objects::ForegroundComponents || options.intensity.Requested() ||
+        options.selection.Active() || options.foregroundRule == ForegroundRule::All)
+    {
+      throw Error(Error::Kind::InvalidInput, "label images, feature images and the selection are not available in "
+                                             "the CUDA backend yet: use the CPU backend");
+    }
     const Frame frame = MakeFrame(image, options);
     const bool  intensity = options.intensity.Requested();
     const bool  labelImage = options.objects != Objects::ForegroundComponents;
     device.Begin();
 
     device.Record(Milestone::Start);
-    const void * deviceImage = m_Upload.Run(device, frame);
-    const void * deviceFeature = intensity ? m_FeatureUpload.Upload(device, options.intensity.featureImage) : nullptr;
+    // The strategy's units are counted slab by slab as the image arrives.
+    const void * deviceImage =
+      m_Upload.Run(device, frame, [&](const void * slab, std::int64_t firstRow, std::int64_t endRow) {
+        m_Labeling.template CountUnits<Index, typename S::Units>(device, frame, slab, firstRow, endRow);
+      });
+    const void * deviceFeature = nullptr;
+    if (intensity)
+    {
+      // In host memory (cca::ValidateInput): uploaded whole.
+      const Frame feature = MakeFrame(options.intensity.featureImage, options);
+      deviceFeature = m_FeatureUpload.Run(device, feature, [](const void *, std::int64_t, std::int64_t) {});
+    }
     device.Record(Milestone::ImageUploaded);
     const LabeledUnits<Index> labeled = m_Labeling.template Run<Index, S>(device, frame, deviceImage, m_Counts);
     device.Record(Milestone::UnitsLabeled);
@@ -254,6 +329,7 @@ public:
       m_Counts.Total(device, result);
     }
     result.bytesCopiedToHost = device.BytesToHost();
+    result.bytesCopiedToDevice = m_Upload.BytesToDevice() + (intensity ? m_FeatureUpload.BytesToDevice() : 0);
   }
 
   /** Tests: 64-bit unit indices even for small images (the path of large ones). */
@@ -261,6 +337,14 @@ public:
   SetForceWideIndex(bool force)
   {
     m_ForceWideIndex = force;
+  }
+
+  /** Tests: upload slabs of about this many bytes (0: the default), so that
+   *  small images take many slabs. */
+  void
+  SetSlabBytes(std::size_t bytes)
+  {
+    m_Upload.SetSlabBytes(bytes);
   }
 
   /** Copies of the tree merge compaction that needed a second one, over all runs. */

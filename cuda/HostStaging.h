@@ -1,6 +1,10 @@
-// Host <-> device copies through two pinned staging buffers: the host fills
-// (or drains) one buffer while the DMA engine copies the other, so caller
-// memory never has to be page-locked and large images stream at bus speed.
+// Host <-> device copies through pinned staging buffers: the host fills (or
+// drains) one buffer, split over copy threads, while the DMA engine copies
+// another, so caller memory never has to be page-locked (pinning a buffer in
+// place costs about three times its transfer; measured in
+// docs/results.md) and large images stream at bus speed. The buffers come
+// from the process's pinned cache and the copy threads from a pool of the
+// process, so a new engine costs neither.
 #ifndef cca_cuda_HostStaging_h
 #define cca_cuda_HostStaging_h
 
@@ -12,6 +16,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -41,19 +46,40 @@ public:
     return static_cast<int>(m_Threads.size()) + 1;
   }
 
+  /** Workers of the process's pool (made when none is idle), given back to
+   *  it when the pointer is destroyed. */
+  struct GiveBack
+  {
+    void
+    operator()(CopyWorkers * workers) const;
+  };
+  using Lease = std::unique_ptr<CopyWorkers, GiveBack>;
+  static Lease
+  Take();
+
 private:
   void
   Work(int part);
 
-  std::vector<std::thread>          m_Threads;
-  std::mutex                        m_Mutex;
-  std::condition_variable           m_Wake;
-  std::condition_variable           m_Done;
-  const std::function<void(int)> *  m_Task = nullptr;
-  unsigned long long                m_Generation = 0;
-  int                               m_Pending = 0;
-  bool                              m_Stop = false;
+  std::vector<std::thread>         m_Threads;
+  std::mutex                       m_Mutex;
+  std::condition_variable          m_Wake;
+  std::condition_variable          m_Done;
+  const std::function<void(int)> * m_Task = nullptr;
+  unsigned long long               m_Generation = 0;
+  int                              m_Pending = 0;
+  bool                             m_Stop = false;
 };
+
+/** Writes staged bytes [offset, offset + count) of a download, held at
+ *  staged, to their destination; offsets and counts are multiples of 8. */
+using BytesConsumer = std::function<void(std::size_t offset, std::size_t count, const void * staged)>;
+
+/** Advises the kernel to back the page-aligned inside of a large host range
+ *  with huge pages before it is first written: first writes of fresh memory
+ *  then run at about 1.7 times the speed (Linux; elsewhere nothing). */
+void
+AdviseHugePages(void * host, std::size_t bytes);
 
 class HostStaging
 {
@@ -61,26 +87,34 @@ public:
   /** Producer of bytes [offset, offset + count) of the upload stream into dst. */
   using Producer = BytesProducer;
 
-  explicit HostStaging(std::size_t chunkBytes = std::size_t{ 32 } << 20);
+  explicit HostStaging(std::size_t chunkBytes = std::size_t{ 16 } << 20);
 
-  /** Copies bytes produced on the host to device memory; the copies are
-   *  ordered on stream (kernels enqueued later on it see the data). */
+  /** Copies bytes produced on the host to device memory on stream: returns
+   *  once the last copy is queued (kernels queued later on stream see the
+   *  data). Calls may follow each other: the staging pipeline goes on. */
   void
   Upload(void * device, std::size_t bytes, const Producer & produce, cudaStream_t stream);
 
-  /** Copies device memory to host memory; returns when host holds the data. */
+  /** Copies device memory to the host, ordered on stream; consume writes
+   *  each staged piece to its place. Returns when all is consumed. */
   void
-  Download(void * host, const void * device, std::size_t bytes, cudaStream_t stream);
+  Download(const void * device, std::size_t bytes, cudaStream_t stream, const BytesConsumer & consume);
 
 private:
-  /** produce(offset, count, dst) split over the copy workers when large. */
-  void
-  Split(std::size_t offset, std::size_t count, unsigned char * dst, const Producer & produce);
+  static constexpr int Buffers = 3;
 
-  std::size_t  m_ChunkBytes;
-  CopyWorkers  m_Workers;
-  PinnedBuffer m_Buffers[2];
-  Event        m_Done[2]{ Event(false), Event(false) };
+  /** task(offset, count, pointer + offset) split over the copy workers when large. */
+  void
+  Split(std::size_t count, const std::function<void(std::size_t offset, std::size_t count)> & task);
+
+  void *
+  Buffer(int b, std::size_t bytes);
+
+  std::size_t        m_ChunkBytes;
+  CopyWorkers::Lease m_Workers;
+  PinnedBuffer       m_Buffers[Buffers];
+  Event              m_Done[Buffers]{ Event(false), Event(false), Event(false) };
+  unsigned long long m_NextBuffer = 0; ///< the upload pipeline's next buffer, across calls
 };
 
 } // namespace cuda

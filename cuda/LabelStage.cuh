@@ -1,6 +1,7 @@
 // Stage 2 of the host sequence (HostSequence.cuh): label the units. The
-// strategy's units are detected (RunDetection.cuh: count per row, scan,
-// compressed store), then joined: by the lock-free union-find over units
+// strategy's units are detected (RunDetection.cuh: count per row, slab by
+// slab while the image arrives (CountUnits), then scan, compressed store),
+// then joined: by the lock-free union-find over units
 // (UnionFind.cuh, or the on-the-fly feature merge of OnTheFlyMerge.cuh), or
 // by a pixel labeling on the label grid (PixelLabeling.cuh), whose labels
 // become the units' parents. Units that are pieces of runs need the full
@@ -23,6 +24,7 @@
 #include "PixelTypeDispatch.h"
 
 #include <cstdint>
+#include <type_traits>
 #include <tuple>
 
 namespace cca
@@ -68,19 +70,37 @@ template <class Device>
 class LabelStage
 {
 public:
-  /** Detects and joins the units of strategy S in the uploaded image;
-   *  prepares the update counters (they count per unit). */
+  /** The first pass of the unit detection on rows [firstRow, endRow) of
+   *  image: the units of each row counted. Called for consecutive ranges
+   *  from row 0; Run needs every row counted. */
+  template <class Index, class Units>
+  void
+  CountUnits(Device & device, const Frame & frame, const void * image, std::int64_t firstRow, std::int64_t endRow)
+  {
+    if (firstRow == 0) // contents are undefined after each Reserve: once per run
+    {
+      m_UnitCounts = Reserve<Index>(m_Units.counts, static_cast<std::size_t>(frame.geometry.rows) + 1, "run counts");
+    }
+    CountRows<Index, Units>(device, frame, image, static_cast<Index *>(m_UnitCounts), firstRow, endRow);
+  }
+
+  /** Detects and joins the units of strategy S in the uploaded image, whose
+   *  rows CountUnits counted; prepares the update counters (they count per unit). */
   template <class Index, class S>
   LabeledUnits<Index>
   Run(Device & device, const Frame & frame, const void * image, UpdateCounts<Device> & counts)
   {
     LabeledUnits<Index> l{};
     const Objects       objects = frame.options.objects;
+    if (objects != Objects::ForegroundComponents && !LabelsLabelImages<S>)
+    {
+      throw Error(Error::Kind::InvalidInput, "this algorithm does not label label images");
+    }
+    l.units = DetectUnits<Index, typename S::Units>(device, frame, image, m_Units, l.parent, true);
     if constexpr (LabelsLabelImages<S>)
     {
       if (objects != Objects::ForegroundComponents)
       {
-        l.units = DetectUnits<Index, typename S::Units, RunBreaks::ValueChanges>(device, frame, image, m_Units, l.parent);
         l.runKeys = Reserve<std::uint64_t>(m_RunKeys, l.units.count, "run value keys");
         if (l.units.count > 0)
         {
@@ -92,14 +112,6 @@ public:
           });
         }
       }
-    }
-    if (objects != Objects::ForegroundComponents && l.runKeys == nullptr)
-    {
-      throw Error(Error::Kind::InvalidInput, "this algorithm does not label label images");
-    }
-    if (l.runKeys == nullptr)
-    {
-      l.units = DetectUnits<Index, typename S::Units>(device, frame, image, m_Units, l.parent);
     }
     const Index unitCount = l.units.count;
     l.linked = Reserve<std::uint8_t>(m_Linked, unitCount, "run link flags");
@@ -130,7 +142,7 @@ public:
     if constexpr (S::SplitUnits)
     {
       Index * unusedParent = nullptr;
-      l.runs = DetectUnits<Index, FullRuns>(device, frame, image, m_FullRuns, unusedParent);
+      l.runs = DetectUnits<Index, FullRuns>(device, frame, image, m_FullRuns, unusedParent, false);
     }
     std::get<LabeledUnits<Index>>(m_Last) = l;
     return l;
@@ -156,21 +168,61 @@ private:
     typename Device::Buffer parent;
   };
 
-  /** Units (Units: how rows are cut) in raster order; parent receives the
-   *  union-find initialisation (every unit its own root). */
-  template <class Index, class Units, RunBreaks Breaks = RunBreaks::Foreground>
-  RunArrays<Index>
-  DetectUnits(Device & device, const Frame & frame, const void * image, UnitBuffers & buffers, Index *& parent)
+  /** Calls f(breaks) with where the runs of Units end in this frame: also
+   *  where the value changes in a label image (full runs only). */
+  template <class Units, class F>
+  static void
+  WithRunBreaks(const Frame & frame, F && f)
+  {
+    if constexpr (std::is_same_v<Units, FullRuns>)
+    {
+      if (frame.options.objects != Objects::ForegroundComponents)
+      {
+        f(std::integral_constant<RunBreaks, RunBreaks::ValueChanges>{});
+        return;
+      }
+    }
+    f(std::integral_constant<RunBreaks, RunBreaks::Foreground>{});
+  }
+
+  /** Counts the units (Units: how rows are cut) of rows [firstRow, endRow)
+   *  into rowCounts. */
+  template <class Index, class Units>
+  void
+  CountRows(Device & device, const Frame & frame, const void * image, Index * rowCounts, std::int64_t firstRow,
+            std::int64_t endRow)
   {
     const Geometry & g = frame.geometry;
-    auto *           rowCounts = Reserve<Index>(buffers.counts, static_cast<std::size_t>(g.rows) + 1, "run counts");
-    auto *           rowOffsets = Reserve<Index>(buffers.offsets, static_cast<std::size_t>(g.rows) + 1, "row offsets");
-    const unsigned   rowBlocks = BlocksFor(g.rows, WarpsPerBlock);
+    Geometry         slab = g;
+    slab.rows = endRow - firstRow;
     DispatchPixelType(frame.image.pixelType, [&](auto zero) {
       using T = decltype(zero);
-      device.Launch("run counting kernel", rowBlocks, BlockThreads, CountRunsKernel<T, Index, Units, Breaks>,
-                    static_cast<const T *>(image), g, ForegroundOf<T>(frame.options), rowCounts);
+      WithRunBreaks<Units>(frame, [&](auto breaks) {
+        device.Launch("run counting kernel", BlocksFor(slab.rows, WarpsPerBlock), BlockThreads,
+                      CountRunsKernel<T, Index, Units, decltype(breaks)::value>,
+                      static_cast<const T *>(image) + firstRow * g.width, slab, ForegroundOf<T>(frame.options),
+                      rowCounts + firstRow);
+      });
     });
+  }
+
+  /** Units (Units: how rows are cut) in raster order; parent receives the
+   *  union-find initialisation (every unit its own root). Counts them first
+   *  unless CountRows counted every row already (counted). */
+  template <class Index, class Units>
+  RunArrays<Index>
+  DetectUnits(Device & device, const Frame & frame, const void * image, UnitBuffers & buffers, Index *& parent,
+              bool counted)
+  {
+    const Geometry & g = frame.geometry;
+    Index *          rowCounts = static_cast<Index *>(m_UnitCounts);
+    if (!counted)
+    {
+      rowCounts = Reserve<Index>(buffers.counts, static_cast<std::size_t>(g.rows) + 1, "run counts");
+      CountRows<Index, Units>(device, frame, image, rowCounts, 0, g.rows);
+    }
+    auto *         rowOffsets = Reserve<Index>(buffers.offsets, static_cast<std::size_t>(g.rows) + 1, "row offsets");
+    const unsigned rowBlocks = BlocksFor(g.rows, WarpsPerBlock);
     device.Fill(rowCounts + g.rows, 0, sizeof(Index), "clearing a count");
     device.ExclusiveSum("scan", rowCounts, rowOffsets, g.rows + 1);
     const Index count = device.Read(rowOffsets + g.rows, "reading a count from the device");
@@ -186,8 +238,11 @@ private:
     {
       DispatchPixelType(frame.image.pixelType, [&](auto zero) {
         using T = decltype(zero);
-        device.Launch("run writing kernel", rowBlocks, BlockThreads, WriteRunsKernel<T, Index, Units, Breaks>,
-                      static_cast<const T *>(image), g, ForegroundOf<T>(frame.options), runs, parent);
+        WithRunBreaks<Units>(frame, [&](auto breaks) {
+          device.Launch("run writing kernel", rowBlocks, BlockThreads,
+                        WriteRunsKernel<T, Index, Units, decltype(breaks)::value>, static_cast<const T *>(image), g,
+                        ForegroundOf<T>(frame.options), runs, parent);
+        });
       });
     }
     return runs;
@@ -202,7 +257,8 @@ private:
     if constexpr (S::Merge == FeatureMerge::OnTheFly)
     {
       device.Launch("union-find kernel", blocks, BlockThreads, LinkRunsKernel<Index, OnTheFlyUnion, S::Units::Span>,
-                    l.units, frame.geometry, frame.full, l.parent, l.linked, OnTheFlyUnion{ l.unitFeatures, moves });
+                    l.units, frame.geometry, frame.full, l.parent, l.linked, OnTheFlyUnion{ l.unitFeatures, moves },
+                    AnyTouchingRuns{});
     }
     else if (l.runKeys != nullptr)
     {
@@ -216,7 +272,7 @@ private:
     else
     {
       device.Launch("union-find kernel", blocks, BlockThreads, LinkRunsKernel<Index, PlainUnion, S::Units::Span>,
-                    l.units, frame.geometry, frame.full, l.parent, l.linked, PlainUnion{});
+                    l.units, frame.geometry, frame.full, l.parent, l.linked, PlainUnion{}, AnyTouchingRuns{});
     }
     device.Launch("flatten kernel", blocks, BlockThreads, FlattenKernel<Index>, l.units.count, l.parent);
   }
@@ -242,6 +298,7 @@ private:
   }
 
   UnitBuffers             m_Units;    ///< the labeling units (the runs, for FLSL)
+  void *                  m_UnitCounts = nullptr; ///< m_Units.counts as CountUnits reserved it this run
   UnitBuffers             m_FullRuns; ///< the runs, for strategies whose units are smaller
   typename Device::Buffer m_Linked;
   typename Device::Buffer m_RunKeys;

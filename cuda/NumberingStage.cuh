@@ -36,7 +36,7 @@ class NumberingStage
 public:
   template <class Index>
   Components<Index>
-  Run(Device & device, const Frame & frame, const LabeledUnits<Index> & l)
+  Run(Device & device, const Frame &, const LabeledUnits<Index> & l)
   {
     Components<Index> c{};
     const Index       units = l.units.count;

@@ -5,6 +5,9 @@
 // of run indices by label keeps raster order within a component). Runs
 // labeled with the component count belong to objects a selection removed:
 // background in the label image, sorted past the last group and not copied.
+// A label image in the caller's device memory is written there, never
+// copied; a 64-bit label image in host memory crosses the bus as 32-bit
+// labels while the labels fit, and is widened on the host.
 #ifndef cca_cuda_OutputStage_cuh
 #define cca_cuda_OutputStage_cuh
 
@@ -19,6 +22,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 namespace cca
 {
@@ -90,15 +94,23 @@ public:
   Download(Device & device, const Frame & frame, Result & result)
   {
     const Options & options = frame.options;
-    result.runs.clear();
-    result.runOffsets.clear();
-    if (options.computeRuns)
+    if (!options.computeRuns)
     {
-      // The offsets first: runs of removed objects come after the last one.
-      result.runOffsets.assign(m_Components + 1, 0);
+      result.runs.clear();
+      result.runOffsets.clear();
+    }
+    else
+    {
+      // Sized, not cleared first: a reused result zeroes only what it grows
+      // by. The offsets first: runs of removed objects come after the last one.
+      result.runOffsets.resize(m_Components + 1);
       if (m_Runs > 0)
       {
         device.Download(result.runOffsets.data(), m_Offsets, result.runOffsets.size() * sizeof(std::int64_t));
+      }
+      else
+      {
+        result.runOffsets[0] = 0;
       }
       result.runs.resize(static_cast<std::size_t>(result.runOffsets.back()));
       device.Download(result.runs.data(), m_Grouped, result.runs.size() * sizeof(cca::Run));
@@ -106,13 +118,26 @@ public:
     if (options.labelImageType != LabelImageType::None)
     {
       const std::size_t bytes = static_cast<std::size_t>(frame.pixels) * LabelBytes(options);
-      if (m_Labels != nullptr)
+      const bool        onDevice = options.labelImageMemory == MemorySpace::CudaDevice;
+      if (m_Labels == nullptr) // no foreground at all
+      {
+        if (onDevice)
+        {
+          device.Fill(options.labelImage, 0, bytes, "clearing the label image");
+        }
+        else
+        {
+          std::memset(options.labelImage, 0, bytes);
+        }
+      }
+      else if (m_DeviceLabelBytes < LabelBytes(options))
+      {
+        device.DownloadWidened(static_cast<std::uint64_t *>(options.labelImage),
+                               static_cast<const std::uint32_t *>(m_Labels), static_cast<std::size_t>(frame.pixels));
+      }
+      else if (!onDevice) // a device label image was written in place
       {
         device.Download(options.labelImage, m_Labels, bytes);
-      }
-      else
-      {
-        std::memset(options.labelImage, 0, bytes); // no foreground at all
       }
     }
   }
@@ -129,8 +154,14 @@ private:
   WriteLabelImage(Device & device, const Frame & frame, const void * image, const RunArrays<Index> & runs,
                   const Index * runLabel, Index removed)
   {
-    const std::size_t labelBytes = LabelBytes(frame.options);
-    m_Labels = m_LabelImage.Reserve(static_cast<std::size_t>(frame.pixels) * labelBytes, "the label image");
+    // A label image in device memory (the caller's) is written in place;
+    // one for the host in 32 bits while the labels fit (half the transfer).
+    const bool onDevice = frame.options.labelImageMemory == MemorySpace::CudaDevice;
+    const bool narrow = !onDevice && m_Components <= std::numeric_limits<std::uint32_t>::max();
+    const std::size_t labelBytes = narrow ? 4 : LabelBytes(frame.options);
+    m_DeviceLabelBytes = labelBytes;
+    m_Labels = onDevice ? frame.options.labelImage
+                        : m_LabelImage.Reserve(static_cast<std::size_t>(frame.pixels) * labelBytes, "the label image");
     const unsigned rowBlocks = BlocksFor(frame.geometry.rows, WarpsPerBlock);
     const bool     values = frame.options.objects != Objects::ForegroundComponents;
     DispatchPixelType(frame.image.pixelType, [&](auto zero) {
@@ -140,17 +171,17 @@ private:
         device.Launch("label image kernel", rowBlocks, BlockThreads, kernel, in, frame.geometry,
                       ForegroundOf<T>(frame.options), runs.rowOffsets, runLabel, labels, removed);
       };
-      auto * wide = static_cast<std::uint64_t *>(m_Labels);
-      auto * narrow = static_cast<std::uint32_t *>(m_Labels);
+      auto * labels64 = static_cast<std::uint64_t *>(m_Labels);
+      auto * labels32 = static_cast<std::uint32_t *>(m_Labels);
       if (values)
       {
-        labelBytes == 8 ? launch(WriteLabelImageKernel<T, Index, std::uint64_t, RunBreaks::ValueChanges>, wide)
-                        : launch(WriteLabelImageKernel<T, Index, std::uint32_t, RunBreaks::ValueChanges>, narrow);
+        labelBytes == 8 ? launch(WriteLabelImageKernel<T, Index, std::uint64_t, RunBreaks::ValueChanges>, labels64)
+                        : launch(WriteLabelImageKernel<T, Index, std::uint32_t, RunBreaks::ValueChanges>, labels32);
       }
       else
       {
-        labelBytes == 8 ? launch(WriteLabelImageKernel<T, Index, std::uint64_t>, wide)
-                        : launch(WriteLabelImageKernel<T, Index, std::uint32_t>, narrow);
+        labelBytes == 8 ? launch(WriteLabelImageKernel<T, Index, std::uint64_t>, labels64)
+                        : launch(WriteLabelImageKernel<T, Index, std::uint32_t>, labels32);
       }
     });
   }
@@ -182,6 +213,7 @@ private:
   typename Device::Buffer m_GroupedRuns;
   typename Device::Buffer m_RunOffsets;
   void *                  m_Labels = nullptr;
+  std::size_t             m_DeviceLabelBytes = 0; ///< bytes of a label in m_Labels
   cca::Run *              m_Grouped = nullptr;
   std::int64_t *          m_Offsets = nullptr;
   std::size_t             m_Runs = 0;

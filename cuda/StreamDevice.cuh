@@ -1,7 +1,10 @@
 // The CUDA device of the host sequence (HostSequence.cuh says what a device
-// does): everything runs in order on one stream the device owns; scans and
-// sorts are CUB's, copies to and from the host go through pinned staging
-// buffers (HostStaging.h), and stage times come from CUDA events. The
+// does): everything runs in order on one stream the device owns (or the
+// caller's); scans and sorts are CUB's, copies to and from the host go
+// through pinned staging buffers (HostStaging.h), uploads on a second stream
+// slab by slab so that the work of a slab overlaps the copy of the next, and
+// stage times come from CUDA events. Its memory comes from the process's
+// pools (DeviceMemory.h): a new device allocates nothing. The
 // emulation tests have a CPU twin with the same members
 // (test/gpu/emulation/EmulatedDevice.h). Include from .cu files only (CUB).
 #ifndef cca_cuda_StreamDevice_cuh
@@ -20,7 +23,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <utility>
 
@@ -39,16 +44,54 @@ public:
   /** On the current CUDA device. */
   StreamDevice()
   {
+    m_Slot.stream = m_Stream.Get();
     for (auto & mark : m_Milestones)
     {
       mark = std::make_unique<Event>(true);
     }
   }
 
+  ~StreamDevice()
+  {
+    if (StreamSlot::Current() == &m_Slot)
+    {
+      StreamSlot::SetCurrent(nullptr);
+    }
+  }
+  StreamDevice(const StreamDevice &) = delete;
+  StreamDevice &
+  operator=(const StreamDevice &) = delete;
+
+  /** The stream of the current run: the caller's (UseCallerStream) or the device's own. */
   cudaStream_t
   Stream() const
   {
-    return m_Stream.Get();
+    return m_UseCallerStream ? m_CallerStream : m_Stream.Get();
+  }
+
+  /** Runs until StopUsingCallerStream go to the caller's stream, after the
+   *  work already queued there (so device input made on it is complete
+   *  first); the device neither creates nor destroys it. 0 is CUDA's legacy
+   *  default stream. */
+  void
+  UseCallerStream(cudaStream_t stream)
+  {
+    m_UseCallerStream = true;
+    m_CallerStream = stream;
+    m_Slot.stream = stream;
+  }
+  /** Back to the own stream; work a failed run left on the caller's stream
+   *  is finished first, since it may still use the device's buffers. */
+  void
+  StopUsingCallerStream() noexcept
+  {
+    if (m_UseCallerStream)
+    {
+      cudaStreamSynchronize(m_CallerStream);
+    }
+    m_UseCallerStream = false;
+    m_CallerStream = nullptr;
+    m_Slot.stream = m_Stream.Get();
   }
 
   /** Before a run: work still in flight (a run that threw may have left
@@ -58,6 +101,7 @@ public:
   {
     m_BytesToHost = 0;
     m_Stream.Synchronize("finishing earlier work");
+    StreamSlot::SetCurrent(&m_Slot); // the buffers of the run are allocated on its stream
   }
 
   /** kernel<<<blocks, threads>>>(args...) on the stream; what names it in errors. */
@@ -65,7 +109,7 @@ public:
   void
   Launch(const char * what, unsigned blocks, unsigned threads, void (*kernel)(Params...), Args &&... args)
   {
-    kernel<<<blocks, threads, 0, m_Stream.Get()>>>(std::forward<Args>(args)...);
+    kernel<<<blocks, threads, 0, Stream()>>>(std::forward<Args>(args)...);
     CheckLaunch(what);
   }
 
@@ -88,7 +132,7 @@ public:
   void
   Fill(void * destination, int byte, std::size_t bytes, const char * what)
   {
-    Check(cudaMemsetAsync(destination, byte, bytes, m_Stream.Get()), what);
+    Check(cudaMemsetAsync(destination, byte, bytes, Stream()), what);
   }
 
   /** Waits for the work so far and returns *source. */
@@ -97,8 +141,8 @@ public:
   Read(const T * source, const char * what)
   {
     auto * host = static_cast<T *>(m_HostScalar.Reserve(sizeof(T) < 16 ? 16 : sizeof(T), what));
-    Check(cudaMemcpyAsync(host, source, sizeof(T), cudaMemcpyDeviceToHost, m_Stream.Get()), what);
-    m_Stream.Synchronize(what);
+    Check(cudaMemcpyAsync(host, source, sizeof(T), cudaMemcpyDeviceToHost, Stream()), what);
+    Synchronize(Stream(), what);
     m_BytesToHost += static_cast<std::int64_t>(sizeof(T));
     return *host;
   }
@@ -136,11 +180,11 @@ public:
   {
     std::size_t bytes = 0;
     Check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keysIn, keysOut, valuesIn, valuesOut, count, 0, endBit,
-                                          m_Stream.Get()),
+                                          Stream()),
           what);
     void * temp = m_Temp.Reserve(bytes, "sort workspace");
     Check(cub::DeviceRadixSort::SortPairs(temp, bytes, keysIn, keysOut, valuesIn, valuesOut, count, 0, endBit,
-                                          m_Stream.Get()),
+                                          Stream()),
           what);
   }
 
@@ -150,39 +194,78 @@ public:
   SortKeys(const char * what, const Key * keysIn, Key * keysOut, std::int64_t count, int endBit)
   {
     std::size_t bytes = 0;
-    Check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, keysIn, keysOut, count, 0, endBit, m_Stream.Get()), what);
+    Check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, keysIn, keysOut, count, 0, endBit, Stream()), what);
     void * temp = m_Temp.Reserve(bytes, "sort workspace");
-    Check(cub::DeviceRadixSort::SortKeys(temp, bytes, keysIn, keysOut, count, 0, endBit, m_Stream.Get()), what);
+    Check(cub::DeviceRadixSort::SortKeys(temp, bytes, keysIn, keysOut, count, 0, endBit, Stream()), what);
   }
 
-  /** Copies bytes made on the host by produce to device memory, in order
-   *  with the work on the stream. */
+  /** Copies bytes made on the host by produce to device memory, slab by
+   *  slab (slabBytes each, the last one shorter), and calls
+   *  onSlab(begin, end) once bytes [begin, end) are queued: work queued then
+   *  runs once that slab is there, while the next slabs are copied. */
   void
-  Upload(void * device, std::size_t bytes, const BytesProducer & produce)
+  Upload(void * device, std::size_t bytes, const BytesProducer & produce, std::size_t slabBytes,
+         const std::function<void(std::size_t begin, std::size_t end)> & onSlab)
   {
-    m_Staging.Upload(device, bytes, produce, m_Stream.Get());
+    // The copies start once the destination's allocation, in order on the
+    // run's stream, is done.
+    m_CopiesMayStart.Record(Stream());
+    Check(cudaStreamWaitEvent(m_CopyStream.Get(), m_CopiesMayStart.Get(), 0), "ordering the copies");
+    auto * destination = static_cast<unsigned char *>(device);
+    for (std::size_t begin = 0; begin < bytes; begin += slabBytes)
+    {
+      const std::size_t count = std::min(slabBytes, bytes - begin);
+      m_Staging.Upload(destination + begin, count,
+                       [&](std::size_t offset, std::size_t n, void * to) { produce(begin + offset, n, to); },
+                       m_CopyStream.Get());
+      m_SlabArrived.Record(m_CopyStream.Get());
+      Check(cudaStreamWaitEvent(Stream(), m_SlabArrived.Get(), 0), "waiting for a slab of the image");
+      onSlab(begin, begin + count);
+    }
   }
 
   /** Copies device memory to the host; returns when host holds it. */
   void
   Download(void * host, const void * device, std::size_t bytes)
   {
-    m_Staging.Download(host, device, bytes, m_Stream.Get());
+    AdviseHugePages(host, bytes);
+    auto * destination = static_cast<unsigned char *>(host);
+    m_Staging.Download(device, bytes, Stream(), [destination](std::size_t offset, std::size_t n, const void * staged) {
+      std::memcpy(destination + offset, staged, n);
+    });
     m_BytesToHost += static_cast<std::int64_t>(bytes);
+  }
+
+  /** Copies count 32-bit values to the host as 64-bit ones, widened there:
+   *  half the bytes cross the bus. Returns when host holds them. */
+  void
+  DownloadWidened(std::uint64_t * host, const std::uint32_t * device, std::size_t count)
+  {
+    AdviseHugePages(host, count * sizeof(std::uint64_t));
+    m_Staging.Download(device, count * sizeof(std::uint32_t), Stream(),
+                       [host](std::size_t offset, std::size_t n, const void * staged) {
+                         const auto *   in = static_cast<const std::uint32_t *>(staged);
+                         std::uint64_t * out = host + offset / sizeof(std::uint32_t);
+                         for (std::size_t i = 0; i < n / sizeof(std::uint32_t); ++i)
+                         {
+                           out[i] = in[i];
+                         }
+                       });
+    m_BytesToHost += static_cast<std::int64_t>(count * sizeof(std::uint32_t));
   }
 
   /** Marks the point the work on the stream has reached, for Milliseconds. */
   void
   Record(Milestone milestone)
   {
-    m_Milestones[static_cast<int>(milestone)]->Record(m_Stream.Get());
+    m_Milestones[static_cast<int>(milestone)]->Record(Stream());
   }
 
   /** Waits until the work enqueued so far is done. */
   void
   Wait()
   {
-    m_Stream.Synchronize("waiting for the device");
+    Synchronize(Stream(), "waiting for the device");
   }
 
   /** Between two recorded milestones, once the later one is done. */
@@ -200,21 +283,35 @@ public:
   }
 
 private:
+  static void
+  Synchronize(cudaStream_t stream, const char * what)
+  {
+    Check(cudaStreamSynchronize(stream), what);
+  }
+
   template <class In, class T>
   void
   ExclusiveSumOver(const char * what, In in, T * out, std::int64_t count)
   {
     std::size_t bytes = 0;
-    Check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, count, m_Stream.Get()), what);
+    Check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, count, Stream()), what);
     void * temp = m_Temp.Reserve(bytes, "scan workspace");
-    Check(cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, count, m_Stream.Get()), what);
+    Check(cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, count, Stream()), what);
   }
 
+  // Declared before the buffers: these outlive them (buffers are given
+  // back on the slot's stream).
   cuda::Stream           m_Stream;
+  cuda::Stream           m_CopyStream; ///< the uploads, beside the work on the run's stream
+  StreamSlot             m_Slot;       ///< the run's stream: m_Stream or the caller's
+  bool                   m_UseCallerStream = false;
+  cudaStream_t           m_CallerStream = nullptr;
   std::unique_ptr<Event> m_Milestones[NumberOfMilestones];
+  Event                  m_CopiesMayStart{ false };
+  Event                  m_SlabArrived{ false };
   HostStaging            m_Staging;
   PinnedBuffer           m_HostScalar;
-  DeviceBuffer           m_Temp; ///< CUB's workspace
+  DeviceBuffer           m_Temp{ m_Slot }; ///< CUB's workspace
   DeviceBuffer           m_Scratch[ScratchSlots];
   std::int64_t           m_BytesToHost = 0;
 };

@@ -258,6 +258,14 @@ public:
     return m_StageTimes;
   }
 
+  /** Milliseconds the last Update() spent building the label map (objects,
+   *  lines, attributes, insertion), after the engine. */
+  double
+  GetLabelMapMilliseconds() const
+  {
+    return m_LabelMapMilliseconds;
+  }
+
   /** Output 1: the label image (valid only with ComputeLabelImage on). */
   LabelImageType *
   GetLabelImage();
@@ -265,6 +273,12 @@ public:
   /** True when this build has the CUDA backend and a device is usable. */
   static bool
   IsCudaAvailable();
+
+  /** Gives back the memory the process keeps so that a new filter per image
+   *  allocates nothing: the last engine result (host), device memory and
+   *  pinned host memory (cca::Engine::ReleaseCachedMemory). */
+  static void
+  ReleaseCachedMemory();
 
 protected:
   CudaLabelStatisticsImageFilter();
@@ -288,6 +302,11 @@ protected:
   GenerateData() override;
 
 private:
+  /** GenerateData's work; GenerateData turns its allocation failures into an
+   *  itk::ExceptionObject, so std::bad_alloc never escapes Update(). */
+  void
+  AnalyseInput();
+
   InputImagePixelType  m_InputForegroundValue;
   InputImagePixelType  m_InputBackgroundValue;
   ForegroundRuleEnum   m_ForegroundRule{ ForegroundRuleEnum::EqualToForegroundValue };
@@ -320,6 +339,7 @@ private:
   std::vector<LabelType>           m_ObjectLabels;
   std::vector<InputImagePixelType> m_InputLabels;
   cca::StageTimes      m_StageTimes{};
+  double               m_LabelMapMilliseconds{ 0 };
   /** Kept across updates so the backend reuses its device buffers. */
   std::unique_ptr<cca::Engine> m_Engine;
 };

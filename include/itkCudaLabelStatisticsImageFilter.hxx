@@ -19,6 +19,7 @@
 #include "itkCudaLabelStatisticsEngineView.h"
 #include "itkCudaLabelStatisticsImageFilter.h"
 #include "itkCudaLabelStatisticsIntensityAttributes.h"
+#include "itkCudaLabelStatisticsLabelMapBuilder.h"
 #include "itkCudaLabelStatisticsShapeAttributes.h"
 
 #include "cca/Engine.h"
@@ -29,8 +30,12 @@
 #include "itkProgressReporter.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <mutex>
+#include <new>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -131,6 +136,74 @@ EngineFeatureCompaction(CudaLabelStatisticsEnums::FeatureCompaction compaction)
   }
   return cca::FeatureCompaction::Scan;
 }
+
+/** Engine results kept between updates, for any filter of the process: the
+ *  feature table and the runs of millions of components are gigabytes, and
+ *  fresh pages cost more to touch than the copy into them; a reused result
+ *  only grows. One result is kept idle (ReleaseCachedMemory frees it). */
+class ResultCache
+{
+public:
+  static std::unique_ptr<cca::Result>
+  Take()
+  {
+    std::lock_guard<std::mutex> lock(Mutex());
+    std::unique_ptr<cca::Result> result = std::move(Idle());
+    return result ? std::move(result) : std::make_unique<cca::Result>();
+  }
+
+  static void
+  Give(std::unique_ptr<cca::Result> result)
+  {
+    std::lock_guard<std::mutex> lock(Mutex());
+    Idle() = std::move(result);
+  }
+
+  static void
+  Clear()
+  {
+    std::unique_ptr<cca::Result> idle;
+    {
+      std::lock_guard<std::mutex> lock(Mutex());
+      idle = std::move(Idle());
+    }
+  }
+
+private:
+  static std::mutex &
+  Mutex()
+  {
+    static std::mutex mutex;
+    return mutex;
+  }
+  static std::unique_ptr<cca::Result> &
+  Idle()
+  {
+    static std::unique_ptr<cca::Result> idle;
+    return idle;
+  }
+};
+
+/** A result taken from the cache for one update and given back after it. */
+class CachedResult
+{
+public:
+  CachedResult()
+    : m_Result(ResultCache::Take())
+  {}
+  ~CachedResult() { ResultCache::Give(std::move(m_Result)); }
+  CachedResult(const CachedResult &) = delete;
+  CachedResult &
+  operator=(const CachedResult &) = delete;
+  cca::Result &
+  operator*()
+  {
+    return *m_Result;
+  }
+
+private:
+  std::unique_ptr<cca::Result> m_Result;
+};
 
 /** ITK numbers objects 0, 1, 2, ... skipping the background value
  *  (BinaryImageToLabelMapFilter::CreateConsecutive); component k >= 1 gets: */
@@ -239,6 +312,14 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::IsCudaAvailable()
 
 template <typename TInputImage, typename TOutputImage>
 void
+CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::ReleaseCachedMemory()
+{
+  CudaLabelStatisticsDetail::ResultCache::Clear();
+  cca::Engine::ReleaseCachedMemory();
+}
+
+template <typename TInputImage, typename TOutputImage>
+void
 CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateInputRequestedRegion()
 {
   Superclass::GenerateInputRequestedRegion();
@@ -265,6 +346,24 @@ template <typename TInputImage, typename TOutputImage>
 void
 CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateData()
 {
+  try
+  {
+    this->AnalyseInput();
+  }
+  catch (const std::bad_alloc &)
+  {
+    // Leave no half-built output behind, as for every other failure.
+    this->GetOutput()->ClearLabels();
+    this->GetLabelImage()->Initialize();
+    itkExceptionMacro(<< "not enough memory for the connected-component analysis of a region of size "
+                      << this->GetInput()->GetRequestedRegion().GetSize());
+  }
+}
+
+template <typename TInputImage, typename TOutputImage>
+void
+CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
+{
   using namespace CudaLabelStatisticsDetail;
   const InputImageType *   input = this->GetInput();
   const FeatureImageType * feature = this->GetFeatureImage();
@@ -280,9 +379,22 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateData()
   labelImage->Initialize();
   m_ObjectLabels.clear();
   m_InputLabels.clear();
-  if (region.GetNumberOfPixels() == 0)
+  // The pixel count is checked before anything is sized from it: ITK's
+  // GetNumberOfPixels() wraps silently (a 2^32 x 2^32 region counts 0 pixels).
+  SizeValueType pixels = 1;
+  for (unsigned int d = 0; d < ImageDimension; ++d)
   {
-    itkExceptionMacro(<< "the input region is empty: " << region);
+    if (region.GetSize(d) == 0)
+    {
+      itkExceptionMacro(<< "the input region is empty: " << region);
+    }
+  }
+  for (unsigned int d = 0; d < ImageDimension; ++d)
+  {
+    if (__builtin_mul_overflow(pixels, region.GetSize(d), &pixels))
+    {
+      itkExceptionMacro(<< "the input region of size " << region.GetSize() << " has more pixels than 64 bits can count");
+    }
   }
   if (!buffered.IsInside(region))
   {
@@ -411,21 +523,22 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateData()
     }
     else
     {
-      engineLabels.resize(region.GetNumberOfPixels());
+      engineLabels.resize(pixels);
       options.labelImageType = cca::LabelImageType::UInt64;
       options.labelImage = engineLabels.data();
     }
   }
   this->UpdateProgress(0.05f);
 
-  cca::Result result;
+  CudaLabelStatisticsDetail::CachedResult cachedResult;
+  cca::Result &                           result = *cachedResult;
   try
   {
     if (!m_Engine)
     {
       m_Engine = std::make_unique<cca::Engine>();
     }
-    result = m_Engine->Run(view, options);
+    m_Engine->Run(view, options, result);
   }
   catch (const cca::Error & error)
   {
@@ -502,9 +615,8 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateData()
   this->UpdateProgress(0.5f);
 
   // The label map: one object per component with its lines and attributes.
+  const auto labelMapStart = std::chrono::steady_clock::now();
   output->SetBackgroundValue(m_OutputBackgroundValue);
-  const IndexType regionIndex = region.GetIndex();
-  std::vector<typename LabelObjectType::Pointer> objects(components);
   const CudaLabelStatisticsShapeAttributes<OutputImageType> attributes(
     output, region, m_ComputePerimeter, m_ComputeFeretDiameter, m_ComputeOrientedBoundingBox, m_ExactMoments);
   using IntensityAttributesType = std::conditional_t<HasIntensityAttributes<LabelObjectType>::value,
@@ -516,39 +628,21 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateData()
     intensity = std::make_unique<IntensityAttributesType>(output, region, result, histogramBins);
   }
   MultiThreaderBase * threader = this->GetMultiThreader();
-  threader->ParallelizeArray(
-    0,
-    static_cast<SizeValueType>(components),
-    [&](SizeValueType k) {
-      typename LabelObjectType::Pointer object = LabelObjectType::New();
-      object->SetLabel(labels[k]);
-      const cca::Run * runs = result.runs.data() + result.runOffsets[k];
-      const std::int64_t runCount = result.runOffsets[k + 1] - result.runOffsets[k];
-      for (std::int64_t i = 0; i < runCount; ++i)
-      {
-        IndexType index = regionIndex;
-        index[0] += runs[i].x;
-        index[1] += runs[i].y;
-        if (ImageDimension == 3)
-        {
-          index[ImageDimension - 1] += runs[i].z;
-        }
-        object->AddLine(index, static_cast<SizeValueType>(runs[i].length));
-      }
-      attributes.Assign(result.features[k], runs, runCount, *object);
-      if (intensity)
-      {
-        intensity->Assign(static_cast<std::int64_t>(k), *object);
-      }
-      objects[k] = object;
-    },
-    nullptr);
-  this->UpdateProgress(0.85f);
-  for (auto & object : objects)
+  const auto labelOf = [&labels](std::int64_t object) { return labels[static_cast<std::size_t>(object - 1)]; };
+  if (intensity)
   {
-    output->AddLabelObject(object);
+    CudaLabelStatisticsLabelMapBuilder<OutputImageType>::Build(
+      result, region.GetIndex(), attributes, labelOf, threader, output, [&intensity](SizeValueType k, LabelObjectType & object) {
+        intensity->Assign(static_cast<std::int64_t>(k), object);
+      });
   }
-  std::vector<typename LabelObjectType::Pointer>().swap(objects);
+  else
+  {
+    CudaLabelStatisticsLabelMapBuilder<OutputImageType>::Build(
+      result, region.GetIndex(), attributes, labelOf, threader, output);
+  }
+  m_LabelMapMilliseconds =
+    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - labelMapStart).count();
   this->UpdateProgress(0.95f);
 
   if (m_ComputeLabelImage && !directLabels)

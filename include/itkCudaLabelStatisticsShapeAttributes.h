@@ -29,6 +29,8 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstring>
+#include <vector>
 
 namespace itk
 {
@@ -62,6 +64,42 @@ public:
   using VectorType = typename LabelObjectType::VectorType;
   using CentroidType = typename LabelObjectType::CentroidType;
 
+  /** What Assign computes from a component's central moments alone (vnl's
+   *  two eigensystems: most of its time) and from its pixel count alone
+   *  (the equivalent sphere: pow and tgamma), remembered by their exact bits:
+   *  the same bits give the same attributes, and images with millions of
+   *  components have few distinct small shapes. One per thread: not
+   *  thread-safe. */
+  class Memo
+  {
+  public:
+    Memo()
+      : m_Moments(MomentSlots)
+      , m_Spheres(SphereSlots)
+    {}
+
+  private:
+    friend class CudaLabelStatisticsShapeAttributes;
+    static constexpr std::size_t MomentSlots = 4096; // a power of two
+    static constexpr std::size_t SphereSlots = 1024; // pixel counts below this
+
+    struct Principal
+    {
+      bool       used = false;
+      double     key[Dimension * Dimension];
+      VectorType moments;
+      MatrixType axes;
+    };
+    struct Sphere
+    {
+      bool   used = false;
+      double radius;
+      double perimeter;
+    };
+    std::vector<Principal> m_Moments; ///< direct-mapped by a hash of the key's bits
+    std::vector<Sphere>    m_Spheres; ///< by pixel count
+  };
+
   CudaLabelStatisticsShapeAttributes(const TLabelMap * map,
                                      const RegionType & region,
                                      bool               computePerimeter,
@@ -91,8 +129,14 @@ public:
     }
   }
 
+  /** The attributes of one component, its runs grouped, into object; memo
+   *  holds earlier components' eigensystems and spheres (one per thread). */
   void
-  Assign(const cca::ComponentFeatures & f, const cca::Run * runs, std::int64_t runCount, LabelObjectType & object) const
+  Assign(const cca::ComponentFeatures & f,
+         const cca::Run *               runs,
+         std::int64_t                   runCount,
+         LabelObjectType &              object,
+         Memo &                         memo) const
   {
     const auto   n = static_cast<SizeValueType>(f.pixelCount);
     const double physicalSize = n * m_SizePerPixel;
@@ -130,25 +174,9 @@ public:
       perimeterOnBorder += m_SizePerPixelPerDimension[i] * static_cast<double>(f.pixelsOnFace[2 * i] + f.pixelsOnFace[2 * i + 1]);
     }
 
-    vnl_symmetric_eigensystem<double> eigen{ centralMoments.GetVnlMatrix().as_matrix() };
-    VectorType                        principalMoments;
-    for (unsigned int i = 0; i < Dimension; ++i)
-    {
-      principalMoments[i] = eigen.D(i);
-    }
-    MatrixType principalAxes = eigen.V.transpose();
-    // As ShapeLabelMapFilter: make the axes a proper rotation by multiplying the
-    // last row by the determinant, taken as the product of the eigenvalues.
-    vnl_real_eigensystem  rotation{ principalAxes.GetVnlMatrix().as_matrix() };
-    std::complex<double> determinant(1.0, 0.0);
-    for (unsigned int i = 0; i < Dimension; ++i)
-    {
-      determinant *= rotation.D(i);
-    }
-    for (unsigned int i = 0; i < Dimension; ++i)
-    {
-      principalAxes[Dimension - 1][i] *= std::real(determinant);
-    }
+    const auto &       principal = this->PrincipalMomentsAndAxes(centralMoments, memo);
+    const VectorType & principalMoments = principal.moments;
+    const MatrixType & principalAxes = principal.axes;
 
     double flatness = 0;
     double elongation = 0;
@@ -163,8 +191,9 @@ public:
       elongation = ratio > 0.0 ? std::sqrt(ratio) : 0.0;
     }
 
-    const double equivalentRadius = GeometryUtilities::HyperSphereRadiusFromVolume(Dimension, physicalSize);
-    const double equivalentPerimeter = GeometryUtilities::HyperSpherePerimeter(Dimension, equivalentRadius);
+    const auto   sphere = this->EquivalentSphere(n, physicalSize, memo);
+    const double equivalentRadius = sphere.radius;
+    const double equivalentPerimeter = sphere.perimeter;
     VectorType   ellipsoidDiameter;
     double       meanMoment = 1.0;
     for (unsigned int i = 0; i < Dimension; ++i)
@@ -218,6 +247,74 @@ public:
   }
 
 private:
+  /** Principal moments and axes of the central moments as ShapeLabelMapFilter
+   *  finds them, from memo when it saw the same bits. */
+  const typename Memo::Principal &
+  PrincipalMomentsAndAxes(const MatrixType & centralMoments, Memo & memo) const
+  {
+    double key[Dimension * Dimension];
+    for (unsigned int i = 0; i < Dimension; ++i)
+    {
+      for (unsigned int j = 0; j < Dimension; ++j)
+      {
+        key[i * Dimension + j] = centralMoments[i][j];
+      }
+    }
+    std::uint64_t hash = 1469598103934665603ull; // FNV-1a over the words
+    for (const double value : key)
+    {
+      std::uint64_t bits;
+      std::memcpy(&bits, &value, sizeof bits);
+      hash = (hash ^ bits) * 1099511628211ull;
+    }
+    auto & entry = memo.m_Moments[(hash ^ (hash >> 29)) & (Memo::MomentSlots - 1)];
+    if (entry.used && std::memcmp(entry.key, key, sizeof key) == 0)
+    {
+      return entry;
+    }
+    vnl_symmetric_eigensystem<double> eigen{ centralMoments.GetVnlMatrix().as_matrix() };
+    for (unsigned int i = 0; i < Dimension; ++i)
+    {
+      entry.moments[i] = eigen.D(i);
+    }
+    entry.axes = eigen.V.transpose();
+    // As ShapeLabelMapFilter: make the axes a proper rotation by multiplying the
+    // last row by the determinant, taken as the product of the eigenvalues.
+    vnl_real_eigensystem rotation{ entry.axes.GetVnlMatrix().as_matrix() };
+    std::complex<double> determinant(1.0, 0.0);
+    for (unsigned int i = 0; i < Dimension; ++i)
+    {
+      determinant *= rotation.D(i);
+    }
+    for (unsigned int i = 0; i < Dimension; ++i)
+    {
+      entry.axes[Dimension - 1][i] *= std::real(determinant);
+    }
+    std::memcpy(entry.key, key, sizeof key);
+    entry.used = true;
+    return entry;
+  }
+
+  /** Radius and perimeter of the hypersphere of the component's physical
+   *  size, from memo for small pixel counts. */
+  typename Memo::Sphere
+  EquivalentSphere(SizeValueType n, double physicalSize, Memo & memo) const
+  {
+    if (n < Memo::SphereSlots && memo.m_Spheres[n].used)
+    {
+      return memo.m_Spheres[n];
+    }
+    typename Memo::Sphere sphere;
+    sphere.radius = GeometryUtilities::HyperSphereRadiusFromVolume(Dimension, physicalSize);
+    sphere.perimeter = GeometryUtilities::HyperSpherePerimeter(Dimension, sphere.radius);
+    sphere.used = true;
+    if (n < Memo::SphereSlots)
+    {
+      memo.m_Spheres[n] = sphere;
+    }
+    return sphere;
+  }
+
   /** A K A^T, K the exact index-space covariance. */
   MatrixType
   PhysicalCovariance(const cca::ComponentFeatures & f) const

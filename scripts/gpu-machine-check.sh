@@ -2,9 +2,11 @@
 # Runs a build made on a CPU-only development machine on a lent GPU machine
 # that has no ITK: the test suite (GPU tests and the ITK filter tests with the
 # CUDA backend), compute-sanitizer on the GPU test subset, and the program on
-# its default input. Expects .devcarry/itk-bundle.tar.xz made by
-# scripts/make-gpu-bundle.sh BUILD; writes logs to $OUT. Usage:
-#   BUILD=build bash scripts/gpu-machine-check.sh   (BUILD: the bundled build folder)
+# its default input; with PYTHON=1 also builds the Python package there (nvcc,
+# sm_90) and runs its GPU tests (CuPy, PyTorch). Expects
+# .devcarry/itk-bundle.tar.xz made by scripts/make-gpu-bundle.sh BUILD; writes
+# logs to $OUT. Usage:
+#   BUILD=build [PYTHON=1] bash scripts/gpu-machine-check.sh   (BUILD: the bundled build folder)
 set -uo pipefail
 out=${OUT:-/tmp/gpu-check}
 build=${BUILD:-build}
@@ -25,6 +27,17 @@ compute-sanitizer --tool memcheck --error-exitcode 9 test/gpu/ccaCudaBackendTest
 echo "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$out/memcheck.log" | tail -1)"
 compute-sanitizer --tool racecheck --error-exitcode 9 test/gpu/ccaCudaBackendTest --quick --cases 15 > "$out/racecheck.log" 2>&1
 echo "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/racecheck.log" | tail -1)"
+compute-sanitizer --tool memcheck --error-exitcode 9 test/gpu/ccaDeviceMemoryTest > "$out/memcheck-device-memory.log" 2>&1
+echo "memcheck (device memory) rc=$? $(grep -E 'ERROR SUMMARY' "$out/memcheck-device-memory.log" | tail -1)"
 (cd /tmp && "/work/main/$build/bin/CudaLabelStatistics") > "$out/demo.log" 2>&1
 echo "demo rc=$?"
 cat "$out/demo.log"
+if [[ "${PYTHON:-0}" == 1 ]]; then
+  cd "$root" || exit 1
+  python3 -m pip install -q --no-build-isolation --no-deps -Cbuild-dir=/tmp/python-wheel \
+    -Ccmake.define.CMAKE_CUDA_ARCHITECTURES=90 . > "$out/python-build.log" 2>&1
+  echo "python package build rc=$?"
+  (cd /tmp && python3 -m pytest -q -m gpu -rs -p no:cacheprovider "$root/python/tests") > "$out/python-gpu.log" 2>&1
+  echo "python GPU tests rc=$?"
+  tail -5 "$out/python-gpu.log"
+fi

@@ -13,8 +13,10 @@ programs=$(find "$build" -type f -perm -u+x ! -path '*/CMakeFiles/*' ! -name '*.
 ldd $programs | awk '/=>/ {print $3}' | sort -u |
   grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt)\.so|ld-linux' |
   xargs -r cp -L -t "$work/lib"
-# Tests write into the build's Temporary folders: they must exist there too.
-{ echo "$programs"; find "$build" -name CTestTestfile.cmake; find "$build" -type d -name Temporary; } |
+# Tests write into the build's Temporary folders: they must exist there too;
+# shared libraries the build made itself (test shims) travel with it.
+{ echo "$programs"; find "$build" -name '*.so' ! -path '*/CMakeFiles/*'; find "$build" -name CTestTestfile.cmake
+  find "$build" -type d -name Temporary; } |
   tar -cf "$work/build.tar" -T -
 tar -C "$work" -cf - lib build.tar | xz -T2 -6 > .devcarry/itk-bundle.tar.xz
 rm -rf "$work"

@@ -39,6 +39,11 @@ bool
 CudaBackendCompiledIn();
 bool
 CudaDeviceUsable();
+/** Engine::StartCuda and Engine::ReleaseCachedMemory (no-ops without CUDA). */
+void
+StartCudaDevice(int device);
+void
+ReleaseCudaCachedMemory();
 
 } // namespace cca
 

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <numeric>
 #include <thread>
@@ -674,8 +675,11 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
   // Run-length lines grouped by object (label 0: a removed object's run),
   // raster order within each: the result's, or the intensity group's own.
   const bool intensity = options.intensity.Requested();
-  result.runs.clear();
-  result.runOffsets.clear();
+  if (!options.computeRuns)
+  {
+    result.runs.clear();
+    result.runOffsets.clear();
+  }
   if (options.computeRuns || intensity)
   {
     std::vector<cca::Run> &     grouped = options.computeRuns ? result.runs : m_Grouped;

@@ -16,6 +16,14 @@ CudaDeviceUsable()
   return false;
 }
 
+void
+StartCudaDevice(int)
+{}
+
+void
+ReleaseCudaCachedMemory()
+{}
+
 std::unique_ptr<BackendImplementation>
 MakeCudaBackend(int)
 {

@@ -46,7 +46,7 @@ DensePixelProducer(const ImageView & image)
   const std::int64_t sy = image.stride[1];
   const std::int64_t sz = image.size[2] > 1 ? image.stride[2] : 0;
   return [=](std::size_t offset, std::size_t count, void * dst) {
-    // Offsets and counts are whole pixels: the chunk size is a multiple of 8.
+    // Offsets and counts are whole pixels: slabs are whole rows, split at multiples of 8 bytes.
     std::int64_t       pixel = static_cast<std::int64_t>(offset / pixelBytes);
     const std::int64_t last = pixel + static_cast<std::int64_t>(count / pixelBytes);
     auto *             out = static_cast<unsigned char *>(dst);

@@ -13,7 +13,7 @@ namespace cca
 {
 
 /** Writes bytes [offset, offset + count) of a byte stream to destination;
- *  offsets and counts are multiples of 8 (whole pixels of any type). */
+ *  offsets and counts are whole pixels (slabs start at whole rows). */
 using BytesProducer = std::function<void(std::size_t offset, std::size_t count, void * destination)>;
 
 /** A producer that packs the pixels of image, in dense x-fastest order, from

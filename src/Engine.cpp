@@ -3,6 +3,8 @@
 #include "BackendImplementation.h"
 
 #include <chrono>
+#include <new>
+#include <stdexcept>
 #include <string>
 
 namespace cca
@@ -196,6 +198,26 @@ Engine::CudaAvailable()
   return CudaBackendCompiledIn() && CudaDeviceUsable();
 }
 
+bool
+Engine::StartCuda(int device)
+{
+  if (!CudaAvailable())
+  {
+    return false;
+  }
+  StartCudaDevice(device);
+  return true;
+}
+
+void
+Engine::ReleaseCachedMemory()
+{
+  if (CudaBackendCompiledIn())
+  {
+    ReleaseCudaCachedMemory();
+  }
+}
+
 BackendImplementation &
 Engine::BackendFor(Backend resolved, int cudaDevice)
 {
@@ -219,14 +241,15 @@ Engine::BackendFor(Backend resolved, int cudaDevice)
 
 namespace
 {
-/** Empties a result but keeps its vectors' capacity. */
+/** Resets a result for a new run. The feature table and the runs keep their
+ *  size as well as their capacity: each backend sizes them exactly, and a
+ *  vector that only changes size writes (zeroes) no more than its new tail,
+ *  where a cleared one would zero every element again before the copy into
+ *  it, and fresh pages are costlier to touch than the copy itself. */
 void
 Reset(Result & result)
 {
   result.componentCount = 0;
-  result.features.clear();
-  result.runs.clear();
-  result.runOffsets.clear();
   result.times = StageTimes{};
   result.warnings.clear();
   result.atomicFeatureUpdates = -1;
@@ -250,6 +273,31 @@ UsesDeviceMemory(const ImageView & image, const Options & options)
 {
   return image.memory == MemorySpace::CudaDevice ||
          (options.labelImageType != LabelImageType::None && options.labelImageMemory == MemorySpace::CudaDevice);
+}
+/** Every failure of the engine is a cca::Error: a host allocation that fails
+ *  (std::bad_alloc, std::length_error from a vector) becomes Kind::OutOfMemory. */
+void
+RunTranslatingAllocationFailures(BackendImplementation & backend,
+                                 const ImageView &       image,
+                                 const Options &         options,
+                                 Result &                result)
+{
+  try
+  {
+    backend.Run(image, options, result);
+  }
+  catch (const std::bad_alloc &)
+  {
+    throw Error(Error::Kind::OutOfMemory,
+                "not enough host memory to analyse the " + std::to_string(image.size[0]) + " x " +
+                  std::to_string(image.size[1]) + " x " + std::to_string(image.size[2]) + " image");
+  }
+  catch (const std::length_error &)
+  {
+    throw Error(Error::Kind::OutOfMemory,
+                "a buffer for the " + std::to_string(image.size[0]) + " x " + std::to_string(image.size[1]) + " x " +
+                  std::to_string(image.size[2]) + " image exceeds the largest possible allocation");
+  }
 }
 } // namespace
 
@@ -293,7 +341,7 @@ Engine::Run(const ImageView & image, const Options & options, Result & result)
                                                " backend of this build cannot read or write CUDA device memory in "
                                                "place yet: copy the data to host memory");
     }
-    backend.Run(image, options, result);
+    RunTranslatingAllocationFailures(backend, image, options, result);
   }
   catch (const Error & error)
   {
@@ -306,7 +354,7 @@ Engine::Run(const ImageView & image, const Options & options, Result & result)
     }
     Reset(result);
     resolved = Backend::Cpu;
-    BackendFor(resolved, cudaDevice).Run(image, options, result);
+    RunTranslatingAllocationFailures(BackendFor(resolved, cudaDevice), image, options, result);
     result.warnings.push_back(std::string("the GPU ran out of memory; the CPU backend was used instead (") +
                               error.what() + ")");
   }

@@ -5,13 +5,18 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 namespace cca
 {
 
-/** Runs fn(chunk) for chunk in [0, chunks) on one thread each. */
+/** Runs fn(chunk) for chunk in [0, chunks) on one thread each. An exception
+ *  of a chunk (std::bad_alloc when memory runs out) is rethrown here after
+ *  every thread has joined, instead of ending the process; a chunk whose
+ *  thread cannot be started runs on the calling thread. */
 template <typename Function>
 void
 ParallelForChunks(int chunks, Function && fn)
@@ -21,15 +26,40 @@ ParallelForChunks(int chunks, Function && fn)
     fn(0);
     return;
   }
+  std::vector<std::exception_ptr> errors(chunks);
+  auto                            guarded = [&fn, &errors](int c) {
+    try
+    {
+      fn(c);
+    }
+    catch (...)
+    {
+      errors[c] = std::current_exception();
+    }
+  };
   std::vector<std::thread> threads;
   threads.reserve(chunks);
   for (int c = 0; c < chunks; ++c)
   {
-    threads.emplace_back([&fn, c] { fn(c); });
+    try
+    {
+      threads.emplace_back(guarded, c);
+    }
+    catch (const std::system_error &)
+    {
+      guarded(c);
+    }
   }
   for (auto & t : threads)
   {
     t.join();
+  }
+  for (const auto & error : errors)
+  {
+    if (error)
+    {
+      std::rethrow_exception(error);
+    }
   }
 }
 

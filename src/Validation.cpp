@@ -16,6 +16,20 @@ Fail(const std::string & message)
 {
   throw Error(Error::Kind::InvalidInput, message);
 }
+
+std::string
+SizeText(const ImageView & image)
+{
+  return std::to_string(image.size[0]) + " x " + std::to_string(image.size[1]) + " x " + std::to_string(image.size[2]);
+}
+
+// product = a * b; false when the product does not fit in 64 bits.
+bool
+MultiplyChecked(std::int64_t a, std::int64_t b, std::int64_t & product)
+{
+  return !__builtin_mul_overflow(a, b, &product);
+}
+
 /** Device memory needs the CUDA backend; the caller's device and stream must agree with it. */
 void
 ValidateMemory(const ImageView & image, const Options & options)
@@ -138,6 +152,18 @@ ValidateGroups(const ImageView & image, const Options & options)
 }
 } // namespace
 
+std::int64_t
+ImageView::NumberOfPixels() const
+{
+  std::int64_t xy = 0;
+  std::int64_t xyz = 0;
+  if (!MultiplyChecked(size[0], size[1], xy) || !MultiplyChecked(xy, size[2], xyz))
+  {
+    throw Error(Error::Kind::Overflow, "the image size " + SizeText(*this) + " has more pixels than 64 bits can count");
+  }
+  return xyz;
+}
+
 void
 ValidateInput(const ImageView & image, const Options & options)
 {
@@ -168,15 +194,41 @@ ValidateInput(const ImageView & image, const Options & options)
   {
     if (image.size[i] <= 0)
     {
-      Fail("the image region is empty (size " + std::to_string(image.size[0]) + " x " +
-           std::to_string(image.size[1]) + " x " + std::to_string(image.size[2]) + ")");
+      Fail("the image region is empty (size " + SizeText(image) + ")");
     }
     if (image.size[i] > maxExtent)
     {
       Fail("image size along axis " + std::to_string(i) + " exceeds " + std::to_string(maxExtent));
     }
   }
+  const bool dense = image.stride[0] == 0 && image.stride[1] == 0 && image.stride[2] == 0;
   ValidateStrides(image, "image");
+  // Counts and byte sizes are checked before any allocation is sized from
+  // them: a wrapped product would allocate a small buffer and index past it.
+  const std::int64_t pixels = image.NumberOfPixels();
+  std::int64_t       spanPixels = pixels;
+  if (!dense)
+  {
+    spanPixels = 1;
+    for (int i = 0; i < 3; ++i)
+    {
+      std::int64_t step = 0;
+      if (image.stride[i] == std::numeric_limits<std::int64_t>::min() ||
+          !MultiplyChecked(image.size[i] - 1, image.stride[i] < 0 ? -image.stride[i] : image.stride[i], step) ||
+          __builtin_add_overflow(spanPixels, step, &spanPixels))
+      {
+        throw Error(Error::Kind::Overflow, "the strides of the " + SizeText(image) + " image span more than 64 bits");
+      }
+    }
+  }
+  // The largest per-pixel buffer is a 64-bit label image or an 8-byte input:
+  // its byte size must be addressable.
+  std::int64_t bytes = 0;
+  if (!MultiplyChecked(std::max(spanPixels, pixels), 8, bytes))
+  {
+    throw Error(Error::Kind::Overflow,
+                "the image size " + SizeText(image) + " needs more bytes than this machine can address");
+  }
   // The second-order sums are exact in unsigned 64 bits only while
   // (largest coordinate)^2 * (number of pixels) < 2^64. The largest
   // coordinate is below 2^31 (checked above), so its square fits in 64 bits,
@@ -184,8 +236,8 @@ ValidateInput(const ImageView & image, const Options & options)
   // maximum divided by the pixel count (rounded down).
   const auto largest =
     static_cast<std::uint64_t>(std::max(image.size[0], std::max(image.size[1], image.size[2])) - 1);
-  const auto pixels = static_cast<std::uint64_t>(image.NumberOfPixels());
-  if (pixels > 0 && largest * largest > std::numeric_limits<std::uint64_t>::max() / pixels)
+  const auto count = static_cast<std::uint64_t>(pixels);
+  if (count > 0 && largest * largest > std::numeric_limits<std::uint64_t>::max() / count)
   {
     throw Error(Error::Kind::Overflow,
                 "the image is too large for exact 64-bit second-order sums (largest coordinate^2 x pixels >= 2^64)");

@@ -176,11 +176,11 @@ struct ImageView
   MemorySpace memory = MemorySpace::Host;
   int         deviceOrdinal = 0; ///< with MemorySpace::CudaDevice: the device that holds data
 
+  /** size[0] * size[1] * size[2]; throws cca::Error (Kind::Overflow) when the
+   *  product does not fit in 64 bits, so a wrapped count never reaches an
+   *  allocation. */
   std::int64_t
-  NumberOfPixels() const
-  {
-    return size[0] * size[1] * size[2];
-  }
+  NumberOfPixels() const;
 };
 
 /** Histogram of the feature values of each object, binned as ITK's

@@ -290,6 +290,9 @@ Encode(const Case & c, std::uint64_t seed)
       return EncodeTyped<std::uint64_t>(c, seed);
     case cca::PixelType::Int64:
       return EncodeTyped<std::int64_t>(c, seed);
+    case cca::PixelType::Float32: // feature images only: nothing to label
+    case cca::PixelType::Float64:
+      break;
   }
   return {};
 }
@@ -386,10 +389,12 @@ RunText(const cca::Run & r)
   return s.str();
 }
 
-/** Runs one case on one engine and compares everything with the oracle. */
+/** Runs one case on one engine and compares everything with the oracle;
+ *  into a result reused across runs when reused is given (its vectors then
+ *  hold the previous case's table and runs: the engine must size them). */
 void
 RunCase(cca::Engine & engine, const Case & c, cca::Backend backend, std::uint64_t valueSeed,
-        const ccatest::OracleResult * precomputed = nullptr)
+        const ccatest::OracleResult * precomputed = nullptr, cca::Result * reused = nullptr)
 {
   const std::string context = c.Describe() + " backend " + cca::BackendName(backend);
   Reporter          rep(context);
@@ -418,10 +423,11 @@ RunCase(cca::Engine & engine, const Case & c, cca::Backend backend, std::uint64_
     options.labelImage = labels64.data();
   }
 
-  cca::Result result;
+  cca::Result   fresh;
+  cca::Result & result = reused != nullptr ? *reused : fresh;
   try
   {
-    result = engine.Run(image.view, options);
+    engine.Run(image.view, options, result);
   }
   catch (const std::exception & e)
   {
@@ -665,6 +671,14 @@ OracleSuite(cca::Backend backend)
     cca::Engine fresh;
     RunCase(fresh, cases[i], backend, 177 + i);
   }
+  // So must one result object reused across cases whose tables and runs
+  // grow and shrink (every 7th case, from both ends in turn).
+  cca::Result reused;
+  for (std::size_t k = 0; k < cases.size() / 7; ++k)
+  {
+    const std::size_t i = k % 2 == 0 ? 7 * (k / 2) : cases.size() - 1 - 7 * (k / 2);
+    RunCase(engine, cases[i], backend, 277 + i, nullptr, &reused);
+  }
   std::cout << cases.size() << " oracle cases on " << cca::BackendName(backend) << "\n";
   return static_cast<int>(cases.size());
 }
@@ -819,6 +833,46 @@ ValidationSuite()
                 cca::ValidateInput(v, defaults);
               },
               cca::Error::Kind::Overflow);
+  // Sizes whose pixel count leaves 64 bits are refused as overflows before any
+  // allocation is sized from them (2^30 cubed wraps to exactly 0, which must not
+  // read as "empty"); the 64-pixel buffer behind these views is never read.
+  const cca::Error::Kind overflow = cca::Error::Kind::Overflow;
+  auto huge = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
+    auto v = good();
+    v.dimension = 3;
+    v.size[0] = x;
+    v.size[1] = y;
+    v.size[2] = z;
+    return v;
+  };
+  constexpr std::int64_t maxExtent = (std::int64_t{ 1 } << 31) - 2;
+  ExpectThrow("pixel count wrapping to 0 (2^30 cubed)",
+              [&] { cca::ValidateInput(huge(std::int64_t{ 1 } << 30, std::int64_t{ 1 } << 30, std::int64_t{ 1 } << 30), defaults); },
+              overflow);
+  ExpectThrow("pixel count past 2^64 ((2^31-2) cubed)",
+              [&] { cca::ValidateInput(huge(maxExtent, maxExtent, maxExtent), defaults); }, overflow);
+  ExpectThrow("NumberOfPixels of (2^31-2) cubed", [&] { (void)huge(maxExtent, maxExtent, maxExtent).NumberOfPixels(); },
+              overflow);
+  ExpectThrow("2^62 pixels (bytes past 2^63)",
+              [&] { cca::ValidateInput(huge(std::int64_t{ 1 } << 21, std::int64_t{ 1 } << 21, std::int64_t{ 1 } << 20), defaults); },
+              overflow);
+  ExpectThrow("strides spanning past 2^64",
+              [&] {
+                auto v = good();
+                v.stride[0] = 1;
+                v.stride[1] = std::int64_t{ 1 } << 62;
+                v.stride[2] = 64;
+                cca::ValidateInput(v, defaults);
+              },
+              overflow);
+  ExpectThrow("Engine::Run on a wrapping size (never reads the 64-pixel buffer)",
+              [&] {
+                cca::Engine  e;
+                cca::Options o;
+                o.backend = cca::Backend::Cpu;
+                e.Run(huge(std::int64_t{ 1 } << 30, std::int64_t{ 1 } << 30, std::int64_t{ 1 } << 30), o);
+              },
+              overflow);
   // Engine::Run validates too, before touching the data.
   ExpectThrow("Engine::Run with dimension 4",
               [&] {

@@ -15,7 +15,9 @@
  *=========================================================================*/
 // CudaLabelStatisticsImageFilter's behaviour beyond the differential cases:
 //   golden      perimeters and moments computed once with ITK 5.2.1
-//   errors      label overflow, CUDA without a device, an empty region
+//   errors      label overflow, CUDA without a device, an empty region, a
+//               region whose pixel count wraps 64 bits
+//   memory      an address-space limit: itk::ExceptionObject, never std::bad_alloc
 //   progress    ProgressEvent reaches 1.0
 //   types       other pixel types, label types, foreground rules and
 //               output background values, each against ITK's filters
@@ -30,10 +32,14 @@
 #include "itkImageFileWriter.h"
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <random>
 #include <sstream>
 #include <string>
+#if defined(__linux__)
+#  include <sys/resource.h>
+#endif
 
 namespace
 {
@@ -247,6 +253,110 @@ ErrorSuite(Checker & check)
       std::cout << "empty-region message: " << message << "\n";
     }
   }
+
+  // Regions whose pixel count leaves 64 bits (ITK's GetNumberOfPixels() wraps:
+  // to 0 for 2^32 x 2^32, to 2^32 for (2^32 + 1) x 2^32). A 16-pixel buffer
+  // stands behind them; the filter must refuse before reading or allocating.
+  for (const itk::SizeValueType first : { itk::SizeValueType{ 1 } << 32, (itk::SizeValueType{ 1 } << 32) + 1 })
+  {
+    check.Begin("region of " + std::to_string(first) + " x 2^32 pixels");
+    auto image = ImageType::New();
+    image->SetRegions(ImageType::SizeType{ { first, itk::SizeValueType{ 1 } << 32 } });
+    auto container = ImageType::PixelContainer::New();
+    container->Reserve(16);
+    image->SetPixelContainer(container);
+    auto filter = itk::CudaLabelStatisticsImageFilter<ImageType>::New();
+    filter->SetInput(image);
+    filter->SetBackend(BackendEnum::CPU);
+    filter->SetComputeLabelImage(true);
+    const bool threw = Throws(filter.GetPointer(), message);
+    check.Equal(threw, true, "throws itk::ExceptionObject");
+    if (threw)
+    {
+      std::cout << "wrapping-region message: " << message << "\n";
+      check.Equal(message.find("64 bits") != std::string::npos, true, "the message names the overflow");
+    }
+  }
+}
+
+// ---- memory -------------------------------------------------------------------------
+
+/** Under an address-space limit too small for the analysis, Update() throws an
+ *  itk::ExceptionObject (never std::bad_alloc), and works again once memory is
+ *  available. Linux only (RLIMIT_AS and /proc). */
+void
+MemorySuite(Checker & check)
+{
+#if defined(__linux__)
+  using ImageType = itk::Image<unsigned char, 2>;
+  // An 8192 x 8192 checkerboard: 33.5 million runs and components, far more
+  // working memory than the limit leaves after the 64 MB input.
+  const auto image = ccaitktest::MakeImage<ImageType>(ccatest::Checkerboard(2, 8192, 8192, 1, 0),
+                                                      ccaitktest::IdentityGeometry(), 255, 0);
+  auto filter = itk::CudaLabelStatisticsImageFilter<ImageType>::New();
+  filter->SetInput(image);
+  filter->SetBackend(BackendEnum::CPU);
+  filter->SetNumberOfWorkUnits(2);
+  filter->GetMultiThreader()->SetMaximumNumberOfThreads(2);
+
+  std::ifstream status("/proc/self/status");
+  std::string   line;
+  long long     virtualKiB = -1;
+  while (std::getline(status, line))
+  {
+    if (line.compare(0, 7, "VmSize:") == 0)
+    {
+      virtualKiB = std::stoll(line.substr(7));
+    }
+  }
+  check.Begin("Update() under an address-space limit 256 MiB above the current size");
+  if (virtualKiB <= 0)
+  {
+    check.Fail("cannot read VmSize from /proc/self/status");
+    return;
+  }
+  rlimit previous{};
+  getrlimit(RLIMIT_AS, &previous);
+  rlimit limited = previous;
+  limited.rlim_cur = static_cast<rlim_t>(virtualKiB + 256 * 1024) * 1024;
+  if (previous.rlim_cur != RLIM_INFINITY && previous.rlim_cur < limited.rlim_cur)
+  {
+    limited.rlim_cur = previous.rlim_cur;
+  }
+  setrlimit(RLIMIT_AS, &limited);
+  std::string message;
+  bool        threwItk = false;
+  bool        threwOther = false;
+  try
+  {
+    filter->Update();
+  }
+  catch (const itk::ExceptionObject & e)
+  {
+    threwItk = true;
+    message = e.GetDescription();
+  }
+  catch (const std::exception & e)
+  {
+    threwOther = true;
+    message = e.what();
+  }
+  setrlimit(RLIMIT_AS, &previous);
+  std::cout << "out-of-memory message: " << message << "\n";
+  check.Equal(threwOther, false, "no exception other than itk::ExceptionObject");
+  check.Equal(threwItk, true, "throws itk::ExceptionObject");
+  check.Equal(message.find("memory") != std::string::npos, true, "the message says memory ran out");
+  check.Equal(filter->GetOutput()->GetNumberOfLabelObjects(), 0u, "label objects left in the output");
+
+  check.Begin("the same filter once the limit is lifted, on a small input");
+  filter->SetInput(ccaitktest::MakeImage<ImageType>(ccatest::Checkerboard(2, 8, 8, 1, 0), ccaitktest::IdentityGeometry(),
+                                                    255, 0));
+  filter->Update();
+  check.Equal(filter->GetOutput()->GetNumberOfLabelObjects(), 32u, "objects of an 8 x 8 checkerboard");
+#else
+  check.Begin("memory suite (Linux only)");
+  std::cout << "not Linux: the address-space limit check is skipped\n";
+#endif
 }
 
 // ---- progress -----------------------------------------------------------------------
@@ -597,7 +707,7 @@ itkCudaLabelStatisticsBehaviourTest(int argc, char * argv[])
 {
   if (argc < 2)
   {
-    std::cerr << "usage: " << argv[0] << " golden|errors|progress|types|algorithms|labelimage [ours reference]\n";
+    std::cerr << "usage: " << argv[0] << " golden|errors|progress|types|algorithms|memory|labelimage [ours reference]\n";
     return EXIT_FAILURE;
   }
   const std::string suite = argv[1];
@@ -632,6 +742,10 @@ itkCudaLabelStatisticsBehaviourTest(int argc, char * argv[])
     else if (suite == "algorithms")
     {
       AlgorithmSuite(check);
+    }
+    else if (suite == "memory")
+    {
+      MemorySuite(check);
     }
     else
     {

@@ -373,7 +373,8 @@ ComponentCases(Checker & check, Margins & margins)
     const ccatest::Mask shape(2, s[1], s[2], 1, "");
     for (const bool full : { false, true })
     {
-      ComponentCase<2>(shape, geometries2[k++ % geometries2.size()], full, 1 + k % 2, seed++, check, margins);
+      ComponentCase<2>(shape, geometries2[k % geometries2.size()], full, 1 + k % 2, seed++, check, margins);
+      ++k;
     }
   }
   for (const auto & s : { std::vector<std::int64_t>{ 3, 9, 8, 7 }, std::vector<std::int64_t>{ 3, 19, 12, 10 } })
@@ -381,7 +382,8 @@ ComponentCases(Checker & check, Margins & margins)
     const ccatest::Mask shape(3, s[1], s[2], s[3], "");
     for (const bool full : { false, true })
     {
-      ComponentCase<3>(shape, geometries3[k++ % geometries3.size()], full, 1 + k % 2, seed++, check, margins);
+      ComponentCase<3>(shape, geometries3[k % geometries3.size()], full, 1 + k % 2, seed++, check, margins);
+      ++k;
     }
   }
 }

@@ -161,14 +161,23 @@ public:
     std::sort(keysOut, keysOut + count);
   }
 
-  /** In pieces of at most 4 KiB, as the staging buffers take the stream in chunks. */
+  /** Slab by slab, each in pieces of at most 4 KiB from its start, as the
+   *  staging buffers take the stream in chunks; onSlab after each slab. */
+  template <class OnSlab>
   void
-  Upload(void * device, std::size_t bytes, const cca::BytesProducer & produce)
+  Upload(void * device, std::size_t bytes, const cca::BytesProducer & produce, std::size_t slabBytes,
+         OnSlab && onSlab)
   {
     constexpr std::size_t piece = 4096;
-    for (std::size_t offset = 0; offset < bytes; offset += piece)
+    for (std::size_t begin = 0; begin < bytes; begin += slabBytes)
     {
-      produce(offset, std::min(piece, bytes - offset), static_cast<unsigned char *>(device) + offset);
+      const std::size_t end = std::min(bytes, begin + slabBytes);
+      for (std::size_t offset = begin; offset < end; offset += piece)
+      {
+        produce(offset, std::min(piece, end - offset), static_cast<unsigned char *>(device) + offset);
+      }
+      ++m_Slabs;
+      onSlab(begin, end);
     }
   }
 
@@ -180,6 +189,20 @@ public:
       std::memcpy(host, device, bytes);
     }
     m_BytesToHost += static_cast<std::int64_t>(bytes);
+  }
+
+  void
+  DownloadWidened(std::uint64_t * host, const std::uint32_t * device, std::size_t count)
+  {
+    std::copy(device, device + count, host);
+    m_BytesToHost += static_cast<std::int64_t>(count * sizeof(std::uint32_t));
+  }
+
+  /** Slabs uploaded over all runs (tests check that small slabs were taken). */
+  std::int64_t
+  UploadedSlabs() const
+  {
+    return m_Slabs;
   }
 
   void
@@ -211,6 +234,7 @@ private:
   std::chrono::steady_clock::time_point m_Milestones[cca::NumberOfMilestones];
   unsigned                              m_ResidentBlocks = 1024;
   std::int64_t                          m_BytesToHost = 0;
+  std::int64_t                          m_Slabs = 0;
 };
 
 } // namespace emulation

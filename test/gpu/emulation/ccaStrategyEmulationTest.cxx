@@ -18,6 +18,7 @@
 #include "cca/Engine.h"
 #include "cca/RandomImages.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <random>
@@ -230,16 +231,138 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
       options.foregroundValue = 1;
     }
     emulator.device.SetResidentBlocks(pick(2) != 0 ? 2 : 1024);
+    // Upload slabs of a few rows (rounded down to whole rows, at least one)
+    // or the default (one slab for these images): the units of each slab
+    // are counted as it arrives.
+    const std::size_t slabBytes = pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0;
+    emulator.sequence.SetSlabBytes(slabBytes);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, granularity, caseSeed * 7919u);
-    const std::string problem = EmulateAndCompare(engine, emulator, c, options, wide, RunTable);
+    const std::int64_t slabsBefore = emulator.device.UploadedSlabs();
+    std::string        problem = EmulateAndCompare(engine, emulator, c, options, wide, RunTable);
+    const std::int64_t rows = c.size[1] * c.size[2];
+    const std::int64_t slabRows = std::max<std::int64_t>(1, static_cast<std::int64_t>(slabBytes) / c.size[0]);
+    const std::int64_t expectedSlabs = slabBytes == 0 ? 1 : (rows + slabRows - 1) / slabRows;
+    if (problem.empty() && emulator.device.UploadedSlabs() - slabsBefore != expectedSlabs)
+    {
+      problem = "the image came in " + std::to_string(emulator.device.UploadedSlabs() - slabsBefore) +
+                " slabs instead of " + std::to_string(expectedSlabs);
+    }
     if (!problem.empty())
     {
       ++failed;
       std::cout << "FAIL " << name << " seed=" << caseSeed << " " << c.size[0] << "x" << c.size[1] << "x"
-                << c.size[2] << (full ? " full" : " face") << ": " << problem << std::endl;
+                << c.size[2] << (full ? " full" : " face") << " slab bytes " << slabBytes << ": " << problem
+                << std::endl;
     }
   }
   std::cout << name << ": " << cases - failed << " passed, " << failed << " failed" << std::endl;
+  return failed;
+}
+
+/** Images in (emulated) device memory: read in place when dense, packed on
+ *  the device from strides (transposed, reversed, padded), and label images
+ *  written in place, against the CPU backend on the same strided view; no
+ *  host bytes may be uploaded for them. */
+int
+DeviceMemory(int cases, std::uint32_t seed)
+{
+  Engine   engine;
+  Emulator emulator;
+  int      failed = 0;
+  for (int k = 0; k < cases; ++k)
+  {
+    const std::uint32_t caseSeed = seed + static_cast<std::uint32_t>(k);
+    std::mt19937        rng(caseSeed);
+    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    const int           dimension = pick(2) == 0 ? 3 : 2;
+    const std::int64_t  size[3] = { 1 + pick(70), 1 + pick(30), dimension == 3 ? 1 + pick(6) : 1 };
+    const double        density = pick(11) / 10.0;
+    const std::vector<Pixel> logical =
+      RandomBlockImage(size[0], size[1], size[2], density, 1 + pick(3), caseSeed * 104729u);
+    // The layout: 0 dense, 1 axes x and y swapped in memory, 2 x reversed,
+    // 3 rows padded and z reversed.
+    const int          layout = pick(4);
+    const std::int64_t pad = layout == 3 ? 5 : 0;
+    std::int64_t       stride[3] = { 1, size[0] + pad, (size[0] + pad) * size[1] };
+    if (layout == 1)
+    {
+      stride[0] = size[1];
+      stride[1] = 1;
+    }
+    std::vector<Pixel> storage(static_cast<std::size_t>(stride[2] * size[2]) + 8, 0);
+    std::int64_t       origin = 0; // the storage index of pixel (0, 0, 0)
+    if (layout == 2)
+    {
+      origin = size[0] - 1;
+      stride[0] = -1;
+    }
+    if (layout == 3)
+    {
+      origin = stride[2] * (size[2] - 1);
+      stride[2] = -stride[2];
+    }
+    for (std::int64_t z = 0; z < size[2]; ++z)
+      for (std::int64_t y = 0; y < size[1]; ++y)
+        for (std::int64_t x = 0; x < size[0]; ++x)
+          storage[static_cast<std::size_t>(origin + x * stride[0] + y * stride[1] + z * stride[2])] =
+            logical[static_cast<std::size_t>(x + size[0] * (y + size[1] * z))];
+    ImageView view;
+    view.data = storage.data() + origin;
+    view.dimension = dimension;
+    for (int i = 0; i < 3; ++i)
+    {
+      view.size[i] = size[i];
+      view.stride[i] = layout == 0 ? 0 : stride[i];
+    }
+    Options options = OptionsFor(Algorithm::Default, pick(2) != 0);
+    options.labelImageType = pick(2) != 0 ? LabelImageType::UInt64 : LabelImageType::UInt32;
+    const std::size_t          labelBytes = options.labelImageType == LabelImageType::UInt64 ? 8 : 4;
+    const std::size_t          pixels = logical.size();
+    std::vector<unsigned char> cpuLabels(pixels * labelBytes, 0x77);
+    std::vector<unsigned char> deviceLabels(pixels * labelBytes, 0x77);
+    Outcome                    cpu;
+    Outcome                    emulated;
+    Options                    cpuOptions = options;
+    cpuOptions.backend = Backend::Cpu;
+    cpuOptions.labelImage = cpuLabels.data();
+    engine.Run(view, cpuOptions, cpu.result);
+    cpu.labels = Widen(cpuLabels, options.labelImageType);
+    ImageView deviceView = view;
+    deviceView.memory = MemorySpace::CudaDevice;
+    options.labelImage = deviceLabels.data();
+    options.labelImageMemory = MemorySpace::CudaDevice;
+    emulator.sequence.Run(emulator.device, deviceView, options, emulated.result);
+    emulated.labels = Widen(deviceLabels, options.labelImageType);
+    std::string problem = Compare(cpu, emulated);
+    if (problem.empty() && emulated.result.bytesCopiedToDevice != 0)
+    {
+      problem = std::to_string(emulated.result.bytesCopiedToDevice) + " bytes uploaded for a device image";
+    }
+    if (!problem.empty())
+    {
+      ++failed;
+      std::cout << "FAIL device memory seed=" << caseSeed << " layout " << layout << " " << size[0] << "x" << size[1]
+                << "x" << size[2] << ": " << problem << std::endl;
+    }
+  }
+  // A host image: every byte of it is uploaded, and counted.
+  {
+    Case c;
+    c.size[0] = 37;
+    c.size[1] = 11;
+    c.image = RandomBlockImage(37, 11, 1, 0.5, 1, seed);
+    Result  result;
+    Options options = OptionsFor(Algorithm::Default, false);
+    options.labelImageType = LabelImageType::None;
+    emulator.sequence.Run(emulator.device, c.View(), options, result);
+    if (result.bytesCopiedToDevice != 37 * 11)
+    {
+      ++failed;
+      std::cout << "FAIL host image: " << result.bytesCopiedToDevice << " bytes counted as uploaded, not 407"
+                << std::endl;
+    }
+  }
+  std::cout << "device memory: " << cases + 1 - failed << " passed, " << failed << " failed" << std::endl;
   return failed;
 }
 
@@ -512,6 +635,7 @@ main(int argc, char * argv[])
     failed += Suite(algorithm, true, cases / 2, seed + 1000 * a + 100000, false);
     failed += Suite(algorithm, false, cases / 4, seed + 1000 * a + 200000, true);
   }
+  failed += DeviceMemory(cases * 4, seed + 300000);
   const auto tiles = TileShapes();
   failed += Shapes("TM_Early", Algorithm::TM_Early, false, tiles, RunTable);
   failed += Shapes("TM_Late 64-bit", Algorithm::TM_Late, true, tiles, RunTable);

@@ -1,0 +1,160 @@
+// Reading and writing image files through ITK's ImageIO of their format (the
+// program never asks ITK's factories), with what the libraries print on
+// stderr and their exceptions turned into one-line FileErrors. Writing: PNG
+// and TIFF by the program's own writers (PngFile, TiffWriter), the other
+// formats by ITK; then the written file is checked (ImageFileCheck), so a
+// write that a library cut short without reporting it is an error.
+#ifndef CudaLabelStatisticsApp_ImageFileIO_h
+#define CudaLabelStatisticsApp_ImageFileIO_h
+
+#include "ImageFileCheck.h"
+#include "ImageFormats.h"
+#include "OutputFiles.h"
+#include "PngFile.h"
+#include "StderrCapture.h"
+#include "TiffWriter.h"
+
+#include "itkImage.h"
+#include "itkImageFileReader.h"
+#include "itkImageFileWriter.h"
+#include "itkImageIOBase.h"
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace ccaapp
+{
+
+/** ITK's ImageIO for a format (not PNG, which the program reads itself). */
+itk::ImageIOBase::Pointer
+ImageIOFor(ImageFormat format);
+
+/** Runs call() (an ITK read or write of `path`) with stderr captured. An
+ *  itk::ExceptionObject becomes a FileError for displayPath ("read" or
+ *  "write"), with what the libraries printed, and `path` (a temporary file)
+ *  named as displayPath. */
+template <typename TCall>
+void
+CallItk(const std::string & verb, const std::string & path, const std::string & displayPath, TCall && call)
+{
+  StderrCapture capture;
+  try
+  {
+    call();
+  }
+  catch (const itk::ExceptionObject & error)
+  {
+    std::string message = OneLine(error.GetDescription()) + (capture.Text().empty() ? "" : " (" + capture.Text() + ")");
+    for (auto at = message.find(path); path != displayPath && at != std::string::npos;
+         at = message.find(path, at + displayPath.size()))
+    {
+      message.replace(at, path.size(), displayPath);
+    }
+    throw FileError(verb, displayPath, message);
+  }
+}
+
+/** Reads a file (checked before, see ImageFileCheck) with the ImageIO of its format. */
+template <typename TImage>
+typename TImage::Pointer
+ReadImageFile(const std::string & path, ImageFormat format)
+{
+  auto reader = itk::ImageFileReader<TImage>::New();
+  reader->SetImageIO(ImageIOFor(format));
+  reader->SetFileName(path);
+  CallItk("read", path, path, [&reader] { reader->Update(); });
+  typename TImage::Pointer image = reader->GetOutput();
+  image->DisconnectPipeline();
+  return image;
+}
+
+/** Checks the file a writer produced: complete, and `size` pixels. FileError naming displayPath otherwise. */
+void
+VerifyWrittenImage(const std::string & path, const std::string & displayPath, ImageFormat format,
+                   const std::vector<std::uint64_t> & size);
+
+namespace detail
+{
+/** n pixels converted to the file's component type (which holds their values). */
+template <typename TPixel>
+void
+ConvertRow(const TPixel * in, std::size_t n, PixelComponent component, void * out)
+{
+  auto convert = [&](auto * typed) {
+    using Out = std::remove_pointer_t<decltype(typed)>;
+    for (std::size_t i = 0; i < n; ++i)
+    {
+      typed[i] = static_cast<Out>(in[i]);
+    }
+  };
+  switch (component)
+  {
+    case PixelComponent::UInt8:
+      return convert(static_cast<std::uint8_t *>(out));
+    case PixelComponent::Int8:
+      return convert(static_cast<std::int8_t *>(out));
+    case PixelComponent::UInt16:
+      return convert(static_cast<std::uint16_t *>(out));
+    case PixelComponent::Int16:
+      return convert(static_cast<std::int16_t *>(out));
+    case PixelComponent::UInt32:
+      return convert(static_cast<std::uint32_t *>(out));
+    case PixelComponent::Int32:
+      return convert(static_cast<std::int32_t *>(out));
+    default:
+      throw std::logic_error("ConvertRow: unsupported file component");
+  }
+}
+} // namespace detail
+
+/** Writes `image` to `path` (a temporary file of an OutputTransaction) as
+ *  `format`; PNG and TIFF store `fileComponent` (the caller checked that it
+ *  holds every value), the ITK formats the image's own type. Errors name displayPath. */
+template <typename TPixel, unsigned int VDimension>
+void
+WriteImageFile(const itk::Image<TPixel, VDimension> * image, const std::string & path, const std::string & displayPath,
+               ImageFormat format, PixelComponent fileComponent)
+{
+  using ImageType = itk::Image<TPixel, VDimension>;
+  const auto                 size = image->GetLargestPossibleRegion().GetSize();
+  std::vector<std::uint64_t> dimensions(size.begin(), size.end());
+  const TPixel *             pixels = image->GetBufferPointer();
+  const std::size_t          width = size[0];
+  const std::size_t          height = size[1];
+  if (format == ImageFormat::Png)
+  {
+    CheckedFile  file(path, displayPath);
+    const double spacing[2] = { image->GetSpacing()[0], image->GetSpacing()[1] };
+    WritePng(file, displayPath, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height),
+             fileComponent == PixelComponent::UInt16 ? 16 : 8, spacing, [&](std::uint32_t y, void * row) {
+               detail::ConvertRow(pixels + y * width, width, fileComponent, row);
+             });
+    file.Finish();
+  }
+  else if (format == ImageFormat::Tiff)
+  {
+    CheckedFile file(path, displayPath);
+    WriteTiff(file, displayPath, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height),
+              VDimension == 3 ? static_cast<std::uint32_t>(size[VDimension - 1]) : 1u, fileComponent,
+              [&](std::uint32_t z, std::uint32_t y, void * row) {
+                detail::ConvertRow(pixels + (static_cast<std::size_t>(z) * height + y) * width, width, fileComponent, row);
+              });
+    file.Finish();
+  }
+  else
+  {
+    auto writer = itk::ImageFileWriter<ImageType>::New();
+    writer->SetInput(image);
+    writer->SetImageIO(ImageIOFor(format));
+    writer->SetFileName(path);
+    writer->SetUseCompression(true);
+    CallItk("write", path, displayPath, [&writer] { writer->Update(); });
+  }
+  VerifyWrittenImage(path, displayPath, format, dimensions);
+}
+
+} // namespace ccaapp
+
+#endif

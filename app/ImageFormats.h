@@ -1,0 +1,99 @@
+// The image file formats the program reads and writes, chosen by file name.
+#ifndef CudaLabelStatisticsApp_ImageFormats_h
+#define CudaLabelStatisticsApp_ImageFormats_h
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ccaapp
+{
+
+enum class ImageFormat
+{
+  Png,               ///< .png: 2D, 8/16-bit unsigned (read and written by PngFile)
+  Nrrd,              ///< .nrrd: header and data in one file
+  NrrdDetached,      ///< .nhdr: header, data in a separate file (written as .raw.gz)
+  Nifti,             ///< .nii
+  NiftiGz,           ///< .nii.gz
+  NiftiPair,         ///< .hdr + .img (also Analyze 7.5)
+  MetaImage,         ///< .mha
+  MetaImageDetached, ///< .mhd, data in a separate file (written as .zraw)
+  Vtk,               ///< .vtk legacy structured points
+  Tiff               ///< .tif, .tiff (written by TiffWriter)
+};
+
+/** Pixel component types of image files. */
+enum class PixelComponent
+{
+  UInt8,
+  Int8,
+  UInt16,
+  Int16,
+  UInt32,
+  Int32,
+  UInt64,
+  Int64,
+  Float32,
+  Float64
+};
+
+int
+ComponentBytes(PixelComponent component);
+const char *
+ComponentName(PixelComponent component);
+
+/** An input or output file the program cannot use: the message is one line,
+ *  "cannot read 'x': why" or "cannot write 'x': why". */
+class FileError : public std::runtime_error
+{
+public:
+  FileError(const std::string & verb, const std::string & path, const std::string & reason)
+    : std::runtime_error("cannot " + verb + " '" + path + "': " + reason)
+    , m_Reason(reason)
+  {}
+  /** The message without "cannot read 'x': ". */
+  const std::string &
+  Reason() const
+  {
+    return m_Reason;
+  }
+
+private:
+  std::string m_Reason;
+};
+
+/** "the file 'x' ..." messages for reading / writing. */
+[[noreturn]] void
+FailReading(const std::string & path, const std::string & reason);
+[[noreturn]] void
+FailWriting(const std::string & path, const std::string & reason);
+
+/** The format of a file name by its extension (case-insensitive); throws
+ *  FileError naming the supported extensions, and saying why for JPEG, BMP and
+ *  the other formats the program does not take. */
+ImageFormat
+ImageFormatOf(const std::string & path, bool forWriting);
+
+const char *
+ImageFormatName(ImageFormat format);
+
+/** ".png .nrrd .nhdr .nii .nii.gz .hdr .mha .mhd .vtk .tif .tiff" */
+std::string
+SupportedImageExtensions();
+
+/** The files a write of `path` produces: the path itself, and for .nhdr, .mhd
+ *  and .hdr the data file beside it (same directory, ITK's name for it). */
+std::vector<std::string>
+FilesWrittenFor(const std::string & path, ImageFormat format);
+
+/** Throws FileError when the format cannot hold an image of this dimension and
+ *  pixel type (3D in PNG, 32-bit in PNG, 64-bit in TIFF, ...). */
+void
+CheckFormatCanHold(const std::string & path, ImageFormat format, unsigned int dimension, PixelComponent component,
+                   const std::string & what);
+
+} // namespace ccaapp
+
+#endif

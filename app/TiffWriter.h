@@ -1,0 +1,28 @@
+// Baseline TIFF writing (ITK 5.2's TIFF writer has no 32-bit integer pixels,
+// the type of label images): gray, one page per z slice, deflate-compressed
+// strips, every write checked. ITK's TIFFImageIO reads these files back,
+// several pages as a 3D image.
+#ifndef CudaLabelStatisticsApp_TiffWriter_h
+#define CudaLabelStatisticsApp_TiffWriter_h
+
+#include "ImageFormats.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace ccaapp
+{
+
+class CheckedFile;
+
+/** component: an integer type of 8, 16 or 32 bits. fillRow(z, y, row) fills
+ *  the width pixels of row y of page z. The file must stay below 4 GiB. */
+void
+WriteTiff(CheckedFile & file, const std::string & displayPath, std::uint32_t width, std::uint32_t height,
+          std::uint32_t pages, PixelComponent component,
+          const std::function<void(std::uint32_t, std::uint32_t, void *)> & fillRow);
+
+} // namespace ccaapp
+
+#endif

@@ -1,0 +1,544 @@
+// What users wait for, end to end (issue 10): Update() of a fresh
+// itk::CudaLabelStatisticsImageFilter per repetition (CUDA) against ITK
+// 5.2.1's BinaryImageToShapeLabelMapFilter on the same masks in the same run
+// (perimeter on, Feret diameter and oriented bounding box off, the ITK
+// threader's default threads), best of --reps; and the 2048 x 2048 x 560
+// volume with a label image, CUDA against our CPU backend. Per mask: the
+// stage breakdown (engine: upload, labeling, features, download; LabelMap;
+// the rest of Update), and at the engine level (a fresh cca::Engine per run,
+// the filter's options) the bytes moved, the pinned bandwidth measured at the
+// start of the run and the bound (bytes up / H2D + bytes down / D2H + kernel
+// time) the engine time is compared with. Our objects are checked against
+// ITK's: same count, same NumberOfPixels and BoundingBox per label.
+//
+// Usage: cca_e2e_benchmark [--reps N] [--itk-reps N] [--only NAME[,NAME]] [--no-itk] [--quick] [--json FILE]
+//   --itk-reps: ITK's repetitions (default 3; 1 once a repetition took 5 s)
+//   --quick: the masks at an eighth of their size (CI-sized smoke run)
+#include "BallImages.h"
+#include "RandomImages.h"
+
+#include "itkBinaryImageToShapeLabelMapFilter.h"
+#include "itkCudaLabelStatisticsImageFilter.h"
+#include "itkImage.h"
+#include "itkMultiThreaderBase.h"
+
+#include "cca/Engine.h"
+
+#ifdef CCA_HAVE_CUDA
+#  include <cuda_runtime_api.h>
+#endif
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+using Clock = std::chrono::steady_clock;
+using BackendEnum = itk::CudaLabelStatisticsEnums::Backend;
+
+double
+MillisecondsSince(Clock::time_point start)
+{
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/** One mask of the issue's table. */
+struct MaskCase
+{
+  std::string  name;
+  std::string  description;
+  int          dimension = 3;
+  std::int64_t size[3] = { 1, 1, 1 };
+  double       spacing[3] = { 1, 1, 1 };
+  bool         full = false;
+  bool         labelImage = false; ///< the large volume: label image on, CUDA against our CPU backend
+  std::function<void(const MaskCase &, std::uint8_t *)> fill;
+};
+
+struct Settings
+{
+  int                      reps = 3;
+  int                      itkReps = 3;
+  bool                     runItk = true;
+  bool                     quick = false;
+  std::vector<std::string> only;
+  std::string              json;
+};
+
+/** Pinned host <-> device bandwidth in GB/s, measured now (0 without CUDA),
+ *  and what Engine::StartCuda took. */
+struct Bandwidth
+{
+  double hostToDevice = 0;
+  double deviceToHost = 0;
+  double startCudaMs = 0;
+};
+
+Bandwidth
+MeasurePinnedBandwidth()
+{
+  Bandwidth b;
+#ifdef CCA_HAVE_CUDA
+  const std::size_t bytes = std::size_t{ 256 } << 20;
+  void *            host = nullptr;
+  void *            device = nullptr;
+  if (cudaMallocHost(&host, bytes) != cudaSuccess || cudaMalloc(&device, bytes) != cudaSuccess)
+  {
+    cudaGetLastError();
+    return b;
+  }
+  std::fill(static_cast<char *>(host), static_cast<char *>(host) + bytes, 1);
+  auto best = [&](cudaMemcpyKind kind) {
+    double ms = std::numeric_limits<double>::max();
+    for (int i = 0; i < 5; ++i)
+    {
+      const auto start = Clock::now();
+      cudaMemcpy(kind == cudaMemcpyHostToDevice ? device : host, kind == cudaMemcpyHostToDevice ? host : device, bytes,
+                 kind);
+      ms = std::min(ms, MillisecondsSince(start));
+    }
+    return static_cast<double>(bytes) / (ms * 1e6);
+  };
+  b.hostToDevice = best(cudaMemcpyHostToDevice);
+  b.deviceToHost = best(cudaMemcpyDeviceToHost);
+  cudaFree(device);
+  cudaFreeHost(host);
+#endif
+  return b;
+}
+
+/** One implementation on one mask. */
+struct Row
+{
+  std::string     mask;
+  std::string     impl; ///< itk, ours-cuda, ours-cpu
+  std::int64_t    objects = 0;
+  double          updateMs = 0;   ///< best Update() wall time
+  double          labelMapMs = 0; ///< of that repetition
+  cca::StageTimes stages{};       ///< of that repetition
+  std::string     check = "reference";
+  std::string     firstMismatch;
+  // Engine level (ours-cuda): a fresh engine per run, best of the repetitions.
+  double       engineMs = 0;
+  double       engineUploadMs = 0;
+  double       engineDownloadMs = 0;
+  double       kernelMs = 0;
+  std::int64_t bytesUp = 0;
+  std::int64_t bytesDown = 0;
+  double       boundMs = 0;
+};
+
+template <unsigned D>
+using MaskImage = itk::Image<std::uint8_t, D>;
+
+template <unsigned D>
+typename MaskImage<D>::Pointer
+MakeImage(const MaskCase & m)
+{
+  auto                            image = MaskImage<D>::New();
+  typename MaskImage<D>::SizeType size;
+  typename MaskImage<D>::SpacingType spacing;
+  for (unsigned i = 0; i < D; ++i)
+  {
+    size[i] = static_cast<itk::SizeValueType>(m.size[i]);
+    spacing[i] = m.spacing[i];
+  }
+  image->SetRegions(typename MaskImage<D>::RegionType(size));
+  image->SetSpacing(spacing);
+  image->Allocate();
+  m.fill(m, image->GetBufferPointer());
+  return image;
+}
+
+/** Same objects, NumberOfPixels and BoundingBox per label (both maps are in label order). */
+template <typename TOurs, typename TReference>
+void
+Compare(const TOurs * ours, const TReference * reference, Row & row)
+{
+  std::int64_t mismatches = 0;
+  auto         note = [&](const std::string & what) {
+    if (mismatches++ == 0)
+      row.firstMismatch = what;
+  };
+  if (ours->GetNumberOfLabelObjects() != reference->GetNumberOfLabelObjects())
+  {
+    note("object count " + std::to_string(ours->GetNumberOfLabelObjects()) + " vs ITK " +
+         std::to_string(reference->GetNumberOfLabelObjects()));
+  }
+  typename TOurs::ConstIterator       a(ours);
+  typename TReference::ConstIterator b(reference);
+  for (; !a.IsAtEnd() && !b.IsAtEnd(); ++a, ++b)
+  {
+    const auto * x = a.GetLabelObject();
+    const auto * y = b.GetLabelObject();
+    if (a.GetLabel() != b.GetLabel() || x->GetNumberOfPixels() != y->GetNumberOfPixels() ||
+        x->GetBoundingBox() != y->GetBoundingBox())
+    {
+      std::ostringstream what;
+      what << "label " << a.GetLabel() << " (ITK " << b.GetLabel() << "): " << x->GetNumberOfPixels() << " pixels vs "
+           << y->GetNumberOfPixels();
+      note(what.str());
+    }
+  }
+  row.check = mismatches == 0 ? "match" : "mismatch";
+}
+
+template <typename TFilter>
+void
+Configure(TFilter * filter, const MaskCase & m)
+{
+  filter->SetInputForegroundValue(1);
+  filter->SetFullyConnected(m.full);
+  filter->SetComputePerimeter(true);
+  filter->SetComputeFeretDiameter(false);
+  filter->SetComputeOrientedBoundingBox(false);
+}
+
+/** Best Update() of a fresh ITK filter per repetition; the last filter stays for the comparison. */
+template <unsigned D>
+typename itk::BinaryImageToShapeLabelMapFilter<MaskImage<D>>::Pointer
+RunItk(const MaskImage<D> * image, const MaskCase & m, const Settings & s, Row & row)
+{
+  using Filter = itk::BinaryImageToShapeLabelMapFilter<MaskImage<D>>;
+  typename Filter::Pointer filter;
+  row.updateMs = std::numeric_limits<double>::max();
+  for (int r = 0; r < s.itkReps; ++r)
+  {
+    filter = nullptr; // the previous output is freed before the next repetition, as a program would
+    filter = Filter::New();
+    filter->SetInput(image);
+    Configure(filter.GetPointer(), m);
+    const auto start = Clock::now();
+    filter->Update();
+    const double ms = MillisecondsSince(start);
+    row.updateMs = std::min(row.updateMs, ms);
+    if (ms > 5000)
+      break;
+  }
+  row.objects = static_cast<std::int64_t>(filter->GetOutput()->GetNumberOfLabelObjects());
+  return filter;
+}
+
+template <unsigned D>
+typename itk::CudaLabelStatisticsImageFilter<MaskImage<D>>::Pointer
+RunOurs(const MaskImage<D> * image, const MaskCase & m, BackendEnum backend, const Settings & s, Row & row)
+{
+  using Filter = itk::CudaLabelStatisticsImageFilter<MaskImage<D>>;
+  typename Filter::Pointer filter;
+  row.updateMs = std::numeric_limits<double>::max();
+  for (int r = 0; r < s.reps; ++r)
+  {
+    filter = nullptr;
+    filter = Filter::New();
+    filter->SetInput(image);
+    Configure(filter.GetPointer(), m);
+    filter->SetBackend(backend);
+    filter->SetComputeLabelImage(m.labelImage);
+    const auto start = Clock::now();
+    filter->Update();
+    const double ms = MillisecondsSince(start);
+    if (ms < row.updateMs)
+    {
+      row.updateMs = ms;
+      row.stages = filter->GetStageTimes();
+      row.labelMapMs = filter->GetLabelMapMilliseconds();
+    }
+  }
+  row.objects = static_cast<std::int64_t>(filter->GetOutput()->GetNumberOfLabelObjects());
+  return filter;
+}
+
+/** The engine alone, from host memory, with the filter's options: time, bytes and the bound. */
+template <unsigned D>
+void
+RunEngine(const MaskImage<D> * image, const MaskCase & m, const Settings & s, const Bandwidth & bandwidth, Row & row)
+{
+  cca::ImageView view;
+  view.data = image->GetBufferPointer();
+  view.dimension = static_cast<int>(D);
+  for (unsigned i = 0; i < 3; ++i)
+  {
+    view.size[i] = i < D ? m.size[i] : 1;
+  }
+  cca::Options options;
+  options.backend = cca::Backend::Cuda;
+  options.foregroundRule = cca::ForegroundRule::EqualTo;
+  options.foregroundValue = 1;
+  options.connectivity = m.full ? cca::Connectivity::Full : cca::Connectivity::Face;
+  std::unique_ptr<std::uint64_t[]> labels; // not zeroed first: the engine writes every label
+  if (m.labelImage)
+  {
+    labels.reset(new std::uint64_t[static_cast<std::size_t>(view.NumberOfPixels())]);
+    options.labelImageType = cca::LabelImageType::UInt64;
+    options.labelImage = labels.get();
+  }
+  cca::Result result; // kept across repetitions, as the filter's cache keeps it
+  row.engineMs = std::numeric_limits<double>::max();
+  for (int r = 0; r < s.reps; ++r)
+  {
+    cca::Engine engine; // fresh: its memory comes from the process's pools
+    engine.Run(view, options, result);
+    if (result.times.totalMs < row.engineMs)
+    {
+      row.engineMs = result.times.totalMs;
+      row.engineUploadMs = result.times.uploadMs;
+      row.engineDownloadMs = result.times.downloadMs;
+      row.kernelMs = result.times.labelMs + result.times.featuresMs;
+      row.bytesUp = result.bytesCopiedToDevice;
+      row.bytesDown = result.bytesCopiedToHost;
+    }
+  }
+  if (bandwidth.hostToDevice > 0 && bandwidth.deviceToHost > 0)
+  {
+    row.boundMs = static_cast<double>(row.bytesUp) / (bandwidth.hostToDevice * 1e6) +
+                  static_cast<double>(row.bytesDown) / (bandwidth.deviceToHost * 1e6) + row.kernelMs;
+  }
+}
+
+std::string
+JsonString(const std::string & text)
+{
+  std::string out = "\"";
+  for (char c : text)
+  {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += (c == '\n' ? ' ' : c);
+  }
+  return out + "\"";
+}
+
+void
+WriteJson(const Settings & s, const Bandwidth & b, const std::vector<Row> & rows)
+{
+  if (s.json.empty())
+    return;
+  std::ofstream out(s.json);
+  out << "{\n  \"program\": \"cca_e2e_benchmark\",\n  \"reps\": " << s.reps << ",\n  \"itkReps\": " << s.itkReps
+      << ",\n  \"threads\": " << itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads()
+      << ",\n  \"pinnedHostToDeviceGBs\": " << b.hostToDevice << ",\n  \"pinnedDeviceToHostGBs\": " << b.deviceToHost
+      << ",\n  \"startCudaMs\": " << b.startCudaMs << ",\n  \"rows\": [\n";
+  for (std::size_t i = 0; i < rows.size(); ++i)
+  {
+    const Row & r = rows[i];
+    out << "    {\"mask\": " << JsonString(r.mask) << ", \"impl\": \"" << r.impl << "\", \"objects\": " << r.objects
+        << ", \"updateMs\": " << r.updateMs << ", \"labelMapMs\": " << r.labelMapMs
+        << ", \"engineTotalMs\": " << r.stages.totalMs << ", \"uploadMs\": " << r.stages.uploadMs
+        << ", \"labelMs\": " << r.stages.labelMs << ", \"featuresMs\": " << r.stages.featuresMs
+        << ", \"downloadMs\": " << r.stages.downloadMs << ", \"check\": \"" << r.check
+        << "\", \"firstMismatch\": " << JsonString(r.firstMismatch) << ", \"engineAloneMs\": " << r.engineMs
+        << ", \"engineUploadMs\": " << r.engineUploadMs << ", \"engineDownloadMs\": " << r.engineDownloadMs
+        << ", \"kernelMs\": " << r.kernelMs << ", \"bytesUp\": " << r.bytesUp << ", \"bytesDown\": " << r.bytesDown
+        << ", \"boundMs\": " << r.boundMs << "}" << (i + 1 < rows.size() ? ",\n" : "\n");
+  }
+  out << "  ]\n}\n";
+}
+
+void
+PrintRow(const Row & r, double itkMs)
+{
+  std::printf("%-18s %-9s %10lld %10.1f %8.1f %8.1f %7.1f %7.1f %7.1f %8.1f %8s %s%s\n", r.mask.c_str(),
+              r.impl.c_str(), static_cast<long long>(r.objects), r.updateMs, r.stages.totalMs, r.stages.uploadMs,
+              r.stages.labelMs + r.stages.featuresMs, r.stages.downloadMs, r.labelMapMs,
+              itkMs > 0 && r.impl != "itk" ? itkMs / r.updateMs : 0.0, r.check.c_str(),
+              r.firstMismatch.empty() ? "" : ": ", r.firstMismatch.c_str());
+  if (r.engineMs > 0)
+  {
+    std::printf("%-18s engine alone %.2f ms: up %.1f MB in %.2f ms (%.1f GB/s), down %.1f MB in %.2f ms (%.1f GB/s), "
+                "kernels %.2f ms; bound %.2f ms, engine/bound %.2f\n",
+                "", r.engineMs, r.bytesUp / 1e6, r.engineUploadMs,
+                r.engineUploadMs > 0 ? r.bytesUp / (r.engineUploadMs * 1e6) : 0.0, r.bytesDown / 1e6,
+                r.engineDownloadMs, r.engineDownloadMs > 0 ? r.bytesDown / (r.engineDownloadMs * 1e6) : 0.0,
+                r.kernelMs, r.boundMs, r.boundMs > 0 ? r.engineMs / r.boundMs : 0.0);
+  }
+  std::fflush(stdout);
+}
+
+template <unsigned D>
+void
+RunMask(const MaskCase & m, const Settings & s, const Bandwidth & bandwidth, std::vector<Row> & rows)
+{
+  const auto start = Clock::now();
+  auto       image = MakeImage<D>(m);
+  std::printf("== %s: %s (made in %.0f ms)\n", m.name.c_str(), m.description.c_str(), MillisecondsSince(start));
+  double itkMs = 0;
+  typename itk::BinaryImageToShapeLabelMapFilter<MaskImage<D>>::Pointer reference;
+  if (s.runItk && !m.labelImage)
+  {
+    Row r;
+    r.mask = m.name;
+    r.impl = "itk";
+    reference = RunItk<D>(image, m, s, r);
+    itkMs = r.updateMs;
+    PrintRow(r, 0);
+    rows.push_back(r);
+  }
+  std::vector<BackendEnum> backends;
+  if (cca::Engine::CudaAvailable())
+    backends.push_back(BackendEnum::CUDA);
+  if (m.labelImage || !cca::Engine::CudaAvailable())
+    backends.push_back(BackendEnum::CPU);
+  for (BackendEnum backend : backends)
+  {
+    Row r;
+    r.mask = m.name;
+    r.impl = backend == BackendEnum::CUDA ? "ours-cuda" : "ours-cpu";
+    auto filter = RunOurs<D>(image, m, backend, s, r);
+    if (reference)
+      Compare(filter->GetOutput(), reference->GetOutput(), r);
+    else
+      r.check = "not checked";
+    filter = nullptr;
+    if (backend == BackendEnum::CUDA)
+      RunEngine<D>(image, m, s, bandwidth, r);
+    PrintRow(r, itkMs);
+    rows.push_back(r);
+    WriteJson(s, bandwidth, rows);
+  }
+}
+
+std::vector<MaskCase>
+Masks(bool quick)
+{
+  // --quick: every side divided by 8 (ball counts by 8^3, radii kept).
+  const std::int64_t k = quick ? 8 : 1;
+  std::vector<MaskCase> masks;
+  auto balls = [](int count, double minRadius, double maxRadius, std::uint32_t seed) {
+    return [=](const MaskCase & m, std::uint8_t * out) {
+      const auto list = ccabench::RandomBalls(m.size, count, minRadius, maxRadius, seed);
+      ccabench::DrawBalls(m.size, list, out);
+    };
+  };
+  auto random = [](double density, int g, std::uint32_t seed) {
+    return [=](const MaskCase & m, std::uint8_t * out) {
+      cca::FillRandomBlockImage(m.size[0], m.size[1], m.size[2], density, g, seed, out);
+    };
+  };
+  const int ballScale = static_cast<int>(k * k * k);
+  MaskCase  ct;
+  ct.name = "ct-face";
+  ct.description = "CT-like 512x512x400, 3000 balls r 2..10, spacing 0.7/0.7/1.25, face";
+  ct.size[0] = 512 / k;
+  ct.size[1] = 512 / k;
+  ct.size[2] = 400 / k;
+  ct.spacing[0] = 0.7;
+  ct.spacing[1] = 0.7;
+  ct.spacing[2] = 1.25;
+  ct.fill = balls(std::max(1, 3000 / ballScale), 2, 10, 4);
+  masks.push_back(ct);
+  ct.name = "ct-full";
+  ct.description = "the same, full connectivity";
+  ct.full = true;
+  masks.push_back(ct);
+  MaskCase small = ct;
+  small.name = "balls-60k";
+  small.description = "512x512x400, 60000 small balls r 1..3, face";
+  small.full = false;
+  small.spacing[0] = small.spacing[1] = small.spacing[2] = 1;
+  small.fill = balls(std::max(1, 60000 / ballScale), 1, 3, 5);
+  masks.push_back(small);
+  MaskCase r3;
+  r3.size[0] = r3.size[1] = r3.size[2] = 512 / k;
+  r3.name = "random3d-g4";
+  r3.description = "random 512^3, g=4, d=0.3";
+  r3.fill = random(0.3, 4, 3);
+  masks.push_back(r3);
+  r3.name = "random3d-g1";
+  r3.description = "random 512^3, g=1, d=0.2";
+  r3.fill = random(0.2, 1, 2);
+  masks.push_back(r3);
+  for (int g : { 16, 4, 1 })
+  {
+    MaskCase r2;
+    r2.dimension = 2;
+    r2.size[0] = r2.size[1] = 8192 / k;
+    r2.name = "random2d-g" + std::to_string(g);
+    r2.description = "random 8192^2, g=" + std::to_string(g) + ", d=0.5 (the papers' protocol image)";
+    r2.fill = random(0.5, g, static_cast<std::uint32_t>(1000 * g + 5));
+    masks.push_back(r2);
+  }
+  MaskCase big;
+  big.name = "large-labels";
+  big.description = "2048x2048x560, 300000 balls r 2..10, label image; CUDA against the CPU backend";
+  big.size[0] = big.size[1] = 2048 / k;
+  big.size[2] = 560 / k;
+  big.labelImage = true;
+  big.fill = balls(std::max(1, 300000 / ballScale), 2, 10, 6);
+  masks.push_back(big);
+  return masks;
+}
+
+} // namespace
+
+int
+main(int argc, char * argv[])
+{
+  Settings s;
+  for (int i = 1; i < argc; ++i)
+  {
+    const std::string arg = argv[i];
+    auto              next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : std::string("1"); };
+    if (arg == "--reps")
+      s.reps = std::max(1, std::stoi(next()));
+    else if (arg == "--itk-reps")
+      s.itkReps = std::max(1, std::stoi(next()));
+    else if (arg == "--no-itk")
+      s.runItk = false;
+    else if (arg == "--quick")
+      s.quick = true;
+    else if (arg == "--json")
+      s.json = next();
+    else if (arg == "--only")
+    {
+      std::stringstream list(next());
+      for (std::string name; std::getline(list, name, ',');)
+        s.only.push_back(name);
+    }
+    else
+    {
+      std::cerr << "usage: " << argv[0]
+                << " [--reps N] [--itk-reps N] [--only NAME[,NAME]] [--no-itk] [--quick] [--json FILE]\n";
+      return 2;
+    }
+  }
+
+  // CUDA's start-up, as the program overlaps it with reading its input.
+  const auto   startCuda = Clock::now();
+  const bool   cuda = cca::Engine::StartCuda();
+  const double startCudaMs = MillisecondsSince(startCuda);
+  auto         bandwidth = MeasurePinnedBandwidth();
+  bandwidth.startCudaMs = startCudaMs;
+  std::printf("CUDA %s (start-up %.0f ms), pinned bandwidth H2D %.1f GB/s, D2H %.1f GB/s, %u threads\n",
+              cuda ? "available" : "not available", startCudaMs, bandwidth.hostToDevice, bandwidth.deviceToHost,
+              itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads());
+  std::printf("%-18s %-9s %10s %10s %8s %8s %7s %7s %7s %8s %8s\n", "mask", "impl", "objects", "update ms", "engine",
+              "upload", "kernel", "down", "labelmap", "x ITK", "check");
+
+  std::vector<Row> rows;
+  for (const MaskCase & m : Masks(s.quick))
+  {
+    if (!s.only.empty() && std::find(s.only.begin(), s.only.end(), m.name) == s.only.end())
+      continue;
+    if (m.dimension == 2)
+      RunMask<2>(m, s, bandwidth, rows);
+    else
+      RunMask<3>(m, s, bandwidth, rows);
+  }
+  WriteJson(s, bandwidth, rows);
+  int mismatches = 0;
+  for (const Row & r : rows)
+    mismatches += r.check == "mismatch" ? 1 : 0;
+  if (mismatches)
+    std::printf("MISMATCH: %d rows differ from ITK\n", mismatches);
+  return mismatches ? 1 : 0;
+}

@@ -1,0 +1,267 @@
+// The memory pools of the process behind DeviceBuffer and PinnedBuffer
+// (DeviceMemory.h): a CUDA memory pool per device, and a cache of pinned
+// host blocks. Both live until the process ends (never destroyed: CUDA may
+// already be shut down when static destructors run).
+#include "DeviceMemory.h"
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace cca
+{
+namespace cuda
+{
+
+namespace
+{
+thread_local const StreamSlot * currentSlot = nullptr;
+
+class DevicePools
+{
+public:
+  cudaMemPool_t
+  Get(int device)
+  {
+    std::lock_guard<std::mutex> lock(m_Mutex);
+    if (device >= static_cast<int>(m_Pools.size()))
+    {
+      m_Pools.resize(static_cast<std::size_t>(device) + 1, nullptr);
+    }
+    if (m_Pools[device] == nullptr)
+    {
+      cudaMemPoolProps properties{};
+      properties.allocType = cudaMemAllocationTypePinned;
+      properties.location.type = cudaMemLocationTypeDevice;
+      properties.location.id = device;
+      cudaMemPool_t pool = nullptr;
+      Check(cudaMemPoolCreate(&pool, &properties), "creating the device memory pool");
+      // Memory given back stays in the pool for the next engine (until
+      // Engine::ReleaseCachedMemory trims it).
+      std::uint64_t keep = std::numeric_limits<std::uint64_t>::max();
+      Check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "configuring the memory pool");
+      m_Pools[device] = pool;
+    }
+    return m_Pools[device];
+  }
+
+  void
+  Trim()
+  {
+    std::lock_guard<std::mutex> lock(m_Mutex);
+    for (cudaMemPool_t pool : m_Pools)
+    {
+      if (pool != nullptr)
+      {
+        cudaMemPoolTrimTo(pool, 0);
+      }
+    }
+  }
+
+private:
+  std::mutex                 m_Mutex;
+  std::vector<cudaMemPool_t> m_Pools;
+};
+
+DevicePools &
+Pools()
+{
+  static auto * pools = new DevicePools;
+  return *pools;
+}
+
+/** Idle pinned blocks by size. A block is taken when it is at least as large
+ *  as asked and at most twice; up to IdleLimit bytes are kept idle. */
+class PinnedCache
+{
+public:
+  static constexpr std::size_t IdleLimit = std::size_t{ 1 } << 30;
+
+  void *
+  Take(std::size_t bytes, std::size_t & capacity, const char * what)
+  {
+    {
+      std::lock_guard<std::mutex> lock(m_Mutex);
+      auto                        block = m_Idle.lower_bound(bytes);
+      if (block != m_Idle.end() && block->first <= 2 * bytes)
+      {
+        capacity = block->first;
+        void * pointer = block->second;
+        m_IdleBytes -= block->first;
+        m_Idle.erase(block);
+        return pointer;
+      }
+    }
+    void *            pointer = nullptr;
+    const cudaError_t status = cudaHostAlloc(&pointer, bytes, cudaHostAllocPortable);
+    if (status != cudaSuccess)
+    {
+      ThrowCudaError(status, (std::string("allocating pinned host memory for ") + what + " (" +
+                              std::to_string(bytes) + " bytes)")
+                               .c_str());
+    }
+    capacity = bytes;
+    return pointer;
+  }
+
+  void
+  Give(void * pointer, std::size_t bytes)
+  {
+    {
+      std::lock_guard<std::mutex> lock(m_Mutex);
+      if (m_IdleBytes + bytes <= IdleLimit)
+      {
+        m_Idle.emplace(bytes, pointer);
+        m_IdleBytes += bytes;
+        return;
+      }
+    }
+    cudaFreeHost(pointer);
+  }
+
+  void
+  Trim()
+  {
+    std::multimap<std::size_t, void *> idle;
+    {
+      std::lock_guard<std::mutex> lock(m_Mutex);
+      idle.swap(m_Idle);
+      m_IdleBytes = 0;
+    }
+    for (const auto & block : idle)
+    {
+      cudaFreeHost(block.second);
+    }
+  }
+
+private:
+  std::mutex                         m_Mutex;
+  std::multimap<std::size_t, void *> m_Idle;
+  std::size_t                        m_IdleBytes = 0;
+};
+
+PinnedCache &
+Pinned()
+{
+  static auto * cache = new PinnedCache;
+  return *cache;
+}
+} // namespace
+
+const StreamSlot *
+StreamSlot::Current()
+{
+  return currentSlot;
+}
+
+void
+StreamSlot::SetCurrent(const StreamSlot * slot)
+{
+  currentSlot = slot;
+}
+
+cudaMemPool_t
+DeviceMemoryPool(int device)
+{
+  return Pools().Get(device);
+}
+
+void
+ReleaseCachedMemory()
+{
+  Pools().Trim();
+  Pinned().Trim();
+}
+
+void *
+DeviceBuffer::Reserve(std::size_t bytes, const char * what)
+{
+  if (bytes == 0)
+  {
+    bytes = 1;
+  }
+  if (bytes <= m_Capacity)
+  {
+    return m_Pointer;
+  }
+  if (m_Slot == nullptr)
+  {
+    m_Slot = StreamSlot::Current();
+    if (m_Slot == nullptr)
+    {
+      throw Error(Error::Kind::Cuda, std::string("CUDA backend: device memory for ") + what +
+                                       " was asked for outside a run");
+    }
+  }
+  Release();
+  int device = 0;
+  Check(cudaGetDevice(&device), "querying the current CUDA device");
+  cudaMemPool_t      pool = DeviceMemoryPool(device);
+  const cudaStream_t stream = m_Slot->stream;
+  // A quarter more than asked, so that slowly growing inputs do not
+  // reallocate every call; then exactly what is asked; then the same once
+  // the pools gave their idle memory back.
+  void *      pointer = nullptr;
+  std::size_t capacity = bytes + bytes / 4;
+  cudaError_t status = cudaMallocFromPoolAsync(&pointer, capacity, pool, stream);
+  if (status == cudaErrorMemoryAllocation)
+  {
+    cudaGetLastError();
+    capacity = bytes;
+    status = cudaMallocFromPoolAsync(&pointer, capacity, pool, stream);
+  }
+  if (status == cudaErrorMemoryAllocation)
+  {
+    cudaGetLastError();
+    Pools().Trim();
+    status = cudaMallocFromPoolAsync(&pointer, capacity, pool, stream);
+  }
+  if (status != cudaSuccess)
+  {
+    ThrowCudaError(status, (std::string("allocating device memory for ") + what + " (" + std::to_string(bytes) +
+                            " bytes)")
+                             .c_str());
+  }
+  m_Pointer = pointer;
+  m_Capacity = capacity;
+  return m_Pointer;
+}
+
+void
+DeviceBuffer::Release()
+{
+  if (m_Pointer != nullptr)
+  {
+    cudaFreeAsync(m_Pointer, m_Slot->stream);
+    m_Pointer = nullptr;
+    m_Capacity = 0;
+  }
+}
+
+void *
+PinnedBuffer::Reserve(std::size_t bytes, const char * what)
+{
+  if (bytes > m_Capacity)
+  {
+    Release();
+    m_Pointer = Pinned().Take(bytes, m_Capacity, what);
+  }
+  return m_Pointer;
+}
+
+void
+PinnedBuffer::Release()
+{
+  if (m_Pointer != nullptr)
+  {
+    Pinned().Give(m_Pointer, m_Capacity);
+    m_Pointer = nullptr;
+    m_Capacity = 0;
+  }
+}
+
+} // namespace cuda
+} // namespace cca

@@ -1,0 +1,314 @@
+// Device-memory input and output of the CUDA backend (MemorySpace::CudaDevice,
+// Options::useCallerStream), against the CPU backend on a host copy of the
+// same view: dense images read in place, strided ones (transposed, reversed,
+// padded) packed on the device, label images written to device memory, the
+// caller's streams (its own, the legacy default stream, the per-thread
+// stream) with the input still being copied on that stream when Run is
+// called, and pointers that are not device memory refused. Exits 77
+// (skipped) where no CUDA device is usable.
+#include "cca/Engine.h"
+#include "cca/RandomImages.h"
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstring>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace
+{
+int g_Passed = 0;
+int g_Failed = 0;
+
+void
+Report(bool ok, const std::string & what)
+{
+  if (ok)
+  {
+    ++g_Passed;
+  }
+  else
+  {
+    ++g_Failed;
+    std::cout << "FAIL " << what << std::endl;
+  }
+}
+
+void
+CheckCuda(cudaError_t status, const char * what)
+{
+  if (status != cudaSuccess)
+  {
+    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(status));
+  }
+}
+
+/** Device memory owned for the length of a case. */
+struct DeviceArray
+{
+  void * pointer = nullptr;
+  explicit DeviceArray(std::size_t bytes) { CheckCuda(cudaMalloc(&pointer, bytes == 0 ? 1 : bytes), "cudaMalloc"); }
+  ~DeviceArray() { cudaFree(pointer); }
+  DeviceArray(const DeviceArray &) = delete;
+  DeviceArray &
+  operator=(const DeviceArray &) = delete;
+};
+
+/** A strided layout of a logical x-fastest image inside a storage array. */
+struct Layout
+{
+  std::int64_t stride[3];
+  std::int64_t origin; ///< storage index of pixel (0, 0, 0)
+  std::int64_t storage;
+  const char * name;
+};
+
+Layout
+MakeLayout(int kind, const std::int64_t (&size)[3])
+{
+  const std::int64_t pad = kind == 3 ? 7 : 0;
+  Layout             l{ { 1, size[0] + pad, (size[0] + pad) * size[1] }, 0, (size[0] + pad) * size[1] * size[2], "" };
+  switch (kind)
+  {
+    case 0:
+      l.name = "dense";
+      break;
+    case 1: // y fastest in memory
+      l.stride[0] = size[1];
+      l.stride[1] = 1;
+      l.name = "transposed";
+      break;
+    case 2:
+      l.origin = size[0] - 1;
+      l.stride[0] = -1;
+      l.name = "x reversed";
+      break;
+    default:
+      l.origin = l.stride[2] * (size[2] - 1);
+      l.stride[2] = -l.stride[2];
+      l.name = "padded rows, z reversed";
+      break;
+  }
+  return l;
+}
+
+template <class T>
+std::vector<T>
+Store(const std::vector<std::uint8_t> & mask, const std::int64_t (&size)[3], const Layout & l)
+{
+  std::vector<T> storage(static_cast<std::size_t>(l.storage), T{ 0 });
+  for (std::int64_t z = 0; z < size[2]; ++z)
+    for (std::int64_t y = 0; y < size[1]; ++y)
+      for (std::int64_t x = 0; x < size[0]; ++x)
+        storage[static_cast<std::size_t>(l.origin + x * l.stride[0] + y * l.stride[1] + z * l.stride[2])] =
+          static_cast<T>(mask[static_cast<std::size_t>(x + size[0] * (y + size[1] * z))] ? 3 : 0);
+  return storage;
+}
+
+bool
+SameTables(const cca::Result & a, const cca::Result & b, std::string & why)
+{
+  if (a.componentCount != b.componentCount || a.features.size() != b.features.size())
+  {
+    why = "component counts " + std::to_string(a.componentCount) + " and " + std::to_string(b.componentCount);
+    return false;
+  }
+  for (std::size_t i = 0; i < a.features.size(); ++i)
+  {
+    if (std::memcmp(&a.features[i], &b.features[i], sizeof(cca::ComponentFeatures)) != 0)
+    {
+      why = "features of label " + std::to_string(i + 1);
+      return false;
+    }
+  }
+  if (a.runOffsets != b.runOffsets || a.runs.size() != b.runs.size() ||
+      (!a.runs.empty() && std::memcmp(a.runs.data(), b.runs.data(), a.runs.size() * sizeof(cca::Run)) != 0))
+  {
+    why = "runs";
+    return false;
+  }
+  return true;
+}
+
+/** One image, one layout, one stream choice: device input (and a device or
+ *  host label image) against the CPU backend. stream: -1 the engine's own,
+ *  0 legacy default, 1 a stream made here, 2 cudaStreamPerThread. */
+template <class T>
+void
+Case(cca::Engine & engine, std::uint32_t seed, int layoutKind, int stream, bool deviceLabels, cca::PixelType type)
+{
+  std::mt19937       rng(seed);
+  auto               pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+  const int          dimension = pick(2) == 0 ? 3 : 2;
+  const std::int64_t size[3] = { 1 + pick(300), 1 + pick(120), dimension == 3 ? 1 + pick(20) : 1 };
+  const double       density = pick(11) / 10.0;
+  const auto         mask = cca::RandomBlockImage(size[0], size[1], size[2], density, 1 + pick(4), seed);
+  const Layout       layout = MakeLayout(layoutKind, size);
+  const auto         host = Store<T>(mask, size, layout);
+  const std::size_t  pixels = mask.size();
+
+  cca::ImageView view;
+  view.pixelType = type;
+  view.dimension = dimension;
+  for (int i = 0; i < 3; ++i)
+  {
+    view.size[i] = size[i];
+    view.stride[i] = layout.stride[i];
+  }
+  view.data = host.data() + layout.origin;
+  cca::Options options;
+  options.connectivity = pick(2) ? cca::Connectivity::Full : cca::Connectivity::Face;
+  options.labelImageType = pick(2) ? cca::LabelImageType::UInt32 : cca::LabelImageType::UInt64;
+  const std::size_t          labelBytes = options.labelImageType == cca::LabelImageType::UInt64 ? 8 : 4;
+  std::vector<unsigned char> cpuLabels(pixels * labelBytes, 0xAB);
+  cca::Options               cpuOptions = options;
+  cpuOptions.backend = cca::Backend::Cpu;
+  cpuOptions.labelImage = cpuLabels.data();
+  const cca::Result cpu = engine.Run(view, cpuOptions);
+
+  cudaStream_t made = nullptr;
+  if (stream == 1)
+  {
+    CheckCuda(cudaStreamCreate(&made), "cudaStreamCreate");
+  }
+  const cudaStream_t callerStream =
+    stream == 1 ? made : (stream == 2 ? cudaStreamPerThread : static_cast<cudaStream_t>(nullptr));
+  DeviceArray image(host.size() * sizeof(T));
+  DeviceArray labels(pixels * labelBytes);
+  // Poison the device label image, then (with a caller stream) copy the input
+  // on that stream without waiting: the engine must queue after the copy.
+  CheckCuda(cudaMemset(labels.pointer, 0xAB, pixels * labelBytes), "cudaMemset");
+  if (stream >= 0)
+  {
+    CheckCuda(cudaMemcpyAsync(image.pointer, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, callerStream),
+              "cudaMemcpyAsync");
+    options.useCallerStream = true;
+    options.cudaStream = reinterpret_cast<std::uintptr_t>(callerStream);
+  }
+  else
+  {
+    CheckCuda(cudaMemcpy(image.pointer, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
+  }
+  cca::ImageView deviceView = view;
+  deviceView.memory = cca::MemorySpace::CudaDevice;
+  deviceView.data = static_cast<const T *>(image.pointer) + layout.origin;
+  std::vector<unsigned char> gpuLabels(pixels * labelBytes, 0xCD);
+  options.backend = cca::Backend::Auto; // device memory: CUDA
+  options.labelImage = deviceLabels ? labels.pointer : gpuLabels.data();
+  options.labelImageMemory = deviceLabels ? cca::MemorySpace::CudaDevice : cca::MemorySpace::Host;
+  std::string name = std::string("seed ") + std::to_string(seed) + " " + layout.name + " " +
+                     std::to_string(size[0]) + "x" + std::to_string(size[1]) + "x" + std::to_string(size[2]) +
+                     " stream " + std::to_string(stream) + (deviceLabels ? " device labels" : " host labels");
+  try
+  {
+    const cca::Result gpu = engine.Run(deviceView, options);
+    if (deviceLabels)
+    {
+      CheckCuda(cudaMemcpy(gpuLabels.data(), labels.pointer, gpuLabels.size(), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    }
+    std::string why;
+    bool        ok = gpu.backendUsed == cca::Backend::Cuda && SameTables(cpu, gpu, why);
+    if (ok && gpuLabels != cpuLabels)
+    {
+      ok = false;
+      why = "label images differ";
+    }
+    if (ok && gpu.bytesCopiedToDevice != 0)
+    {
+      ok = false;
+      why = std::to_string(gpu.bytesCopiedToDevice) + " bytes counted as uploaded";
+    }
+    Report(ok, name + (why.empty() ? "" : ": " + why));
+  }
+  catch (const std::exception & e)
+  {
+    Report(false, name + ": " + e.what());
+  }
+  if (made != nullptr)
+  {
+    cudaStreamDestroy(made);
+  }
+}
+
+/** Pointers said to be device memory that are not: a clear InvalidInput. */
+void
+RefusedPointers(cca::Engine & engine)
+{
+  std::vector<std::uint8_t> host(64 * 64, 1);
+  cca::ImageView            view;
+  view.data = host.data();
+  view.size[0] = 64;
+  view.size[1] = 64;
+  view.memory = cca::MemorySpace::CudaDevice;
+  try
+  {
+    engine.Run(view, cca::Options{});
+    Report(false, "a host pointer taken as a device image");
+  }
+  catch (const cca::Error & e)
+  {
+    Report(e.GetKind() == cca::Error::Kind::InvalidInput, std::string("host pointer as device image: ") + e.what());
+  }
+  DeviceArray  image(64 * 64);
+  cca::Options options;
+  std::vector<std::uint32_t> labels(64 * 64);
+  view.data = image.pointer;
+  options.labelImageType = cca::LabelImageType::UInt32;
+  options.labelImage = labels.data();
+  options.labelImageMemory = cca::MemorySpace::CudaDevice;
+  try
+  {
+    engine.Run(view, options);
+    Report(false, "a host pointer taken as a device label image");
+  }
+  catch (const cca::Error & e)
+  {
+    Report(e.GetKind() == cca::Error::Kind::InvalidInput, std::string("host pointer as device labels: ") + e.what());
+  }
+}
+} // namespace
+
+int
+main()
+{
+  if (!cca::Engine::CudaAvailable())
+  {
+    std::cout << "skipped: no CUDA device" << std::endl;
+    return 77;
+  }
+  int device = -1;
+  CheckCuda(cudaGetDevice(&device), "cudaGetDevice");
+  cca::Engine engine;
+  std::uint32_t seed = 1;
+  for (int layout = 0; layout < 4; ++layout)
+  {
+    for (int stream = -1; stream <= 2; ++stream)
+    {
+      for (int k = 0; k < 6; ++k, ++seed)
+      {
+        const bool deviceLabels = k % 2 == 0;
+        switch (k % 3)
+        {
+          case 0:
+            Case<std::uint8_t>(engine, seed, layout, stream, deviceLabels, cca::PixelType::UInt8);
+            break;
+          case 1:
+            Case<std::int16_t>(engine, seed, layout, stream, deviceLabels, cca::PixelType::Int16);
+            break;
+          default:
+            Case<std::uint64_t>(engine, seed, layout, stream, deviceLabels, cca::PixelType::UInt64);
+            break;
+        }
+      }
+    }
+  }
+  RefusedPointers(engine);
+  int after = -1;
+  CheckCuda(cudaGetDevice(&after), "cudaGetDevice");
+  Report(after == device, "the caller's current device is kept");
+  std::cout << "device memory: " << g_Passed << " passed, " << g_Failed << " failed" << std::endl;
+  return g_Failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,228 @@
+/*=========================================================================
+ *
+ *  Licensed under the Apache License, Version 2.0 (the "License");
+ *  you may not use this file except in compliance with the License.
+ *  You may obtain a copy of the License at
+ *
+ *         http://www.apache.org/licenses/LICENSE-2.0.txt
+ *
+ *  Unless required by applicable law or agreed to in writing, software
+ *  distributed under the License is distributed on an "AS IS" BASIS,
+ *  WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ *  See the License for the specific language governing permissions and
+ *  limitations under the License.
+ *
+ *=========================================================================*/
+// Our output is an ordinary itk::LabelMap (its objects made in parallel and
+// inserted by another thread): ITK 5.2.1's own label map filters take it and
+// give what they give on BinaryImageToShapeLabelMapFilter's map of the same
+// image: LabelMapToLabelImageFilter (and our label image), ShapeLabelMapFilter
+// recomputing the attributes, ShapeOpeningLabelMapFilter,
+// ShapeRelabelLabelMapFilter, ChangeLabelLabelMapFilter,
+// AggregateLabelMapFilter, and a graft. Masks with thousands of objects (many
+// chunks of the parallel build), 2D and 3D, with 1, 2 and 5 threads.
+#include "itkCudaLabelStatisticsImageFilter.h"
+#include "itkCudaLabelStatisticsTestUtilities.h"
+
+#include "itkAggregateLabelMapFilter.h"
+#include "itkBinaryImageToShapeLabelMapFilter.h"
+#include "itkChangeLabelLabelMapFilter.h"
+#include "itkImageRegionConstIterator.h"
+#include "itkLabelMapToLabelImageFilter.h"
+#include "itkShapeLabelMapFilter.h"
+#include "itkShapeOpeningLabelMapFilter.h"
+#include "itkShapeRelabelLabelMapFilter.h"
+
+#include <iostream>
+#include <string>
+
+namespace
+{
+
+using ccaitktest::Checker;
+
+/** Label, size and bounding box of every object, in label order, must agree. */
+template <typename TGot, typename TExpected>
+void
+SameObjects(const TGot * got, const TExpected * expected, Checker & check, const std::string & what)
+{
+  check.Equal(got->GetNumberOfLabelObjects(), expected->GetNumberOfLabelObjects(), what + ": object count");
+  typename TGot::ConstIterator      a(got);
+  typename TExpected::ConstIterator b(expected);
+  for (; !a.IsAtEnd() && !b.IsAtEnd() && !check.CaseFailed(); ++a, ++b)
+  {
+    const std::string label = what + ", label " + std::to_string(a.GetLabel());
+    check.Equal(a.GetLabel(), b.GetLabel(), label + ": label");
+    check.Equal(a.GetLabelObject()->GetNumberOfPixels(), b.GetLabelObject()->GetNumberOfPixels(), label + ": pixels");
+    check.Equal(a.GetLabelObject()->GetBoundingBox(), b.GetLabelObject()->GetBoundingBox(), label + ": box");
+    check.Equal(a.GetLabelObject()->GetNumberOfLines(), b.GetLabelObject()->GetNumberOfLines(), label + ": lines");
+  }
+}
+
+template <typename TImage>
+void
+SameImages(const TImage * got, const TImage * expected, Checker & check, const std::string & what)
+{
+  check.Equal(got->GetBufferedRegion(), expected->GetBufferedRegion(), what + ": region");
+  if (check.CaseFailed())
+  {
+    return;
+  }
+  itk::ImageRegionConstIterator<TImage> a(got, got->GetBufferedRegion());
+  itk::ImageRegionConstIterator<TImage> b(expected, expected->GetBufferedRegion());
+  std::int64_t                          differ = 0;
+  for (; !a.IsAtEnd(); ++a, ++b)
+  {
+    differ += a.Get() != b.Get() ? 1 : 0;
+  }
+  check.Equal(differ, std::int64_t{ 0 }, what + ": differing pixels");
+}
+
+template <unsigned int D>
+void
+Case(const ccatest::Mask & mask, int threads, bool full, Checker & check)
+{
+  using ImageType = itk::Image<unsigned char, D>;
+  using OursType = itk::CudaLabelStatisticsImageFilter<ImageType>;
+  using MapType = typename OursType::OutputImageType;
+  using LabelImageType = typename OursType::LabelImageType;
+  const std::string context = std::to_string(D) + "D " + std::to_string(mask.size[0]) + "x" +
+                              std::to_string(mask.size[1]) + "x" + std::to_string(mask.size[2]) + ", " +
+                              std::to_string(threads) + " threads" + (full ? ", full" : ", face");
+  check.Begin(context);
+  const auto image = ccaitktest::MakeImage<ImageType>(mask, ccaitktest::TestGeometries(D)[1], 255, 0);
+
+  auto ours = OursType::New();
+  ours->SetInput(image);
+  ours->SetFullyConnected(full);
+  ours->SetComputeLabelImage(true);
+  ours->GetMultiThreader()->SetMaximumNumberOfThreads(threads);
+  ours->Update();
+  auto reference = itk::BinaryImageToShapeLabelMapFilter<ImageType, MapType>::New();
+  reference->SetInput(image);
+  reference->SetFullyConnected(full);
+  reference->Update();
+  const MapType * map = ours->GetOutput();
+  const MapType * itkMap = reference->GetOutput();
+  SameObjects(map, itkMap, check, "our map");
+  if (map->GetNumberOfLabelObjects() < 2 * itk::CudaLabelStatisticsLabelMapBuilder<MapType>::ChunkObjects)
+  {
+    check.Fail("the mask has too few objects to fill several chunks of the parallel build");
+  }
+
+  // Back to a label image: the same as our label image and as ITK's map's.
+  using ToImage = itk::LabelMapToLabelImageFilter<MapType, LabelImageType>;
+  auto fromOurs = ToImage::New();
+  fromOurs->SetInput(map);
+  fromOurs->Update();
+  auto fromItk = ToImage::New();
+  fromItk->SetInput(itkMap);
+  fromItk->Update();
+  SameImages(fromOurs->GetOutput(), fromItk->GetOutput(), check, "LabelMapToLabelImageFilter");
+  SameImages(fromOurs->GetOutput(), ours->GetLabelImage(), check, "LabelMapToLabelImageFilter against our label image");
+
+  // ShapeLabelMapFilter recomputes every attribute of our objects from their
+  // lines, on a copy: they must be what we computed.
+  auto shapes = itk::ShapeLabelMapFilter<MapType>::New();
+  shapes->SetInput(map);
+  shapes->SetInPlace(false);
+  shapes->SetComputePerimeter(true);
+  shapes->Update();
+  typename MapType::ConstIterator recomputed(shapes->GetOutput());
+  typename MapType::ConstIterator original(map);
+  for (; !recomputed.IsAtEnd() && !original.IsAtEnd() && !check.CaseFailed(); ++recomputed, ++original)
+  {
+    const auto *      a = recomputed.GetLabelObject();
+    const auto *      b = original.GetLabelObject();
+    const std::string label = "ShapeLabelMapFilter on our map, label " + std::to_string(recomputed.GetLabel());
+    check.Equal(a->GetNumberOfPixels(), b->GetNumberOfPixels(), label + ": pixels");
+    check.Equal(a->GetNumberOfPixelsOnBorder(), b->GetNumberOfPixelsOnBorder(), label + ": pixels on border");
+    check.Relative(a->GetPhysicalSize(), b->GetPhysicalSize(), 1e-9, label + ": physical size");
+    check.Relative(a->GetPerimeter(), b->GetPerimeter(), 1e-9, label + ": perimeter");
+    for (unsigned int i = 0; i < D; ++i)
+    {
+      check.Relative(a->GetCentroid()[i], b->GetCentroid()[i], 1e-9, label + ": centroid", 1e-6);
+      check.Relative(a->GetPrincipalMoments()[i], b->GetPrincipalMoments()[i], 1e-9, label + ": principal moment",
+                     1e-9);
+    }
+  }
+
+  // Opening by size and relabeling by size: the same objects as on ITK's map.
+  using Opening = itk::ShapeOpeningLabelMapFilter<MapType>;
+  auto openOurs = Opening::New();
+  openOurs->SetInput(map);
+  openOurs->SetAttribute("NumberOfPixels");
+  openOurs->SetLambda(4);
+  openOurs->SetInPlace(false);
+  openOurs->Update();
+  auto openItk = Opening::New();
+  openItk->SetInput(itkMap);
+  openItk->SetAttribute("NumberOfPixels");
+  openItk->SetLambda(4);
+  openItk->SetInPlace(false);
+  openItk->Update();
+  SameObjects(openOurs->GetOutput(), openItk->GetOutput(), check, "ShapeOpeningLabelMapFilter");
+
+  using Relabel = itk::ShapeRelabelLabelMapFilter<MapType>;
+  auto relabelOurs = Relabel::New();
+  relabelOurs->SetInput(map);
+  relabelOurs->SetAttribute("NumberOfPixels");
+  relabelOurs->SetInPlace(false);
+  relabelOurs->Update();
+  auto relabelItk = Relabel::New();
+  relabelItk->SetInput(itkMap);
+  relabelItk->SetAttribute("NumberOfPixels");
+  relabelItk->SetInPlace(false);
+  relabelItk->Update();
+  SameObjects(relabelOurs->GetOutput(), relabelItk->GetOutput(), check, "ShapeRelabelLabelMapFilter");
+
+  // A label changed, all objects aggregated into one.
+  auto change = itk::ChangeLabelLabelMapFilter<MapType>::New();
+  change->SetInput(map);
+  change->SetChange(1, 1000000);
+  change->SetInPlace(false);
+  change->Update();
+  check.Equal(change->GetOutput()->HasLabel(1000000), true, "ChangeLabelLabelMapFilter: the new label");
+  check.Equal(change->GetOutput()->HasLabel(1), false, "ChangeLabelLabelMapFilter: the old label");
+  check.Equal(change->GetOutput()->GetNumberOfLabelObjects(), map->GetNumberOfLabelObjects(),
+              "ChangeLabelLabelMapFilter: object count");
+  auto aggregate = itk::AggregateLabelMapFilter<MapType>::New();
+  aggregate->SetInput(map);
+  aggregate->SetInPlace(false);
+  aggregate->Update();
+  itk::SizeValueType foreground = 0;
+  for (typename MapType::ConstIterator it(itkMap); !it.IsAtEnd(); ++it)
+  {
+    foreground += it.GetLabelObject()->GetNumberOfPixels();
+  }
+  check.Equal(aggregate->GetOutput()->GetNumberOfLabelObjects(), itk::SizeValueType{ 1 },
+              "AggregateLabelMapFilter: object count");
+  if (aggregate->GetOutput()->GetNumberOfLabelObjects() == 1)
+  {
+    check.Equal(aggregate->GetOutput()->GetNthLabelObject(0)->Size(), foreground, "AggregateLabelMapFilter: pixels");
+  }
+
+  // Grafted into another map, it stays whole once our filter is gone.
+  auto grafted = MapType::New();
+  grafted->Graft(map);
+  ours = nullptr;
+  SameObjects(grafted.GetPointer(), itkMap, check, "grafted map");
+}
+
+} // namespace
+
+int
+itkCudaLabelStatisticsLabelMapFiltersTest(int, char *[])
+{
+  Checker check;
+  for (int threads : { 1, 2, 5 })
+  {
+    // Thousands of small objects: the parallel build takes many chunks.
+    Case<2>(ccatest::RandomMask(2, 300, 200, 1, 0.35, 1, 70 + threads), threads, threads == 2, check);
+    // Sparser with full connectivity, which joins more pixels.
+    const bool full = threads != 2;
+    Case<3>(ccatest::RandomMask(3, 48, 40, 30, full ? 0.08 : 0.2, 1, 90 + threads), threads, full, check);
+  }
+  std::cout << check.Cases() - check.FailedCases() << " of " << check.Cases() << " cases passed" << std::endl;
+  return check.FailedCases() == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
