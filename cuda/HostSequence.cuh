@@ -201,12 +201,6 @@ public:
                                                  " labels 2D images only");
       }
     }
-    if (options.objects != Objects::ForegroundComponents || options.intensity.Requested() ||
-        options.selection.Active() || options.foregroundRule == ForegroundRule::All)
-    {
-      throw Error(Error::Kind::InvalidInput, "label images, feature images and the selection are not available in "
-                                             "the CUDA backend yet: use the CPU backend");
-    }
     const Frame frame = MakeFrame(image, options);
     const bool  intensity = options.intensity.Requested();
     const bool  labelImage = options.objects != Objects::ForegroundComponents;

@@ -110,19 +110,6 @@ NewNumbersKernel(Index kept, const Index * __restrict__ newToOld, Index * __rest
   }
 }
 
-/** Each unit's new number. */
-template <class Index>
-__global__ void
-RenumberUnitsKernel(Index units, const Index * __restrict__ label, const Index * __restrict__ newNumber,
-                    Index * __restrict__ renumbered)
-{
-  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index u = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; u < units; u += stride)
-  {
-    renumbered[u] = newNumber[label[u]];
-  }
-}
-
 template <class Device>
 class SelectionStage
 {
@@ -198,8 +185,9 @@ public:
     selected.count = kept;
     selected.label = Reserve<Index>(m_Labels, l.units.count, "unit labels after the selection");
     selected.rootOf = nullptr; // the table is built: roots are no longer needed
+    // Each unit's new number: newNumber[label[u]].
     device.Launch("renumbering kernel", BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads),
-                  BlockThreads, RenumberUnitsKernel<Index>, l.units.count, c.label, newNumber, selected.label);
+                  BlockThreads, GatherKernel<Index, Index>, l.units.count, c.label, newNumber, selected.label);
     return selected;
   }
 

@@ -65,19 +65,6 @@ NumberValuesKernel(Index count, const std::uint64_t * __restrict__ sortedKeys, c
   }
 }
 
-/** The key of each object's value: its root run's (components of a label image). */
-template <class Index>
-__global__ void
-ObjectKeysKernel(Index count, const Index * __restrict__ rootOf, const std::uint64_t * __restrict__ runKeys,
-                 std::uint64_t * __restrict__ objectKeys)
-{
-  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c < count; c += stride)
-  {
-    objectKeys[c] = runKeys[rootOf[c]];
-  }
-}
-
 template <class Device>
 class ValueGroupingStage
 {
@@ -114,7 +101,7 @@ public:
     return c;
   }
 
-  /** Objects::LabelValueComponents: each component's value, from its root. */
+  /** Objects::LabelValueComponents: each component's value, its root run's. */
   template <class Index>
   void
   KeysOfComponents(Device & device, const LabeledUnits<Index> & l, const Components<Index> & c)
@@ -126,7 +113,7 @@ public:
     }
     m_Keys = Reserve<std::uint64_t>(m_ObjectKeys, c.count, "object value keys");
     device.Launch("object key kernel", BlocksFor(static_cast<std::int64_t>(c.count), BlockThreads), BlockThreads,
-                  ObjectKeysKernel<Index>, c.count, c.rootOf, l.runKeys, m_Keys);
+                  GatherKernel<std::uint64_t, Index>, c.count, c.rootOf, l.runKeys, m_Keys);
   }
 
   /** Per object, the key of its value (null when there are none). */

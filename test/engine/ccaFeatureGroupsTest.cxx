@@ -11,6 +11,12 @@
 // Usage: ccaFeatureGroupsTest <suite> <backend>
 //   suite:   labels | intensity | selection | validation
 //   backend: cpu | cuda   (cuda exits 77 when no device is usable)
+// Built as ccaFeatureGroupsEmulationTest (CCA_TEST_EMULATED_CUDA), the
+// backend `emulated` is the CUDA backend's host sequence with its kernels on
+// emulated threads (test/gpu/emulation/), checked where no GPU is present.
+#ifdef CCA_TEST_EMULATED_CUDA
+#  include "EmulatedBackend.h"
+#endif
 #include "ccaFloodFillOracle.h"
 #include "ccaTestMasks.h"
 
@@ -40,6 +46,52 @@ using L = long double;
 constexpr int SkipReturnCode = 77;
 int           g_Failures = 0;
 int           g_Cases = 0;
+
+/** The backend under test: the engine, or the emulated CUDA host sequence. */
+class Runner
+{
+public:
+  explicit Runner(bool emulated)
+    : m_Emulated(emulated)
+  {}
+
+  void
+  Run(const cca::ImageView & image, const cca::Options & options, cca::Result & result)
+  {
+#ifdef CCA_TEST_EMULATED_CUDA
+    if (m_Emulated)
+    {
+      // Every other run: two resident blocks (grid-stride loops and the
+      // block-shared intensity record over several runs) and slabs of one
+      // row (the run counting of label images slab by slab).
+      const bool small = (m_Runs++ % 2) != 0;
+      m_Emulator.device.SetResidentBlocks(small ? 2 : 1024);
+      m_Emulator.sequence.SetSlabBytes(small ? 1 : 0);
+      cca::ValidateInput(image, options); // the engine's checks before the sequence
+      m_Emulator.sequence.Run(m_Emulator.device, image, options, result);
+      return;
+    }
+#endif
+    m_Engine.Run(image, options, result);
+  }
+
+  bool
+  Emulated() const
+  {
+    return m_Emulated;
+  }
+
+private:
+  bool        m_Emulated;
+  int         m_Runs = 0;
+  cca::Engine m_Engine;
+#ifdef CCA_TEST_EMULATED_CUDA
+  emulation::Backend m_Emulator;
+#endif
+};
+
+/** Set by main: the emulated CUDA backend instead of the engine's. */
+bool g_Emulated = false;
 
 // ---- images ------------------------------------------------------------------
 
@@ -799,12 +851,12 @@ CompareIntensity(Reporter & rep, const Mask & shape, const TypedImage & feature,
 
 /** Runs the engine on the case and compares everything. */
 void
-RunCase(cca::Engine & engine, const std::string & name, const Mask & shape, const TypedImage & image,
+RunCase(Runner & engine, const std::string & name, const Mask & shape, const TypedImage & image,
         const TypedImage * feature, cca::Options options)
 {
   Reporter                   rep(name + " objects=" + cca::ObjectsName(options.objects) +
                                  (options.connectivity == cca::Connectivity::Full ? " full" : " face") +
-                                 " backend=" + cca::BackendName(options.backend) +
+                                 " backend=" + (engine.Emulated() ? "emulated" : cca::BackendName(options.backend)) +
                                  (feature ? std::string(" feature=") + cca::PixelTypeName(feature->type) : ""));
   std::vector<std::uint64_t> labels(static_cast<std::size_t>(shape.NumberOfPixels()), 0x77);
   options.labelImageType = cca::LabelImageType::UInt64;
@@ -817,7 +869,7 @@ RunCase(cca::Engine & engine, const std::string & name, const Mask & shape, cons
   cca::Result result;
   try
   {
-    result = engine.Run(image.View(shape), options);
+    engine.Run(image.View(shape), options, result);
   }
   catch (const std::exception & e)
   {
@@ -877,7 +929,7 @@ PaletteFor(cca::PixelType type, int variant)
 void
 LabelsSuite(cca::Backend backend)
 {
-  cca::Engine   engine;
+  Runner        engine(g_Emulated);
   std::uint32_t seed = 100;
   const cca::PixelType types[] = { cca::PixelType::UInt8, cca::PixelType::Int16, cca::PixelType::Int32,
                                    cca::PixelType::UInt64, cca::PixelType::Int64 };
@@ -916,7 +968,7 @@ LabelsSuite(cca::Backend backend)
 void
 IntensitySuite(cca::Backend backend)
 {
-  cca::Engine   engine;
+  Runner        engine(g_Emulated);
   std::uint32_t seed = 2000;
   struct FeatureKind
   {
@@ -973,7 +1025,7 @@ IntensitySuite(cca::Backend backend)
 void
 SelectionSuite(cca::Backend backend)
 {
-  cca::Engine   engine;
+  Runner        engine(g_Emulated);
   std::uint32_t seed = 3000;
   int           k = 0;
   for (const Mask & shape : Shapes(seed))
@@ -1107,8 +1159,16 @@ main(int argc, char * argv[])
   }
   const std::string suite = argv[1];
   const std::string backendName = argv[2];
-  const cca::Backend backend = backendName == "cuda" ? cca::Backend::Cuda : cca::Backend::Cpu;
-  if (backend == cca::Backend::Cuda && !cca::Engine::CudaAvailable())
+#ifdef CCA_TEST_EMULATED_CUDA
+  g_Emulated = backendName == "emulated";
+#endif
+  if (backendName != "cpu" && backendName != "cuda" && !g_Emulated)
+  {
+    std::cerr << "unknown backend " << backendName << "\n";
+    return 2;
+  }
+  const cca::Backend backend = backendName == "cpu" ? cca::Backend::Cpu : cca::Backend::Cuda;
+  if (backendName == "cuda" && !cca::Engine::CudaAvailable())
   {
     std::cout << "no usable CUDA device: skipped\n";
     return SkipReturnCode;
