@@ -9,7 +9,7 @@
 // failure prints the case (seed included).
 //
 // Usage: ccaFeatureGroupsTest <suite> <backend>
-//   suite:   labels | intensity | selection | validation
+//   suite:   labels | intensity | selection | large | validation
 //   backend: cpu | cuda   (cuda exits 77 when no device is usable)
 // Built as ccaFeatureGroupsEmulationTest (CCA_TEST_EMULATED_CUDA), the
 // backend `emulated` is the CUDA backend's host sequence with its kernels on
@@ -63,10 +63,13 @@ public:
     {
       // Every other run: two resident blocks (grid-stride loops and the
       // block-shared intensity record over several runs) and slabs of one
-      // row (the run counting of label images slab by slab).
-      const bool small = (m_Runs++ % 2) != 0;
+      // row (the run counting of label images slab by slab); every third
+      // run: 64-bit unit indices.
+      const bool small = (m_Runs % 2) != 0;
       m_Emulator.device.SetResidentBlocks(small ? 2 : 1024);
       m_Emulator.sequence.SetSlabBytes(small ? 1 : 0);
+      m_Emulator.sequence.SetForceWideIndex(m_Runs % 3 == 0); // 64-bit unit indices
+      ++m_Runs;
       cca::ValidateInput(image, options); // the engine's checks before the sequence
       m_Emulator.sequence.Run(m_Emulator.device, image, options, result);
       return;
@@ -725,7 +728,9 @@ CompareIntensity(Reporter & rep, const Mask & shape, const TypedImage & feature,
     }
     else
     {
-      rep.Near(g.sum, a.sum, 64 * eps * a.absSum, what + "sum");
+      // Sums in double, in any order (GPU atomics): recursive summation of
+      // n terms errs by at most (n - 1) eps/2 sum|v| (Higham 2002, 4.2).
+      rep.Near(g.sum, a.sum, (64 + a.n) * eps * a.absSum, what + "sum");
     }
     // Central moments, two passes around an integer near the mean, which
     // keeps every difference exact for the integer types.
@@ -745,7 +750,7 @@ CompareIntensity(Reporter & rep, const Mask & shape, const TypedImage & feature,
         magnitude += std::pow(std::abs((v - shift) - mean), power);
         raw += std::pow(std::abs(v), power);
       }
-      const L tolerance = exact ? 1e-12L * magnitude + 1e-300L : 256 * eps * raw;
+      const L tolerance = exact ? 1e-12L * magnitude + 1e-300L : (256 + 2 * a.n) * eps * raw;
       rep.Near(g.centralMoments[power - 2], central, tolerance, what + "centralMoments[" + std::to_string(power - 2) + "]");
     }
     if (options.intensity.weightedMoments && a.sum != 0)
@@ -779,7 +784,7 @@ CompareIntensity(Reporter & rep, const Mask & shape, const TypedImage & feature,
         }
       }
       // Errors scale with the magnitudes summed over |sum(v)| (cancellation of signed values).
-      const L relative = (exact ? 1e-13L : 256 * eps) * scale / std::abs(a.sum);
+      const L relative = (exact ? 1e-13L : (256 + 2 * a.n) * eps) * scale / std::abs(a.sum);
       for (int d = 0; d < 3; ++d)
       {
         rep.Near(g.weightedCentroid[d], c[d], relative, what + "weightedCentroid[" + std::to_string(d) + "]");
@@ -1058,6 +1063,59 @@ SelectionSuite(cca::Backend backend)
   }
 }
 
+/** Images of a million pixels (the GPU's multi-block paths: a giant
+ *  component near the percolation threshold in one block-shared intensity
+ *  record, many blocks of votes, histogram keys and sorts). */
+void
+LargeSuite(cca::Backend backend)
+{
+  Runner engine(g_Emulated);
+  struct LargeCase
+  {
+    int                dimension;
+    std::int64_t       size[3];
+    double             density;
+    cca::Objects       objects;
+    cca::PixelType     labelType;
+    cca::PixelType     featureType;
+    double             low, high;
+    cca::Connectivity  connectivity;
+    cca::Selection     selection;
+  };
+  const cca::Selection all{};
+  const LargeCase cases[] = {
+    { 2, { 1200, 1000, 1 }, 0.6, cca::Objects::ForegroundComponents, cca::PixelType::UInt8, cca::PixelType::Int16,
+      -1024, 3071, cca::Connectivity::Face, all },
+    { 2, { 1100, 900, 1 }, 0.45, cca::Objects::ForegroundComponents, cca::PixelType::UInt8, cca::PixelType::Float32,
+      -5, 20, cca::Connectivity::Full, { 3, INT64_MAX, 0, true } },
+    { 3, { 100, 90, 80 }, 0.3, cca::Objects::LabelValues, cca::PixelType::Int32, cca::PixelType::UInt16, 0, 65535,
+      cca::Connectivity::Face, { 0, INT64_MAX, 3, true } },
+    { 3, { 96, 64, 70 }, 0.25, cca::Objects::LabelValueComponents, cca::PixelType::Int64, cca::PixelType::Float64,
+      1000, 1001, cca::Connectivity::Full, { 3, INT64_MAX, 0, false } },
+    { 2, { 1024, 1024, 1 }, 0.5, cca::Objects::LabelValues, cca::PixelType::UInt64, cca::PixelType::Int32,
+      -2147483647.0, 2147483647.0, cca::Connectivity::Face, { 0, INT64_MAX, 0, true } },
+  };
+  std::uint32_t seed = 4000;
+  for (const LargeCase & c : cases)
+  {
+    const Mask shape = ccatest::RandomMask(c.dimension, c.size[0], c.size[1], c.size[2], c.density, 1, seed);
+    const TypedImage image = c.objects == cca::Objects::ForegroundComponents
+                               ? MakeTyped(cca::PixelType::UInt8, shape.on)
+                               : RandomLabelImage(shape, c.labelType, PaletteFor(c.labelType, 1), 4, seed);
+    const TypedImage feature = RandomFeatureImage(shape, c.featureType, c.low, c.high, seed);
+    cca::Options     options;
+    options.backend = backend;
+    options.objects = c.objects;
+    options.connectivity = c.connectivity;
+    options.selection = c.selection;
+    options.intensity.histogram = cca::StatisticsLabelMapHistogram(c.featureType);
+    options.intensity.histogram.keep = true;
+    RunCase(engine, shape.name + " large " + cca::PixelTypeName(c.labelType) + " seed=" + std::to_string(seed), shape,
+            image, &feature, options);
+    ++seed;
+  }
+}
+
 void
 ExpectThrow(const std::string & what, const std::function<void()> & f)
 {
@@ -1154,7 +1212,7 @@ main(int argc, char * argv[])
 {
   if (argc != 3)
   {
-    std::cerr << "usage: " << argv[0] << " labels|intensity|selection|validation cpu|cuda\n";
+    std::cerr << "usage: " << argv[0] << " labels|intensity|selection|large|validation cpu|cuda\n";
     return 2;
   }
   const std::string suite = argv[1];
@@ -1185,6 +1243,10 @@ main(int argc, char * argv[])
   else if (suite == "selection")
   {
     SelectionSuite(backend);
+  }
+  else if (suite == "large")
+  {
+    LargeSuite(backend);
   }
   else if (suite == "validation")
   {
