@@ -5,7 +5,8 @@
 
 get_filename_component(_cca_module_dir "${CMAKE_CURRENT_LIST_FILE}" PATH)
 set(DOCUMENTATION "GPU (CUDA) and CPU connected-component analysis: labels a binary image and computes, \
-per component, the attributes of BinaryImageToShapeLabelMapFilter, returned as an itk::LabelMap.")
+per component (or per label of a label image), the shape and intensity attributes of ITK's \
+StatisticsLabelMapFilter, returned as an itk::LabelMap; label intensity statistics as LabelStatisticsImageFilter.")
 
 itk_module(CudaLabelStatistics
   DEPENDS
@@ -16,6 +17,7 @@ itk_module(CudaLabelStatistics
     ITKConnectedComponents
     ITKLabelMap
     ITKImageIntensity
+    ITKImageStatistics
     ITKIOImageBase
     ITKIONRRD
     ITKIOPNG

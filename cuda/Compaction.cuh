@@ -84,6 +84,18 @@ IotaKernel(Index count, Index * values)
   }
 }
 
+/** out[n] = in[from[n]] for n < count: the rows a selection keeps, in its order. */
+template <class T, class Index>
+__global__ void
+GatherKernel(Index count, const Index * __restrict__ from, const T * __restrict__ in, T * __restrict__ out)
+{
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index n = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; n < count; n += stride)
+  {
+    out[n] = in[from[n]];
+  }
+}
+
 /** From the runs stably sorted by component (sortedRun: run indices,
  *  sortedLabel: their components): the runs as cca::Run and, for each
  *  component, the position of its first run. */
@@ -104,12 +116,14 @@ GatherRunsKernel(RunArrays<Index> runs, Geometry geometry, const Index * __restr
     run.z = static_cast<std::int32_t>(r / geometry.height);
     run.length = runs.end[i] - run.x;
     out[k] = run;
+    // Runs of removed objects (label componentCount) sort last: the first
+    // of them ends the last group.
     const Index c = sortedLabel[k];
     if (k == 0 || sortedLabel[k - 1] != c)
     {
       offsets[c] = static_cast<std::int64_t>(k);
     }
-    if (k == runs.count - 1)
+    if (k == runs.count - 1 && c != componentCount)
     {
       offsets[componentCount] = static_cast<std::int64_t>(runs.count);
     }
@@ -117,12 +131,13 @@ GatherRunsKernel(RunArrays<Index> runs, Geometry geometry, const Index * __restr
 }
 
 /** The label image, one warp per row: the run detection pass again, where
- *  the starts up to a lane give the index of the run that covers it. */
-template <class T, class Index, class LabelT>
+ *  the starts up to a lane give the index of the run that covers it. Runs
+ *  whose label is `removed` (objects the selection left out) are background. */
+template <class T, class Index, class LabelT, RunBreaks Breaks = RunBreaks::Foreground>
 __global__ void
 WriteLabelImageKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<T> test,
                       const Index * __restrict__ rowOffsets, const Index * __restrict__ label,
-                      LabelT * __restrict__ labels)
+                      LabelT * __restrict__ labels, Index removed = ~Index{ 0 })
 {
   for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
   {
@@ -130,7 +145,7 @@ WriteLabelImageKernel(const T * __restrict__ image, Geometry geometry, Foregroun
     LabelT *     out = labels + r * geometry.width;
     const std::int64_t width = geometry.width;
     bool         endsAtWidth = false;
-    ScanRow(image + r * geometry.width, geometry.width, test,
+    ScanRow<FullRuns, Breaks>(image + r * geometry.width, geometry.width, test,
             [&](const RowChunk & c) {
               if (c.x < width)
               {
@@ -140,7 +155,8 @@ WriteLabelImageKernel(const T * __restrict__ image, Geometry geometry, Foregroun
                   // Starts at or left of this lane, minus one: the covering run.
                   const unsigned atOrBelow = c.starts & (LanesBelow() | (1u << LaneId()));
                   const Index    i = first + static_cast<Index>(c.startsBefore + __popc(atOrBelow) - 1);
-                  value = static_cast<LabelT>(label[i]) + 1;
+                  const Index    l = label[i];
+                  value = l == removed ? LabelT{ 0 } : static_cast<LabelT>(l) + 1;
                 }
                 out[c.x] = value;
               }

@@ -54,7 +54,8 @@ template <class T>
 ForegroundTest<T>
 ForegroundOf(const Options & options)
 {
-  return ForegroundTest<T>{ static_cast<T>(options.foregroundValue), options.foregroundRule == ForegroundRule::EqualTo };
+  return ForegroundTest<T>{ static_cast<T>(options.foregroundValue), options.foregroundRule == ForegroundRule::EqualTo,
+                            options.foregroundRule == ForegroundRule::All };
 }
 
 /** count elements of T in buffer (a device's Buffer: contents undefined). */

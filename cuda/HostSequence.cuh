@@ -3,14 +3,17 @@
 // CPU threads (test/gpu/emulation/EmulatedDevice.h). One run, stage by stage:
 //   1. upload the image (this file), in slabs of rows: the units of each
 //      slab are counted (the first pass of their detection) as it arrives,
-//      while the next slabs are copied;
+//      while the next slabs are copied; then the feature image if any;
 //   2. label the units: detect them, join them into components (LabelStage.cuh);
-//   3. number the components in raster order (NumberingStage.cuh);
+//   3. number the components in raster order (NumberingStage.cuh), or
+//      group the runs of a label image by value (ValueGroupingStage.cuh);
 //   4. build the feature table, one stage per FeatureCompaction
 //      (VotedTables.cuh: Scan and None; TreeMergeTable.cuh: TreeMerge);
+//      apply the selection (SelectionStage.cuh); vote the intensity group
+//      (IntensityStage.cuh) and sort the histograms (HistogramStage.cuh);
 //   5. write the per-run and per-pixel outputs (OutputStage.cuh);
 //   6. download the table and the outputs, then finish the table on the
-//      host where the compaction needs it.
+//      host where the compaction needs it, and the intensity group.
 // Each stage owns its device buffers, kept across runs (they only grow; the
 // device takes them from the process's memory pools).
 // The strategy (Strategies.cuh) is a template argument of every stage: a
@@ -28,6 +31,7 @@
 //   ExclusiveSum(what, in, out, count)     out[i] = in[0] + ... + in[i - 1]
 //   ExclusiveSumOf(what, f, out, count)    out[i] = f(0) + ... + f(i - 1)
 //   SortPairs(what, keysIn, keysOut, valuesIn, valuesOut, count, endBit)   stable by key, keys < 2^endBit
+//   SortKeys(what, keysIn, keysOut, count, endBit)                         keys < 2^endBit
 //   Upload(destination, bytes, producer, slabBytes, onSlab)
 //                                          host bytes (DensePixels.h) to device memory, slab by slab;
 //                                          onSlab(begin, end) once a slab is queued: work queued then
@@ -39,14 +43,18 @@
 #define cca_cuda_HostSequence_cuh
 
 #include "Frame.cuh"
+#include "HistogramStage.cuh"
+#include "IntensityStage.cuh"
 #include "LabelStage.cuh"
 #include "Milestones.h"
 #include "NumberingStage.cuh"
 #include "OutputStage.cuh"
+#include "SelectionStage.cuh"
 #include "Strategies.cuh"
 #include "StridedGather.cuh"
 #include "TreeMergeTable.cuh"
 #include "UpdateCounts.cuh"
+#include "ValueGroupingStage.cuh"
 #include "VotedTables.cuh"
 
 #include "DensePixels.h"
@@ -58,6 +66,7 @@
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace cca
 {
@@ -193,6 +202,8 @@ public:
       }
     }
     const Frame frame = MakeFrame(image, options);
+    const bool  intensity = options.intensity.Requested();
+    const bool  labelImage = options.objects != Objects::ForegroundComponents;
     device.Begin();
 
     device.Record(Milestone::Start);
@@ -201,18 +212,81 @@ public:
       m_Upload.Run(device, frame, [&](const void * slab, std::int64_t firstRow, std::int64_t endRow) {
         m_Labeling.template CountUnits<Index, typename S::Units>(device, frame, slab, firstRow, endRow);
       });
+    const void * deviceFeature = nullptr;
+    if (intensity)
+    {
+      // In host memory (cca::ValidateInput): uploaded whole.
+      const Frame feature = MakeFrame(options.intensity.featureImage, options);
+      deviceFeature = m_FeatureUpload.Run(device, feature, [](const void *, std::int64_t, std::int64_t) {});
+    }
     device.Record(Milestone::ImageUploaded);
     const LabeledUnits<Index> labeled = m_Labeling.template Run<Index, S>(device, frame, deviceImage, m_Counts);
     device.Record(Milestone::UnitsLabeled);
-    const Components<Index> components = m_Numbering.Run(device, frame, labeled);
+    Components<Index> components = options.objects == Objects::LabelValues
+                                     ? m_Grouping.Run(device, frame, labeled)
+                                     : m_Numbering.Run(device, frame, labeled);
+    if (options.objects == Objects::LabelValueComponents)
+    {
+      m_Grouping.KeysOfComponents(device, labeled, components);
+    }
+    result.objectsFound = static_cast<std::int64_t>(components.count);
     WithFeatureTable(m_Tables, options.featureCompaction,
                      [&](auto & table) { table.template Build<Index, S>(device, frame, labeled, components, m_Counts); });
-    m_Outputs.template Write<Index, S>(device, frame, deviceImage, labeled, components);
+    DenseTable<Device> &  dense = std::get<DenseTable<Device>>(m_Tables); // the only table with groups
+    const std::uint64_t * objectKeys = labelImage ? m_Grouping.ObjectKeys() : nullptr;
+    if (options.selection.Active())
+    {
+      components = m_Selection.Run(device, frame, labeled, components, dense.Table());
+      dense.Select(device, m_Selection.template NewToOld<Index>(), components.count);
+      if (objectKeys != nullptr && components.count > 0)
+      {
+        auto * kept = Reserve<std::uint64_t>(m_SelectedKeys, components.count, "selected object keys");
+        device.Launch("key gathering kernel", BlocksFor(static_cast<std::int64_t>(components.count), BlockThreads),
+                      BlockThreads, GatherKernel<std::uint64_t, Index>, components.count,
+                      m_Selection.template NewToOld<Index>(), objectKeys, kept);
+        objectKeys = kept;
+      }
+    }
+    NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(components.count));
+    const Index * runLabel = nullptr;
+    if (labeled.units.count > 0)
+    {
+      runLabel = m_Outputs.template RunLabels<Index, S>(device, labeled, components);
+      if (intensity)
+      {
+        m_Intensity.Vote(device, frame, deviceFeature, labeled.runs, runLabel, components.count, components.count);
+        m_Histograms.Build(device, frame, deviceFeature, labeled.runs, runLabel, components.count, components.count,
+                           dense.Table());
+      }
+    }
+    else if (intensity)
+    {
+      m_Intensity.Vote(device, frame, deviceFeature, labeled.runs, runLabel, Index{ 0 }, Index{ 0 });
+      m_Histograms.Build(device, frame, deviceFeature, labeled.runs, runLabel, Index{ 0 }, Index{ 0 }, dense.Table());
+    }
+    m_Outputs.template Write<Index, S>(device, frame, deviceImage, labeled, components, runLabel);
     device.Record(Milestone::OutputsComputed);
 
     result.componentCount = static_cast<std::int64_t>(components.count);
     WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) { table.Download(device, result); });
     m_Outputs.Download(device, frame, result);
+    std::vector<double> & medians = m_Medians;
+    if (intensity)
+    {
+      m_Intensity.Download(device);
+      m_Histograms.Download(device, frame, medians, result);
+    }
+    std::vector<std::uint64_t> & keys = m_HostKeys;
+    keys.resize(labelImage ? static_cast<std::size_t>(components.count) : 0);
+    if (!keys.empty())
+    {
+      device.Download(keys.data(), objectKeys, keys.size() * sizeof(std::uint64_t));
+    }
+    std::vector<Index> newToOld(options.selection.Active() ? static_cast<std::size_t>(components.count) : 0);
+    if (!newToOld.empty())
+    {
+      device.Download(newToOld.data(), m_Selection.template NewToOld<Index>(), newToOld.size() * sizeof(Index));
+    }
     device.Record(Milestone::OutputsDownloaded);
     device.Wait();
 
@@ -221,12 +295,35 @@ public:
     result.times.featuresMs = device.Milliseconds(Milestone::UnitsLabeled, Milestone::OutputsComputed);
     result.times.downloadMs = device.Milliseconds(Milestone::OutputsComputed, Milestone::OutputsDownloaded);
     WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) { table.Finish(result); });
+    if (intensity)
+    {
+      m_Intensity.Finish(frame, medians, result);
+    }
+    if (labelImage)
+    {
+      result.labelValues.resize(keys.size());
+      DispatchPixelType(image.pixelType, [&](auto zero) {
+        using T = decltype(zero);
+        for (std::size_t k = 0; k < keys.size(); ++k)
+        {
+          result.labelValues[k] = detail::IntegerOfKey<T>(keys[k]);
+        }
+      });
+    }
+    if (options.selection.Active())
+    {
+      result.sourceNumbers.resize(newToOld.size());
+      for (std::size_t k = 0; k < newToOld.size(); ++k)
+      {
+        result.sourceNumbers[k] = static_cast<std::int64_t>(newToOld[k]) + 1;
+      }
+    }
     if (options.countAtomicUpdates)
     {
       m_Counts.Total(device, result);
     }
     result.bytesCopiedToHost = device.BytesToHost();
-    result.bytesCopiedToDevice = m_Upload.BytesToDevice();
+    result.bytesCopiedToDevice = m_Upload.BytesToDevice() + (intensity ? m_FeatureUpload.BytesToDevice() : 0);
   }
 
   /** Tests: 64-bit unit indices even for small images (the path of large ones). */
@@ -276,13 +373,21 @@ private:
     return m_ForceWideIndex || unitBound >= (std::int64_t{ 1 } << 31);
   }
 
-  UploadStage<Device>    m_Upload;
-  LabelStage<Device>     m_Labeling;
-  NumberingStage<Device> m_Numbering;
-  FeatureTables<Device>  m_Tables;
-  OutputStage<Device>    m_Outputs;
-  UpdateCounts<Device>   m_Counts;
-  bool                   m_ForceWideIndex = false;
+  UploadStage<Device>        m_Upload;
+  UploadStage<Device>        m_FeatureUpload;
+  LabelStage<Device>         m_Labeling;
+  NumberingStage<Device>     m_Numbering;
+  ValueGroupingStage<Device> m_Grouping;
+  FeatureTables<Device>      m_Tables;
+  SelectionStage<Device>     m_Selection;
+  IntensityStage<Device>     m_Intensity;
+  HistogramStage<Device>     m_Histograms;
+  OutputStage<Device>        m_Outputs;
+  UpdateCounts<Device>       m_Counts;
+  typename Device::Buffer    m_SelectedKeys;
+  std::vector<double>        m_Medians;
+  std::vector<std::uint64_t> m_HostKeys;
+  bool                       m_ForceWideIndex = false;
 };
 
 } // namespace cuda

@@ -5,7 +5,10 @@
 // (UnionFind.cuh, or the on-the-fly feature merge of OnTheFlyMerge.cuh), or
 // by a pixel labeling on the label grid (PixelLabeling.cuh), whose labels
 // become the units' parents. Units that are pieces of runs need the full
-// runs too: the outputs are written per run.
+// runs too: the outputs are written per run. In a label image runs also
+// break where the value changes and carry their value's key; the
+// components of each value join runs of one value only, and the values
+// themselves (Objects::LabelValues) are grouped later (ValueGroupingStage.cuh).
 #ifndef cca_cuda_LabelStage_cuh
 #define cca_cuda_LabelStage_cuh
 
@@ -17,9 +20,11 @@
 #include "UnionFind.cuh"
 #include "UpdateCounts.cuh"
 
+#include "IntensityRecord.h"
 #include "PixelTypeDispatch.h"
 
 #include <cstdint>
+#include <type_traits>
 #include <tuple>
 
 namespace cca
@@ -38,7 +43,28 @@ struct LabeledUnits
    *  unions moved along (a root unit holds its component's); else null. */
   ComponentFeatures * unitFeatures;
   RunArrays<Index>    runs; ///< the full runs (the units themselves unless they are pieces of runs)
+  /** Label images: per run, the key of its value (detail::ValueKey); else null. */
+  std::uint64_t * runKeys;
 };
+
+/** The key of each run's value (label images). */
+template <class T, class Index>
+__global__ void
+RunKeysKernel(RunArrays<Index> runs, const T * __restrict__ image, std::int64_t width, std::uint64_t * __restrict__ keys)
+{
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < runs.count; i += stride)
+  {
+    keys[i] = detail::ValueKey(image[static_cast<std::int64_t>(runs.row[i]) * width + runs.x[i]]);
+  }
+}
+
+/** Strategies that label label images: full runs joined by the union-find
+ *  with plain or conflict-detection votes (FLSL, FLSL_CD; cca::ValidateInput
+ *  refuses the others). */
+template <class S>
+constexpr bool LabelsLabelImages = S::Units::Span == UnitSpan::WholeRuns && !S::LabelsPixels &&
+                                   S::Merge != FeatureMerge::OnTheFly;
 
 template <class Device>
 class LabelStage
@@ -65,7 +91,28 @@ public:
   Run(Device & device, const Frame & frame, const void * image, UpdateCounts<Device> & counts)
   {
     LabeledUnits<Index> l{};
+    const Objects       objects = frame.options.objects;
+    if (objects != Objects::ForegroundComponents && !LabelsLabelImages<S>)
+    {
+      throw Error(Error::Kind::InvalidInput, "this algorithm does not label label images");
+    }
     l.units = DetectUnits<Index, typename S::Units>(device, frame, image, m_Units, l.parent, true);
+    if constexpr (LabelsLabelImages<S>)
+    {
+      if (objects != Objects::ForegroundComponents)
+      {
+        l.runKeys = Reserve<std::uint64_t>(m_RunKeys, l.units.count, "run value keys");
+        if (l.units.count > 0)
+        {
+          DispatchPixelType(frame.image.pixelType, [&](auto zero) {
+            using T = decltype(zero);
+            device.Launch("run key kernel", BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads),
+                          BlockThreads, RunKeysKernel<T, Index>, l.units, static_cast<const T *>(image),
+                          frame.geometry.width, l.runKeys);
+          });
+        }
+      }
+    }
     const Index unitCount = l.units.count;
     l.linked = Reserve<std::uint8_t>(m_Linked, unitCount, "run link flags");
     counts.Prepare(device, frame.options.countAtomicUpdates, static_cast<std::int64_t>(unitCount));
@@ -85,7 +132,10 @@ public:
       }
       else
       {
-        JoinUnits<Index, S>(device, frame, l, counts.Moves());
+        if (objects != Objects::LabelValues) // values are grouped, not joined
+        {
+          JoinUnits<Index, S>(device, frame, l, counts.Moves());
+        }
       }
     }
     l.runs = l.units;
@@ -118,6 +168,23 @@ private:
     typename Device::Buffer parent;
   };
 
+  /** Calls f(breaks) with where the runs of Units end in this frame: also
+   *  where the value changes in a label image (full runs only). */
+  template <class Units, class F>
+  static void
+  WithRunBreaks(const Frame & frame, F && f)
+  {
+    if constexpr (std::is_same_v<Units, FullRuns>)
+    {
+      if (frame.options.objects != Objects::ForegroundComponents)
+      {
+        f(std::integral_constant<RunBreaks, RunBreaks::ValueChanges>{});
+        return;
+      }
+    }
+    f(std::integral_constant<RunBreaks, RunBreaks::Foreground>{});
+  }
+
   /** Counts the units (Units: how rows are cut) of rows [firstRow, endRow)
    *  into rowCounts. */
   template <class Index, class Units>
@@ -130,9 +197,12 @@ private:
     slab.rows = endRow - firstRow;
     DispatchPixelType(frame.image.pixelType, [&](auto zero) {
       using T = decltype(zero);
-      device.Launch("run counting kernel", BlocksFor(slab.rows, WarpsPerBlock), BlockThreads,
-                    CountRunsKernel<T, Index, Units>, static_cast<const T *>(image) + firstRow * g.width, slab,
-                    ForegroundOf<T>(frame.options), rowCounts + firstRow);
+      WithRunBreaks<Units>(frame, [&](auto breaks) {
+        device.Launch("run counting kernel", BlocksFor(slab.rows, WarpsPerBlock), BlockThreads,
+                      CountRunsKernel<T, Index, Units, decltype(breaks)::value>,
+                      static_cast<const T *>(image) + firstRow * g.width, slab, ForegroundOf<T>(frame.options),
+                      rowCounts + firstRow);
+      });
     });
   }
 
@@ -168,8 +238,11 @@ private:
     {
       DispatchPixelType(frame.image.pixelType, [&](auto zero) {
         using T = decltype(zero);
-        device.Launch("run writing kernel", rowBlocks, BlockThreads, WriteRunsKernel<T, Index, Units>,
-                      static_cast<const T *>(image), g, ForegroundOf<T>(frame.options), runs, parent);
+        WithRunBreaks<Units>(frame, [&](auto breaks) {
+          device.Launch("run writing kernel", rowBlocks, BlockThreads,
+                        WriteRunsKernel<T, Index, Units, decltype(breaks)::value>, static_cast<const T *>(image), g,
+                        ForegroundOf<T>(frame.options), runs, parent);
+        });
       });
     }
     return runs;
@@ -184,12 +257,22 @@ private:
     if constexpr (S::Merge == FeatureMerge::OnTheFly)
     {
       device.Launch("union-find kernel", blocks, BlockThreads, LinkRunsKernel<Index, OnTheFlyUnion, S::Units::Span>,
-                    l.units, frame.geometry, frame.full, l.parent, l.linked, OnTheFlyUnion{ l.unitFeatures, moves });
+                    l.units, frame.geometry, frame.full, l.parent, l.linked, OnTheFlyUnion{ l.unitFeatures, moves },
+                    AnyTouchingRuns{});
+    }
+    else if (l.runKeys != nullptr)
+    {
+      if constexpr (LabelsLabelImages<S>)
+      {
+        device.Launch("union-find kernel", blocks, BlockThreads,
+                      LinkRunsKernel<Index, PlainUnion, S::Units::Span, SameValueRuns>, l.units, frame.geometry,
+                      frame.full, l.parent, l.linked, PlainUnion{}, SameValueRuns{ l.runKeys });
+      }
     }
     else
     {
       device.Launch("union-find kernel", blocks, BlockThreads, LinkRunsKernel<Index, PlainUnion, S::Units::Span>,
-                    l.units, frame.geometry, frame.full, l.parent, l.linked, PlainUnion{});
+                    l.units, frame.geometry, frame.full, l.parent, l.linked, PlainUnion{}, AnyTouchingRuns{});
     }
     device.Launch("flatten kernel", blocks, BlockThreads, FlattenKernel<Index>, l.units.count, l.parent);
   }
@@ -218,6 +301,7 @@ private:
   void *                  m_UnitCounts = nullptr; ///< m_Units.counts as CountUnits reserved it this run
   UnitBuffers             m_FullRuns; ///< the runs, for strategies whose units are smaller
   typename Device::Buffer m_Linked;
+  typename Device::Buffer m_RunKeys;
   typename Device::Buffer m_UnitFeatures;
   typename Device::Buffer m_PixelLabels; ///< the label grid of pixel labelings
   typename Device::Buffer m_UnitAt;      ///< pixel -> unit, for pixel labelings

@@ -34,10 +34,9 @@ template <class Device>
 class NumberingStage
 {
 public:
-  /** Throws Error::Kind::Overflow when a uint32 label image cannot hold the count. */
   template <class Index>
   Components<Index>
-  Run(Device & device, const Frame & frame, const LabeledUnits<Index> & l)
+  Run(Device & device, const Frame &, const LabeledUnits<Index> & l)
   {
     Components<Index> c{};
     const Index       units = l.units.count;
@@ -53,13 +52,18 @@ public:
     device.Launch("numbering kernel", BlocksFor(static_cast<std::int64_t>(units), BlockThreads), BlockThreads,
                   NumberComponentsKernel<Index>, units, c.rank, l.parent, c.label, c.rootOf, count);
     c.count = device.Read(count, "reading a count from the device");
-    if (frame.options.labelImageType == LabelImageType::UInt32 &&
-        static_cast<std::uint64_t>(c.count) > std::numeric_limits<std::uint32_t>::max())
+    return c;
+  }
+
+  /** Throws Error::Kind::Overflow when a uint32 label image cannot hold count objects. */
+  static void
+  CheckLabelImageRange(const Frame & frame, std::uint64_t count)
+  {
+    if (frame.options.labelImageType == LabelImageType::UInt32 && count > std::numeric_limits<std::uint32_t>::max())
     {
-      throw Error(Error::Kind::Overflow, "the image has " + std::to_string(c.count) +
+      throw Error(Error::Kind::Overflow, "the image has " + std::to_string(count) +
                                            " components, more than a uint32 label image can hold");
     }
-    return c;
   }
 
 private:

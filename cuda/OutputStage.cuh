@@ -2,10 +2,12 @@
 // are per run and per pixel, then copy them to the host: the component of
 // each full run, the label image (the run detection pass again, each pixel
 // its run's label), and the runs grouped by component (a stable radix sort
-// of run indices by label keeps raster order within a component). A label
-// image in the caller's device memory is written there, never copied; a
-// 64-bit label image in host memory crosses the bus as 32-bit labels while
-// the labels fit, and is widened on the host.
+// of run indices by label keeps raster order within a component). Runs
+// labeled with the component count belong to objects a selection removed:
+// background in the label image, sorted past the last group and not copied.
+// A label image in the caller's device memory is written there, never
+// copied; a 64-bit label image in host memory crosses the bus as 32-bit
+// labels while the labels fit, and is widened on the host.
 #ifndef cca_cuda_OutputStage_cuh
 #define cca_cuda_OutputStage_cuh
 
@@ -47,7 +49,7 @@ public:
   template <class Index, class S>
   void
   Write(Device & device, const Frame & frame, const void * image, const LabeledUnits<Index> & l,
-        const Components<Index> & c)
+        const Components<Index> & c, const Index * fullRunLabel = nullptr)
   {
     m_Runs = static_cast<std::size_t>(l.runs.count);
     m_Components = static_cast<std::size_t>(c.count);
@@ -58,22 +60,32 @@ public:
     {
       return;
     }
-    const Index *  runLabel = c.label;
-    const unsigned runBlocks = BlocksFor(static_cast<std::int64_t>(l.runs.count), BlockThreads);
-    if constexpr (S::SplitUnits)
-    {
-      auto * labels = Reserve<Index>(m_RunLabel, l.runs.count, "full run labels");
-      device.Launch("run label kernel", runBlocks, BlockThreads, RunLabelsFromUnitsKernel<Index>, l.runs, l.units,
-                    c.label, labels);
-      runLabel = labels;
-    }
+    const Index * runLabel = fullRunLabel != nullptr ? fullRunLabel : RunLabels<Index, S>(device, l, c);
     if (frame.options.labelImageType != LabelImageType::None)
     {
-      WriteLabelImage(device, frame, image, l.runs, runLabel);
+      WriteLabelImage(device, frame, image, l.runs, runLabel, c.count);
     }
     if (frame.options.computeRuns)
     {
       GroupRuns(device, frame, l.runs, runLabel, c);
+    }
+  }
+
+  /** The component of each full run (its first unit's, when units are pieces of runs). */
+  template <class Index, class S>
+  const Index *
+  RunLabels(Device & device, const LabeledUnits<Index> & l, const Components<Index> & c)
+  {
+    if constexpr (S::SplitUnits)
+    {
+      auto * labels = Reserve<Index>(m_RunLabel, l.runs.count, "full run labels");
+      device.Launch("run label kernel", BlocksFor(static_cast<std::int64_t>(l.runs.count), BlockThreads),
+                    BlockThreads, RunLabelsFromUnitsKernel<Index>, l.runs, l.units, c.label, labels);
+      return labels;
+    }
+    else
+    {
+      return c.label;
     }
   }
 
@@ -89,11 +101,10 @@ public:
     }
     else
     {
-      // Sized, not cleared first: a reused result zeroes only what it grows by.
-      result.runs.resize(m_Runs);
-      device.Download(result.runs.data(), m_Grouped, result.runs.size() * sizeof(cca::Run));
+      // Sized, not cleared first: a reused result zeroes only what it grows
+      // by. The offsets first: runs of removed objects come after the last one.
       result.runOffsets.resize(m_Components + 1);
-      if (m_Components > 0)
+      if (m_Runs > 0)
       {
         device.Download(result.runOffsets.data(), m_Offsets, result.runOffsets.size() * sizeof(std::int64_t));
       }
@@ -101,6 +112,8 @@ public:
       {
         result.runOffsets[0] = 0;
       }
+      result.runs.resize(static_cast<std::size_t>(result.runOffsets.back()));
+      device.Download(result.runs.data(), m_Grouped, result.runs.size() * sizeof(cca::Run));
     }
     if (options.labelImageType != LabelImageType::None)
     {
@@ -139,7 +152,7 @@ private:
   template <class Index>
   void
   WriteLabelImage(Device & device, const Frame & frame, const void * image, const RunArrays<Index> & runs,
-                  const Index * runLabel)
+                  const Index * runLabel, Index removed)
   {
     // A label image in device memory (the caller's) is written in place;
     // one for the host in 32 bits while the labels fit (half the transfer).
@@ -150,20 +163,25 @@ private:
     m_Labels = onDevice ? frame.options.labelImage
                         : m_LabelImage.Reserve(static_cast<std::size_t>(frame.pixels) * labelBytes, "the label image");
     const unsigned rowBlocks = BlocksFor(frame.geometry.rows, WarpsPerBlock);
+    const bool     values = frame.options.objects != Objects::ForegroundComponents;
     DispatchPixelType(frame.image.pixelType, [&](auto zero) {
       using T = decltype(zero);
       const auto * in = static_cast<const T *>(image);
-      if (labelBytes == 8)
+      auto         launch = [&](auto kernel, auto * labels) {
+        device.Launch("label image kernel", rowBlocks, BlockThreads, kernel, in, frame.geometry,
+                      ForegroundOf<T>(frame.options), runs.rowOffsets, runLabel, labels, removed);
+      };
+      auto * labels64 = static_cast<std::uint64_t *>(m_Labels);
+      auto * labels32 = static_cast<std::uint32_t *>(m_Labels);
+      if (values)
       {
-        device.Launch("label image kernel", rowBlocks, BlockThreads, WriteLabelImageKernel<T, Index, std::uint64_t>,
-                      in, frame.geometry, ForegroundOf<T>(frame.options), runs.rowOffsets, runLabel,
-                      static_cast<std::uint64_t *>(m_Labels));
+        labelBytes == 8 ? launch(WriteLabelImageKernel<T, Index, std::uint64_t, RunBreaks::ValueChanges>, labels64)
+                        : launch(WriteLabelImageKernel<T, Index, std::uint32_t, RunBreaks::ValueChanges>, labels32);
       }
       else
       {
-        device.Launch("label image kernel", rowBlocks, BlockThreads, WriteLabelImageKernel<T, Index, std::uint32_t>,
-                      in, frame.geometry, ForegroundOf<T>(frame.options), runs.rowOffsets, runLabel,
-                      static_cast<std::uint32_t *>(m_Labels));
+        labelBytes == 8 ? launch(WriteLabelImageKernel<T, Index, std::uint64_t>, labels64)
+                        : launch(WriteLabelImageKernel<T, Index, std::uint32_t>, labels32);
       }
     });
   }
@@ -180,7 +198,8 @@ private:
     Index *        keysOut = c.rank; // the ranks are no longer needed (at least as many as the runs)
     device.Launch("iota kernel", runBlocks, BlockThreads, IotaKernel<Index>, count, valuesIn);
     device.SortPairs("sorting runs by component", runLabel, keysOut, valuesIn, valuesOut,
-                     static_cast<std::int64_t>(count), BitsFor(static_cast<std::uint64_t>(c.count)));
+                     static_cast<std::int64_t>(count),
+                     BitsFor(static_cast<std::uint64_t>(c.count) + (frame.options.selection.Active() ? 1 : 0)));
     m_Grouped = Reserve<cca::Run>(m_GroupedRuns, count, "grouped runs");
     m_Offsets = Reserve<std::int64_t>(m_RunOffsets, static_cast<std::size_t>(c.count) + 1, "run offsets");
     device.Launch("run gathering kernel", runBlocks, BlockThreads, GatherRunsKernel<Index>, runs, frame.geometry,

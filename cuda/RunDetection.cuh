@@ -3,31 +3,55 @@
 // chunk, a shift with the previous chunk's last bit gives the run starts and
 // ends, and __popc of the lanes below turns them into compressed-store
 // positions. Two passes: count runs per row, then (after a scan of the
-// counts) write them densely in raster order.
+// counts) write them densely in raster order. In a label image runs also
+// break where the value changes (RunBreaks::ValueChanges): a lane compares
+// its pixel with its left neighbour's, taken by a shuffle.
 #ifndef cca_cuda_RunDetection_cuh
 #define cca_cuda_RunDetection_cuh
 
 #include "DeviceGeometry.cuh"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace cca
 {
 namespace cuda
 {
 
-/** foreground = (pixel == value) when equal, (pixel != value) otherwise. */
+/** foreground = (pixel == value) when equal, (pixel != value) otherwise;
+ *  every pixel when all. */
 template <class T>
 struct ForegroundTest
 {
   T    value;
   bool equal;
+  bool all;
   __device__ __forceinline__ bool
   operator()(T pixel) const
   {
-    return (pixel == value) == equal;
+    return all || (pixel == value) == equal;
   }
 };
+
+/** Where runs end: where the foreground does (a binary image), or also
+ *  where the value changes (a label image: Objects::LabelValues and
+ *  LabelValueComponents). */
+enum class RunBreaks
+{
+  Foreground,
+  ValueChanges
+};
+
+/** The pixel of the lane below (lane 0: carried, the previous chunk's last). */
+template <class T>
+__device__ __forceinline__ T
+PixelOfLaneBelow(T pixel, T carried)
+{
+  using Word = std::conditional_t<(sizeof(T) < 4), int, T>;
+  const T below = static_cast<T>(__shfl_up_sync(FullWarp, static_cast<Word>(pixel), 1));
+  return LaneId() == 0 ? carried : below;
+}
 
 /** Whether labeling units are whole runs, or may be pieces of runs (pixels,
  *  HA sub-runs): those are joined within their row by the labeling and the
@@ -93,7 +117,7 @@ struct RowChunk
  *  visit(chunk) once per 32-pixel chunk. Returns the number of runs of the
  *  row; when the row ends in foreground, the last run ends at width, which
  *  no chunk reports. */
-template <class Units = FullRuns, class T, class Visit>
+template <class Units = FullRuns, RunBreaks Breaks = RunBreaks::Foreground, class T, class Visit>
 __device__ __forceinline__ std::int64_t
 ScanRow(const T * __restrict__ row, std::int64_t width, ForegroundTest<T> test, Visit && visit, bool & endsAtWidth)
 {
@@ -102,6 +126,7 @@ ScanRow(const T * __restrict__ row, std::int64_t width, ForegroundTest<T> test, 
   constexpr int Unroll = sizeof(T) >= 4 ? 4 : static_cast<int>(16 / sizeof(T));
   const unsigned lane = LaneId();
   unsigned       carry = 0; // foreground bit of the pixel left of the chunk
+  T              carriedPixel{}; // the pixel left of the chunk (RunBreaks::ValueChanges)
   std::int64_t   starts = 0;
   std::int64_t   ends = 0;
   for (std::int64_t base = 0; base < width; base += Unroll * WarpSize)
@@ -123,6 +148,15 @@ ScanRow(const T * __restrict__ row, std::int64_t width, ForegroundTest<T> test, 
       chunk.foreground = in[k] && test(pixel[k]);
       const unsigned mask = __ballot_sync(FullWarp, chunk.foreground);
       Units::Split(mask, carry, chunk.starts, chunk.ends);
+      if constexpr (Breaks == RunBreaks::ValueChanges)
+      {
+        // Foreground after foreground of another value: one run ends, the next starts.
+        const unsigned changes = __ballot_sync(FullWarp, pixel[k] != PixelOfLaneBelow(pixel[k], carriedPixel));
+        const unsigned cut = mask & ((mask << 1) | carry) & changes;
+        chunk.starts |= cut;
+        chunk.ends |= cut;
+        carriedPixel = static_cast<T>(__shfl_sync(FullWarp, static_cast<std::conditional_t<(sizeof(T) < 4), int, T>>(pixel[k]), 31));
+      }
       chunk.startsBefore = starts;
       chunk.endsBefore = ends;
       visit(chunk);
@@ -136,7 +170,7 @@ ScanRow(const T * __restrict__ row, std::int64_t width, ForegroundTest<T> test, 
 }
 
 /** Pass 1: counts[r] = number of runs (units) of row r (one warp per row). */
-template <class T, class Index, class Units = FullRuns>
+template <class T, class Index, class Units = FullRuns, RunBreaks Breaks = RunBreaks::Foreground>
 __global__ void
 CountRunsKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<T> test, Index * __restrict__ counts)
 {
@@ -144,7 +178,7 @@ CountRunsKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<
   {
     bool               endsAtWidth = false;
     const std::int64_t n =
-      ScanRow<Units>(image + r * geometry.width, geometry.width, test, [](const RowChunk &) {}, endsAtWidth);
+      ScanRow<Units, Breaks>(image + r * geometry.width, geometry.width, test, [](const RowChunk &) {}, endsAtWidth);
     if (LaneId() == 0)
     {
       counts[r] = static_cast<Index>(n);
@@ -154,7 +188,7 @@ CountRunsKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<
 
 /** Pass 2: compressed store of each row's runs (units) at its scanned
  *  offset, and the union-find initialisation parent[i] = i. */
-template <class T, class Index, class Units = FullRuns>
+template <class T, class Index, class Units = FullRuns, RunBreaks Breaks = RunBreaks::Foreground>
 __global__ void
 WriteRunsKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<T> test, RunArrays<Index> runs,
                 Index * __restrict__ parent)
@@ -178,7 +212,8 @@ WriteRunsKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<
         runs.end[i] = static_cast<std::int32_t>(c.x);
       }
     };
-    const std::int64_t n = ScanRow<Units>(image + r * geometry.width, geometry.width, test, store, endsAtWidth);
+    const std::int64_t n =
+      ScanRow<Units, Breaks>(image + r * geometry.width, geometry.width, test, store, endsAtWidth);
     if (endsAtWidth && LaneId() == 0)
     {
       runs.end[first + static_cast<Index>(n - 1)] = static_cast<std::int32_t>(geometry.width);

@@ -188,6 +188,17 @@ public:
           what);
   }
 
+  /** The count keys in increasing order (CUB's radix sort of bits [0, endBit)). */
+  template <class Key>
+  void
+  SortKeys(const char * what, const Key * keysIn, Key * keysOut, std::int64_t count, int endBit)
+  {
+    std::size_t bytes = 0;
+    Check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, keysIn, keysOut, count, 0, endBit, Stream()), what);
+    void * temp = m_Temp.Reserve(bytes, "sort workspace");
+    Check(cub::DeviceRadixSort::SortKeys(temp, bytes, keysIn, keysOut, count, 0, endBit, Stream()), what);
+  }
+
   /** Copies bytes made on the host by produce to device memory, slab by
    *  slab (slabBytes each, the last one shorter), and calls
    *  onSlab(begin, end) once bytes [begin, end) are queued: work queued then

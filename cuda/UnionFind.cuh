@@ -95,6 +95,28 @@ struct PlainUnion
   }
 };
 
+/** Which touching runs LinkRunsKernel joins: all of them (a binary image),
+ *  or those of one value (the components of each value of a label image). */
+struct AnyTouchingRuns
+{
+  template <class Index>
+  __device__ __forceinline__ bool
+  operator()(Index, Index) const
+  {
+    return true;
+  }
+};
+struct SameValueRuns
+{
+  const std::uint64_t * key; ///< per run, its value's key
+  template <class Index>
+  __device__ __forceinline__ bool
+  operator()(Index a, Index b) const
+  {
+    return key[a] == key[b];
+  }
+};
+
 /** One thread per run: merges it with every touching run of the preceding
  *  neighbour rows. Face: ranges must share a pixel column; Full: ranges may
  *  also touch diagonally (range extended by one pixel each side). Runs that
@@ -103,10 +125,10 @@ struct PlainUnion
  *  Strategies: Union joins two sets (PlainUnion, or the on-the-fly feature
  *  merge); when units are pieces of runs (pixels, HA sub-runs), a unit that
  *  starts where the previous unit of its row ends is joined with it too. */
-template <class Index, class Union = PlainUnion, UnitSpan Span = UnitSpan::WholeRuns>
+template <class Index, class Union = PlainUnion, UnitSpan Span = UnitSpan::WholeRuns, class Joins = AnyTouchingRuns>
 __global__ void
 LinkRunsKernel(RunArrays<Index> runs, Geometry geometry, bool full, Index * parent, std::uint8_t * linked,
-               Union join = Union{})
+               Union join = Union{}, Joins joins = Joins{})
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
@@ -134,9 +156,12 @@ LinkRunsKernel(RunArrays<Index> runs, Geometry geometry, bool full, Index * pare
       if (q >= 0)
       {
         ForEachRunInRange(runs, q, lo, hi, [&](Index b) {
-          const Index met = join(parent, a, b);
-          representative = met < representative ? met : representative;
-          linked[b] = 1; // racing stores of the same value
+          if (joins(a, b))
+          {
+            const Index met = join(parent, a, b);
+            representative = met < representative ? met : representative;
+            linked[b] = 1; // racing stores of the same value
+          }
         });
       }
     }

@@ -124,7 +124,34 @@ public:
   Finish(Result &)
   {}
 
+  /** The table on the device (Options::selection reads the sizes). */
+  const ComponentFeatures *
+  Table() const
+  {
+    return m_Device;
+  }
+
+  /** Keeps the rows of a selection (SelectionStage.cuh), in its order. */
+  template <class Index>
+  void
+  Select(Device & device, const Index * newToOld, Index kept)
+  {
+    if (m_Entries == 0)
+    {
+      return;
+    }
+    auto * selected = Reserve<ComponentFeatures>(m_Selected, kept, "the selected feature table");
+    if (kept > 0)
+    {
+      device.Launch("table gathering kernel", BlocksFor(static_cast<std::int64_t>(kept), BlockThreads), BlockThreads,
+                    GatherKernel<ComponentFeatures, Index>, kept, newToOld, m_Device, selected);
+    }
+    m_Device = selected;
+    m_Entries = static_cast<std::size_t>(kept);
+  }
+
 private:
+  typename Device::Buffer m_Selected;
   typename Device::Buffer m_Table;
   ComponentFeatures *     m_Device = nullptr;
   std::size_t             m_Entries = 0;

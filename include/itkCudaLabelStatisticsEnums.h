@@ -76,6 +76,23 @@ public:
     EqualToForegroundValue = 0,   ///< pixel == InputForegroundValue
     NotEqualToBackgroundValue = 1 ///< pixel != InputBackgroundValue
   };
+
+  /** What the objects of the label map are (value for value cca::Objects). */
+  enum class Objects : uint8_t
+  {
+    /** The connected components of the foreground, labeled in raster order
+     *  of their first pixels (BinaryImageToShapeLabelMapFilter). */
+    ForegroundComponents = 0,
+    /** Each value of a label image (but InputBackgroundValue) is one object,
+     *  connected or not, and keeps its value as label
+     *  (LabelImageToShapeLabelMapFilter, LabelImageToStatisticsLabelMapFilter). */
+    LabelValues = 1,
+    /** The connected components of each value of a label image (neighbours
+     *  of equal value only: ScalarConnectedComponentImageFilter with
+     *  DistanceThreshold 0), labeled in raster order of their first pixels;
+     *  GetInputLabelOfObject gives the value of each. */
+    LabelValueComponents = 2
+  };
 };
 
 inline std::ostream &
@@ -136,6 +153,23 @@ operator<<(std::ostream & out, const CudaLabelStatisticsEnums::ForegroundRule va
       return out << "itk::CudaLabelStatisticsEnums::ForegroundRule::NotEqualToBackgroundValue";
   }
   return out << "INVALID VALUE FOR itk::CudaLabelStatisticsEnums::ForegroundRule";
+}
+
+static_assert(static_cast<int>(CudaLabelStatisticsEnums::Objects::LabelValueComponents) ==
+                static_cast<int>(cca::Objects::LabelValueComponents),
+              "CudaLabelStatisticsEnums::Objects must mirror cca::Objects, value for value");
+
+inline std::ostream &
+operator<<(std::ostream & out, const CudaLabelStatisticsEnums::Objects value)
+{
+  switch (value)
+  {
+    case CudaLabelStatisticsEnums::Objects::ForegroundComponents:
+    case CudaLabelStatisticsEnums::Objects::LabelValues:
+    case CudaLabelStatisticsEnums::Objects::LabelValueComponents:
+      return out << "itk::CudaLabelStatisticsEnums::Objects::" << cca::ObjectsName(static_cast<cca::Objects>(value));
+  }
+  return out << "INVALID VALUE FOR itk::CudaLabelStatisticsEnums::Objects";
 }
 
 } // end namespace itk

@@ -17,6 +17,7 @@
 #define itkCudaLabelStatisticsImageFilter_h
 
 #include "itkCudaLabelStatisticsEnums.h"
+#include "itkImageBase.h"
 #include "itkImageToImageFilter.h"
 #include "itkLabelMap.h"
 #include "itkStatisticsLabelObject.h"
@@ -25,8 +26,8 @@
 #include "cca/Types.h"
 
 #include <memory>
-
 #include <type_traits>
+#include <vector>
 
 namespace itk
 {
@@ -48,6 +49,20 @@ namespace itk
  * the cca engine (CUDA or CPU backend); this filter converts them with ITK's
  * formulas. The second output, the label image as ConnectedComponentImageFilter
  * gives it, is computed only when ComputeLabelImage is on.
+ *
+ * With a feature image (SetFeatureImage, any scalar pixel type, the input's
+ * region and pixel grid) every object also gets StatisticsLabelMapFilter's
+ * intensity attributes (Minimum, Maximum, Mean, Sum, StandardDeviation,
+ * Variance, Median, Skewness, Kurtosis, MinimumIndex, MaximumIndex,
+ * CenterOfGravity, WeightedPrincipalMoments, WeightedPrincipalAxes,
+ * WeightedElongation, WeightedFlatness, Histogram), as
+ * BinaryImageToStatisticsLabelMapFilter and LabelImageToStatisticsLabelMapFilter
+ * compute them. With Objects LabelValues the input is a label image whose
+ * values are the objects (LabelImageToShapeLabelMapFilter); with
+ * LabelValueComponents, the connected components of each value. Objects can
+ * be selected by size and numbered by decreasing size (MinimumObjectSize,
+ * MaximumObjectSize, their physical twins, NumberOfObjectsToKeep,
+ * SortObjectsBySize) on the device, before anything is copied.
  *
  * \ingroup CudaLabelStatistics
  */
@@ -79,6 +94,10 @@ public:
   using ForegroundRuleEnum = CudaLabelStatisticsEnums::ForegroundRule;
   using AlgorithmEnum = CudaLabelStatisticsEnums::Algorithm;
   using FeatureCompactionEnum = CudaLabelStatisticsEnums::FeatureCompaction;
+  using ObjectsEnum = CudaLabelStatisticsEnums::Objects;
+  /** The feature image: an itk::Image of any scalar pixel type (integer or
+   *  real) of this dimension, read as its runtime type. */
+  using FeatureImageType = ImageBase<ImageDimension>;
 
   static_assert(ImageDimension == 2 || ImageDimension == 3,
                 "CudaLabelStatisticsImageFilter supports 2D and 3D images only");
@@ -162,8 +181,75 @@ public:
   itkSetMacro(CudaDevice, int);
   itkGetConstMacro(CudaDevice, int);
 
-  /** Number of components found by the last Update(). */
+  /** What an object is: a connected component of the foreground (default),
+   *  a value of a label image, or a connected component of one value. In the
+   *  label modes object pixels are those different from InputBackgroundValue
+   *  (ForegroundRule is not used), and only the full-run algorithms (Default,
+   *  FLSL, FLSL_CD) and the Scan compaction apply. */
+  itkSetEnumMacro(Objects, ObjectsEnum);
+  itkGetEnumMacro(Objects, ObjectsEnum);
+
+  /** The feature image (optional): same largest possible region, spacing,
+   *  origin and direction as the input; any scalar pixel type. Without it
+   *  the intensity attributes stay 0. */
+  void
+  SetFeatureImage(const FeatureImageType * image);
+  const FeatureImageType *
+  GetFeatureImage() const;
+
+  /** StatisticsLabelMapFilter's histogram: ComputeHistogram (default on, as
+   *  ITK) sets each object's Histogram attribute; NumberOfBins defaults to
+   *  ITK's rule for the feature image's type (256 and 65536 bins for 8- and
+   *  16-bit integers, else 128): a set value of 0 is refused at Update(). */
+  itkSetMacro(ComputeHistogram, bool);
+  itkGetConstReferenceMacro(ComputeHistogram, bool);
+  itkBooleanMacro(ComputeHistogram);
+  void
+  SetNumberOfBins(unsigned int bins);
+  /** The set value, or ITK's default for the current feature image's type. */
+  unsigned int
+  GetNumberOfBins() const;
+
+  /** The Median attribute (default on: ITK always computes it). Off, and
+   *  with ComputeHistogram off, the pixels are not sorted into bins at all. */
+  itkSetMacro(ComputeMedian, bool);
+  itkGetConstReferenceMacro(ComputeMedian, bool);
+  itkBooleanMacro(ComputeMedian);
+
+  /** Objects with fewer (more) pixels than MinimumObjectSize
+   *  (MaximumObjectSize), or a physical size below MinimumPhysicalSize (above
+   *  MaximumPhysicalSize), are left out. Defaults keep everything. */
+  itkSetMacro(MinimumObjectSize, SizeValueType);
+  itkGetConstMacro(MinimumObjectSize, SizeValueType);
+  itkSetMacro(MaximumObjectSize, SizeValueType);
+  itkGetConstMacro(MaximumObjectSize, SizeValueType);
+  itkSetMacro(MinimumPhysicalSize, double);
+  itkGetConstMacro(MinimumPhysicalSize, double);
+  itkSetMacro(MaximumPhysicalSize, double);
+  itkGetConstMacro(MaximumPhysicalSize, double);
+
+  /** > 0: only the NumberOfObjectsToKeep largest objects stay
+   *  (ShapeKeepNObjectsLabelMapFilter on NumberOfPixels; among equal sizes the
+   *  lower label stays). 0 (default): all. */
+  itkSetMacro(NumberOfObjectsToKeep, SizeValueType);
+  itkGetConstMacro(NumberOfObjectsToKeep, SizeValueType);
+
+  /** On: objects are labeled 1, 2, ... (skipping OutputBackgroundValue) by
+   *  decreasing size, ties by label (RelabelComponentImageFilter). Off
+   *  (default): objects keep their labels, and removed ones leave gaps. */
+  itkSetMacro(SortObjectsBySize, bool);
+  itkGetConstReferenceMacro(SortObjectsBySize, bool);
+  itkBooleanMacro(SortObjectsBySize);
+
+  /** Number of objects in the output of the last Update(). */
   itkGetConstMacro(NumberOfObjects, SizeValueType);
+  /** Number of objects before the size selection (RelabelComponentImageFilter's name). */
+  itkGetConstMacro(OriginalNumberOfObjects, SizeValueType);
+
+  /** In the label modes: the input label value of the object labeled label
+   *  (throws when there is none). */
+  InputImagePixelType
+  GetInputLabelOfObject(LabelType label) const;
 
   /** Engine stage times of the last Update(), in milliseconds. */
   const cca::StageTimes &
@@ -236,7 +322,22 @@ private:
   AlgorithmEnum        m_Algorithm{ AlgorithmEnum::Default };
   FeatureCompactionEnum m_FeatureCompaction{ FeatureCompactionEnum::Scan };
   int                  m_CudaDevice{ -1 };
+  ObjectsEnum          m_Objects{ ObjectsEnum::ForegroundComponents };
+  bool                 m_ComputeHistogram{ true };
+  bool                 m_ComputeMedian{ true };
+  unsigned int         m_NumberOfBins{ 0 };
+  bool                 m_NumberOfBinsSet{ false };
+  SizeValueType        m_MinimumObjectSize{ 0 };
+  SizeValueType        m_MaximumObjectSize{ NumericTraits<SizeValueType>::max() };
+  double               m_MinimumPhysicalSize{ 0.0 };
+  double               m_MaximumPhysicalSize{ NumericTraits<double>::infinity() };
+  SizeValueType        m_NumberOfObjectsToKeep{ 0 };
+  bool                 m_SortObjectsBySize{ false };
   SizeValueType        m_NumberOfObjects{ 0 };
+  SizeValueType        m_OriginalNumberOfObjects{ 0 };
+  /** Label modes: the objects' labels (increasing) and their input values. */
+  std::vector<LabelType>           m_ObjectLabels;
+  std::vector<InputImagePixelType> m_InputLabels;
   cca::StageTimes      m_StageTimes{};
   double               m_LabelMapMilliseconds{ 0 };
   /** Kept across updates so the backend reuses its device buffers. */

@@ -16,21 +16,29 @@
 #ifndef itkCudaLabelStatisticsImageFilter_hxx
 #define itkCudaLabelStatisticsImageFilter_hxx
 
+#include "itkCudaLabelStatisticsEngineView.h"
 #include "itkCudaLabelStatisticsImageFilter.h"
+#include "itkCudaLabelStatisticsIntensityAttributes.h"
 #include "itkCudaLabelStatisticsLabelMapBuilder.h"
 #include "itkCudaLabelStatisticsShapeAttributes.h"
 
 #include "cca/Engine.h"
 
+#include "itkImage.h"
 #include "itkMultiThreaderBase.h"
 #include "itkNumericTraits.h"
 #include "itkProgressReporter.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <numeric>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace itk
@@ -38,23 +46,72 @@ namespace itk
 
 namespace CudaLabelStatisticsDetail
 {
-/** The engine's name for an integer pixel type. */
-template <typename TPixel>
-constexpr cca::PixelType
-EnginePixelType()
+/** Label objects that carry intensity attributes (StatisticsLabelObject). */
+template <typename T, typename = void>
+struct HasIntensityAttributes : std::false_type
+{};
+template <typename T>
+struct HasIntensityAttributes<T, std::void_t<decltype(std::declval<T &>().SetMedian(0.0))>> : std::true_type
+{};
+
+/** Stands in for CudaLabelStatisticsIntensityAttributes where the label
+ *  objects have no intensity attributes (a feature image is refused there). */
+struct NoIntensityAttributes
 {
-  constexpr bool isSigned = std::is_signed<TPixel>::value;
-  switch (sizeof(TPixel))
+  template <typename... T>
+  explicit NoIntensityAttributes(T &&...)
+  {}
+  template <typename TObject>
+  void
+  Assign(std::int64_t, TObject &) const
+  {}
+};
+
+/** The fewest pixels whose physical size n * pixelSize (as ITK's PhysicalSize
+ *  computes it) is at least size. */
+inline std::int64_t
+PixelsAtLeast(double size, double pixelSize)
+{
+  if (!(size > 0))
   {
-    case 1:
-      return isSigned ? cca::PixelType::Int8 : cca::PixelType::UInt8;
-    case 2:
-      return isSigned ? cca::PixelType::Int16 : cca::PixelType::UInt16;
-    case 4:
-      return isSigned ? cca::PixelType::Int32 : cca::PixelType::UInt32;
-    default:
-      return isSigned ? cca::PixelType::Int64 : cca::PixelType::UInt64;
+    return 0;
   }
+  const double estimate = std::ceil(size / pixelSize);
+  if (!(estimate < 9.0e18))
+  {
+    return std::numeric_limits<std::int64_t>::max();
+  }
+  auto n = static_cast<std::int64_t>(estimate);
+  while (n > 0 && static_cast<double>(n - 1) * pixelSize >= size)
+  {
+    --n;
+  }
+  while (static_cast<double>(n) * pixelSize < size)
+  {
+    ++n;
+  }
+  return n;
+}
+
+/** The most pixels whose physical size is at most size. */
+inline std::int64_t
+PixelsAtMost(double size, double pixelSize)
+{
+  const double estimate = std::floor(size / pixelSize);
+  if (!(estimate < 9.0e18))
+  {
+    return std::numeric_limits<std::int64_t>::max();
+  }
+  auto n = static_cast<std::int64_t>(std::max(estimate, 0.0));
+  while (static_cast<double>(n) * pixelSize > size && n > 0)
+  {
+    --n;
+  }
+  while (static_cast<double>(n + 1) * pixelSize <= size)
+  {
+    ++n;
+  }
+  return n;
 }
 
 /** The enum mirrors cca::Algorithm value for value (itkCudaLabelStatisticsEnums.h). */
@@ -166,6 +223,66 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::CudaLabelStatisticsIm
 {
   this->SetNumberOfRequiredOutputs(2);
   this->SetNthOutput(1, this->MakeOutput(1));
+  this->AddOptionalInputName("FeatureImage");
+}
+
+template <typename TInputImage, typename TOutputImage>
+void
+CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::SetFeatureImage(const FeatureImageType * image)
+{
+  this->ProcessObject::SetInput("FeatureImage", const_cast<FeatureImageType *>(image));
+}
+
+template <typename TInputImage, typename TOutputImage>
+auto
+CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GetFeatureImage() const -> const FeatureImageType *
+{
+  return itkDynamicCastInDebugMode<const FeatureImageType *>(this->ProcessObject::GetInput("FeatureImage"));
+}
+
+template <typename TInputImage, typename TOutputImage>
+void
+CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::SetNumberOfBins(unsigned int bins)
+{
+  if (!m_NumberOfBinsSet || m_NumberOfBins != bins)
+  {
+    m_NumberOfBins = bins;
+    m_NumberOfBinsSet = true;
+    this->Modified();
+  }
+}
+
+template <typename TInputImage, typename TOutputImage>
+unsigned int
+CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GetNumberOfBins() const
+{
+  if (m_NumberOfBinsSet)
+  {
+    return m_NumberOfBins;
+  }
+  cca::PixelType type = cca::PixelType::Float64;
+  if (const FeatureImageType * feature = this->GetFeatureImage())
+  {
+    CudaLabelStatisticsDetail::WithScalarImage<ImageDimension>(feature, [&](const auto * typed) {
+      using PixelType = typename std::remove_pointer_t<decltype(typed)>::PixelType;
+      type = CudaLabelStatisticsDetail::EnginePixelType<PixelType>();
+    });
+  }
+  return cca::StatisticsLabelMapHistogram(type).bins;
+}
+
+template <typename TInputImage, typename TOutputImage>
+auto
+CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GetInputLabelOfObject(LabelType label) const
+  -> InputImagePixelType
+{
+  const auto it = std::lower_bound(m_ObjectLabels.begin(), m_ObjectLabels.end(), label);
+  if (it == m_ObjectLabels.end() || *it != label)
+  {
+    itkExceptionMacro(<< "no object is labeled " << static_cast<typename NumericTraits<LabelType>::PrintType>(label)
+                      << " in the label modes' output of the last Update()");
+  }
+  return m_InputLabels[static_cast<std::size_t>(it - m_ObjectLabels.begin())];
 }
 
 template <typename TInputImage, typename TOutputImage>
@@ -211,6 +328,11 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateInputRequeste
   {
     input->SetRequestedRegionToLargestPossibleRegion();
   }
+  auto * feature = const_cast<FeatureImageType *>(this->GetFeatureImage());
+  if (feature)
+  {
+    feature->SetRequestedRegionToLargestPossibleRegion();
+  }
 }
 
 template <typename TInputImage, typename TOutputImage>
@@ -242,17 +364,21 @@ template <typename TInputImage, typename TOutputImage>
 void
 CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
 {
-  const InputImageType * input = this->GetInput();
-  OutputImageType *      output = this->GetOutput();
-  LabelImageType *       labelImage = this->GetLabelImage();
-  const RegionType       region = input->GetRequestedRegion();
-  const RegionType       buffered = input->GetBufferedRegion();
+  using namespace CudaLabelStatisticsDetail;
+  const InputImageType *   input = this->GetInput();
+  const FeatureImageType * feature = this->GetFeatureImage();
+  OutputImageType *        output = this->GetOutput();
+  LabelImageType *         labelImage = this->GetLabelImage();
+  const RegionType         region = input->GetRequestedRegion();
+  const RegionType         buffered = input->GetBufferedRegion();
   // Empty outputs first, so that a failure below never leaves the objects of a
   // previous update behind. (Not AllocateOutputs(): it would allocate the
   // label image even when it is not asked for.)
   output->SetBufferedRegion(output->GetRequestedRegion());
   output->Allocate();
   labelImage->Initialize();
+  m_ObjectLabels.clear();
+  m_InputLabels.clear();
   // The pixel count is checked before anything is sized from it: ITK's
   // GetNumberOfPixels() wraps silently (a 2^32 x 2^32 region counts 0 pixels).
   SizeValueType pixels = 1;
@@ -274,43 +400,111 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
   {
     itkExceptionMacro(<< "the input buffer " << buffered << " does not hold the region " << region);
   }
+  const bool labelModes = m_Objects != ObjectsEnum::ForegroundComponents;
 
   // The engine reads the region in place: strides of the input buffer.
-  cca::ImageView view;
-  view.pixelType = CudaLabelStatisticsDetail::EnginePixelType<InputImagePixelType>();
-  view.dimension = ImageDimension;
-  view.data = input->GetBufferPointer() + input->ComputeOffset(region.GetIndex());
-  const auto & offsetTable = input->GetOffsetTable();
-  for (unsigned int d = 0; d < 3; ++d)
-  {
-    view.size[d] = d < ImageDimension ? static_cast<std::int64_t>(region.GetSize(d)) : 1;
-    view.stride[d] = d < ImageDimension ? static_cast<std::int64_t>(offsetTable[d]) : view.stride[d - 1] * view.size[d - 1];
-  }
+  const cca::ImageView view = ViewOf(input, region);
 
   cca::Options options;
-  if (m_ForegroundRule == ForegroundRuleEnum::EqualToForegroundValue)
-  {
-    options.foregroundRule = cca::ForegroundRule::EqualTo;
-    options.foregroundValue = static_cast<std::int64_t>(m_InputForegroundValue);
-  }
-  else
+  if (labelModes || m_ForegroundRule == ForegroundRuleEnum::NotEqualToBackgroundValue)
   {
     options.foregroundRule = cca::ForegroundRule::NotEqualTo;
     options.foregroundValue = static_cast<std::int64_t>(m_InputBackgroundValue);
   }
+  else
+  {
+    options.foregroundRule = cca::ForegroundRule::EqualTo;
+    options.foregroundValue = static_cast<std::int64_t>(m_InputForegroundValue);
+  }
+  options.objects = static_cast<cca::Objects>(m_Objects);
   options.connectivity = m_FullyConnected ? cca::Connectivity::Full : cca::Connectivity::Face;
   options.backend = m_Backend == BackendEnum::CUDA  ? cca::Backend::Cuda
                     : m_Backend == BackendEnum::CPU ? cca::Backend::Cpu
                                                     : cca::Backend::Auto;
   options.cudaDevice = m_CudaDevice;
-  options.algorithm = CudaLabelStatisticsDetail::EngineAlgorithm(m_Algorithm);
-  options.featureCompaction = CudaLabelStatisticsDetail::EngineFeatureCompaction(m_FeatureCompaction);
+  options.algorithm = EngineAlgorithm(m_Algorithm);
+  options.featureCompaction = EngineFeatureCompaction(m_FeatureCompaction);
   options.numberOfThreads = static_cast<int>(this->GetMultiThreader()->GetMaximumNumberOfThreads());
   options.computeRuns = true;
 
-  // With the usual unsigned 32/64-bit labels and background 0, the engine's
-  // numbering is ITK's and it writes straight into the output buffer.
-  const bool directLabels = std::is_unsigned<LabelType>::value && (sizeof(LabelType) == 4 || sizeof(LabelType) == 8) &&
+  // The selection: physical sizes become pixel counts as PhysicalSize = N * pixel size.
+  double pixelSize = 1;
+  for (unsigned int i = 0; i < ImageDimension; ++i)
+  {
+    pixelSize *= input->GetSpacing()[i];
+  }
+  options.selection.minimumPixels =
+    std::max(static_cast<std::int64_t>(m_MinimumObjectSize), PixelsAtLeast(m_MinimumPhysicalSize, pixelSize));
+  options.selection.maximumPixels = std::min(
+    m_MaximumObjectSize >= static_cast<SizeValueType>(std::numeric_limits<std::int64_t>::max())
+      ? std::numeric_limits<std::int64_t>::max()
+      : static_cast<std::int64_t>(m_MaximumObjectSize),
+    PixelsAtMost(m_MaximumPhysicalSize, pixelSize));
+  options.selection.keepLargest = static_cast<std::int64_t>(m_NumberOfObjectsToKeep);
+  options.selection.orderBySize = m_SortObjectsBySize;
+  if (options.selection.maximumPixels < options.selection.minimumPixels)
+  {
+    itkExceptionMacro(<< "the size limits remove every object: at least " << options.selection.minimumPixels
+                      << " and at most " << options.selection.maximumPixels << " pixels");
+  }
+
+  // The feature image: same region, read as its own pixel type.
+  unsigned int histogramBins = 0;
+  if (feature != nullptr)
+  {
+    if (!HasIntensityAttributes<LabelObjectType>::value)
+    {
+      itkExceptionMacro(<< "a feature image was given but the output's label objects ("
+                        << LabelObjectType::New()->GetNameOfClass() << ") have no intensity attributes");
+    }
+    if (m_NumberOfBinsSet && m_NumberOfBins == 0)
+    {
+      itkExceptionMacro(<< "NumberOfBins is 0: the histogram and the median need at least one bin");
+    }
+    if (feature->GetLargestPossibleRegion() != input->GetLargestPossibleRegion())
+    {
+      itkExceptionMacro(<< "the feature image's region " << feature->GetLargestPossibleRegion()
+                        << " differs from the input's " << input->GetLargestPossibleRegion());
+    }
+    if (!feature->GetBufferedRegion().IsInside(region))
+    {
+      itkExceptionMacro(<< "the feature image's buffer " << feature->GetBufferedRegion() << " does not hold the region "
+                        << region);
+    }
+    if (feature->GetSpacing() != input->GetSpacing() || feature->GetOrigin() != input->GetOrigin() ||
+        feature->GetDirection() != input->GetDirection())
+    {
+      itkExceptionMacro(<< "the feature image lies on another pixel grid than the input (spacing "
+                        << feature->GetSpacing() << ", origin " << feature->GetOrigin() << " against "
+                        << input->GetSpacing() << ", " << input->GetOrigin() << ", or another direction)");
+    }
+    const bool scalar = WithScalarImage<ImageDimension>(feature, [&](const auto * typed) {
+      options.intensity.featureImage = ViewOf(typed, region);
+    });
+    if (!scalar)
+    {
+      itkExceptionMacro(<< "the feature image (" << feature->GetNameOfClass()
+                        << ") is not an itk::Image of a scalar integer or real pixel type");
+    }
+    cca::HistogramOptions & histogram = options.intensity.histogram;
+    histogram = cca::StatisticsLabelMapHistogram(options.intensity.featureImage.pixelType,
+                                                 m_NumberOfBinsSet ? m_NumberOfBins : 0);
+    histogram.keep = m_ComputeHistogram;
+    histogram.median = m_ComputeMedian;
+    if (!m_ComputeHistogram && !m_ComputeMedian)
+    {
+      histogram.bins = 0;
+    }
+    histogramBins = m_ComputeHistogram ? histogram.bins : 0;
+  }
+
+  // Labels 1, 2, ... with background 0 from the engine, in the output type:
+  // then it writes straight into the output buffer.
+  const bool consecutive =
+    (m_Objects != ObjectsEnum::LabelValues || m_SortObjectsBySize) &&
+    (m_SortObjectsBySize || !options.selection.Active());
+  const bool directLabels = consecutive && std::is_unsigned<LabelType>::value &&
+                            (sizeof(LabelType) == 4 || sizeof(LabelType) == 8) &&
                             m_OutputBackgroundValue == NumericTraits<LabelType>::ZeroValue();
   std::vector<std::uint64_t> engineLabels;
   if (m_ComputeLabelImage)
@@ -362,18 +556,62 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
   m_BackendUsed = result.backendUsed == cca::Backend::Cuda ? BackendEnum::CUDA : BackendEnum::CPU;
   m_StageTimes = result.times;
 
-  const std::int64_t components = result.componentCount;
-  const long double  background = static_cast<long double>(m_OutputBackgroundValue);
-  if (components > 0 &&
-      CudaLabelStatisticsDetail::ConsecutiveLabel(components, background) >
-        static_cast<long double>(NumericTraits<LabelType>::max()))
+  // The label of each object.
+  const std::int64_t     components = result.componentCount;
+  const long double      background = static_cast<long double>(m_OutputBackgroundValue);
+  std::vector<LabelType> labels(static_cast<std::size_t>(components));
+  if (m_Objects == ObjectsEnum::LabelValues && !m_SortObjectsBySize)
   {
-    labelImage->Initialize();
-    itkExceptionMacro(<< "Number of objects (" << components << ") greater than maximum of output pixel type ("
-                      << static_cast<typename NumericTraits<LabelType>::PrintType>(NumericTraits<LabelType>::max())
-                      << ").");
+    for (std::int64_t k = 0; k < components; ++k)
+    {
+      // The value as the input type, then as a label: it must be one.
+      const auto      value = static_cast<InputImagePixelType>(result.labelValues[k]);
+      const long double asNumber = static_cast<long double>(value);
+      if (asNumber < static_cast<long double>(NumericTraits<LabelType>::NonpositiveMin()) ||
+          asNumber > static_cast<long double>(NumericTraits<LabelType>::max()) ||
+          static_cast<LabelType>(value) == m_OutputBackgroundValue)
+      {
+        labelImage->Initialize();
+        itkExceptionMacro(<< "the input label "
+                          << static_cast<typename NumericTraits<InputImagePixelType>::PrintType>(value)
+                          << " cannot be a label of the output (its type's range, or the OutputBackgroundValue "
+                          << static_cast<typename NumericTraits<OutputImagePixelType>::PrintType>(m_OutputBackgroundValue)
+                          << ")");
+      }
+      labels[k] = static_cast<LabelType>(value);
+    }
+  }
+  else
+  {
+    const bool         kept = options.selection.Active() && !m_SortObjectsBySize;
+    const std::int64_t largest = components == 0 ? 0 : (kept ? result.sourceNumbers.back() : components);
+    if (components > 0 && ConsecutiveLabel(largest, background) > static_cast<long double>(NumericTraits<LabelType>::max()))
+    {
+      labelImage->Initialize();
+      itkExceptionMacro(<< "Number of objects (" << largest << ") greater than maximum of output pixel type ("
+                        << static_cast<typename NumericTraits<LabelType>::PrintType>(NumericTraits<LabelType>::max())
+                        << ").");
+    }
+    for (std::int64_t k = 0; k < components; ++k)
+    {
+      labels[k] = static_cast<LabelType>(ConsecutiveLabel(kept ? result.sourceNumbers[k] : k + 1, background));
+    }
+  }
+  if (labelModes)
+  {
+    std::vector<std::size_t> byLabel(labels.size());
+    std::iota(byLabel.begin(), byLabel.end(), std::size_t{ 0 });
+    std::sort(byLabel.begin(), byLabel.end(), [&](std::size_t a, std::size_t b) { return labels[a] < labels[b]; });
+    m_ObjectLabels.resize(labels.size());
+    m_InputLabels.resize(labels.size());
+    for (std::size_t i = 0; i < byLabel.size(); ++i)
+    {
+      m_ObjectLabels[i] = labels[byLabel[i]];
+      m_InputLabels[i] = static_cast<InputImagePixelType>(result.labelValues[byLabel[i]]);
+    }
   }
   m_NumberOfObjects = static_cast<SizeValueType>(components);
+  m_OriginalNumberOfObjects = static_cast<SizeValueType>(result.objectsFound);
   this->UpdateProgress(0.5f);
 
   // The label map: one object per component with its lines and attributes.
@@ -381,14 +619,28 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
   output->SetBackgroundValue(m_OutputBackgroundValue);
   const CudaLabelStatisticsShapeAttributes<OutputImageType> attributes(
     output, region, m_ComputePerimeter, m_ComputeFeretDiameter, m_ComputeOrientedBoundingBox, m_ExactMoments);
+  using IntensityAttributesType = std::conditional_t<HasIntensityAttributes<LabelObjectType>::value,
+                                                     CudaLabelStatisticsIntensityAttributes<OutputImageType>,
+                                                     NoIntensityAttributes>;
+  std::unique_ptr<IntensityAttributesType> intensity;
+  if (feature != nullptr)
+  {
+    intensity = std::make_unique<IntensityAttributesType>(output, region, result, histogramBins);
+  }
   MultiThreaderBase * threader = this->GetMultiThreader();
-  CudaLabelStatisticsLabelMapBuilder<OutputImageType>::Build(
-    result,
-    region.GetIndex(),
-    attributes,
-    [background](std::int64_t component) { return CudaLabelStatisticsDetail::ConsecutiveLabel(component, background); },
-    threader,
-    output);
+  const auto labelOf = [&labels](std::int64_t object) { return labels[static_cast<std::size_t>(object - 1)]; };
+  if (intensity)
+  {
+    CudaLabelStatisticsLabelMapBuilder<OutputImageType>::Build(
+      result, region.GetIndex(), attributes, labelOf, threader, output, [&intensity](SizeValueType k, LabelObjectType & object) {
+        intensity->Assign(static_cast<std::int64_t>(k), object);
+      });
+  }
+  else
+  {
+    CudaLabelStatisticsLabelMapBuilder<OutputImageType>::Build(
+      result, region.GetIndex(), attributes, labelOf, threader, output);
+  }
   m_LabelMapMilliseconds =
     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - labelMapStart).count();
   this->UpdateProgress(0.95f);
@@ -401,10 +653,8 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
       0,
       count,
       [&](SizeValueType i) {
-        const std::uint64_t component = engineLabels[i];
-        out[i] = component == 0 ? m_OutputBackgroundValue
-                                : static_cast<LabelType>(CudaLabelStatisticsDetail::ConsecutiveLabel(
-                                    static_cast<std::int64_t>(component), background));
+        const std::uint64_t object = engineLabels[i];
+        out[i] = object == 0 ? m_OutputBackgroundValue : labels[object - 1];
       },
       nullptr);
   }
@@ -433,7 +683,18 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::PrintSelf(std::ostrea
   os << indent << "Algorithm: " << m_Algorithm << std::endl;
   os << indent << "FeatureCompaction: " << m_FeatureCompaction << std::endl;
   os << indent << "CudaDevice: " << m_CudaDevice << std::endl;
+  os << indent << "Objects: " << m_Objects << std::endl;
+  os << indent << "ComputeHistogram: " << m_ComputeHistogram << std::endl;
+  os << indent << "ComputeMedian: " << m_ComputeMedian << std::endl;
+  os << indent << "NumberOfBins: " << (m_NumberOfBinsSet ? std::to_string(m_NumberOfBins) : "(default)") << std::endl;
+  os << indent << "MinimumObjectSize: " << m_MinimumObjectSize << std::endl;
+  os << indent << "MaximumObjectSize: " << m_MaximumObjectSize << std::endl;
+  os << indent << "MinimumPhysicalSize: " << m_MinimumPhysicalSize << std::endl;
+  os << indent << "MaximumPhysicalSize: " << m_MaximumPhysicalSize << std::endl;
+  os << indent << "NumberOfObjectsToKeep: " << m_NumberOfObjectsToKeep << std::endl;
+  os << indent << "SortObjectsBySize: " << m_SortObjectsBySize << std::endl;
   os << indent << "NumberOfObjects: " << m_NumberOfObjects << std::endl;
+  os << indent << "OriginalNumberOfObjects: " << m_OriginalNumberOfObjects << std::endl;
 }
 
 } // end namespace itk

@@ -64,17 +64,27 @@ public:
    *  closely, large enough that taking a chunk costs nothing. */
   static constexpr SizeValueType ChunkObjects = 512;
 
+  /** Takes no further attributes. */
+  struct NoMoreAttributes
+  {
+    void
+    operator()(SizeValueType, LabelObjectType &) const
+    {}
+  };
+
   /** Adds the components of result to map: component k (1-based) gets label
-   *  labelOf(k), runs offset by regionIndex. Uses the threader's work units
-   *  and one more thread. */
-  template <typename TLabelOf>
+   *  labelOf(k), runs offset by regionIndex, its shape attributes, and then
+   *  whatever more(k - 1, object) assigns (the intensity attributes). Uses
+   *  the threader's work units and one more thread. */
+  template <typename TLabelOf, typename TMoreAttributes = NoMoreAttributes>
   static void
   Build(const cca::Result &    result,
         const IndexType &      regionIndex,
         const AttributesType & attributes,
         TLabelOf               labelOf,
         MultiThreaderBase *    threader,
-        TLabelMap *            map)
+        TLabelMap *            map,
+        TMoreAttributes        more = TMoreAttributes{})
   {
     const auto components = static_cast<SizeValueType>(result.componentCount);
     if (components == 0)
@@ -150,6 +160,7 @@ public:
             for (SizeValueType k = c * ChunkObjects; k < end; ++k)
             {
               objects[k] = MakeObject(result, k, regionIndex, attributes, labelOf, memo);
+              more(k, *objects[k]);
             }
             made[c].store(true, std::memory_order_release);
           }

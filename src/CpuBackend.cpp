@@ -7,6 +7,10 @@
 // table entries without locks, and keeps the few components that started in an
 // earlier chunk in a small side table merged at the end.
 #include "BackendImplementation.h"
+#include "IntensityRecord.h"
+#include "IntensityStatistics.h"
+#include "ObjectOrder.h"
+#include "ParallelFor.h"
 #include "PixelTypeDispatch.h"
 #include "RowNeighbourhood.h"
 #include "RunFeatures.h"
@@ -16,7 +20,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
-#include <system_error>
+#include <numeric>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -34,62 +38,13 @@ MillisecondsSince(Clock::time_point start)
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-/** Runs fn(chunk) for chunk in [0, chunks) on one thread each. An exception
- *  of a chunk (std::bad_alloc when memory runs out) is rethrown here after
- *  every thread has joined, instead of ending the process; a chunk whose
- *  thread cannot be started runs on the calling thread. */
-template <typename Function>
-void
-ParallelForChunks(int chunks, Function && fn)
-{
-  if (chunks == 1)
-  {
-    fn(0);
-    return;
-  }
-  std::vector<std::exception_ptr> errors(chunks);
-  auto                            guarded = [&fn, &errors](int c) {
-    try
-    {
-      fn(c);
-    }
-    catch (...)
-    {
-      errors[c] = std::current_exception();
-    }
-  };
-  std::vector<std::thread> threads;
-  threads.reserve(chunks);
-  for (int c = 0; c < chunks; ++c)
-  {
-    try
-    {
-      threads.emplace_back(guarded, c);
-    }
-    catch (const std::system_error &)
-    {
-      guarded(c);
-    }
-  }
-  for (auto & t : threads)
-  {
-    t.join();
-  }
-  for (const auto & error : errors)
-  {
-    if (error)
-    {
-      std::rethrow_exception(error);
-    }
-  }
-}
-
 /** All runs of the image in raster order, with the first run of each row. */
 struct RunTable
 {
-  std::vector<std::int32_t> x;
-  std::vector<std::int32_t> length;
-  std::vector<std::int64_t> rowStart; ///< rows + 1 entries
+  std::vector<std::int32_t>  x;
+  std::vector<std::int32_t>  length;
+  std::vector<std::int64_t>  rowStart; ///< rows + 1 entries
+  std::vector<std::uint64_t> key;      ///< label modes: the value key (detail::ValueKey) of each run
 };
 
 template <typename TPixel>
@@ -97,18 +52,21 @@ struct ForegroundTest
 {
   TPixel value;
   bool   equal;
+  bool   all;
   bool
   operator()(TPixel p) const
   {
-    return (p == value) == equal;
+    return all || (p == value) == equal;
   }
 };
 
-/** Appends the runs of one row to x/length. */
+/** Appends the runs of one row to x/length; with splitAtValues a run also
+ *  ends where the value changes (label images), and its key is appended. */
 template <typename TPixel>
 void
 DetectRowRuns(const TPixel * row, std::int64_t width, std::int64_t stride, const ForegroundTest<TPixel> & isForeground,
-              std::vector<std::int32_t> & x, std::vector<std::int32_t> & length)
+              bool splitAtValues, std::vector<std::int32_t> & x, std::vector<std::int32_t> & length,
+              std::vector<std::uint64_t> & key)
 {
   std::int64_t i = 0;
   while (i < width)
@@ -122,9 +80,21 @@ DetectRowRuns(const TPixel * row, std::int64_t width, std::int64_t stride, const
       break;
     }
     const std::int64_t start = i;
-    while (i < width && isForeground(row[i * stride]))
+    const TPixel       value = row[i * stride];
+    if (splitAtValues)
     {
-      ++i;
+      while (i < width && row[i * stride] == value)
+      {
+        ++i;
+      }
+      key.push_back(detail::ValueKey(value));
+    }
+    else
+    {
+      while (i < width && isForeground(row[i * stride]))
+      {
+        ++i;
+      }
     }
     x.push_back(static_cast<std::int32_t>(start));
     length.push_back(static_cast<std::int32_t>(i - start));
@@ -133,11 +103,12 @@ DetectRowRuns(const TPixel * row, std::int64_t width, std::int64_t stride, const
 
 /** Per-chunk run lists, kept by the backend so repeated runs reuse their memory. */
 using ChunkRuns = std::vector<std::vector<std::int32_t>>;
+using ChunkKeys = std::vector<std::vector<std::uint64_t>>;
 
 template <typename TPixel>
 void
 DetectRuns(const ImageView & image, const Options & options, const std::vector<std::int64_t> & chunkRows,
-           ChunkRuns & chunkX, ChunkRuns & chunkLength, RunTable & runs)
+           ChunkRuns & chunkX, ChunkRuns & chunkLength, ChunkKeys & chunkKey, RunTable & runs)
 {
   const std::int64_t width = image.size[0];
   const std::int64_t height = image.size[1];
@@ -147,22 +118,27 @@ DetectRuns(const ImageView & image, const Options & options, const std::vector<s
   const std::int64_t sy = dense ? width : image.stride[1];
   const std::int64_t sz = dense ? width * height : image.stride[2];
   const ForegroundTest<TPixel> isForeground{ static_cast<TPixel>(options.foregroundValue),
-                                             options.foregroundRule == ForegroundRule::EqualTo };
+                                             options.foregroundRule == ForegroundRule::EqualTo,
+                                             options.foregroundRule == ForegroundRule::All };
+  const bool   splitAtValues = options.objects != Objects::ForegroundComponents;
   const auto * pixels = static_cast<const TPixel *>(image.data);
 
   const int chunks = static_cast<int>(chunkRows.size()) - 1;
   chunkX.resize(chunks);
   chunkLength.resize(chunks);
+  chunkKey.resize(chunks);
   runs.rowStart.assign(rows + 1, 0);
   ParallelForChunks(chunks, [&](int c) {
     chunkX[c].clear();
     chunkLength[c].clear();
+    chunkKey[c].clear();
     for (std::int64_t r = chunkRows[c]; r < chunkRows[c + 1]; ++r)
     {
       const std::int64_t y = r % height;
       const std::int64_t z = r / height;
       const std::size_t  before = chunkX[c].size();
-      DetectRowRuns(pixels + y * sy + z * sz, width, sx, isForeground, chunkX[c], chunkLength[c]);
+      DetectRowRuns(pixels + y * sy + z * sz, width, sx, isForeground, splitAtValues, chunkX[c], chunkLength[c],
+                    chunkKey[c]);
       runs.rowStart[r + 1] = static_cast<std::int64_t>(chunkX[c].size() - before); // a count for now
     }
   });
@@ -173,10 +149,12 @@ DetectRuns(const ImageView & image, const Options & options, const std::vector<s
   const std::int64_t total = runs.rowStart[rows];
   runs.x.resize(total);
   runs.length.resize(total);
+  runs.key.resize(splitAtValues ? total : 0);
   ParallelForChunks(chunks, [&](int c) {
     const std::int64_t first = runs.rowStart[chunkRows[c]];
     std::copy(chunkX[c].begin(), chunkX[c].end(), runs.x.begin() + first);
     std::copy(chunkLength[c].begin(), chunkLength[c].end(), runs.length.begin() + first);
+    std::copy(chunkKey[c].begin(), chunkKey[c].end(), runs.key.begin() + first);
   });
 }
 
@@ -219,30 +197,228 @@ private:
 };
 
 /** Calls visit(i, j) for each run i of row ra and run j of row rb whose x ranges
- *  overlap after widening by `reach` pixels (0: same x, 1: also diagonal). */
+ *  overlap after widening by `reach` pixels (0: same x, 1: also diagonal).
+ *  Runs of a row may touch each other (label images), so a run of rb can
+ *  meet several runs of ra and the other way round: for each run of ra the
+ *  candidates of rb start where the previous run's did. */
 template <typename Visit>
 void
 ForEachTouchingPair(const RunTable & runs, std::int64_t ra, std::int64_t rb, int reach, Visit && visit)
 {
-  std::int64_t       i = runs.rowStart[ra];
-  const std::int64_t iEnd = runs.rowStart[ra + 1];
-  std::int64_t       j = runs.rowStart[rb];
+  std::int64_t       first = runs.rowStart[rb];
   const std::int64_t jEnd = runs.rowStart[rb + 1];
-  while (i < iEnd && j < jEnd)
+  for (std::int64_t i = runs.rowStart[ra]; i < runs.rowStart[ra + 1] && first < jEnd; ++i)
   {
-    const std::int64_t aEnd = std::int64_t{ runs.x[i] } + runs.length[i] - 1;
-    const std::int64_t bEnd = std::int64_t{ runs.x[j] } + runs.length[j] - 1;
-    if (runs.x[i] <= bEnd + reach && runs.x[j] <= aEnd + reach)
+    const std::int64_t aStart = runs.x[i];
+    const std::int64_t aEnd = aStart + runs.length[i] - 1;
+    while (first < jEnd && std::int64_t{ runs.x[first] } + runs.length[first] - 1 + reach < aStart)
+    {
+      ++first;
+    }
+    for (std::int64_t j = first; j < jEnd && runs.x[j] <= aEnd + reach; ++j)
     {
       visit(i, j);
     }
-    if (aEnd < bEnd)
+  }
+}
+
+/** Labels by value (Objects::LabelValues): each run's parent is the first run
+ *  of its value, so the numbering below sees one object per value. */
+void
+ParentsByValue(const RunTable & runs, std::vector<std::int64_t> & parent)
+{
+  std::unordered_map<std::uint64_t, std::int64_t> first;
+  for (std::size_t i = 0; i < runs.key.size(); ++i)
+  {
+    parent[i] = first.try_emplace(runs.key[i], static_cast<std::int64_t>(i)).first->second;
+  }
+}
+
+/** The minimum and maximum of a whole image, as doubles. */
+template <class T>
+void
+ImageRange(const ImageView & image, int threads, double & minimum, double & maximum)
+{
+  const bool         dense = image.stride[0] == 0 && image.stride[1] == 0 && image.stride[2] == 0;
+  const std::int64_t sx = dense ? 1 : image.stride[0];
+  const std::int64_t sy = dense ? image.size[0] : image.stride[1];
+  const std::int64_t sz = dense ? image.size[0] * image.size[1] : image.stride[2];
+  const std::int64_t rows = image.size[1] * image.size[2];
+  const auto *       pixels = static_cast<const T *>(image.data);
+  threads = static_cast<int>(std::min<std::int64_t>(threads, rows));
+  std::vector<T> low(threads, pixels[0]);
+  std::vector<T> high(threads, pixels[0]);
+  ParallelForChunks(threads, [&](int c) {
+    for (std::int64_t r = rows * c / threads; r < rows * (c + 1) / threads; ++r)
     {
-      ++i;
+      const T * row = pixels + (r % image.size[1]) * sy + (r / image.size[1]) * sz;
+      for (std::int64_t x = 0; x < image.size[0]; ++x)
+      {
+        const T v = row[x * sx];
+        low[c] = v < low[c] ? v : low[c];
+        high[c] = high[c] < v ? v : high[c];
+      }
+    }
+  });
+  minimum = static_cast<double>(*std::min_element(low.begin(), low.end()));
+  maximum = static_cast<double>(*std::max_element(high.begin(), high.end()));
+}
+
+/** The histogram of one object's pixels as sorted non-empty (bin, count)
+ *  entries appended to bins/counts: dense counting for large objects,
+ *  sorting for small ones. */
+class ObjectHistogram
+{
+public:
+  void
+  Add(std::int64_t bin)
+  {
+    m_Bins.push_back(static_cast<std::uint32_t>(bin));
+  }
+
+  void
+  Finish(std::uint32_t binCount, std::vector<std::uint32_t> & bins, std::vector<std::int64_t> & counts)
+  {
+    if (m_Bins.size() > binCount / 4 && binCount <= (1u << 24))
+    {
+      m_Dense.resize(binCount, 0);
+      std::uint32_t low = binCount;
+      std::uint32_t high = 0;
+      for (const std::uint32_t b : m_Bins)
+      {
+        ++m_Dense[b];
+        low = std::min(low, b);
+        high = std::max(high, b);
+      }
+      for (std::uint32_t b = low; b <= high && low < binCount; ++b)
+      {
+        if (m_Dense[b] != 0)
+        {
+          bins.push_back(b);
+          counts.push_back(m_Dense[b]);
+          m_Dense[b] = 0;
+        }
+      }
     }
     else
     {
-      ++j;
+      std::sort(m_Bins.begin(), m_Bins.end());
+      for (std::size_t i = 0; i < m_Bins.size(); ++i)
+      {
+        if (i == 0 || m_Bins[i] != m_Bins[i - 1])
+        {
+          bins.push_back(m_Bins[i]);
+          counts.push_back(0);
+        }
+        ++counts.back();
+      }
+    }
+    m_Bins.clear();
+  }
+
+private:
+  std::vector<std::uint32_t> m_Bins;
+  std::vector<std::int64_t>  m_Dense;
+};
+
+/** The intensity group of every object, from its runs (grouped by object). */
+template <class T>
+void
+IntensityOnCpu(const Options & options, const std::vector<cca::Run> & grouped, const std::vector<std::int64_t> & offsets,
+               int threads, Result & result)
+{
+  using Sum = detail::IntensitySum_t<T>;
+  const ImageView &        feature = options.intensity.featureImage;
+  const HistogramOptions & h = options.intensity.histogram;
+  const bool               dense = feature.stride[0] == 0 && feature.stride[1] == 0 && feature.stride[2] == 0;
+  const std::int64_t       width = feature.size[0];
+  const std::int64_t       height = feature.size[1];
+  const std::int64_t       sx = dense ? 1 : feature.stride[0];
+  const std::int64_t       sy = dense ? width : feature.stride[1];
+  const std::int64_t       sz = dense ? width * height : feature.stride[2];
+  const auto *             pixels = static_cast<const T *>(feature.data);
+  const bool               packed = detail::PackedExtremes<T>(feature.NumberOfPixels());
+  const bool               weighted = options.intensity.weightedMoments;
+  const std::int64_t       objects = static_cast<std::int64_t>(offsets.size()) - 1;
+
+  detail::HistogramBinning binning{};
+  if (h.bins > 0)
+  {
+    double lower = h.lower;
+    double upper = h.upper;
+    if (h.rangeOfFeatureImage)
+    {
+      ImageRange<T>(feature, threads, lower, upper);
+    }
+    binning = detail::HistogramBinning::Make(h.bins, lower, upper, h.clipBinsAtEnds);
+    result.histogramLower = lower;
+    result.histogramUpper = upper;
+  }
+
+  result.intensity.resize(static_cast<std::size_t>(objects));
+  threads = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, objects)));
+  std::vector<std::vector<std::uint32_t>> chunkBins(threads);
+  std::vector<std::vector<std::int64_t>>  chunkCounts(threads);
+  std::vector<std::int64_t>               entriesOf(static_cast<std::size_t>(objects), 0);
+  ParallelForChunks(threads, [&](int c) {
+    ObjectHistogram histogram;
+    for (std::int64_t k = objects * c / threads; k < objects * (c + 1) / threads; ++k)
+    {
+      detail::IntensityRecord<Sum> total;
+      detail::IntensityRecord<Sum> run;
+      detail::ClearIntensity(total);
+      std::int64_t pixelCount = 0;
+      for (std::int64_t i = offsets[k]; i < offsets[k + 1]; ++i)
+      {
+        const cca::Run & line = grouped[i];
+        const T *        row = pixels + line.y * sy + std::int64_t{ line.z } * sz;
+        const std::int64_t rowIndex = (std::int64_t{ line.z } * height + line.y) * width;
+        detail::RunIntensity(row, sx, line.x, line.length, line.y, line.z, rowIndex, packed, weighted, run);
+        detail::MergeIntensity(total, run, weighted);
+        pixelCount += line.length;
+        if (h.bins > 0)
+        {
+          for (std::int32_t x = line.x; x < line.x + line.length; ++x)
+          {
+            const std::int64_t bin = binning.Find(static_cast<double>(row[x * sx]));
+            if (bin >= 0)
+            {
+              histogram.Add(bin);
+            }
+          }
+        }
+      }
+      ObjectIntensity & out = result.intensity[static_cast<std::size_t>(k)];
+      detail::FinishIntensity<T>(total, pixelCount, packed, width, height, weighted, out);
+      if (h.bins > 0)
+      {
+        const std::size_t first = chunkBins[c].size();
+        histogram.Finish(h.bins, chunkBins[c], chunkCounts[c]);
+        entriesOf[k] = static_cast<std::int64_t>(chunkBins[c].size() - first);
+        if (h.median)
+        {
+          out.median = detail::HistogramMedian(chunkBins[c].data() + first, chunkCounts[c].data() + first,
+                                               entriesOf[k], pixelCount, binning);
+        }
+        if (!h.keep)
+        {
+          chunkBins[c].resize(first);
+          chunkCounts[c].resize(first);
+        }
+      }
+    }
+  });
+  if (h.bins > 0 && h.keep)
+  {
+    result.histogramOffsets.assign(static_cast<std::size_t>(objects) + 1, 0);
+    for (std::int64_t k = 0; k < objects; ++k)
+    {
+      result.histogramOffsets[k + 1] = result.histogramOffsets[k] + entriesOf[k];
+    }
+    for (int c = 0; c < threads; ++c)
+    {
+      result.histogramBins.insert(result.histogramBins.end(), chunkBins[c].begin(), chunkBins[c].end());
+      result.histogramCounts.insert(result.histogramCounts.end(), chunkCounts[c].begin(), chunkCounts[c].end());
     }
   }
 }
@@ -257,8 +433,11 @@ private:
   // Working memory kept across runs: fresh pages cost more than the work.
   ChunkRuns                 m_ChunkX;
   ChunkRuns                 m_ChunkLength;
+  ChunkKeys                 m_ChunkKey;
   RunTable                  m_Runs;
   std::vector<std::int64_t> m_ParentOrLabel;
+  std::vector<cca::Run>     m_Grouped; ///< runs grouped by object when the result does not keep them
+  std::vector<std::int64_t> m_GroupOffsets;
 };
 
 void
@@ -276,9 +455,10 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
   const std::int64_t depth = image.size[2];
   const std::int64_t rows = height * depth;
   const RowNeighbourhood neighbourhood(height, depth);
+  const bool             labelModes = options.objects != Objects::ForegroundComponents;
 
-  int threads = options.numberOfThreads > 0 ? options.numberOfThreads
-                                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int threads = HostThreads(options.numberOfThreads);
+  const int allThreads = threads;
   threads = static_cast<int>(std::min<std::int64_t>(threads, rows));
   std::vector<std::int64_t> chunkRows(threads + 1);
   for (int c = 0; c <= threads; ++c)
@@ -288,52 +468,65 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
 
   RunTable & runs = m_Runs;
   DispatchPixelType(image.pixelType, [&](auto pixel) {
-    DetectRuns<decltype(pixel)>(image, options, chunkRows, m_ChunkX, m_ChunkLength, runs);
+    DetectRuns<decltype(pixel)>(image, options, chunkRows, m_ChunkX, m_ChunkLength, m_ChunkKey, runs);
   });
   const std::int64_t runCount = runs.rowStart[rows];
 
-  // Union-find: first within each chunk in parallel, then across chunk borders.
   std::vector<std::int64_t> & parentOrLabel = m_ParentOrLabel;
   parentOrLabel.resize(runCount);
-  for (std::int64_t i = 0; i < runCount; ++i)
+  if (options.objects == Objects::LabelValues)
   {
-    parentOrLabel[i] = i;
+    ParentsByValue(runs, parentOrLabel);
   }
-  const RunUnionFind unionFind(parentOrLabel);
-  const int          reach = options.connectivity == Connectivity::Full ? 1 : 0;
-  auto               uniteRow = [&](std::int64_t r, std::int64_t firstAllowedRow) {
-    neighbourhood.ForEachPrecedingRow(r, options.connectivity, [&](std::int64_t rb) {
-      if (rb >= firstAllowedRow)
+  else
+  {
+    // Union-find: first within each chunk in parallel, then across chunk
+    // borders. Components of a label image join runs of one value only.
+    for (std::int64_t i = 0; i < runCount; ++i)
+    {
+      parentOrLabel[i] = i;
+    }
+    const RunUnionFind unionFind(parentOrLabel);
+    const int          reach = options.connectivity == Connectivity::Full ? 1 : 0;
+    const bool         sameValueOnly = options.objects == Objects::LabelValueComponents;
+    auto               unite = [&](std::int64_t i, std::int64_t j) {
+      if (!sameValueOnly || runs.key[i] == runs.key[j])
       {
-        ForEachTouchingPair(runs, r, rb, reach, [&](std::int64_t i, std::int64_t j) { unionFind.Unite(i, j); });
+        unionFind.Unite(i, j);
+      }
+    };
+    ParallelForChunks(threads, [&](int c) {
+      for (std::int64_t r = chunkRows[c]; r < chunkRows[c + 1]; ++r)
+      {
+        neighbourhood.ForEachPrecedingRow(r, options.connectivity, [&](std::int64_t rb) {
+          if (rb >= chunkRows[c])
+          {
+            ForEachTouchingPair(runs, r, rb, reach, unite);
+          }
+        });
       }
     });
-  };
-  ParallelForChunks(threads, [&](int c) {
-    for (std::int64_t r = chunkRows[c]; r < chunkRows[c + 1]; ++r)
+    for (int c = 1; c < threads; ++c)
     {
-      uniteRow(r, chunkRows[c]);
-    }
-  });
-  for (int c = 1; c < threads; ++c)
-  {
-    // Rows whose preceding neighbours may lie in an earlier chunk.
-    const std::int64_t last = std::min(chunkRows[c + 1], chunkRows[c] + height + 1);
-    for (std::int64_t r = chunkRows[c]; r < last; ++r)
-    {
-      neighbourhood.ForEachPrecedingRow(r, options.connectivity, [&](std::int64_t rb) {
-        if (rb < chunkRows[c])
-        {
-          ForEachTouchingPair(runs, r, rb, reach, [&](std::int64_t i, std::int64_t j) { unionFind.Unite(i, j); });
-        }
-      });
+      // Rows whose preceding neighbours may lie in an earlier chunk.
+      const std::int64_t last = std::min(chunkRows[c + 1], chunkRows[c] + height + 1);
+      for (std::int64_t r = chunkRows[c]; r < last; ++r)
+      {
+        neighbourhood.ForEachPrecedingRow(r, options.connectivity, [&](std::int64_t rb) {
+          if (rb < chunkRows[c])
+          {
+            ForEachTouchingPair(runs, r, rb, reach, unite);
+          }
+        });
+      }
     }
   }
 
-  // Dense labels in raster order of each component's first run. parent[i] <= i,
-  // so when run i is reached, slot parent[i] already holds that component's label.
-  std::vector<std::int64_t> labelsBeforeChunk(threads + 1, 0);
-  std::int64_t              componentCount = 0;
+  // Dense labels in raster order of each object's first run. parent[i] <= i,
+  // so when run i is reached, slot parent[i] already holds that object's label.
+  std::vector<std::int64_t>  labelsBeforeChunk(threads + 1, 0);
+  std::vector<std::uint64_t> objectKey; // label modes: the value key of each object
+  std::int64_t               componentCount = 0;
   {
     int chunk = 0;
     for (std::int64_t i = 0; i < runCount; ++i)
@@ -343,6 +536,10 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
         labelsBeforeChunk[++chunk] = componentCount;
       }
       const std::int64_t parent = parentOrLabel[i];
+      if (parent == i && labelModes)
+      {
+        objectKey.push_back(runs.key[i]);
+      }
       parentOrLabel[i] = parent == i ? ++componentCount : parentOrLabel[parent];
     }
     while (chunk < threads)
@@ -350,13 +547,7 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
       labelsBeforeChunk[++chunk] = componentCount;
     }
   }
-  const std::vector<std::int64_t> & runLabel = parentOrLabel;
-  if (options.labelImageType == LabelImageType::UInt32 &&
-      componentCount > std::int64_t{ std::numeric_limits<std::uint32_t>::max() })
-  {
-    throw Error(Error::Kind::Overflow, "number of components (" + std::to_string(componentCount) +
-                                         ") exceeds the 32-bit label image");
-  }
+  std::vector<std::int64_t> & runLabel = parentOrLabel;
   result.times.labelMs = MillisecondsSince(labelStart);
 
   // Features.
@@ -422,33 +613,108 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
     }
   });
 
-  // Run-length lines grouped by component, raster order within each.
+  // The objects' order (label values: by value) and the selection: object k
+  // of the result is object order[k] of the raster numbering.
+  result.objectsFound = componentCount;
+  const bool                reordered = options.objects == Objects::LabelValues || options.selection.Active();
+  std::vector<std::int64_t> order;
+  if (options.objects == Objects::LabelValues)
+  {
+    order.resize(static_cast<std::size_t>(componentCount));
+    std::iota(order.begin(), order.end(), std::int64_t{ 0 });
+    std::sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return objectKey[a] < objectKey[b]; });
+  }
+  if (options.selection.Active())
+  {
+    auto base = [&](std::int64_t k) { return order.empty() ? k : order[k]; };
+    const std::vector<std::int64_t> kept = detail::SelectObjects(
+      componentCount, options.selection, [&](std::int64_t k) { return table[base(k)].pixelCount; });
+    std::vector<std::int64_t> selected(kept.size());
+    result.sourceNumbers.resize(kept.size());
+    for (std::size_t k = 0; k < kept.size(); ++k)
+    {
+      selected[k] = base(kept[k]);
+      result.sourceNumbers[k] = kept[k] + 1;
+    }
+    order.swap(selected);
+  }
+  if (reordered)
+  {
+    std::vector<ComponentFeatures> ordered(order.size());
+    std::vector<std::int64_t>      newLabel(static_cast<std::size_t>(componentCount), 0);
+    for (std::size_t k = 0; k < order.size(); ++k)
+    {
+      ordered[k] = table[order[k]];
+      newLabel[order[k]] = static_cast<std::int64_t>(k) + 1;
+    }
+    table.swap(ordered);
+    for (std::int64_t i = 0; i < runCount; ++i)
+    {
+      runLabel[i] = newLabel[runLabel[i] - 1];
+    }
+    componentCount = static_cast<std::int64_t>(order.size());
+  }
+  if (labelModes)
+  {
+    result.labelValues.resize(static_cast<std::size_t>(componentCount));
+    DispatchPixelType(image.pixelType, [&](auto pixel) {
+      using T = decltype(pixel);
+      for (std::int64_t k = 0; k < componentCount; ++k)
+      {
+        result.labelValues[k] = detail::IntegerOfKey<T>(objectKey[reordered ? order[k] : k]);
+      }
+    });
+  }
+  if (options.labelImageType == LabelImageType::UInt32 &&
+      componentCount > std::int64_t{ std::numeric_limits<std::uint32_t>::max() })
+  {
+    throw Error(Error::Kind::Overflow, "number of components (" + std::to_string(componentCount) +
+                                         ") exceeds the 32-bit label image");
+  }
+
+  // Run-length lines grouped by object (label 0: a removed object's run),
+  // raster order within each: the result's, or the intensity group's own.
+  const bool intensity = options.intensity.Requested();
   if (!options.computeRuns)
   {
     result.runs.clear();
     result.runOffsets.clear();
   }
-  else
+  if (options.computeRuns || intensity)
   {
-    result.runOffsets.assign(componentCount + 1, 0);
+    std::vector<cca::Run> &     grouped = options.computeRuns ? result.runs : m_Grouped;
+    std::vector<std::int64_t> & offsets = options.computeRuns ? result.runOffsets : m_GroupOffsets;
+    offsets.assign(componentCount + 1, 0);
     for (std::int64_t i = 0; i < runCount; ++i)
     {
-      ++result.runOffsets[runLabel[i]];
+      if (runLabel[i] != 0)
+      {
+        ++offsets[runLabel[i]];
+      }
     }
     for (std::int64_t l = 0; l < componentCount; ++l)
     {
-      result.runOffsets[l + 1] += result.runOffsets[l];
+      offsets[l + 1] += offsets[l];
     }
-    result.runs.resize(runCount);
-    std::vector<std::int64_t> next(result.runOffsets.begin(), result.runOffsets.end() - 1);
+    grouped.resize(offsets[componentCount]);
+    std::vector<std::int64_t> next(offsets.begin(), offsets.end() - 1);
     for (std::int64_t r = 0; r < rows; ++r)
     {
       const auto y = static_cast<std::int32_t>(r % height);
       const auto z = static_cast<std::int32_t>(r / height);
       for (std::int64_t i = runs.rowStart[r]; i < runs.rowStart[r + 1]; ++i)
       {
-        result.runs[next[runLabel[i] - 1]++] = cca::Run{ runs.x[i], y, z, runs.length[i] };
+        if (runLabel[i] != 0)
+        {
+          grouped[next[runLabel[i] - 1]++] = cca::Run{ runs.x[i], y, z, runs.length[i] };
+        }
       }
+    }
+    if (intensity)
+    {
+      DispatchFeaturePixelType(options.intensity.featureImage.pixelType, [&](auto pixel) {
+        IntensityOnCpu<decltype(pixel)>(options, grouped, offsets, allThreads, result);
+      });
     }
   }
 

@@ -26,7 +26,10 @@ PixelTypeSize(PixelType type)
       return 4;
     case PixelType::UInt64:
     case PixelType::Int64:
+    case PixelType::Float64:
       return 8;
+    case PixelType::Float32:
+      return 4;
   }
   return 0;
 }
@@ -52,6 +55,52 @@ PixelTypeName(PixelType type)
       return "uint64";
     case PixelType::Int64:
       return "int64";
+    case PixelType::Float32:
+      return "float32";
+    case PixelType::Float64:
+      return "float64";
+  }
+  return "unknown";
+}
+
+HistogramOptions
+StatisticsLabelMapHistogram(PixelType featureType, std::uint32_t bins)
+{
+  const int  size = PixelTypeSize(featureType);
+  const bool integer = !IsRealPixelType(featureType);
+  if (bins == 0)
+  {
+    bins = integer && size <= 2 ? (1u << (8 * size)) : 128u;
+  }
+  HistogramOptions h;
+  h.bins = bins;
+  h.median = true;
+  h.keep = false;
+  h.clipBinsAtEnds = false;
+  h.rangeOfFeatureImage = true;
+  if (integer && size <= 2 && bins == (1u << (8 * size)))
+  {
+    const bool   isSigned = featureType == PixelType::Int8 || featureType == PixelType::Int16;
+    const double span = static_cast<double>(1u << (8 * size));
+    const double lowest = isSigned ? -span / 2 : 0.0;
+    h.rangeOfFeatureImage = false;
+    h.lower = lowest - 0.5;
+    h.upper = lowest + span - 1 + 0.5;
+  }
+  return h;
+}
+
+const char *
+ObjectsName(Objects objects)
+{
+  switch (objects)
+  {
+    case Objects::ForegroundComponents:
+      return "ForegroundComponents";
+    case Objects::LabelValues:
+      return "LabelValues";
+    case Objects::LabelValueComponents:
+      return "LabelValueComponents";
   }
   return "unknown";
 }
@@ -207,6 +256,15 @@ Reset(Result & result)
   result.estimatedConflicts = -1;
   result.bytesCopiedToHost = 0;
   result.bytesCopiedToDevice = -1;
+  result.labelValues.clear();
+  result.sourceNumbers.clear();
+  result.objectsFound = 0;
+  result.intensity.clear();
+  result.histogramLower = 0;
+  result.histogramUpper = 0;
+  result.histogramOffsets.clear();
+  result.histogramBins.clear();
+  result.histogramCounts.clear();
 }
 
 /** True when the image or the label image destination is in device memory. */

@@ -6,6 +6,7 @@
 #include "cca/Types.h"
 
 #include <cstdint>
+#include <string>
 
 namespace cca
 {
@@ -32,8 +33,28 @@ DispatchPixelType(PixelType type, Function && function)
       return function(std::uint64_t{});
     case PixelType::Int64:
       return function(std::int64_t{});
+    case PixelType::Float32:
+    case PixelType::Float64:
+      break;
   }
-  throw Error(Error::Kind::InvalidInput, "unknown pixel type");
+  throw Error(Error::Kind::InvalidInput, std::string("the labeled image needs an integer pixel type, not ") +
+                                           PixelTypeName(type));
+}
+
+/** The same over every pixel type a feature image may have, reals included. */
+template <typename Function>
+void
+DispatchFeaturePixelType(PixelType type, Function && function)
+{
+  switch (type)
+  {
+    case PixelType::Float32:
+      return function(float{});
+    case PixelType::Float64:
+      return function(double{});
+    default:
+      return DispatchPixelType(type, function);
+  }
 }
 
 } // namespace cca

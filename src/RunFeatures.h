@@ -4,15 +4,11 @@
 #ifndef cca_RunFeatures_h
 #define cca_RunFeatures_h
 
+#include "HostDevice.h"
+
 #include "cca/Types.h"
 
 #include <cstdint>
-
-#if defined(__CUDACC__)
-#  define CCA_HOST_DEVICE __host__ __device__ __forceinline__
-#else
-#  define CCA_HOST_DEVICE inline
-#endif
 
 namespace cca
 {

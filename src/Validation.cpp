@@ -1,6 +1,7 @@
 #include "cca/Engine.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -63,6 +64,92 @@ ValidateMemory(const ImageView & image, const Options & options)
     }
   }
 }
+/** Strides: all zero (dense), or non-zero along every axis longer than 1. */
+void
+ValidateStrides(const ImageView & image, const char * what)
+{
+  const bool dense = image.stride[0] == 0 && image.stride[1] == 0 && image.stride[2] == 0;
+  for (int i = 0; i < 3 && !dense; ++i)
+  {
+    if (image.size[i] > 1 && image.stride[i] == 0)
+    {
+      Fail(std::string(what) + " strides must be non-zero along every axis longer than 1 (a broadcast view), or "
+                               "all zero for a dense buffer");
+    }
+  }
+}
+
+/** Label modes, the selection and the feature image. */
+void
+ValidateGroups(const ImageView & image, const Options & options)
+{
+  if (options.objects != Objects::ForegroundComponents && options.objects != Objects::LabelValues &&
+      options.objects != Objects::LabelValueComponents)
+  {
+    Fail("unknown Objects value");
+  }
+  if (options.foregroundRule != ForegroundRule::EqualTo && options.foregroundRule != ForegroundRule::NotEqualTo &&
+      options.foregroundRule != ForegroundRule::All)
+  {
+    Fail("unknown foreground rule");
+  }
+  const bool labels = options.objects != Objects::ForegroundComponents;
+  if (labels && options.algorithm != Algorithm::Default && options.algorithm != Algorithm::FLSL &&
+      options.algorithm != Algorithm::FLSL_CD)
+  {
+    Fail(std::string("label images (Objects::") + ObjectsName(options.objects) + ") are labeled by the full-run "
+         "algorithms only (Default, FLSL, FLSL_CD), not " + AlgorithmName(options.algorithm));
+  }
+  if ((labels || options.selection.Active() || options.intensity.Requested()) &&
+      options.featureCompaction != FeatureCompaction::Scan)
+  {
+    Fail(std::string("label images, a feature image and a selection need FeatureCompaction::Scan, not ") +
+         FeatureCompactionName(options.featureCompaction));
+  }
+  const Selection & s = options.selection;
+  if (s.minimumPixels < 0 || s.keepLargest < 0)
+  {
+    Fail("the selection's minimumPixels and keepLargest must be >= 0");
+  }
+  if (s.maximumPixels < s.minimumPixels)
+  {
+    Fail("the selection's maximumPixels (" + std::to_string(s.maximumPixels) + ") is below its minimumPixels (" +
+         std::to_string(s.minimumPixels) + "): no object could stay");
+  }
+
+  const IntensityOptions & intensity = options.intensity;
+  if (!intensity.Requested())
+  {
+    return;
+  }
+  const ImageView & f = intensity.featureImage;
+  if (PixelTypeSize(f.pixelType) == 0)
+  {
+    Fail("unknown pixel type of the feature image");
+  }
+  if (f.dimension != image.dimension || f.size[0] != image.size[0] || f.size[1] != image.size[1] ||
+      f.size[2] != image.size[2])
+  {
+    Fail("the feature image (" + std::to_string(f.dimension) + "D, " + std::to_string(f.size[0]) + " x " +
+         std::to_string(f.size[1]) + " x " + std::to_string(f.size[2]) + ") differs in size from the image (" +
+         std::to_string(image.dimension) + "D, " + std::to_string(image.size[0]) + " x " +
+         std::to_string(image.size[1]) + " x " + std::to_string(image.size[2]) + ")");
+  }
+  if (f.memory != MemorySpace::Host)
+  {
+    Fail("the feature image must be in host memory");
+  }
+  ValidateStrides(f, "feature image");
+  const HistogramOptions & h = intensity.histogram;
+  if (h.bins == 0 && h.keep)
+  {
+    Fail("a histogram was asked for (HistogramOptions::keep) with 0 bins");
+  }
+  if (h.bins > 0 && !h.rangeOfFeatureImage && !(std::isfinite(h.lower) && std::isfinite(h.upper) && h.lower <= h.upper))
+  {
+    Fail("the histogram bounds must be finite with lower <= upper");
+  }
+}
 } // namespace
 
 std::int64_t
@@ -92,6 +179,11 @@ ValidateInput(const ImageView & image, const Options & options)
   {
     Fail("unknown pixel type");
   }
+  if (IsRealPixelType(image.pixelType))
+  {
+    Fail(std::string("the labeled image needs an integer pixel type, not ") + PixelTypeName(image.pixelType) +
+         " (a real image can be the feature image)");
+  }
   if (image.dimension == 2 && image.size[2] != 1)
   {
     Fail("a 2D image must have size[2] == 1");
@@ -110,14 +202,7 @@ ValidateInput(const ImageView & image, const Options & options)
     }
   }
   const bool dense = image.stride[0] == 0 && image.stride[1] == 0 && image.stride[2] == 0;
-  for (int i = 0; i < 3 && !dense; ++i)
-  {
-    if (image.size[i] > 1 && image.stride[i] == 0)
-    {
-      Fail("image strides must be non-zero along every axis longer than 1 (a broadcast view), or all zero "
-           "for a dense buffer");
-    }
-  }
+  ValidateStrides(image, "image");
   // Counts and byte sizes are checked before any allocation is sized from
   // them: a wrapped product would allocate a small buffer and index past it.
   const std::int64_t pixels = image.NumberOfPixels();
@@ -162,6 +247,7 @@ ValidateInput(const ImageView & image, const Options & options)
     Fail("a label image was requested but no destination buffer was given");
   }
   ValidateMemory(image, options);
+  ValidateGroups(image, options);
   if (options.numberOfThreads < 0)
   {
     Fail("numberOfThreads must be >= 0");

@@ -20,7 +20,9 @@ enum class PixelType : std::uint8_t
   UInt32,
   Int32,
   UInt64,
-  Int64
+  Int64,
+  Float32, ///< feature images only: the image that is labeled is integer
+  Float64  ///< feature images only
 };
 
 /** Size in bytes of one pixel of the given type. */
@@ -28,6 +30,11 @@ int
 PixelTypeSize(PixelType type);
 const char *
 PixelTypeName(PixelType type);
+constexpr bool
+IsRealPixelType(PixelType type)
+{
+  return type == PixelType::Float32 || type == PixelType::Float64;
+}
 
 /** Face: pixels sharing a face are neighbours (4 in 2D, 6 in 3D).
  *  Full: edges and corners too (8 in 2D, 26 in 3D). */
@@ -39,9 +46,31 @@ enum class Connectivity : std::uint8_t
 
 enum class ForegroundRule : std::uint8_t
 {
-  EqualTo,   ///< foreground = pixel == value
-  NotEqualTo ///< foreground = pixel != value
+  EqualTo,    ///< foreground = pixel == value
+  NotEqualTo, ///< foreground = pixel != value
+  All         ///< every pixel is foreground (a label image whose every value is an object)
 };
+
+/** What the objects of a run are. Object pixels are the foreground pixels
+ *  (Options::foregroundRule) in every case. */
+enum class Objects : std::uint8_t
+{
+  /** Connected components of the foreground, numbered in raster order of
+   *  their first pixels (ConnectedComponentImageFilter,
+   *  BinaryImageToShapeLabelMapFilter). The default. */
+  ForegroundComponents,
+  /** Each value of an integer label image is one object, connected or not,
+   *  numbered in increasing order of the values (LabelImageToShapeLabelMapFilter
+   *  keeps the values as labels; Result::labelValues holds them). */
+  LabelValues,
+  /** The connected components of each value of a label image: pixels are
+   *  neighbours only when their values are equal (ScalarConnectedComponentImageFilter
+   *  with DistanceThreshold 0), numbered in raster order of their first
+   *  pixels; Result::labelValues holds the value of each. */
+  LabelValueComponents
+};
+const char *
+ObjectsName(Objects objects);
 
 enum class Backend : std::uint8_t
 {
@@ -154,6 +183,72 @@ struct ImageView
   NumberOfPixels() const;
 };
 
+/** Histogram of the feature values of each object, binned as ITK's
+ *  Statistics::Histogram<double> does (its Initialize(size, lower, upper):
+ *  bin edges from a float interval; its GetIndex: a value on an edge goes
+ *  to the upper bin, the upper bound into the last bin). Sparse: only the
+ *  bins an object has pixels in. Costs a sort of every object pixel. */
+struct HistogramOptions
+{
+  std::uint32_t bins = 0; ///< number of bins; 0: no histogram and no median
+  /** true: lower and upper are the minimum and maximum of the whole feature
+   *  image (StatisticsLabelMapFilter's rule); false: the values below. */
+  bool   rangeOfFeatureImage = true;
+  double lower = 0; ///< lower bound of the first bin
+  double upper = 0; ///< upper bound of the last bin
+  /** ITK's ClipBinsAtEnds: values outside [lower, upper] are left out
+   *  (LabelStatisticsImageFilter); else they fall into the first and last
+   *  bins (StatisticsLabelMapFilter). */
+  bool clipBinsAtEnds = false;
+  bool median = true; ///< ObjectIntensity::median, StatisticsLabelMapFilter's rule
+  bool keep = false;  ///< Result::histogramBins / histogramCounts / histogramOffsets
+};
+
+/** StatisticsLabelMapFilter's histogram for a feature image of the given
+ *  type: bins 0 takes its default (2^8 or 2^16 bins for 8- and 16-bit
+ *  integers, else 128); an integer type with one bin per value gets bounds
+ *  half a value beyond the type's range (bin centres on the integers), any
+ *  other the range of the feature image. The median is on, keep off. */
+HistogramOptions
+StatisticsLabelMapHistogram(PixelType featureType, std::uint32_t bins = 0);
+
+/** The intensity group of the feature table: statistics of a second image,
+ *  the feature image, over the pixels of each object. */
+struct IntensityOptions
+{
+  /** Same size as the labeled image, any pixel type (real ones included);
+   *  host memory. data == nullptr: no intensity group (nothing is paid). */
+  ImageView featureImage{};
+  /** Also the first and second moments of the positions weighted by the
+   *  feature values (ObjectIntensity::weightedCentroid, weightedCovariance). */
+  bool             weightedMoments = true;
+  HistogramOptions histogram{};
+
+  bool
+  Requested() const
+  {
+    return featureImage.data != nullptr;
+  }
+};
+
+/** Which objects the result keeps and how they are numbered, decided before
+ *  anything leaves the device: removed objects cost no transfer. Sizes are
+ *  pixel counts. Ties in size keep the objects' order (the lower number
+ *  first), as RelabelComponentImageFilter sorts them. */
+struct Selection
+{
+  std::int64_t minimumPixels = 0;         ///< objects with fewer pixels are removed
+  std::int64_t maximumPixels = INT64_MAX; ///< objects with more pixels are removed
+  std::int64_t keepLargest = 0;           ///< > 0: only the keepLargest largest of the others
+  bool         orderBySize = false;       ///< number the objects by decreasing size
+
+  bool
+  Active() const
+  {
+    return minimumPixels > 0 || maximumPixels != INT64_MAX || keepLargest > 0 || orderBySize;
+  }
+};
+
 struct Options
 {
   ForegroundRule foregroundRule = ForegroundRule::NotEqualTo;
@@ -191,6 +286,13 @@ struct Options
   bool countAtomicUpdates = false;
   /** CUDA backend: how the feature table is compacted before its copy to the host. */
   FeatureCompaction featureCompaction = FeatureCompaction::Scan;
+  /** What an object is: connected components of the foreground (default),
+   *  or the values of a label image, or their connected components. */
+  Objects objects = Objects::ForegroundComponents;
+  /** Optional feature groups beyond the shape table (always computed). */
+  IntensityOptions intensity{};
+  /** Size filters and numbering by size (Result::sourceNumbers). */
+  Selection selection{};
 };
 
 /** Index of the neighbour-direction class used by ITK's perimeter: bit 0 = x,
@@ -218,6 +320,35 @@ struct ComponentFeatures
    *  the component. These are the intercept counts of ITK's ShapeLabelMapFilter
    *  perimeter. Classes with a z bit are meaningless for 2D images. */
   std::int64_t interceptCounts[NumberOfInterceptSlots];
+};
+
+/** Statistics of the feature values v over the pixels of one object
+ *  (IntensityOptions). Integer feature images of up to 32 bits are summed
+ *  exactly in integers (order-free, identical on every backend) and each
+ *  quantity below is formed from the exact sums and rounded once; 64-bit
+ *  integer and real feature images are summed in double (the CUDA backend's
+ *  double atomics add in a varying order: the last bits may change from run
+ *  to run and differ from the CPU backend's). Positions are 0-based buffer
+ *  coordinates, as in ComponentFeatures. */
+struct ObjectIntensity
+{
+  double       minimum;
+  double       maximum;
+  std::int32_t minimumIndex[3]; ///< the last pixel in raster order holding the minimum (ITK's rule)
+  std::int32_t maximumIndex[3]; ///< the last pixel in raster order holding the maximum
+  double       sum;             ///< sum of v
+  /** sum of (v - mean)^k for k = 2, 3, 4: variance, skewness and kurtosis follow. */
+  double centralMoments[3];
+  /** With IntensityOptions::weightedMoments: c = sum(v p) / sum(v), and
+   *  sum(v (p - c)(p - c)^T) / sum(v) as xx, yy, zz, xy, xz, yz; all 0 when
+   *  sum(v) is 0. */
+  double weightedCentroid[3];
+  double weightedCovariance[6];
+  /** With a histogram and HistogramOptions::median: the median by
+   *  StatisticsLabelMapFilter's rule (the centre of the bin where the
+   *  cumulative count reaches half, the mean of two bin centres when it ends
+   *  exactly at half of an even count); else 0. */
+  double median;
 };
 
 /** One run-length line of a component: pixels x .. x+length-1 of row (y, z). */
@@ -260,6 +391,27 @@ struct Result
   /** Bytes of the image copied from the host to a device: 0 for device-memory
    *  input and for the CPU backend; -1 when the backend did not report it. */
   std::int64_t bytesCopiedToDevice = -1;
+
+  /** Objects::LabelValues and LabelValueComponents: the label value of each
+   *  object (the pixel value as int64; uint64 values keep their bits). */
+  std::vector<std::int64_t> labelValues;
+  /** With an active Options::selection: the number (1-based) each object had
+   *  before the selection, in the order Options::objects defines; objectsFound
+   *  counts the objects before it. Without a selection sourceNumbers is empty
+   *  (object L is object L) and objectsFound == componentCount. */
+  std::vector<std::int64_t> sourceNumbers;
+  std::int64_t              objectsFound = 0;
+
+  /** The intensity group (Options::intensity): componentCount entries. */
+  std::vector<ObjectIntensity> intensity;
+  /** The bin edges the histograms used (ITK's Initialize bounds). */
+  double histogramLower = 0;
+  double histogramUpper = 0;
+  /** With HistogramOptions::keep: object L's non-empty bins are entries
+   *  histogramOffsets[L-1] .. histogramOffsets[L]-1, bins increasing. */
+  std::vector<std::int64_t>  histogramOffsets;
+  std::vector<std::uint32_t> histogramBins;
+  std::vector<std::int64_t>  histogramCounts;
 };
 
 /** Every failure of the engine. Kind lets callers react (for example fall back to the CPU). */

@@ -290,6 +290,9 @@ Encode(const Case & c, std::uint64_t seed)
       return EncodeTyped<std::uint64_t>(c, seed);
     case cca::PixelType::Int64:
       return EncodeTyped<std::int64_t>(c, seed);
+    case cca::PixelType::Float32: // feature images only: nothing to label
+    case cca::PixelType::Float64:
+      break;
   }
   return {};
 }

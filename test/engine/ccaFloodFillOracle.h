@@ -50,56 +50,17 @@ NeighbourSteps(int dimension, bool full)
   return steps;
 }
 
-inline OracleResult
-FloodFill(const Mask & mask, bool fullConnectivity)
+/** Every ComponentFeatures field and the runs of labels (per pixel, 0 =
+ *  background, 1..count), by brute force. */
+inline void
+FeaturesOfLabels(const Mask & mask, OracleResult & r)
 {
-  OracleResult r;
   const std::int64_t nx = mask.size[0];
   const std::int64_t ny = mask.size[1];
   const std::int64_t nz = mask.size[2];
-  r.labels.assign(static_cast<std::size_t>(mask.NumberOfPixels()), 0);
-  const auto steps = NeighbourSteps(mask.dimension, fullConnectivity);
   auto inside = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
     return x >= 0 && y >= 0 && z >= 0 && x < nx && y < ny && z < nz;
   };
-
-  // Labels: visit pixels in raster order; each unlabeled foreground pixel starts a new component.
-  std::vector<std::int64_t> queue;
-  for (std::int64_t start = 0; start < mask.NumberOfPixels(); ++start)
-  {
-    if (!mask.on[static_cast<std::size_t>(start)] || r.labels[static_cast<std::size_t>(start)] != 0)
-    {
-      continue;
-    }
-    const std::int64_t label = ++r.componentCount;
-    queue.clear();
-    queue.push_back(start);
-    r.labels[static_cast<std::size_t>(start)] = label;
-    for (std::size_t head = 0; head < queue.size(); ++head)
-    {
-      const std::int64_t p = queue[head];
-      const std::int64_t x = p % nx;
-      const std::int64_t y = (p / nx) % ny;
-      const std::int64_t z = p / (nx * ny);
-      for (const auto & s : steps)
-      {
-        const std::int64_t qx = x + s[0];
-        const std::int64_t qy = y + s[1];
-        const std::int64_t qz = z + s[2];
-        if (!inside(qx, qy, qz))
-        {
-          continue;
-        }
-        const std::int64_t q = mask.Offset(qx, qy, qz);
-        if (mask.on[static_cast<std::size_t>(q)] && r.labels[static_cast<std::size_t>(q)] == 0)
-        {
-          r.labels[static_cast<std::size_t>(q)] = label;
-          queue.push_back(q);
-        }
-      }
-    }
-  }
-
   // Features, one pixel at a time.
   r.features.resize(static_cast<std::size_t>(r.componentCount));
   for (auto & f : r.features)
@@ -207,6 +168,59 @@ FloodFill(const Mask & mask, bool fullConnectivity)
       }
     }
   }
+}
+
+inline OracleResult
+FloodFill(const Mask & mask, bool fullConnectivity)
+{
+  OracleResult r;
+  const std::int64_t nx = mask.size[0];
+  const std::int64_t ny = mask.size[1];
+  const std::int64_t nz = mask.size[2];
+  r.labels.assign(static_cast<std::size_t>(mask.NumberOfPixels()), 0);
+  const auto steps = NeighbourSteps(mask.dimension, fullConnectivity);
+  auto inside = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
+    return x >= 0 && y >= 0 && z >= 0 && x < nx && y < ny && z < nz;
+  };
+
+  // Labels: visit pixels in raster order; each unlabeled foreground pixel starts a new component.
+  std::vector<std::int64_t> queue;
+  for (std::int64_t start = 0; start < mask.NumberOfPixels(); ++start)
+  {
+    if (!mask.on[static_cast<std::size_t>(start)] || r.labels[static_cast<std::size_t>(start)] != 0)
+    {
+      continue;
+    }
+    const std::int64_t label = ++r.componentCount;
+    queue.clear();
+    queue.push_back(start);
+    r.labels[static_cast<std::size_t>(start)] = label;
+    for (std::size_t head = 0; head < queue.size(); ++head)
+    {
+      const std::int64_t p = queue[head];
+      const std::int64_t x = p % nx;
+      const std::int64_t y = (p / nx) % ny;
+      const std::int64_t z = p / (nx * ny);
+      for (const auto & s : steps)
+      {
+        const std::int64_t qx = x + s[0];
+        const std::int64_t qy = y + s[1];
+        const std::int64_t qz = z + s[2];
+        if (!inside(qx, qy, qz))
+        {
+          continue;
+        }
+        const std::int64_t q = mask.Offset(qx, qy, qz);
+        if (mask.on[static_cast<std::size_t>(q)] && r.labels[static_cast<std::size_t>(q)] == 0)
+        {
+          r.labels[static_cast<std::size_t>(q)] = label;
+          queue.push_back(q);
+        }
+      }
+    }
+  }
+
+  FeaturesOfLabels(mask, r);
   return r;
 }
 

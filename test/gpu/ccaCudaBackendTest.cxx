@@ -258,6 +258,9 @@ Encode(const Mask & m, const Encoding & e, std::uint32_t seed)
       return EncodeAs<std::uint64_t>(m, e, seed);
     case PixelType::Int64:
       return EncodeAs<std::int64_t>(m, e, seed);
+    case PixelType::Float32: // feature images only: nothing to label
+    case PixelType::Float64:
+      break;
   }
   return {};
 }

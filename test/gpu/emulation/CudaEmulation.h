@@ -80,6 +80,15 @@ __shfl_sync(unsigned, T value, int source)
 }
 template <class T>
 T
+__shfl_up_sync(unsigned, T value, unsigned delta)
+{
+  std::uint64_t all[32];
+  emulation::Gather(emulation::Bits(value), all);
+  const unsigned lane = threadIdx.x & 31;
+  return emulation::FromBits<T>(all[lane >= delta ? lane - delta : lane]);
+}
+template <class T>
+T
 __shfl_xor_sync(unsigned, T value, int laneMask)
 {
   std::uint64_t all[32];

@@ -144,6 +144,23 @@ public:
     }
   }
 
+  template <class Key>
+  void
+  SortKeys(const char * what, const Key * keysIn, Key * keysOut, std::int64_t count, int endBit)
+  {
+    for (std::int64_t i = 0; i < count; ++i)
+    {
+      if (endBit < 64 && static_cast<std::uint64_t>(keysIn[i]) >> endBit != 0)
+      {
+        std::fprintf(stderr, "emulation: %s: key %llu has bits above bit %d, which a radix sort would ignore\n", what,
+                     static_cast<unsigned long long>(keysIn[i]), endBit);
+        std::abort();
+      }
+    }
+    std::copy(keysIn, keysIn + count, keysOut);
+    std::sort(keysOut, keysOut + count);
+  }
+
   /** Slab by slab, each in pieces of at most 4 KiB from its start, as the
    *  staging buffers take the stream in chunks; onSlab after each slab. */
   template <class OnSlab>

@@ -1,0 +1,472 @@
+// The intensity group of the feature table: what one run of an object adds
+// to its record (sums of powers of the feature values, sums weighted by the
+// position, extremes with ITK's index rule), written once for the CPU
+// backend and the CUDA kernels (IntensityVotes.cuh), and ITK's histogram
+// binning. Compiles as plain C++ and as CUDA (host and device).
+//
+// Sums: integer feature images of up to 16 bits in two words, of 32 bits in
+// three (exact, order-free: WideSum.h); 64-bit integers and reals in double.
+// Extremes: an order-preserving key of the value; ITK keeps the last pixel
+// (in line order, which is raster order) that reaches an extreme, so where
+// the key leaves room the pixel's raster index is packed below it (the
+// minimum with the index complemented), and one atomic min or max decides
+// value and index at once; 64-bit values get the index in a second pass.
+#ifndef cca_IntensityRecord_h
+#define cca_IntensityRecord_h
+
+#include "HostDevice.h"
+#include "WideSum.h"
+
+#include "cca/Types.h"
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace cca
+{
+namespace detail
+{
+
+/** The sums of a record, in this order. */
+enum IntensitySum
+{
+  SumV,   ///< v
+  SumV2,  ///< v^2
+  SumV3,  ///< v^3
+  SumV4,  ///< v^4
+  SumVX,  ///< v x
+  SumVY,  ///< v y
+  SumVZ,  ///< v z
+  SumVXX, ///< v x x
+  SumVYY, ///< v y y
+  SumVZZ, ///< v z z
+  SumVXY, ///< v x y
+  SumVXZ, ///< v x z
+  SumVYZ, ///< v y z
+  NumberOfIntensitySums
+};
+constexpr int FirstWeightedSum = SumVX;
+
+template <class Sum>
+struct IntensityRecord
+{
+  std::uint64_t minimumKey;   ///< smallest key (packed: value, then the complemented index)
+  std::uint64_t maximumKey;   ///< largest key (packed: value, then the index)
+  std::int64_t  minimumIndex; ///< unpacked keys: the last raster index holding the minimum (-1: none yet)
+  std::int64_t  maximumIndex;
+  Sum           sums[NumberOfIntensitySums];
+};
+
+/** How the values of a feature pixel type are summed. */
+template <class T, class Enable = void>
+struct IntensitySumOf
+{
+  using Type = double; // reals and 64-bit integers
+};
+template <class T>
+struct IntensitySumOf<T, std::enable_if_t<std::is_integral<T>::value && sizeof(T) <= 2>>
+{
+  using Type = WideSum<2>; // |v|^4 < 2^64: sums below 2^127 for any image the engine accepts
+};
+template <class T>
+struct IntensitySumOf<T, std::enable_if_t<std::is_integral<T>::value && sizeof(T) == 4>>
+{
+  using Type = WideSum<3>; // v^4 < 2^128
+};
+template <class T>
+using IntensitySum_t = typename IntensitySumOf<T>::Type;
+
+/** True when sums of T are exact integers. */
+template <class T>
+constexpr bool ExactIntensitySums = !std::is_same<IntensitySum_t<T>, double>::value;
+
+/** Bits of the value key of T. */
+template <class T>
+constexpr int ValueKeyBits = 8 * static_cast<int>(sizeof(T));
+
+/** True when a raster index below `pixels` fits beside the value key. */
+template <class T>
+CCA_HOST_DEVICE bool
+PackedExtremes(std::int64_t pixels)
+{
+  return ValueKeyBits<T> <= 32 && pixels <= (std::int64_t{ 1 } << (64 - ValueKeyBits<T>));
+}
+
+/** An unsigned key whose order is the order of the values. */
+template <class T>
+CCA_HOST_DEVICE std::uint64_t
+ValueKey(T v)
+{
+  if constexpr (std::is_same<T, float>::value)
+  {
+    std::uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    return (bits & 0x80000000u) != 0 ? ~bits : bits | 0x80000000u;
+  }
+  else if constexpr (std::is_same<T, double>::value)
+  {
+    std::uint64_t bits;
+    std::memcpy(&bits, &v, 8);
+    return (bits >> 63) != 0 ? ~bits : bits | (std::uint64_t{ 1 } << 63);
+  }
+  else
+  {
+    using U = std::make_unsigned_t<T>;
+    const U sign = std::is_signed<T>::value ? static_cast<U>(U{ 1 } << (ValueKeyBits<T> - 1)) : U{ 0 };
+    return static_cast<U>(static_cast<U>(v) ^ sign);
+  }
+}
+
+/** The value of a key of ValueKey<T>, as double. */
+template <class T>
+inline double
+ValueOfKey(std::uint64_t key)
+{
+  if constexpr (std::is_same<T, float>::value)
+  {
+    const auto    k = static_cast<std::uint32_t>(key);
+    std::uint32_t bits = (k & 0x80000000u) != 0 ? k & 0x7fffffffu : ~k;
+    float         v;
+    std::memcpy(&v, &bits, 4);
+    return v;
+  }
+  else if constexpr (std::is_same<T, double>::value)
+  {
+    std::uint64_t bits = (key >> 63) != 0 ? key & ~(std::uint64_t{ 1 } << 63) : ~key;
+    double        v;
+    std::memcpy(&v, &bits, 8);
+    return v;
+  }
+  else
+  {
+    using U = std::make_unsigned_t<T>;
+    const U sign = std::is_signed<T>::value ? static_cast<U>(U{ 1 } << (ValueKeyBits<T> - 1)) : U{ 0 };
+    return static_cast<double>(static_cast<T>(static_cast<U>(static_cast<U>(key) ^ sign)));
+  }
+}
+
+/** The integer value of a key of ValueKey<T> (label images: integer T), as
+ *  int64 (uint64 values keep their bits). */
+template <class T>
+inline std::int64_t
+IntegerOfKey(std::uint64_t key)
+{
+  static_assert(std::is_integral<T>::value, "label values are integers");
+  using U = std::make_unsigned_t<T>;
+  const U sign = std::is_signed<T>::value ? static_cast<U>(U{ 1 } << (ValueKeyBits<T> - 1)) : U{ 0 };
+  return static_cast<std::int64_t>(static_cast<T>(static_cast<U>(static_cast<U>(key) ^ sign)));
+}
+
+template <class T>
+constexpr std::uint64_t IndexMaskOf = ValueKeyBits<T> >= 64 ? 0 : (~std::uint64_t{ 0 } >> ValueKeyBits<T>);
+
+/** The keys one pixel votes for the minimum and the maximum. */
+template <class T>
+CCA_HOST_DEVICE std::uint64_t
+MinimumKeyOf(T v, std::int64_t index, bool packed)
+{
+  const std::uint64_t key = ValueKey(v);
+  return packed ? (key << (64 - ValueKeyBits<T>)) | (IndexMaskOf<T> - static_cast<std::uint64_t>(index)) : key;
+}
+template <class T>
+CCA_HOST_DEVICE std::uint64_t
+MaximumKeyOf(T v, std::int64_t index, bool packed)
+{
+  const std::uint64_t key = ValueKey(v);
+  return packed ? (key << (64 - ValueKeyBits<T>)) | static_cast<std::uint64_t>(index) : key;
+}
+
+template <class Sum>
+CCA_HOST_DEVICE void
+ClearSum(Sum & s)
+{
+  if constexpr (std::is_same<Sum, double>::value)
+  {
+    s = 0;
+  }
+  else
+  {
+    Clear(s);
+  }
+}
+
+/** The neutral record: extremes at their neutral keys, sums 0. */
+template <class Sum>
+CCA_HOST_DEVICE void
+ClearIntensity(IntensityRecord<Sum> & r)
+{
+  r.minimumKey = ~std::uint64_t{ 0 };
+  r.maximumKey = 0;
+  r.minimumIndex = -1;
+  r.maximumIndex = -1;
+  for (int i = 0; i < NumberOfIntensitySums; ++i)
+  {
+    ClearSum(r.sums[i]);
+  }
+}
+
+template <class Sum>
+CCA_HOST_DEVICE void
+AddSum(Sum & a, const Sum & b)
+{
+  if constexpr (std::is_same<Sum, double>::value)
+  {
+    a += b;
+  }
+  else
+  {
+    AddWide(a, b);
+  }
+}
+
+/** a += b, extremes included (unpacked: the larger index among equal keys). */
+template <class Sum>
+CCA_HOST_DEVICE void
+MergeIntensity(IntensityRecord<Sum> & a, const IntensityRecord<Sum> & b, bool weighted)
+{
+  if (b.minimumKey < a.minimumKey || (b.minimumKey == a.minimumKey && b.minimumIndex > a.minimumIndex))
+  {
+    a.minimumKey = b.minimumKey;
+    a.minimumIndex = b.minimumIndex;
+  }
+  if (b.maximumKey > a.maximumKey || (b.maximumKey == a.maximumKey && b.maximumIndex > a.maximumIndex))
+  {
+    a.maximumKey = b.maximumKey;
+    a.maximumIndex = b.maximumIndex;
+  }
+  const int sums = weighted ? NumberOfIntensitySums : FirstWeightedSum;
+  for (int i = 0; i < sums; ++i)
+  {
+    AddSum(a.sums[i], b.sums[i]);
+  }
+}
+
+/** The record of the pixels x0 .. x0 + length - 1 of row (y, z): row
+ *  points at the row's pixel 0, xStride pixels apart; rowIndex is the
+ *  raster index of pixel 0. */
+template <class T, class Sum>
+CCA_HOST_DEVICE void
+RunIntensity(const T * row, std::int64_t xStride, std::int32_t x0, std::int32_t length, std::int64_t y,
+             std::int64_t z, std::int64_t rowIndex, bool packed, bool weighted, IntensityRecord<Sum> & r)
+{
+  ClearIntensity(r);
+  Sum s1, s2, s3, s4, sx, sxx;
+  ClearSum(s1);
+  ClearSum(s2);
+  ClearSum(s3);
+  ClearSum(s4);
+  ClearSum(sx);
+  ClearSum(sxx);
+  for (std::int32_t k = 0; k < length; ++k)
+  {
+    const std::int32_t x = x0 + k;
+    const T            v = row[x * xStride];
+    const std::int64_t index = rowIndex + x;
+    const std::uint64_t minimumKey = MinimumKeyOf(v, index, packed);
+    const std::uint64_t maximumKey = MaximumKeyOf(v, index, packed);
+    // Later pixels win ties: ITK's "v <= min" and "v >= max".
+    if (minimumKey <= r.minimumKey)
+    {
+      r.minimumKey = minimumKey;
+      r.minimumIndex = index;
+    }
+    if (maximumKey >= r.maximumKey)
+    {
+      r.maximumKey = maximumKey;
+      r.maximumIndex = index;
+    }
+    if constexpr (std::is_same<Sum, double>::value)
+    {
+      const double d = static_cast<double>(v);
+      const double d2 = d * d;
+      s1 += d;
+      s2 += d2;
+      s3 += d2 * d;
+      s4 += d2 * d2;
+      if (weighted)
+      {
+        const double dx = d * x;
+        sx += dx;
+        sxx += dx * x;
+      }
+    }
+    else
+    {
+      const std::int64_t  w = static_cast<std::int64_t>(v);
+      const std::uint64_t magnitude = w < 0 ? std::uint64_t{ 0 } - static_cast<std::uint64_t>(w) : static_cast<std::uint64_t>(w);
+      const std::uint64_t w2 = magnitude * magnitude; // < 2^64 for any 32-bit value
+      AddSigned(s1, w);
+      AddUnsigned(s2, w2);
+      if constexpr (sizeof(T) <= 2)
+      {
+        AddSigned(s3, static_cast<std::int64_t>(w2) * w); // |v|^3 < 2^48
+        AddUnsigned(s4, w2 * w2);                         // v^4 < 2^64
+      }
+      else
+      {
+        AddProduct(s3, w, w2);
+        AddUnsignedProduct(s4, w2, w2);
+      }
+      if (weighted)
+      {
+        const std::int64_t wx = w * x; // |v x| < 2^63
+        AddSigned(sx, wx);
+        AddProduct(sxx, wx, static_cast<std::uint64_t>(x));
+      }
+    }
+  }
+  r.sums[SumV] = s1;
+  r.sums[SumV2] = s2;
+  r.sums[SumV3] = s3;
+  r.sums[SumV4] = s4;
+  if (weighted)
+  {
+    // Along a row y and z are constant: their sums are multiples of the run's.
+    if constexpr (std::is_same<Sum, double>::value)
+    {
+      const double dy = static_cast<double>(y);
+      const double dz = static_cast<double>(z);
+      r.sums[SumVX] = sx;
+      r.sums[SumVY] = s1 * dy;
+      r.sums[SumVZ] = s1 * dz;
+      r.sums[SumVXX] = sxx;
+      r.sums[SumVYY] = s1 * dy * dy;
+      r.sums[SumVZZ] = s1 * dz * dz;
+      r.sums[SumVXY] = sx * dy;
+      r.sums[SumVXZ] = sx * dz;
+      r.sums[SumVYZ] = s1 * dy * dz;
+    }
+    else
+    {
+      r.sums[SumVX] = sx;
+      r.sums[SumVY] = Multiplied(s1, y);
+      r.sums[SumVZ] = Multiplied(s1, z);
+      r.sums[SumVXX] = sxx;
+      r.sums[SumVYY] = Multiplied(s1, y * y);
+      r.sums[SumVZZ] = Multiplied(s1, z * z);
+      r.sums[SumVXY] = Multiplied(sx, y);
+      r.sums[SumVXZ] = Multiplied(sx, z);
+      r.sums[SumVYZ] = Multiplied(s1, y * z);
+    }
+  }
+}
+
+/** ITK's Statistics::Histogram<double> binning of one dimension: Initialize's
+ *  edges (a float interval, each edge the double lower bound plus a float
+ *  product) and GetIndex's search, with or without ClipBinsAtEnds. */
+struct HistogramBinning
+{
+  double        lower;
+  double        upper;
+  float         interval;
+  std::uint32_t bins;
+  bool          clip;
+
+  static HistogramBinning
+  Make(std::uint32_t bins, double lower, double upper, bool clip)
+  {
+    HistogramBinning b;
+    b.lower = lower;
+    b.upper = upper;
+    b.bins = bins;
+    b.clip = clip;
+    b.interval = (static_cast<float>(upper) - static_cast<float>(lower)) / static_cast<float>(bins);
+    return b;
+  }
+
+  CCA_HOST_DEVICE double
+  Edge(std::int64_t j) const
+  {
+#if defined(__CUDA_ARCH__)
+    return lower + static_cast<double>(__fmul_rn(static_cast<float>(j), interval));
+#else
+    const float product = static_cast<float>(j) * interval;
+    return lower + static_cast<double>(product);
+#endif
+  }
+  CCA_HOST_DEVICE double
+  BinMin(std::int64_t j) const
+  {
+    return Edge(j);
+  }
+  CCA_HOST_DEVICE double
+  BinMax(std::int64_t j) const
+  {
+    return j + 1 < static_cast<std::int64_t>(bins) ? Edge(j + 1) : upper;
+  }
+  /** GetMeasurementVector: the bin's centre. */
+  CCA_HOST_DEVICE double
+  Center(std::int64_t j) const
+  {
+    const double sum = BinMin(j) + BinMax(j);
+    return sum / 2.0;
+  }
+
+  /** Math::AlmostEquals of two doubles (FloatAlmostEqual: 0.1 epsilon apart,
+   *  or at most 4 units in the last place). */
+  CCA_HOST_DEVICE static bool
+  AlmostEqual(double a, double b)
+  {
+    const double difference = a > b ? a - b : b - a;
+    if (difference <= 0.1 * 2.220446049250313e-16)
+    {
+      return true;
+    }
+    std::int64_t ia;
+    std::int64_t ib;
+    std::memcpy(&ia, &a, 8);
+    std::memcpy(&ib, &b, 8);
+    if ((ia < 0) != (ib < 0))
+    {
+      return false;
+    }
+    const std::int64_t ulps = ia > ib ? ia - ib : ib - ia;
+    return ulps <= 4;
+  }
+
+  /** The bin of v, or -1 when ClipBinsAtEnds leaves it out (GetIndex). */
+  CCA_HOST_DEVICE std::int64_t
+  Find(double v) const
+  {
+    if (v < BinMin(0))
+    {
+      return clip ? -1 : 0;
+    }
+    std::int64_t end = static_cast<std::int64_t>(bins) - 1;
+    if (v >= BinMax(end))
+    {
+      return (!clip || AlmostEqual(v, BinMax(end))) ? end : -1;
+    }
+    std::int64_t begin = 0;
+    std::int64_t middle = (end + 1) / 2;
+    double       edge = BinMin(middle);
+    for (int step = 0; step < 200; ++step) // ITK's loop ends within log2(bins) rounds
+    {
+      if (v < edge)
+      {
+        end = middle - 1;
+      }
+      else if (v > edge)
+      {
+        if (v < BinMax(middle) && v >= BinMin(middle))
+        {
+          return middle;
+        }
+        begin = middle + 1;
+      }
+      else
+      {
+        return middle;
+      }
+      middle = begin + (end - begin) / 2;
+      edge = BinMin(middle);
+    }
+    return middle;
+  }
+};
+
+} // namespace detail
+} // namespace cca
+
+#endif
