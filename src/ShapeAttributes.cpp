@@ -2,16 +2,15 @@
 // cca/ShapeAttributes.h for what differs from ITK and why).
 #include "cca/ShapeAttributes.h"
 
+#include "ParallelFor.h"
+
 #include "cca/FeretDiameter.h"
 #include "cca/SymmetricEigen.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <exception>
 #include <limits>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 namespace cca
@@ -466,11 +465,11 @@ ComputeShapeAttributes(const ComponentFeatures &     f,
 }
 
 void
-ComputeShapeAttributes(const Result &                 result,
-                       const ImageGeometry &          geometry,
-                       const ShapeAttributeOptions &  options,
-                       std::vector<ShapeAttributes> & attributes,
-                       int                            threads)
+ComputeShapeAttributes(const Result &                result,
+                       const ImageGeometry &         geometry,
+                       const ShapeAttributeOptions & options,
+                       const ShapeAttributeSink &    sink,
+                       int                           threads)
 {
   const std::int64_t count = result.componentCount;
   const bool         needRuns = options.feretDiameter || options.orientedBoundingBox;
@@ -479,50 +478,40 @@ ComputeShapeAttributes(const Result &                 result,
     throw Error(Error::Kind::InvalidInput,
                 "the Feret diameter and the oriented bounding box need the runs (Options::computeRuns)");
   }
-  attributes.resize(static_cast<std::size_t>(count));
   const std::int64_t perThread = 4096; // small tables are not worth a thread
-  int                workers = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  workers = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(workers, count / perThread)));
-
-  std::exception_ptr failure;
-  std::mutex         failureMutex;
-  auto               work = [&](int part) {
-    try
+  const int          workers =
+    static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(HostThreads(threads), count / perThread)));
+  ParallelForChunks(workers, [&](int part) {
+    const std::int64_t begin = count * part / workers;
+    const std::int64_t end = count * (part + 1) / workers;
+    ShapeAttributes    attributes;
+    for (std::int64_t l = begin; l < end; ++l)
     {
-      const std::int64_t begin = count * part / workers;
-      const std::int64_t end = count * (part + 1) / workers;
-      for (std::int64_t l = begin; l < end; ++l)
+      const Run *  runs = nullptr;
+      std::int64_t runCount = 0;
+      if (needRuns)
       {
-        const Run *        runs = nullptr;
-        std::int64_t       runCount = 0;
-        if (needRuns)
-        {
-          runs = result.runs.data() + result.runOffsets[l];
-          runCount = result.runOffsets[l + 1] - result.runOffsets[l];
-        }
-        ComputeShapeAttributes(result.features[l], runs, runCount, geometry, options, attributes[l]);
+        runs = result.runs.data() + result.runOffsets[l];
+        runCount = result.runOffsets[l + 1] - result.runOffsets[l];
       }
+      ComputeShapeAttributes(result.features[l], runs, runCount, geometry, options, attributes);
+      sink(l, attributes);
     }
-    catch (...)
-    {
-      const std::lock_guard<std::mutex> lock(failureMutex);
-      failure = std::current_exception();
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int part = 1; part < workers; ++part)
-  {
-    pool.emplace_back(work, part);
-  }
-  work(0);
-  for (auto & t : pool)
-  {
-    t.join();
-  }
-  if (failure)
-  {
-    std::rethrow_exception(failure);
-  }
+  });
+}
+
+void
+ComputeShapeAttributes(const Result &                 result,
+                       const ImageGeometry &          geometry,
+                       const ShapeAttributeOptions &  options,
+                       std::vector<ShapeAttributes> & attributes,
+                       int                            threads)
+{
+  attributes.resize(static_cast<std::size_t>(std::max<std::int64_t>(0, result.componentCount)));
+  ComputeShapeAttributes(
+    result, geometry, options,
+    [&attributes](std::int64_t index, const ShapeAttributes & a) { attributes[static_cast<std::size_t>(index)] = a; },
+    threads);
 }
 
 } // namespace cca

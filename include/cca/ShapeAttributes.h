@@ -6,6 +6,7 @@
 #include "cca/Types.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace cca
@@ -79,9 +80,23 @@ ComputeShapeAttributes(const ComponentFeatures &     features,
                        const ShapeAttributeOptions & options,
                        ShapeAttributes &             attributes);
 
-/** The attributes of every component of result, in label order (label L is
- *  attributes[L - 1]), over `threads` threads (0: all hardware threads).
- *  result must hold runs when the options need them. Throws cca::Error. */
+/** Receives the attributes of component `index` (label index + 1) on a
+ *  worker thread; each index once, in no particular order across threads. */
+using ShapeAttributeSink = std::function<void(std::int64_t index, const ShapeAttributes & attributes)>;
+
+/** The attributes of every component of result over `threads` threads (0: all
+ *  hardware threads), each handed to sink as it is computed, so that callers
+ *  store them as they need (the Python package writes table columns) without
+ *  an array of all rows first. result must hold runs when the options need
+ *  them. Throws cca::Error. */
+void
+ComputeShapeAttributes(const Result &                result,
+                       const ImageGeometry &         geometry,
+                       const ShapeAttributeOptions & options,
+                       const ShapeAttributeSink &    sink,
+                       int                           threads = 0);
+
+/** The same into a vector in label order (label L is attributes[L - 1]). */
 void
 ComputeShapeAttributes(const Result &                 result,
                        const ImageGeometry &          geometry,

@@ -406,123 +406,128 @@ NumpyColumn(std::vector<T> && values)
  *  attributes are split as scikit-image's regionprops_table splits them:
  *  name-i (name-i-j for the axes), i in ITK's x, y, z order.
  *  Every attribute is an int64 or a double at a fixed offset of
- *  ShapeAttributes, so a column is a name, a type and an offset. The rows are
- *  visited in blocks that stay in cache while every column takes its values
- *  from them: column after column over all rows would stream the whole row
- *  array (~400 bytes a row) once per column, seconds for millions of rows. */
-nb::dict
-Columns(const std::vector<cca::ShapeAttributes> & rows, int d, const cca::ShapeAttributeOptions & options)
+ *  ShapeAttributes, so a column is a name, a type and an offset. The worker
+ *  threads that compute the attributes store each row straight into the
+ *  columns (Store), which they also touch first: no array of all rows (~400
+ *  bytes each) is made, zeroed and read again column by column. */
+class ColumnTable
 {
-  using S = cca::ShapeAttributes;
-  static_assert(std::is_standard_layout_v<S>, "columns are read at member offsets");
-  struct Column
+public:
+  ColumnTable(int d, const cca::ShapeAttributeOptions & options, std::int64_t rows)
+    : m_Rows(static_cast<size_t>(rows))
   {
-    std::string name;
-    bool        integer;
-    size_t      offset; // of the value in S
-  };
-  std::vector<Column> spec;
-  const auto          add = [&](std::string name, bool integer, size_t offset) {
-    spec.push_back({ std::move(name), integer, offset });
-  };
-  const auto addVector = [&](const std::string & name, bool integer, size_t offset, int count) {
-    for (int i = 0; i < count; ++i)
-    {
-      add(name + "-" + std::to_string(i), integer, offset + i * 8);
-    }
-  };
-  static_assert(sizeof(double) == 8 && sizeof(std::int64_t) == 8, "8-byte attributes");
-  add("number_of_pixels", true, offsetof(S, numberOfPixels));
-  add("physical_size", false, offsetof(S, physicalSize));
-  addVector("centroid", false, offsetof(S, centroid), d);
-  addVector("bbox", true, offsetof(S, boundingBoxIndex), d);
-  for (int i = 0; i < d; ++i)
-  {
-    add("bbox-" + std::to_string(d + i), true, offsetof(S, boundingBoxSize) + i * 8);
-  }
-  add("number_of_pixels_on_border", true, offsetof(S, numberOfPixelsOnBorder));
-  add("perimeter_on_border", false, offsetof(S, perimeterOnBorder));
-  if (options.perimeter)
-  {
-    add("perimeter", false, offsetof(S, perimeter));
-    add("roundness", false, offsetof(S, roundness));
-  }
-  addVector("principal_moments", false, offsetof(S, principalMoments), d);
-  for (int i = 0; i < d; ++i)
-  {
-    for (int j = 0; j < d; ++j)
-    {
-      add("principal_axes-" + std::to_string(i) + "-" + std::to_string(j), false,
-          offsetof(S, principalAxes) + (3 * i + j) * 8);
-    }
-  }
-  add("elongation", false, offsetof(S, elongation));
-  add("flatness", false, offsetof(S, flatness));
-  add("equivalent_spherical_radius", false, offsetof(S, equivalentSphericalRadius));
-  add("equivalent_spherical_perimeter", false, offsetof(S, equivalentSphericalPerimeter));
-  addVector("equivalent_ellipsoid_diameter", false, offsetof(S, equivalentEllipsoidDiameter), d);
-  if (options.feretDiameter)
-  {
-    add("feret_diameter", false, offsetof(S, feretDiameter));
-  }
-  if (options.perimeter)
-  {
-    add("perimeter_on_border_ratio", false, offsetof(S, perimeterOnBorderRatio));
-  }
-  if (options.orientedBoundingBox)
-  {
-    addVector("oriented_bounding_box_origin", false, offsetof(S, orientedBoundingBoxOrigin), d);
-    addVector("oriented_bounding_box_size", false, offsetof(S, orientedBoundingBoxSize), d);
-  }
-
-  const size_t n = rows.size();
-  std::vector<std::int64_t> labels(n);
-  for (size_t r = 0; r < n; ++r)
-  {
-    labels[r] = static_cast<std::int64_t>(r + 1);
-  }
-  // Each column is an int64 or a double vector; values are copied as their 8 bytes.
-  std::vector<std::vector<std::int64_t>> integers;
-  std::vector<std::vector<double>>       reals;
-  std::vector<unsigned char *>           destination;
-  integers.reserve(spec.size());
-  reals.reserve(spec.size());
-  for (const Column & column : spec)
-  {
-    if (column.integer)
-    {
-      destination.push_back(reinterpret_cast<unsigned char *>(integers.emplace_back(n).data()));
-    }
-    else
-    {
-      destination.push_back(reinterpret_cast<unsigned char *>(reals.emplace_back(n).data()));
-    }
-  }
-  constexpr size_t BlockRows = 256;
-  const auto *     base = reinterpret_cast<const unsigned char *>(rows.data());
-  for (size_t first = 0; first < n; first += BlockRows)
-  {
-    const size_t end = std::min(n, first + BlockRows);
-    for (size_t c = 0; c < spec.size(); ++c)
-    {
-      for (size_t r = first; r < end; ++r)
+    using S = cca::ShapeAttributes;
+    static_assert(std::is_standard_layout_v<S>, "columns are read at member offsets");
+    static_assert(sizeof(double) == 8 && sizeof(std::int64_t) == 8, "8-byte attributes");
+    const auto addVector = [&](const std::string & name, bool integer, size_t offset, int count) {
+      for (int i = 0; i < count; ++i)
       {
-        std::memcpy(destination[c] + r * 8, base + r * sizeof(S) + spec[c].offset, 8);
+        Add(name + "-" + std::to_string(i), integer, offset + i * 8);
+      }
+    };
+    Add("number_of_pixels", true, offsetof(S, numberOfPixels));
+    Add("physical_size", false, offsetof(S, physicalSize));
+    addVector("centroid", false, offsetof(S, centroid), d);
+    addVector("bbox", true, offsetof(S, boundingBoxIndex), d);
+    for (int i = 0; i < d; ++i)
+    {
+      Add("bbox-" + std::to_string(d + i), true, offsetof(S, boundingBoxSize) + i * 8);
+    }
+    Add("number_of_pixels_on_border", true, offsetof(S, numberOfPixelsOnBorder));
+    Add("perimeter_on_border", false, offsetof(S, perimeterOnBorder));
+    if (options.perimeter)
+    {
+      Add("perimeter", false, offsetof(S, perimeter));
+      Add("roundness", false, offsetof(S, roundness));
+    }
+    addVector("principal_moments", false, offsetof(S, principalMoments), d);
+    for (int i = 0; i < d; ++i)
+    {
+      for (int j = 0; j < d; ++j)
+      {
+        Add("principal_axes-" + std::to_string(i) + "-" + std::to_string(j), false,
+            offsetof(S, principalAxes) + (3 * i + j) * 8);
       }
     }
+    Add("elongation", false, offsetof(S, elongation));
+    Add("flatness", false, offsetof(S, flatness));
+    Add("equivalent_spherical_radius", false, offsetof(S, equivalentSphericalRadius));
+    Add("equivalent_spherical_perimeter", false, offsetof(S, equivalentSphericalPerimeter));
+    addVector("equivalent_ellipsoid_diameter", false, offsetof(S, equivalentEllipsoidDiameter), d);
+    if (options.feretDiameter)
+    {
+      Add("feret_diameter", false, offsetof(S, feretDiameter));
+    }
+    if (options.perimeter)
+    {
+      Add("perimeter_on_border_ratio", false, offsetof(S, perimeterOnBorderRatio));
+    }
+    if (options.orientedBoundingBox)
+    {
+      addVector("oriented_bounding_box_origin", false, offsetof(S, orientedBoundingBoxOrigin), d);
+      addVector("oriented_bounding_box_size", false, offsetof(S, orientedBoundingBoxSize), d);
+    }
   }
 
-  nb::dict columns;
-  columns["label"] = NumpyColumn(std::move(labels));
-  size_t nextInteger = 0;
-  size_t nextReal = 0;
-  for (const Column & column : spec)
+  /** Row `index` (label index + 1); called from the worker threads. */
+  void
+  Store(std::int64_t index, const cca::ShapeAttributes & row)
   {
-    columns[column.name.c_str()] =
-      column.integer ? NumpyColumn(std::move(integers[nextInteger++])) : NumpyColumn(std::move(reals[nextReal++]));
+    const auto * bytes = reinterpret_cast<const unsigned char *>(&row);
+    for (Column & column : m_Columns)
+    {
+      std::memcpy(column.values.get() + index * 8, bytes + column.offset, 8);
+    }
   }
-  return columns;
-}
+
+  /** label, then the columns, as NumPy arrays that own their memory. */
+  nb::dict
+  ToDict()
+  {
+    nb::dict                                    columns;
+    std::unique_ptr<unsigned char[]>            labels(new unsigned char[std::max<size_t>(1, m_Rows) * 8]);
+    auto *                                      label = reinterpret_cast<std::int64_t *>(labels.get());
+    for (size_t r = 0; r < m_Rows; ++r)
+    {
+      label[r] = static_cast<std::int64_t>(r + 1);
+    }
+    columns["label"] = Array<std::int64_t>(std::move(labels));
+    for (Column & column : m_Columns)
+    {
+      columns[column.name.c_str()] =
+        column.integer ? Array<std::int64_t>(std::move(column.values)) : Array<double>(std::move(column.values));
+    }
+    return columns;
+  }
+
+private:
+  struct Column
+  {
+    std::string                      name;
+    bool                             integer;
+    size_t                           offset; // of the value in ShapeAttributes
+    std::unique_ptr<unsigned char[]> values; // 8 bytes a row, left uninitialized until stored
+  };
+
+  void
+  Add(std::string name, bool integer, size_t offset)
+  {
+    m_Columns.push_back(
+      { std::move(name), integer, offset, std::unique_ptr<unsigned char[]>(new unsigned char[std::max<size_t>(1, m_Rows) * 8]) });
+  }
+
+  template <typename T>
+  nb::object
+  Array(std::unique_ptr<unsigned char[]> && values)
+  {
+    unsigned char * data = values.release();
+    nb::capsule     owner(data, [](void * p) noexcept { delete[] static_cast<unsigned char *>(p); });
+    return nb::cast(nb::ndarray<nb::numpy, T, nb::ndim<1>>(reinterpret_cast<T *>(data), { m_Rows }, owner));
+  }
+
+  size_t              m_Rows;
+  std::vector<Column> m_Columns;
+};
 
 // ---- the call ------------------------------------------------------------------
 
@@ -598,21 +603,24 @@ Analyze(const Array &                       image,
   const auto milliseconds = [](Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double, std::milli>(b - a).count();
   };
-  cca::Result                       result;
-  std::vector<cca::ShapeAttributes> rows;
-  Clock::time_point                 engineDone;
-  Clock::time_point                 attributesDone;
+  cca::Result                  result;
+  std::unique_ptr<ColumnTable> table;
+  Clock::time_point            engineDone;
+  Clock::time_point            attributesDone;
   {
     nb::gil_scoped_release released;
     auto                   engine = EnginePool::Instance().Borrow();
     (*engine).Run(view, options, result);
     engineDone = Clock::now();
-    cca::ComputeShapeAttributes(result, geometry, attributeOptions, rows, threads);
+    table = std::make_unique<ColumnTable>(view.dimension, attributeOptions, result.componentCount);
+    cca::ComputeShapeAttributes(
+      result, geometry, attributeOptions,
+      [&table](std::int64_t index, const cca::ShapeAttributes & row) { table->Store(index, row); }, threads);
     attributesDone = Clock::now();
   }
 
   nb::dict out;
-  out["columns"] = Columns(rows, view.dimension, attributeOptions);
+  out["columns"] = table->ToDict();
   const Clock::time_point columnsDone = Clock::now();
   out["component_count"] = result.componentCount;
   out["backend"] = result.backendUsed == cca::Backend::Cuda ? "cuda" : "cpu";
