@@ -10,7 +10,7 @@ SimpleITK.
 """
 
 from ._api import CpuFallbackWarning, cuda_available, cuda_compiled_in, label_shape_statistics
-from ._core import CudaError, CudaUnavailableError
+from ._core import CudaError, CudaUnavailableError, release_cached_memory
 from ._statistics import ShapeStatistics
 
 __version__ = "0.1.0"
@@ -23,4 +23,5 @@ __all__ = [
     "cuda_available",
     "cuda_compiled_in",
     "label_shape_statistics",
+    "release_cached_memory",
 ]

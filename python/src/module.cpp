@@ -38,32 +38,41 @@ namespace
 // ---- engines: one per concurrent call ------------------------------------------
 
 /** cca::Engine is not thread-safe but keeps buffers worth reusing, so calls
- *  borrow an idle engine (or make one) and give it back. The pool is never
- *  destroyed: engines hold CUDA resources, and releasing them after the CUDA
- *  runtime has shut down at interpreter exit would fail. */
+ *  borrow an idle engine (or make one) and give it back. Each engine keeps
+ *  its last cca::Result too: a result reused by the engine is written over
+ *  (its pages are already mapped) where a new one would take a page fault per
+ *  4 KiB of the table, about as long as the copy from the device itself. The
+ *  pool is never destroyed: engines hold CUDA resources, and releasing them
+ *  after the CUDA runtime has shut down at interpreter exit would fail. */
 class EnginePool
 {
 public:
+  struct Worker
+  {
+    cca::Engine engine;
+    cca::Result result;
+  };
+
   class Lease
   {
   public:
-    Lease(EnginePool & pool, std::unique_ptr<cca::Engine> engine)
+    Lease(EnginePool & pool, std::unique_ptr<Worker> worker)
       : m_Pool(pool)
-      , m_Engine(std::move(engine))
+      , m_Worker(std::move(worker))
     {}
-    ~Lease() { m_Pool.Return(std::move(m_Engine)); }
+    ~Lease() { m_Pool.Return(std::move(m_Worker)); }
     Lease(const Lease &) = delete;
     Lease &
     operator=(const Lease &) = delete;
-    cca::Engine &
-    operator*() const
+    Worker *
+    operator->() const
     {
-      return *m_Engine;
+      return m_Worker.get();
     }
 
   private:
-    EnginePool &                 m_Pool;
-    std::unique_ptr<cca::Engine> m_Engine;
+    EnginePool &            m_Pool;
+    std::unique_ptr<Worker> m_Worker;
   };
 
   static EnginePool &
@@ -79,23 +88,34 @@ public:
     const std::lock_guard<std::mutex> lock(m_Mutex);
     if (m_Idle.empty())
     {
-      return Lease(*this, std::make_unique<cca::Engine>());
+      return Lease(*this, std::make_unique<Worker>());
     }
-    auto engine = std::move(m_Idle.back());
+    auto worker = std::move(m_Idle.back());
     m_Idle.pop_back();
-    return Lease(*this, std::move(engine));
+    return Lease(*this, std::move(worker));
+  }
+
+  /** Frees the idle engines' last results (engines in use keep theirs). */
+  void
+  ReleaseResults()
+  {
+    const std::lock_guard<std::mutex> lock(m_Mutex);
+    for (auto & worker : m_Idle)
+    {
+      worker->result = cca::Result{};
+    }
   }
 
 private:
   void
-  Return(std::unique_ptr<cca::Engine> engine)
+  Return(std::unique_ptr<Worker> worker)
   {
     const std::lock_guard<std::mutex> lock(m_Mutex);
-    m_Idle.push_back(std::move(engine));
+    m_Idle.push_back(std::move(worker));
   }
 
-  std::mutex                                m_Mutex;
-  std::vector<std::unique_ptr<cca::Engine>> m_Idle;
+  std::mutex                           m_Mutex;
+  std::vector<std::unique_ptr<Worker>> m_Idle;
 };
 
 // ---- errors --------------------------------------------------------------------
@@ -603,14 +623,14 @@ Analyze(const Array &                       image,
   const auto milliseconds = [](Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double, std::milli>(b - a).count();
   };
-  cca::Result                  result;
+  auto                         worker = EnginePool::Instance().Borrow();
+  cca::Result &                result = worker->result;
   std::unique_ptr<ColumnTable> table;
   Clock::time_point            engineDone;
   Clock::time_point            attributesDone;
   {
     nb::gil_scoped_release released;
-    auto                   engine = EnginePool::Instance().Borrow();
-    (*engine).Run(view, options, result);
+    worker->engine.Run(view, options, result);
     engineDone = Clock::now();
     table = std::make_unique<ColumnTable>(view.dimension, attributeOptions, result.componentCount);
     cca::ComputeShapeAttributes(
@@ -672,6 +692,13 @@ NB_MODULE(_core, m)
   m.def("cuda_compiled_in", &cca::Engine::CudaCompiledIn, "True when this build has the CUDA backend.");
   m.def("cuda_available", &cca::Engine::CudaAvailable,
         "True when this build has the CUDA backend and a CUDA device is usable.");
+  m.def(
+    "release_cached_memory",
+    [] {
+      EnginePool::Instance().ReleaseResults();
+      cca::Engine::ReleaseCachedMemory();
+    },
+    "Gives back the memory kept for the next calls: the last result tables, device memory and pinned host memory.");
   m.def("analyze", &Analyze, nb::arg("image").noconvert(), nb::kw_only(), nb::arg("foreground_equal"),
         nb::arg("value"), nb::arg("fully_connected"), nb::arg("backend"), nb::arg("cuda_device"),
         nb::arg("stream").none(), nb::arg("labels").noconvert().none(), nb::arg("spacing"), nb::arg("origin"),

@@ -46,3 +46,19 @@ def test_the_gil_is_released_while_the_engine_runs():
     # With the GIL held for the whole call, this thread would stall for about `duration`.
     assert len(ticks) > 10, f"the main thread ran {len(ticks)} times during a {duration:.3f} s call"
     assert gaps.max() < 0.5 * duration, f"the main thread stalled {gaps.max():.3f} s of a {duration:.3f} s call"
+
+
+def test_results_do_not_depend_on_earlier_calls():
+    # Engines keep their last result table and reuse it: a small image after a
+    # large one, and the same after the cache was given back, give equal tables.
+    large = random_blocks((300, 280), 0.45, 1, 7)
+    small = random_blocks((30, 20), 0.5, 2, 8)
+    cls.release_cached_memory()
+    fresh = _run(small, False)
+    _run(large, True)
+    after_large = _run(small, False)
+    cls.release_cached_memory()
+    after_release = _run(small, False)
+    for name in fresh:
+        np.testing.assert_array_equal(after_large[name], fresh[name], err_msg=name)
+        np.testing.assert_array_equal(after_release[name], fresh[name], err_msg=name)
