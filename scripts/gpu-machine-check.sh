@@ -23,12 +23,19 @@ cd "/work/main/$build" || exit 1
 ctest --output-on-failure -E 'CudaLabelStatisticsInstall' -j 4 --timeout 400 > "$out/ctest.log" 2>&1
 echo "ctest rc=$?"
 grep -E "tests passed|Passed|Failed|Skipped|Not Run" "$out/ctest.log" | tail -40
-compute-sanitizer --tool memcheck --error-exitcode 9 test/gpu/ccaCudaBackendTest --quick > "$out/memcheck.log" 2>&1
+timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 test/gpu/ccaCudaBackendTest --quick > "$out/memcheck.log" 2>&1
 echo "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$out/memcheck.log" | tail -1)"
-compute-sanitizer --tool racecheck --error-exitcode 9 test/gpu/ccaCudaBackendTest --quick --cases 15 > "$out/racecheck.log" 2>&1
+timeout 150 compute-sanitizer --tool racecheck --error-exitcode 9 test/gpu/ccaCudaBackendTest --quick --cases 15 > "$out/racecheck.log" 2>&1
 echo "racecheck rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/racecheck.log" | tail -1)"
-compute-sanitizer --tool memcheck --error-exitcode 9 test/gpu/ccaDeviceMemoryTest > "$out/memcheck-device-memory.log" 2>&1
+timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 test/gpu/ccaDeviceMemoryTest > "$out/memcheck-device-memory.log" 2>&1
 echo "memcheck (device memory) rc=$? $(grep -E 'ERROR SUMMARY' "$out/memcheck-device-memory.log" | tail -1)"
+# The feature groups (issue 12): label images, intensity votes, selection.
+timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 test/engine/ccaFeatureGroupsTest selection cuda > "$out/memcheck-groups.log" 2>&1
+echo "memcheck (feature groups, selection) rc=$? $(grep -E 'ERROR SUMMARY' "$out/memcheck-groups.log" | tail -1)"
+timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 test/engine/ccaFeatureGroupsTest labels cuda > "$out/memcheck-labels.log" 2>&1
+echo "memcheck (feature groups, labels) rc=$? $(grep -E 'ERROR SUMMARY' "$out/memcheck-labels.log" | tail -1)"
+timeout 150 compute-sanitizer --tool racecheck --error-exitcode 9 test/engine/ccaFeatureGroupsTest intensity cuda > "$out/racecheck-groups.log" 2>&1
+echo "racecheck (feature groups, intensity) rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/racecheck-groups.log" | tail -1)"
 (cd /tmp && "/work/main/$build/bin/CudaLabelStatistics") > "$out/demo.log" 2>&1
 echo "demo rc=$?"
 cat "$out/demo.log"
