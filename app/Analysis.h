@@ -58,9 +58,15 @@ struct RunSummary
   int                      dimension = 2;
   std::int64_t             size[3] = { 0, 0, 1 };
   std::string              pixelType; ///< the type the image was analysed as
-  double                   readSeconds = 0;
-  double                   filterSeconds = 0;
-  double                   writeSeconds = 0;
+  double                   readSeconds = 0;       ///< reading the input, or generating the default image
+  double                   filterSeconds = 0;     ///< the filter's Update(): engine, LabelMap, label image
+  double                   labelMapSeconds = 0;   ///< of filterSeconds: building the LabelMap
+  double                   saveInputSeconds = 0;  ///< writing --saveInput
+  double                   labelsSeconds = 0;     ///< writing --labels (and checking the written file)
+  double                   csvSeconds = 0;        ///< writing --csv
+  double                   cudaStartupSeconds = 0; ///< CUDA's start-up on its thread, overlapping the read
+  double                   cudaWaitSeconds = 0;   ///< what the analysis waited for it
+  bool                     cudaStartupRan = false;
   cca::StageTimes          stageTimes;
   std::vector<std::string> warnings; ///< printed as "warning: ..." lines
 };

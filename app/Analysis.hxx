@@ -5,6 +5,7 @@
 
 #include "Analysis.h"
 #include "CsvWriter.h"
+#include "CudaStartup.h"
 #include "ImageFileIO.h"
 #include "PngFile.h"
 
@@ -136,16 +137,24 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options,
   filter->SetCudaDevice(options.cudaDevice);
   ObserveProgress(*filter, progress, 0.1, 0.8);
 
-  const auto writeStart = std::chrono::steady_clock::now();
+  const auto saveInputStart = std::chrono::steady_clock::now();
   if (!plan.saveInput.empty())
   {
-    WriteImageFile(image, plan.saveInput, options.saveInputPath, plan.saveInputFormat, detail::ComponentOf<TPixel>());
+    WriteImageFile(image, plan.saveInput, options.saveInputPath, plan.saveInputFormat, detail::ComponentOf<TPixel>(),
+                   options.compression);
   }
-  summary.writeSeconds = detail::SecondsSince(writeStart);
+  summary.saveInputSeconds = detail::SecondsSince(saveInputStart);
+
+  // CUDA started on its own thread while the input was read: the filter finds it ready.
+  const CudaStartupTimes startup = FinishCudaStartup();
+  summary.cudaStartupRan = startup.ran;
+  summary.cudaStartupSeconds = startup.seconds;
+  summary.cudaWaitSeconds = startup.waitedSeconds;
 
   const auto filterStart = std::chrono::steady_clock::now();
   filter->Update();
   summary.filterSeconds = detail::SecondsSince(filterStart);
+  summary.labelMapSeconds = filter->GetLabelMapMilliseconds() / 1000.0;
 
   summary.components = static_cast<std::int64_t>(filter->GetNumberOfObjects());
   summary.backendUsed = filter->GetBackendUsed() == BackendEnum::CUDA ? "cuda" : "cpu";
@@ -177,9 +186,12 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options,
     {
       fileComponent = PixelComponent::UInt16;
     }
-    WriteImageFile(filter->GetLabelImage(), plan.labels, options.labelsPath, plan.labelsFormat, fileComponent);
+    WriteImageFile(filter->GetLabelImage(), plan.labels, options.labelsPath, plan.labelsFormat, fileComponent,
+                   options.compression);
   }
+  summary.labelsSeconds = detail::SecondsSince(labelsStart);
   progress.Report(0.9);
+  const auto csvStart = std::chrono::steady_clock::now();
   if (!plan.csv.empty())
   {
     CsvColumns columns;
@@ -188,7 +200,7 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options,
     columns.orientedBoundingBox = options.orientedBoundingBox;
     WriteComponentCsv<VDimension>(*filter->GetOutput(), plan.csv, options.csvPath, columns);
   }
-  summary.writeSeconds += detail::SecondsSince(labelsStart);
+  summary.csvSeconds = detail::SecondsSince(csvStart);
   return summary;
 }
 

@@ -175,6 +175,17 @@ ParseArguments(int argc, char * argv[])
     { "csv", nullptr, true, text(options.csvPath) },
     { "saveInput", "save-input", true, text(options.saveInputPath) },
     { "returnparameterfile", nullptr, true, text(options.returnParameterFile) },
+    { "compression", nullptr, true,
+      [&](const std::string & s, const std::string & v) {
+        if (v == "none")
+          options.compression = Compression::None;
+        else if (v == "fast")
+          options.compression = Compression::Fast;
+        else if (v == "small")
+          options.compression = Compression::Small;
+        else
+          throw UsageError(s + " takes none, fast or small, not '" + v + "'");
+      } },
     { "foregroundValue", "foreground-value", true,
       [&](const std::string & s, const std::string & v) {
         options.foregroundValue = ParseDecimal(s, v, int64Min, uint64Max);
@@ -330,6 +341,9 @@ UsageText(const char * programName)
        << "  --csv FILE               one row per component, every attribute a column\n"
        << "  --saveInput FILE         also write the input image (useful with the default image)\n"
        << "  --returnparameterfile F  write 'numberOfComponents = N' (3D Slicer)\n"
+       << "  --compression C          none | fast (default) | small: zlib level 0, 1 or 6 for the\n"
+       << "                           image outputs (.nrrd .nhdr .mha .mhd .tif .png; .nii .hdr\n"
+       << "                           .vtk are always uncompressed, .nii.gz always level 6)\n"
        << "\n"
        << "Foreground (NaN pixels are never foreground):\n"
        << "  (default)                every pixel different from the background value (0)\n"
@@ -354,7 +368,7 @@ UsageText(const char * programName)
        << "\n"
        << "Other:\n"
        << "  --progress               print <filter-progress> lines (on with --returnparameterfile)\n"
-       << "  --quiet                  no summary\n"
+       << "  --quiet                  no summary (which gives the time of each stage)\n"
        << "  --xml                    print the 3D Slicer module description\n"
        << "  --version, --help\n"
        << "\n"

@@ -2,6 +2,8 @@
 #ifndef CudaLabelStatisticsApp_Arguments_h
 #define CudaLabelStatisticsApp_Arguments_h
 
+#include "ImageFormats.h"
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -31,6 +33,10 @@ struct AppOptions
   std::string csvPath;             ///< component table to write (empty: none)
   std::string saveInputPath;       ///< write the (read or generated) input image here
   std::string returnParameterFile; ///< Slicer: `name = value` lines
+  /** Of the image outputs. Fast by default: zlib's level 1 makes a label
+   *  image about 25 times smaller than raw, in about the time a raw write
+   *  takes to reach the disk (measured in docs/results.md). */
+  Compression compression = Compression::Fast;
 
   ForegroundMode foregroundMode = ForegroundMode::NotBackground;
   /** Unset: the largest value of the pixel type, as ITK's BinaryImageToShapeLabelMapFilter. */

@@ -295,6 +295,7 @@ AnalyzeAnyFile(const std::string & path, const AppOptions & options, OutputPlan 
 {
   // What the path is, before its name is read as a format: a missing file or a
   // folder is said so (and no ImageIO ever probes it).
+  const auto start = std::chrono::steady_clock::now();
   struct stat status;
   if (::stat(path.c_str(), &status) != 0)
   {
@@ -325,9 +326,12 @@ AnalyzeAnyFile(const std::string & path, const AppOptions & options, OutputPlan 
   }
   RequireMemory(SaturatingProduct(header.pixels, perPixel), "the " + sizeText + " image of '" + path + "'");
 
-  RunSummary summary = dimension == 3
-                         ? AnalyzeFileOfDimension<3>(path, format, header.type, options, plan, progress)
-                         : AnalyzeFileOfDimension<2>(path, format, header.type, options, plan, progress);
+  // The structural check of the whole file counts as reading.
+  const double checkSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  RunSummary   summary = dimension == 3
+                           ? AnalyzeFileOfDimension<3>(path, format, header.type, options, plan, progress)
+                           : AnalyzeFileOfDimension<2>(path, format, header.type, options, plan, progress);
+  summary.readSeconds += checkSeconds;
   summary.pixelType = info.name;
   return summary;
 }

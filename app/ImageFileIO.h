@@ -110,12 +110,13 @@ ConvertRow(const TPixel * in, std::size_t n, PixelComponent component, void * ou
 } // namespace detail
 
 /** Writes `image` to `path` (a temporary file of an OutputTransaction) as
- *  `format`; PNG and TIFF store `fileComponent` (the caller checked that it
- *  holds every value), the ITK formats the image's own type. Errors name displayPath. */
+ *  `format`, compressed as asked where the format can be; PNG and TIFF store
+ *  `fileComponent` (the caller checked that it holds every value), the ITK
+ *  formats the image's own type. Errors name displayPath. */
 template <typename TPixel, unsigned int VDimension>
 void
 WriteImageFile(const itk::Image<TPixel, VDimension> * image, const std::string & path, const std::string & displayPath,
-               ImageFormat format, PixelComponent fileComponent)
+               ImageFormat format, PixelComponent fileComponent, Compression compression)
 {
   using ImageType = itk::Image<TPixel, VDimension>;
   const auto                 size = image->GetLargestPossibleRegion().GetSize();
@@ -128,7 +129,7 @@ WriteImageFile(const itk::Image<TPixel, VDimension> * image, const std::string &
     CheckedFile  file(path, displayPath);
     const double spacing[2] = { image->GetSpacing()[0], image->GetSpacing()[1] };
     WritePng(file, displayPath, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height),
-             fileComponent == PixelComponent::UInt16 ? 16 : 8, spacing, [&](std::uint32_t y, void * row) {
+             fileComponent == PixelComponent::UInt16 ? 16 : 8, spacing, ZlibLevel(compression), [&](std::uint32_t y, void * row) {
                detail::ConvertRow(pixels + y * width, width, fileComponent, row);
              });
     file.Finish();
@@ -138,7 +139,7 @@ WriteImageFile(const itk::Image<TPixel, VDimension> * image, const std::string &
     CheckedFile file(path, displayPath);
     WriteTiff(file, displayPath, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height),
               VDimension == 3 ? static_cast<std::uint32_t>(size[VDimension - 1]) : 1u, fileComponent,
-              [&](std::uint32_t z, std::uint32_t y, void * row) {
+              ZlibLevel(compression), [&](std::uint32_t z, std::uint32_t y, void * row) {
                 detail::ConvertRow(pixels + (static_cast<std::size_t>(z) * height + y) * width, width, fileComponent, row);
               });
     file.Finish();
@@ -149,7 +150,13 @@ WriteImageFile(const itk::Image<TPixel, VDimension> * image, const std::string &
     writer->SetInput(image);
     writer->SetImageIO(ImageIOFor(format));
     writer->SetFileName(path);
-    writer->SetUseCompression(true);
+    // ITK's IOs take levels 1 to 9 and write raw data without compression;
+    // NIfTI follows the file name (.nii.gz is always gzip at zlib's default level).
+    writer->SetUseCompression(compression != Compression::None);
+    if (compression != Compression::None)
+    {
+      writer->SetCompressionLevel(ZlibLevel(compression));
+    }
     CallItk("write", path, displayPath, [&writer] { writer->Update(); });
   }
   VerifyWrittenImage(path, displayPath, format, dimensions);

@@ -182,16 +182,31 @@ ImageFormatName(ImageFormat format)
   return "?";
 }
 
-std::vector<std::string>
-FilesWrittenFor(const std::string & path, ImageFormat format)
+int
+ZlibLevel(Compression compression)
 {
-  const std::string lower = Lower(path);
+  switch (compression)
+  {
+    case Compression::None:
+      return 0;
+    case Compression::Fast:
+      return 1;
+    case Compression::Small:
+      return 6;
+  }
+  return 1;
+}
+
+std::vector<std::string>
+FilesWrittenFor(const std::string & path, ImageFormat format, Compression compression)
+{
+  const bool compressed = compression != Compression::None;
   switch (format)
   {
     case ImageFormat::NrrdDetached:
-      return { path, Stem(path, ".nhdr") + ".raw.gz" };
+      return { path, Stem(path, ".nhdr") + (compressed ? ".raw.gz" : ".raw") };
     case ImageFormat::MetaImageDetached:
-      return { path, Stem(path, ".mhd") + ".zraw" };
+      return { path, Stem(path, ".mhd") + (compressed ? ".zraw" : ".raw") };
     case ImageFormat::NiftiPair:
       return { path, Stem(path, ".hdr") + ".img" };
     default:

@@ -24,6 +24,24 @@ enum class ImageFormat
   Tiff               ///< .tif, .tiff (written by TiffWriter)
 };
 
+/** How image outputs are compressed (--compression): NRRD, MetaImage, TIFF
+ *  and PNG use zlib at level 0 (none: raw data; PNG, always deflated, stores
+ *  the data as it is), 1 (fast) or 6 (small, zlib's default). .nii, .hdr and
+ *  .vtk are always raw, and .nii.gz always gzip at zlib's default level (ITK
+ *  5.2's NIfTI writer takes no level). Not 9:
+ *  on a 512^3 label image level 9 took 34 s for a file 10 % smaller than
+ *  level 6's (docs/results.md). */
+enum class Compression
+{
+  None,
+  Fast,
+  Small
+};
+
+/** zlib's level for a Compression: 0, 1 or 6. */
+int
+ZlibLevel(Compression compression);
+
 /** Pixel component types of image files. */
 enum class PixelComponent
 {
@@ -84,9 +102,10 @@ std::string
 SupportedImageExtensions();
 
 /** The files a write of `path` produces: the path itself, and for .nhdr, .mhd
- *  and .hdr the data file beside it (same directory, ITK's name for it). */
+ *  and .hdr the data file beside it (same directory, ITK's name for it, which
+ *  depends on whether the data is compressed). */
 std::vector<std::string>
-FilesWrittenFor(const std::string & path, ImageFormat format);
+FilesWrittenFor(const std::string & path, ImageFormat format, Compression compression);
 
 /** Throws FileError when the format cannot hold an image of this dimension and
  *  pixel type (3D in PNG, 32-bit in PNG, 64-bit in TIFF, ...). */

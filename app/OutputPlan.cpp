@@ -11,10 +11,11 @@ namespace
 
 /** Reserves an image output and returns where to write it. */
 std::string
-AddImageOutput(OutputPlan & plan, const std::string & path, ImageFormat & format, const std::string & role)
+AddImageOutput(OutputPlan & plan, const std::string & path, Compression compression, ImageFormat & format,
+               const std::string & role)
 {
   format = ImageFormatOf(path, true);
-  auto companions = FilesWrittenFor(path, format);
+  auto companions = FilesWrittenFor(path, format, compression);
   companions.erase(companions.begin());
   return plan.transaction.Add(path, companions, false, role);
 }
@@ -26,11 +27,11 @@ PlanOutputs(const AppOptions & options, OutputPlan & plan)
 {
   if (!options.labelsPath.empty())
   {
-    plan.labels = AddImageOutput(plan, options.labelsPath, plan.labelsFormat, "--labels");
+    plan.labels = AddImageOutput(plan, options.labelsPath, options.compression, plan.labelsFormat, "--labels");
   }
   if (!options.saveInputPath.empty())
   {
-    plan.saveInput = AddImageOutput(plan, options.saveInputPath, plan.saveInputFormat, "--saveInput");
+    plan.saveInput = AddImageOutput(plan, options.saveInputPath, options.compression, plan.saveInputFormat, "--saveInput");
   }
   if (!options.csvPath.empty())
   {

@@ -264,13 +264,14 @@ FlushNothing(png_structp)
 
 bool
 WriteRows(Writer & writer, std::uint32_t width, std::uint32_t height, int bitDepth, const double * spacing,
-          unsigned char * row, const std::function<void(std::uint32_t, void *)> & fillRow)
+          int zlibLevel, unsigned char * row, const std::function<void(std::uint32_t, void *)> & fillRow)
 {
   if (setjmp(png_jmpbuf(writer.png)))
   {
     return false;
   }
   png_set_write_fn(writer.png, &writer, WriteToCheckedFile, FlushNothing);
+  png_set_compression_level(writer.png, zlibLevel);
   png_set_IHDR(writer.png, writer.info, width, height, bitDepth, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   if (spacing[0] > 0 && spacing[1] > 0)
@@ -297,7 +298,7 @@ WriteRows(Writer & writer, std::uint32_t width, std::uint32_t height, int bitDep
 
 void
 WritePng(CheckedFile & file, const std::string & displayPath, std::uint32_t width, std::uint32_t height, int bitDepth,
-         const double spacing[2], const std::function<void(std::uint32_t, void *)> & fillRow)
+         const double spacing[2], int zlibLevel, const std::function<void(std::uint32_t, void *)> & fillRow)
 {
   if (width == 0 || height == 0 || width > PNG_USER_WIDTH_MAX || height > PNG_USER_HEIGHT_MAX)
   {
@@ -313,7 +314,7 @@ WritePng(CheckedFile & file, const std::string & displayPath, std::uint32_t widt
     FailWriting(displayPath, "libpng cannot be initialized");
   }
   std::vector<unsigned char> row(static_cast<std::size_t>(width) * (bitDepth > 8 ? 2 : 1));
-  if (!WriteRows(writer, width, height, bitDepth, spacing, row.data(), fillRow))
+  if (!WriteRows(writer, width, height, bitDepth, spacing, zlibLevel, row.data(), fillRow))
   {
     FailWriting(displayPath, writer.error);
   }

@@ -41,12 +41,13 @@ ReadPngPixels(const std::string & path, void * buffer, std::size_t bufferBytes);
 ImageFileLayout
 CheckPngFile(const std::string & path);
 
-/** Writes a gray PNG of 8 or 16 bits; fillRow(y, row) fills one row of width
- *  pixels (uint8_t or uint16_t, host order). The spacing goes into an sCAL
- *  chunk, as ITK writes it. Every write is checked. */
+/** Writes a gray PNG of 8 or 16 bits, deflated at zlibLevel (0 to 9);
+ *  fillRow(y, row) fills one row of width pixels (uint8_t or uint16_t, host
+ *  order). The spacing goes into an sCAL chunk, as ITK writes it. Every write
+ *  is checked. */
 void
 WritePng(CheckedFile & file, const std::string & displayPath, std::uint32_t width, std::uint32_t height, int bitDepth,
-         const double spacing[2], const std::function<void(std::uint32_t, void *)> & fillRow);
+         const double spacing[2], int zlibLevel, const std::function<void(std::uint32_t, void *)> & fillRow);
 
 } // namespace ccaapp
 

@@ -120,6 +120,16 @@ SlicerXmlDescription(const std::string & version)
       <element>cuda</element>
       <element>cpu</element>
     </string-enumeration>
+    <string-enumeration>
+      <name>compression</name>
+      <label>Label image compression</label>
+      <longflag>compression</longflag>
+      <description><![CDATA[zlib compression of the label image: none writes the raw labels (largest file); fast (zlib level 1) makes the file about 25 times smaller; small (level 6) about twice smaller again, and takes about twice as long to write]]></description>
+      <default>fast</default>
+      <element>none</element>
+      <element>fast</element>
+      <element>small</element>
+    </string-enumeration>
   </parameters>
   <parameters>
     <label>Results</label>

@@ -2,6 +2,7 @@
 
 #include "OutputFiles.h"
 
+#include "itkMultiThreaderBase.h"
 #include "itk_zlib.h"
 
 #include <algorithm>
@@ -46,7 +47,7 @@ Put32(std::string & out, std::uint32_t value)
 
 void
 WriteTiff(CheckedFile & file, const std::string & displayPath, std::uint32_t width, std::uint32_t height,
-          std::uint32_t pages, PixelComponent component,
+          std::uint32_t pages, PixelComponent component, int zlibLevel,
           const std::function<void(std::uint32_t, std::uint32_t, void *)> & fillRow)
 {
   const int bytes = ComponentBytes(component);
@@ -71,31 +72,34 @@ WriteTiff(CheckedFile & file, const std::string & displayPath, std::uint32_t wid
   file.Write(header);
   std::uint64_t previousNextOffset = 4; // where the offset of the next directory goes
 
-  std::string               strip;
-  std::vector<Bytef>        compressed;
-  std::vector<std::uint32_t> offsets(strips), counts(strips);
-  for (std::uint32_t z = 0; z < pages; ++z)
-  {
-    for (std::uint32_t s = 0; s < strips; ++s)
+  // Strips are filled and deflated in parallel on ITK's pool, about four a
+  // thread at a time, and written in order; a page's directory follows its
+  // last strip.
+  const std::uint32_t threads = std::max<std::uint32_t>(1, itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads());
+  const std::uint64_t totalStrips = static_cast<std::uint64_t>(pages) * strips;
+  const std::uint64_t batch = 4 * static_cast<std::uint64_t>(threads);
+  auto                encode = [&](std::uint64_t job, std::vector<Bytef> & out) {
+    const auto          z = static_cast<std::uint32_t>(job / strips);
+    const std::uint32_t first = static_cast<std::uint32_t>(job % strips) * rowsPerStrip;
+    const std::uint32_t rows = std::min(rowsPerStrip, height - first);
+    std::vector<Bytef>  strip(rowBytes * rows);
+    for (std::uint32_t r = 0; r < rows; ++r)
     {
-      const std::uint32_t first = s * rowsPerStrip;
-      const std::uint32_t rows = std::min(rowsPerStrip, height - first);
-      strip.resize(rowBytes * rows);
-      for (std::uint32_t r = 0; r < rows; ++r)
-      {
-        fillRow(z, first + r, &strip[r * rowBytes]);
-      }
-      uLongf size = compressBound(static_cast<uLong>(strip.size()));
-      compressed.resize(size);
-      if (compress2(compressed.data(), &size, reinterpret_cast<const Bytef *>(strip.data()), static_cast<uLong>(strip.size()),
-                    6) != Z_OK)
-      {
-        FailWriting(displayPath, "zlib could not compress a strip");
-      }
-      offsets[s] = checkOffset(file.Position());
-      counts[s] = static_cast<std::uint32_t>(size);
-      file.Write(compressed.data(), size);
+      fillRow(z, first + r, &strip[r * rowBytes]);
     }
+    if (zlibLevel == 0)
+    {
+      out.swap(strip);
+      return true;
+    }
+    uLongf size = compressBound(static_cast<uLong>(strip.size()));
+    out.resize(size);
+    const bool done = compress2(out.data(), &size, strip.data(), static_cast<uLong>(strip.size()), zlibLevel) == Z_OK;
+    out.resize(size);
+    return done;
+  };
+  std::vector<std::uint32_t> offsets(strips), counts(strips);
+  auto                       writeDirectory = [&](std::uint32_t z) {
     // Value arrays of more than one entry live outside the directory.
     std::string arrays;
     const std::uint64_t arraysAt = file.Position();
@@ -121,7 +125,7 @@ WriteTiff(CheckedFile & file, const std::string & displayPath, std::uint32_t wid
       { 256, Long, 1, width },
       { 257, Long, 1, height },
       { 258, Short, 1, static_cast<std::uint32_t>(8 * bytes) }, // BitsPerSample
-      { 259, Short, 1, 8 },                                     // Compression: deflate
+      { 259, Short, 1, zlibLevel == 0 ? 1u : 8u },              // Compression: none or deflate
       { 262, Short, 1, 1 },                                     // PhotometricInterpretation: BlackIsZero
       { 273, Long, strips, offsetsValue },                      // StripOffsets
       { 277, Short, 1, 1 },                                     // SamplesPerPixel
@@ -155,6 +159,43 @@ WriteTiff(CheckedFile & file, const std::string & displayPath, std::uint32_t wid
     Put32(link, directoryAt);
     file.WriteAt(previousNextOffset, link.data(), link.size());
     previousNextOffset = directoryAt + 2 + 12 * entries.size();
+  };
+
+  std::vector<std::vector<Bytef>> encoded;
+  std::vector<char>               failed;
+  for (std::uint64_t batchStart = 0; batchStart < totalStrips; batchStart += batch)
+  {
+    const std::uint64_t jobs = std::min(batch, totalStrips - batchStart);
+    encoded.assign(jobs, {});
+    failed.assign(jobs, 0);
+    auto encodeJob = [&](itk::SizeValueType i) { failed[i] = encode(batchStart + i, encoded[i]) ? 0 : 1; };
+    if (jobs > 1 && threads > 1)
+    {
+      itk::MultiThreaderBase::New()->ParallelizeArray(0, jobs, encodeJob, nullptr);
+    }
+    else
+    {
+      for (std::uint64_t i = 0; i < jobs; ++i)
+      {
+        encodeJob(i);
+      }
+    }
+    for (std::uint64_t i = 0; i < jobs; ++i)
+    {
+      if (failed[i])
+      {
+        FailWriting(displayPath, "zlib could not compress a strip");
+      }
+      const std::uint64_t job = batchStart + i;
+      const auto          s = static_cast<std::uint32_t>(job % strips);
+      offsets[s] = checkOffset(file.Position());
+      counts[s] = static_cast<std::uint32_t>(encoded[i].size());
+      file.Write(encoded[i].data(), encoded[i].size());
+      if (s + 1 == strips)
+      {
+        writeDirectory(static_cast<std::uint32_t>(job / strips));
+      }
+    }
   }
 }
 

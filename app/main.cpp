@@ -6,6 +6,7 @@
 // unusable command line) and no output file created or changed.
 #include "Analysis.h"
 #include "Arguments.h"
+#include "CudaStartup.h"
 #include "DefaultImage.h"
 #include "MemoryBudget.h"
 #include "OutputFiles.h"
@@ -117,17 +118,23 @@ RunOnDefaultImage(const AppOptions & options, OutputPlan & plan, const ccaapp::P
   ccaapp::RequireMemory(ccaapp::SaturatingProduct(pixels, 1 + ccaapp::AnalysisBytesPerPixel(options)),
                         "the generated image");
   RunSummary summary;
+  const auto start = std::chrono::steady_clock::now();
+  auto       seconds = [&start] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   if (dimension == 3)
   {
     auto image = ccaapp::MakeRandomBinaryImage<3>(options.defaultSize, options.defaultDensity, options.defaultGranularity,
                                                   options.defaultSeed);
+    const double made = seconds();
     summary = ccaapp::AnalyzeImage<std::uint8_t, 3>(image, options, plan, progress);
+    summary.readSeconds = made;
   }
   else
   {
     auto image = ccaapp::MakeRandomBinaryImage<2>(options.defaultSize, options.defaultDensity, options.defaultGranularity,
                                                   options.defaultSeed);
+    const double made = seconds();
     summary = ccaapp::AnalyzeImage<std::uint8_t, 2>(image, options, plan, progress);
+    summary.readSeconds = made;
   }
   summary.pixelType = "uint8";
   return summary;
@@ -178,15 +185,47 @@ PrintSummary(const AppOptions & options, const RunSummary & summary, double tota
     out << (cca::Engine::CudaCompiledIn() ? "; no usable CUDA device" : "; this build has no CUDA backend");
   out << ")\n";
   out << "components:  " << summary.components << "\n";
+  // Every stage, so that what a run waits for is visible (issue 10): the
+  // stages add up to the total but for the planning and the final rename.
   const auto & t = summary.stageTimes;
-  out << "time:        filter " << Milliseconds(summary.filterSeconds) << " (engine " << Milliseconds(t.totalMs / 1000)
-      << ": labeling " << Milliseconds(t.labelMs / 1000) << ", features " << Milliseconds(t.featuresMs / 1000);
+  const double writeSeconds = summary.saveInputSeconds + summary.labelsSeconds + summary.csvSeconds;
+  out << "time:        total " << Milliseconds(totalSeconds) << ": " << (options.input.empty() ? "generate " : "read ")
+      << Milliseconds(summary.readSeconds) << ", analysis " << Milliseconds(summary.filterSeconds) << ", write "
+      << Milliseconds(writeSeconds) << "\n";
+  out << "analysis:    engine " << Milliseconds(t.totalMs / 1000) << " (labeling " << Milliseconds(t.labelMs / 1000)
+      << ", features " << Milliseconds(t.featuresMs / 1000);
   if (summary.backendUsed == "cuda")
     out << ", upload " << Milliseconds(t.uploadMs / 1000) << ", download " << Milliseconds(t.downloadMs / 1000);
-  out << ")";
-  if (!options.input.empty())
-    out << ", read " << Milliseconds(summary.readSeconds);
-  out << ", write " << Milliseconds(summary.writeSeconds) << ", total " << Milliseconds(totalSeconds) << "\n";
+  out << "), LabelMap " << Milliseconds(summary.labelMapSeconds) << ", rest of the filter "
+      << Milliseconds(std::max(0.0, summary.filterSeconds - t.totalMs / 1000 - summary.labelMapSeconds)) << "\n";
+  if (summary.cudaStartupRan)
+  {
+    out << "cuda:        start-up " << Milliseconds(summary.cudaStartupSeconds) << " on its own thread while "
+        << (options.input.empty() ? "generating" : "reading") << " the input; the analysis waited "
+        << Milliseconds(summary.cudaWaitSeconds) << " for it\n";
+  }
+  if (writeSeconds > 0)
+  {
+    const char * const compression[] = { "none", "fast", "small" };
+    out << "write:       ";
+    const char * separator = "";
+    if (!options.labelsPath.empty())
+    {
+      out << "labels " << Milliseconds(summary.labelsSeconds) << " (compression "
+          << compression[static_cast<int>(options.compression)] << ")";
+      separator = ", ";
+    }
+    if (!options.csvPath.empty())
+    {
+      out << separator << "CSV " << Milliseconds(summary.csvSeconds);
+      separator = ", ";
+    }
+    if (!options.saveInputPath.empty())
+    {
+      out << separator << "input copy " << Milliseconds(summary.saveInputSeconds);
+    }
+    out << "\n";
+  }
   if (summary.filterSeconds > 0)
   {
     out.precision(3);
@@ -283,6 +322,7 @@ main(int argc, char * argv[])
     }
     OutputPlan plan;
     ccaapp::PlanOutputs(options, plan);
+    ccaapp::StartCudaInBackground(options.backend, options.cudaDevice);
     progress.Begin("CudaLabelStatistics", "Connected-component analysis");
     progress.Report(0.0);
     summary = options.input.empty() ? RunOnDefaultImage(options, plan, progress)

@@ -11,8 +11,13 @@
 // time) the engine time is compared with. Our objects are checked against
 // ITK's: same count, same NumberOfPixels and BoundingBox per label.
 //
-// Usage: cca_e2e_benchmark [--reps N] [--itk-reps N] [--only NAME[,NAME]] [--no-itk] [--quick] [--json FILE]
+// Usage: cca_e2e_benchmark [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick]
+//                          [--json FILE]
 //   --itk-reps: ITK's repetitions (default 3; 1 once a repetition took 5 s)
+//   --threads: the ITK threader's threads, ours and ITK's filter alike (default:
+//              ITK's default, the host's cores; the table used 16)
+//   --only: masks by name: ct-face ct-full balls-60k random3d-g4 random3d-g1
+//           random2d-g16 random2d-g4 random2d-g1 large-labels
 //   --quick: the masks at an eighth of their size (CI-sized smoke run)
 #include "BallImages.h"
 #include "RandomImages.h"
@@ -69,6 +74,7 @@ struct Settings
 {
   int                      reps = 3;
   int                      itkReps = 3;
+  int                      threads = 0; ///< 0: ITK's default
   bool                     runItk = true;
   bool                     quick = false;
   std::vector<std::string> only;
@@ -492,6 +498,8 @@ main(int argc, char * argv[])
       s.reps = std::max(1, std::stoi(next()));
     else if (arg == "--itk-reps")
       s.itkReps = std::max(1, std::stoi(next()));
+    else if (arg == "--threads")
+      s.threads = std::max(1, std::stoi(next()));
     else if (arg == "--no-itk")
       s.runItk = false;
     else if (arg == "--quick")
@@ -507,9 +515,14 @@ main(int argc, char * argv[])
     else
     {
       std::cerr << "usage: " << argv[0]
-                << " [--reps N] [--itk-reps N] [--only NAME[,NAME]] [--no-itk] [--quick] [--json FILE]\n";
+                << " [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick] [--json FILE]\n";
       return 2;
     }
+  }
+  if (s.threads > 0)
+  {
+    itk::MultiThreaderBase::SetGlobalMaximumNumberOfThreads(static_cast<itk::ThreadIdType>(s.threads));
+    itk::MultiThreaderBase::SetGlobalDefaultNumberOfThreads(static_cast<itk::ThreadIdType>(s.threads));
   }
 
   // CUDA's start-up, as the program overlaps it with reading its input.

@@ -15,7 +15,8 @@ Peers (each skipped, with a line saying so, when its package is missing):
   bbox, and perimeter in 2D): fewer attributes than ours;
 - CuPy: `cupyx.scipy.ndimage.label` + `bincount` (pixel counts and centroid
   sums, no bounding box or moments): labels and 3 features.
-Every time is the median wall time of --repeat runs after one warm-up run,
+Every time is the median wall time of --repeat runs (fewer once they took
+--budget seconds) after one warm-up run,
 including the transfer of the results to host NumPy arrays and, on the GPU, a
 device synchronization.
 """
@@ -76,14 +77,17 @@ def optional(name):
         return error
 
 
-def median_seconds(function, repeat):
-    function()  # warm-up: allocations, CUDA context, caches
+def median_seconds(function, repeat, budget):
+    """Median wall time of up to `repeat` runs after a warm-up run, fewer when
+    their summed time passes `budget` seconds (slow peers on large masks);
+    and the last run's result."""
+    result = function()  # warm-up: allocations, CUDA context, caches
     times = []
-    for _ in range(repeat):
+    while len(times) < repeat and (not times or sum(times) < budget):
         start = time.perf_counter()
-        function()
+        result = function()
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return statistics.median(times), len(times), result
 
 
 def peers(args):
@@ -173,6 +177,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small masks")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--budget", type=float, default=10.0,
+                        help="stop repeating a peer on a mask once its timed runs took this many seconds")
     parser.add_argument("--json", help="write the results to this file")
     args = parser.parse_args()
 
@@ -182,11 +188,20 @@ def main():
     results = []
     for mask_name, mask in masks(args.quick).items():
         for peer_name, setup in found:
-            seconds = median_seconds(setup(mask), args.repeat)
-            results.append({"mask": mask_name, "peer": peer_name, "seconds": seconds,
-                            "megapixels_per_second": mask.size / seconds / 1e6})
-            print(f"{mask_name:32s} {peer_name:55s} {seconds * 1e3:10.2f} ms {mask.size / seconds / 1e9:8.3f} Gpix/s",
-                  flush=True)
+            seconds, runs, result = median_seconds(setup(mask), args.repeat, args.budget)
+            entry = {"mask": mask_name, "peer": peer_name, "seconds": seconds, "runs": runs,
+                     "megapixels_per_second": mask.size / seconds / 1e6}
+            stages = ""
+            if hasattr(result, "times"):  # ours: where the time goes
+                entry["components"] = result.number_of_labels
+                entry["stages_ms"] = dict(result.times)
+                t = result.times
+                stages = (f"  engine {t['total_ms']:.1f} ms (label {t['label_ms']:.1f}, features {t['features_ms']:.1f}),"
+                          f" attributes {t.get('shape_attributes_ms', 0):.1f} ms, columns {t.get('columns_ms', 0):.1f} ms,"
+                          f" {result.number_of_labels} components")
+            results.append(entry)
+            print(f"{mask_name:28s} {peer_name:52s} {seconds * 1e3:10.2f} ms {mask.size / seconds / 1e9:8.3f} Gpix/s"
+                  f" (median of {runs}){stages}", flush=True)
     if args.json:
         with open(args.json, "w") as out:
             json.dump({"python": sys.version, "machine": platform.platform(), "skipped": skipped,

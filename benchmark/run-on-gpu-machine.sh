@@ -14,6 +14,14 @@
 # Usage (repository root): [STEPS="..."] [BUILD=build-bench] benchmark/run-on-gpu-machine.sh [deadline_s]
 # STEPS picks steps (default: engine-features npp filter engine-all plot;
 # filter-full, the filter benchmark with full connectivity, runs only if named).
+# End to end (issue 10), each only if named, in this order:
+#   e2e          cca_e2e_benchmark: the issue's table masks, a fresh filter per
+#                repetition, ITK's BinaryImageToShapeLabelMapFilter on 16 threads
+#   e2e-program  benchmark/program-files.sh: the program through its files, 512^3
+#   e2e-large    cca_e2e_benchmark on the 2048 x 2048 x 560 volume with a label
+#                image, CUDA against our CPU backend
+#   e2e-formats  benchmark/program-files.sh formats: the label image in each format
+# STEPS="e2e e2e-program e2e-large" takes about 5 minutes on the H100 machine.
 set -uo pipefail
 deadline=${1:-390}
 STEPS=${STEPS:-engine-features npp filter engine-all plot}
@@ -90,11 +98,26 @@ want filter-full && step filter-full 170 "$bin/cca_filter_benchmark" --size 2048
 want engine-all && step engine-all 150 "$bin/cca_benchmark" --size 8192 --reps 3 --warmup 1 --outputs all \
   --json "$res/$tag-8192-all.json"
 
+e2e=$bin/cca_e2e_benchmark
+table_masks=ct-face,ct-full,balls-60k,random3d-g4,random3d-g1,random2d-g16,random2d-g4,random2d-g1
+want e2e && step e2e 260 "$e2e" --threads 16 --only "$table_masks" --json "$res/$tag-e2e.json"
+want e2e-program && step e2e-program 60 benchmark/program-files.sh "$root/$build/bin/CudaLabelStatistics" compression
+want e2e-large && step e2e-large 120 "$e2e" --threads 16 --only large-labels --json "$res/$tag-e2e-large.json"
+want e2e-formats && step e2e-formats 90 benchmark/program-files.sh "$root/$build/bin/CudaLabelStatistics" formats
+e2e_json=$(ls "$res"/*-e2e*.json 2>/dev/null)
+[[ -n $e2e_json ]] && step e2e-plot 30 python3 benchmark/plot_e2e.py --out "$res" --table "$res/e2e-table.md" \
+  --title "$gpu" $e2e_json
+for name in e2e e2e-program e2e-large e2e-formats e2e-plot; do
+  [[ -f $res/$name.log ]] && { echo "==== $name.log"; cat "$res/$name.log"; }
+done
+
 reserve=5
-want plot && step plot 40 python3 benchmark/plot.py --out "$res" --table "$res/table.md" --title "$gpu" "$res"/*.json
+want plot && step plot 40 python3 benchmark/plot.py --out "$res" --table "$res/table.md" --title "$gpu" \
+  $(ls "$res"/*.json | grep -v -- -e2e)
 cat "$res/table.md" 2>/dev/null
 
 tar -C "$res" -czf "$out/bench-results.tar.gz" .
 cp "$res"/table.md "$res"/*.png "$out"/ 2>/dev/null
+cp "$res"/e2e.log "$res"/e2e-program.log "$res"/e2e-large.log "$res"/e2e-table.md "$res"/e2e.png "$out"/ 2>/dev/null
 ls -la "$out"
 echo "total ${SECONDS}s"

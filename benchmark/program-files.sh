@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The CudaLabelStatistics program through its files (issue 10, item 4): the
+# 512^3 random mask of the end-to-end table (g = 4, d = 0.3, seed 3) is
+# written once as a raw NRRD, then read, analysed and written back by one
+# process per run, CUDA start-up included. Mode "compression": the label image
+# (.nrrd) and the CSV table under each --compression, the label image as
+# .tif (fast), and the table alone.
+# Mode "formats": the label image alone in each format, under each
+# compression where the format has one. Prints the program's summary lines
+# (read, analysis with engine and LabelMap, CUDA start-up, each write). The
+# input is read from the page cache (it was just written); the outputs are
+# fsync'ed by the program, so their time includes reaching the disk.
+# Usage: benchmark/program-files.sh PROGRAM [compression|formats] [WORKDIR]
+set -uo pipefail
+program=$(realpath "$1")
+mode=${2:-compression}
+work=${3:-/tmp/cca-program-files}
+mkdir -p "$work" && cd "$work" || exit 1
+if [[ ! -f in.nrrd ]]; then
+  "$program" --defaultSize 512x512x512 --density 0.3 --granularity 4 --seed 3 --saveInput in.nrrd \
+    --compression none --csv /dev/null --quiet || exit 1
+fi
+run() {
+  echo "== CudaLabelStatistics in.nrrd $*"
+  "$program" in.nrrd "$@" | grep -E '^(backend|components|time|analysis|cuda|write):'
+  du -bc labels.* 2>/dev/null | tail -1 | sed 's/total/bytes of the label image/'
+  rm -f labels.* components.csv
+}
+if [[ $mode == compression ]]; then
+  for c in none fast small; do
+    run --labels labels.nrrd --csv components.csv --compression "$c"
+  done
+  run --labels labels.tif --csv components.csv # our TIFF writer deflates strips on every core
+  run --csv components.csv
+else
+  for f in nrrd nhdr mha mhd tif; do
+    for c in none fast small; do
+      run --labels "labels.$f" --compression "$c"
+    done
+  done
+  for f in nii nii.gz hdr vtk; do # one compression each, whatever is asked
+    run --labels "labels.$f"
+  done
+fi
