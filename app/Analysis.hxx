@@ -6,6 +6,7 @@
 #include "Analysis.h"
 #include "CsvWriter.h"
 #include "CudaStartup.h"
+#include "FeatureImage.h"
 #include "ImageFileIO.h"
 #include "PngFile.h"
 
@@ -13,6 +14,7 @@
 
 #include <chrono>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <type_traits>
 
@@ -85,6 +87,51 @@ NoForegroundWarning(const itk::Image<TPixel, VDimension> * image, const AppOptio
   return "no pixel is foreground: every pixel equals the background value " + ToString(value) + "; " + range;
 }
 
+/** The feature image of --featureImage, refused (naming the file) unless it
+ *  lies on the input's pixel grid: size, spacing, origin and direction. */
+template <typename TPixel, unsigned int VDimension>
+typename itk::ImageBase<VDimension>::Pointer
+ReadFeatureImageOnGrid(const itk::Image<TPixel, VDimension> & image, const std::string & path)
+{
+  // The input's size as its header gives it: trailing sizes of 1 do not count.
+  const auto                 size = image.GetLargestPossibleRegion().GetSize();
+  std::vector<std::uint64_t> inputSize(size.begin(), size.end());
+  while (inputSize.size() > 2 && inputSize.back() == 1)
+  {
+    inputSize.pop_back();
+  }
+  auto feature = ReadFeatureImage<VDimension>(path, inputSize);
+  if (feature->GetSpacing() != image.GetSpacing() || feature->GetOrigin() != image.GetOrigin() ||
+      feature->GetDirection() != image.GetDirection())
+  {
+    std::ostringstream why;
+    why << "the feature image lies on another pixel grid than the input (spacing " << feature->GetSpacing()
+        << ", origin " << feature->GetOrigin() << " against " << image.GetSpacing() << ", " << image.GetOrigin()
+        << ", or another direction)";
+    FailReading(path, why.str());
+  }
+  return feature;
+}
+
+/** --minimumSize .. --sortBySize; 0 leaves a bound at the filter's default (none). */
+template <typename TFilter>
+void
+SetSelection(TFilter & filter, const AppOptions & options)
+{
+  filter.SetMinimumObjectSize(static_cast<itk::SizeValueType>(options.minimumSize));
+  if (options.maximumSize > 0)
+  {
+    filter.SetMaximumObjectSize(static_cast<itk::SizeValueType>(options.maximumSize));
+  }
+  filter.SetMinimumPhysicalSize(options.minimumPhysicalSize);
+  if (options.maximumPhysicalSize > 0)
+  {
+    filter.SetMaximumPhysicalSize(options.maximumPhysicalSize);
+  }
+  filter.SetNumberOfObjectsToKeep(static_cast<itk::SizeValueType>(options.keepLargest));
+  filter.SetSortObjectsBySize(options.sortBySize);
+}
+
 } // namespace detail
 
 template <typename TPixel, unsigned int VDimension>
@@ -126,6 +173,20 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options,
     filter->SetInputBackgroundValue(detail::CheckedPixelValue<TPixel>(options.backgroundValue, "the background value"));
     ruleValue = filter->GetInputBackgroundValue();
   }
+  if (options.labelInput)
+  {
+    using ObjectsEnum = typename FilterType::ObjectsEnum;
+    filter->SetObjects(options.splitLabels ? ObjectsEnum::LabelValueComponents : ObjectsEnum::LabelValues);
+  }
+  typename itk::ImageBase<VDimension>::Pointer feature;
+  if (!options.featureImage.empty())
+  {
+    feature = detail::ReadFeatureImageOnGrid(*image, options.featureImage);
+    filter->SetFeatureImage(feature);
+    // The Median comes from ITK's histogram; the histograms themselves are not written.
+    filter->SetComputeHistogram(false);
+  }
+  detail::SetSelection(*filter, options);
   filter->SetFullyConnected(options.fullyConnected);
   filter->SetComputePerimeter(options.perimeter);
   filter->SetComputeFeretDiameter(options.feret);
@@ -161,7 +222,8 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options,
   // Asked only under Auto: with --backend cpu the CUDA runtime is never started.
   summary.cudaAvailable = options.backend == "auto" && FilterType::IsCudaAvailable();
   summary.stageTimes = filter->GetStageTimes();
-  if (summary.components == 0)
+  // A selection that removes every object is no reason for the warning.
+  if (filter->GetOriginalNumberOfObjects() == 0)
   {
     summary.warnings.push_back(detail::NoForegroundWarning(image, options, ruleValue));
   }
@@ -198,6 +260,13 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options,
     columns.perimeter = options.perimeter;
     columns.feret = options.feret;
     columns.orientedBoundingBox = options.orientedBoundingBox;
+    columns.intensity = feature.IsNotNull();
+    if (options.labelInput)
+    {
+      columns.inputLabel = [&filter](std::uint32_t label) {
+        return static_cast<WideInteger>(filter->GetInputLabelOfObject(label));
+      };
+    }
     WriteComponentCsv<VDimension>(*filter->GetOutput(), plan.csv, options.csvPath, columns);
   }
   summary.csvSeconds = detail::SecondsSince(csvStart);
@@ -211,29 +280,7 @@ AnalyzeFile(const std::string & path, ImageFormat format, const AppOptions & opt
 {
   using ImageType = itk::Image<TPixel, VDimension>;
   const auto                  readStart = std::chrono::steady_clock::now();
-  typename ImageType::Pointer image;
-  if (format == ImageFormat::Png)
-  {
-    const PngHeader header = ReadPngHeader(path);
-    image = ImageType::New();
-    typename ImageType::SizeType size;
-    size.Fill(1);
-    size[0] = header.width;
-    size[1] = header.height;
-    image->SetRegions(size);
-    typename ImageType::SpacingType spacing;
-    spacing.Fill(1.0);
-    spacing[0] = header.spacing[0];
-    spacing[1] = header.spacing[1];
-    image->SetSpacing(spacing);
-    image->Allocate();
-    ReadPngPixels(path, image->GetBufferPointer(),
-                  static_cast<std::size_t>(header.width) * header.height * sizeof(TPixel));
-  }
-  else
-  {
-    image = ReadImageFile<ImageType>(path, format);
-  }
+  const typename ImageType::Pointer image = ReadImageOrPngFile<ImageType>(path, format);
   const double readSeconds = detail::SecondsSince(readStart);
   progress.Report(0.1);
 

@@ -149,6 +149,31 @@ struct OptionSpec
   std::function<void(const std::string &, const std::string &)> apply; // (how it was spelled, value)
 };
 
+/** Options that contradict each other, refused before any file is read. */
+void
+CheckCombinations(AppOptions & options, bool foregroundModeGiven)
+{
+  // Components of each label value are label objects too.
+  options.labelInput = options.labelInput || options.splitLabels;
+  if (options.labelInput && (options.foregroundValue || foregroundModeGiven))
+  {
+    throw UsageError("--labelInput takes every value but the background value as an object: --foregroundValue and "
+                     "--foregroundRule do not apply (use --backgroundValue)");
+  }
+  if (options.maximumSize > 0 && options.minimumSize > options.maximumSize)
+  {
+    throw UsageError("--minimumSize " + std::to_string(options.minimumSize) + " exceeds --maximumSize " +
+                     std::to_string(options.maximumSize) + ": no object could be kept");
+  }
+  if (options.maximumPhysicalSize > 0 && options.minimumPhysicalSize > options.maximumPhysicalSize)
+  {
+    std::ostringstream message;
+    message << "--minimumPhysicalSize " << options.minimumPhysicalSize << " exceeds --maximumPhysicalSize "
+            << options.maximumPhysicalSize << ": no object could be kept";
+    throw UsageError(message.str());
+  }
+}
+
 } // namespace
 
 AppOptions
@@ -159,6 +184,7 @@ ParseArguments(int argc, char * argv[])
 
   constexpr WideInteger int64Min = std::numeric_limits<std::int64_t>::min();
   constexpr WideInteger uint64Max = std::numeric_limits<std::uint64_t>::max();
+  constexpr WideInteger int64Max = std::numeric_limits<std::int64_t>::max();
 
   auto flag = [](bool & target) {
     return [&target](const std::string & spelled, const std::string & value) { target = ParseBool(spelled, value); };
@@ -225,6 +251,30 @@ ParseArguments(int argc, char * argv[])
       [&](const std::string & s, const std::string & v) { options.perimeter = !ParseBool(s, v); } },
     { "feret", nullptr, false, flag(options.feret) },
     { "orientedBoundingBox", "oriented-bounding-box", false, flag(options.orientedBoundingBox) },
+    { "featureImage", "feature-image", true, text(options.featureImage) },
+    { "labelInput", "label-input", false, flag(options.labelInput) },
+    { "splitLabels", "split-labels", false, flag(options.splitLabels) },
+    { "minimumSize", "minimum-size", true,
+      [&](const std::string & s, const std::string & v) {
+        options.minimumSize = static_cast<std::int64_t>(ParseDecimal(s, v, 0, int64Max));
+      } },
+    { "maximumSize", "maximum-size", true,
+      [&](const std::string & s, const std::string & v) {
+        options.maximumSize = static_cast<std::int64_t>(ParseDecimal(s, v, 0, int64Max));
+      } },
+    { "minimumPhysicalSize", "minimum-physical-size", true,
+      [&](const std::string & s, const std::string & v) {
+        options.minimumPhysicalSize = ParseDecimalReal(s, v, 0.0, std::numeric_limits<double>::max());
+      } },
+    { "maximumPhysicalSize", "maximum-physical-size", true,
+      [&](const std::string & s, const std::string & v) {
+        options.maximumPhysicalSize = ParseDecimalReal(s, v, 0.0, std::numeric_limits<double>::max());
+      } },
+    { "keepLargest", "keep-largest", true,
+      [&](const std::string & s, const std::string & v) {
+        options.keepLargest = static_cast<std::int64_t>(ParseDecimal(s, v, 0, int64Max));
+      } },
+    { "sortBySize", "sort-by-size", false, flag(options.sortBySize) },
     { "progress", nullptr, false, flag(options.progress) },
     { "quiet", nullptr, false, flag(options.quiet) },
     { "defaultSize", "default-size", true, [&](const std::string & s, const std::string & v) { ParseSize(s, v, options); } },
@@ -319,6 +369,7 @@ ParseArguments(int argc, char * argv[])
     }
     spec->apply(spelled, value);
   }
+  CheckCombinations(options, foregroundModeGiven);
   return options;
 }
 
@@ -359,6 +410,23 @@ UsageText(const char * programName)
        << "  --perimeter, --noPerimeter  compute Perimeter, Roundness, PerimeterOnBorderRatio (default on)\n"
        << "  --feret                  compute FeretDiameter (slow for large components)\n"
        << "  --orientedBoundingBox    compute OrientedBoundingBoxOrigin/Size\n"
+       << "  --featureImage FILE      also measure this image (any scalar type, the input's size and\n"
+       << "                           pixel grid) in each object: Minimum, Maximum, Mean, Sum,\n"
+       << "                           StandardDeviation, Variance, Median, Skewness, Kurtosis, their\n"
+       << "                           indices, CenterOfGravity, weighted moments (ITK's\n"
+       << "                           StatisticsLabelObject)\n"
+       << "\n"
+       << "Objects (default: the connected components of the foreground):\n"
+       << "  --labelInput             the input is an integer label image: each value but the\n"
+       << "                           background value is one object, connected or not (its label\n"
+       << "                           is the value; the CSV's InputLabel column holds it)\n"
+       << "  --splitLabels            each connected component of each label value is one object,\n"
+       << "                           numbered in raster order (implies --labelInput)\n"
+       << "  --minimumSize N          leave out objects of fewer than N pixels (default 0: none)\n"
+       << "  --maximumSize N          leave out objects of more than N pixels (default 0: no bound)\n"
+       << "  --minimumPhysicalSize S, --maximumPhysicalSize S  the same in physical units (0: none)\n"
+       << "  --keepLargest K          keep only the K largest objects, ties to the lower label (0: all)\n"
+       << "  --sortBySize             number the objects 1, 2, ... by decreasing size\n"
        << "\n"
        << "Default image (no INPUT): MT19937 random binary image, g x g blocks share one draw:\n"
        << "  --defaultSize WxH[xD]    default 2048x2048\n"

@@ -51,6 +51,20 @@ struct AppOptions
   bool        feret = false;
   bool        orientedBoundingBox = false;
 
+  /** A second image whose values are measured in each object (empty: none). */
+  std::string featureImage;
+  /** Each value of the (integer) input is one object; with splitLabels, each
+   *  connected component of a value (implies labelInput). */
+  bool labelInput = false;
+  bool splitLabels = false;
+  /** Objects outside these sizes are left out; 0 leaves the bound out. */
+  std::int64_t minimumSize = 0;
+  std::int64_t maximumSize = 0;
+  double       minimumPhysicalSize = 0;
+  double       maximumPhysicalSize = 0;
+  std::int64_t keepLargest = 0; ///< > 0: only the keepLargest largest objects
+  bool         sortBySize = false; ///< objects numbered 1, 2, ... by decreasing size
+
   // The generated default image (used when no input is given).
   std::int64_t  defaultSize[3] = { 2048, 2048, 1 };
   int           defaultDimension = 2;

@@ -28,6 +28,10 @@ HeaderColumns(const CsvColumns & columns)
     }
   };
   names.emplace_back("Label");
+  if (columns.inputLabel)
+  {
+    names.emplace_back("InputLabel");
+  }
   names.emplace_back("NumberOfPixels");
   names.emplace_back("PhysicalSize");
   perAxis("Centroid");
@@ -76,6 +80,30 @@ HeaderColumns(const CsvColumns & columns)
     {
       names.push_back("OrientedBoundingBoxSize_" + std::to_string(d));
     }
+  }
+  if (columns.intensity)
+  {
+    for (const char * name : { "Minimum", "Maximum", "Mean", "Sum", "StandardDeviation", "Variance", "Median",
+                               "Skewness", "Kurtosis" })
+    {
+      names.emplace_back(name);
+    }
+    perAxis("MinimumIndex");
+    perAxis("MaximumIndex");
+    perAxis("CenterOfGravity");
+    for (unsigned int d = 0; d < VDimension; ++d)
+    {
+      names.push_back("WeightedPrincipalMoments_" + std::to_string(d));
+    }
+    for (unsigned int r = 0; r < VDimension; ++r)
+    {
+      for (unsigned int c = 0; c < VDimension; ++c)
+      {
+        names.push_back("WeightedPrincipalAxes_" + std::to_string(r) + "_" + AxisNames[c]);
+      }
+    }
+    names.emplace_back("WeightedElongation");
+    names.emplace_back("WeightedFlatness");
   }
   return names;
 }
@@ -127,6 +155,10 @@ WriteRow(RowBuffer & out, const TLabelObject & object, const CsvColumns & column
   auto                   cell = [&out](auto value) { out.Cell(value); };
 
   cell(object.GetLabel());
+  if (columns.inputLabel)
+  {
+    out.Text() += ',' + ToString(columns.inputLabel(object.GetLabel()));
+  }
   cell(object.GetNumberOfPixels());
   cell(object.GetPhysicalSize());
   const auto & centroid = object.GetCentroid();
@@ -170,6 +202,27 @@ WriteRow(RowBuffer & out, const TLabelObject & object, const CsvColumns & column
     const auto & size = object.GetOrientedBoundingBoxSize();
     for (unsigned int d = 0; d < D; ++d)
       cell(size[d]);
+  }
+  if (columns.intensity)
+  {
+    for (const double value : { object.GetMinimum(), object.GetMaximum(), object.GetMean(), object.GetSum(),
+                                object.GetStandardDeviation(), object.GetVariance(), object.GetMedian(),
+                                object.GetSkewness(), object.GetKurtosis() })
+      cell(value);
+    for (unsigned int d = 0; d < D; ++d)
+      cell(object.GetMinimumIndex()[d]);
+    for (unsigned int d = 0; d < D; ++d)
+      cell(object.GetMaximumIndex()[d]);
+    for (unsigned int d = 0; d < D; ++d)
+      cell(object.GetCenterOfGravity()[d]);
+    for (unsigned int d = 0; d < D; ++d)
+      cell(object.GetWeightedPrincipalMoments()[d]);
+    const auto & weightedAxes = object.GetWeightedPrincipalAxes();
+    for (unsigned int r = 0; r < D; ++r)
+      for (unsigned int c = 0; c < D; ++c)
+        cell(weightedAxes[r][c]);
+    cell(object.GetWeightedElongation());
+    cell(object.GetWeightedFlatness());
   }
   out.EndRow();
 }

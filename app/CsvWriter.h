@@ -2,10 +2,13 @@
 #ifndef CudaLabelStatisticsApp_CsvWriter_h
 #define CudaLabelStatisticsApp_CsvWriter_h
 
+#include "Arguments.h"
+
 #include "itkLabelMap.h"
 #include "itkStatisticsLabelObject.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace ccaapp
@@ -17,6 +20,11 @@ struct CsvColumns
   bool perimeter = true;
   bool feret = false;
   bool orientedBoundingBox = false;
+  /** A feature image was measured: the intensity columns, named as SimpleITK's
+   *  LabelIntensityStatisticsImageFilter names its measurements. */
+  bool intensity = false;
+  /** Label input: the input label value of each object (column InputLabel). */
+  std::function<WideInteger(std::uint32_t)> inputLabel;
 };
 
 /** The program's label map: uint32 labels, so the label image is uint32 too

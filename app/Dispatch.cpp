@@ -3,6 +3,7 @@
 // pixel is read: the sizes ITK reports must be the checked ones, the outputs
 // must be able to hold the image, and the memory it needs must be available.
 #include "Analysis.h"
+#include "FeatureImage.h"
 #include "ImageFileCheck.h"
 #include "ImageFileIO.h"
 #include "MemoryBudget.h"
@@ -155,7 +156,7 @@ AnalyzeRealFile(const std::string & path, ImageFormat format, const AppOptions &
   maskOptions.backgroundValue = 0;
   RunSummary summary = AnalyzeImage<std::uint8_t, VDimension>(mask, maskOptions, plan, progress);
   summary.readSeconds = readSeconds;
-  if (summary.components == 0)
+  if (!summary.warnings.empty()) // no pixel of the mask is foreground
   {
     std::ostringstream text;
     text << "no pixel is foreground: "
@@ -198,25 +199,35 @@ AnalyzeFileOfDimension(const std::string & path, ImageFormat format, ReadType ty
   throw std::logic_error("unhandled read type");
 }
 
-struct InputHeader
-{
-  std::vector<std::uint64_t> size; ///< trailing sizes of 1 removed, at least 2 entries
-  std::uint64_t              pixels = 0;
-  ReadType                   type = ReadType::UInt8;
-  int                        fileComponentBytes = 1;
-  std::vector<std::string>   files;
-};
-
 [[noreturn]] void
 FailComponents(const std::string & path, unsigned int components)
 {
   FailReading(path, "it has " + std::to_string(components) + " components per pixel; a scalar (gray or label) image is needed");
 }
 
-InputHeader
-ReadInputHeader(const std::string & path, ImageFormat format)
+} // namespace
+
+ImageFormat
+InputFormatOf(const std::string & path)
 {
-  InputHeader header;
+  // What the path is, before its name is read as a format: a missing file or a
+  // folder is said so (and no ImageIO ever probes it).
+  struct stat status;
+  if (::stat(path.c_str(), &status) != 0)
+  {
+    FailReading(path, std::strerror(errno));
+  }
+  if (S_ISDIR(status.st_mode))
+  {
+    FailReading(path, "it is a directory, not an image file");
+  }
+  return ImageFormatOf(path, false);
+}
+
+ImageHeader
+ReadImageHeader(const std::string & path, ImageFormat format)
+{
+  ImageHeader header;
   if (format == ImageFormat::Png)
   {
     // Every row decoded once without keeping it: a truncated or damaged file
@@ -229,7 +240,7 @@ ReadInputHeader(const std::string & path, ImageFormat format)
     }
     header.size = { png.width, png.height };
     header.pixels = static_cast<std::uint64_t>(png.width) * png.height;
-    header.type = png.component == PixelComponent::UInt16 ? ReadType::UInt16 : ReadType::UInt8;
+    header.component = png.component == PixelComponent::UInt16 ? itk::IOComponentEnum::USHORT : itk::IOComponentEnum::UCHAR;
     header.fileComponentBytes = ComponentBytes(png.component);
     header.files = { path };
     return header;
@@ -282,32 +293,26 @@ ReadInputHeader(const std::string & path, ImageFormat format)
                         " TIFF pixels wrongly; convert the image to .nrrd, .nii.gz or .mha");
   }
   header.pixels = pixels;
-  header.type = ReadTypeFor(path, component);
+  header.component = component;
   header.fileComponentBytes = static_cast<int>(io->GetComponentSize());
   header.files = layout.files;
   return header;
 }
 
-} // namespace
 
 RunSummary
 AnalyzeAnyFile(const std::string & path, const AppOptions & options, OutputPlan & plan, const ProgressSink & progress)
 {
-  // What the path is, before its name is read as a format: a missing file or a
-  // folder is said so (and no ImageIO ever probes it).
-  const auto start = std::chrono::steady_clock::now();
-  struct stat status;
-  if (::stat(path.c_str(), &status) != 0)
+  const auto         start = std::chrono::steady_clock::now();
+  const ImageFormat  format = InputFormatOf(path);
+  const ImageHeader  header = ReadImageHeader(path, format);
+  const ReadType     type = ReadTypeFor(path, header.component);
+  const ReadTypeInfo info = InfoOf(type);
+  if (options.labelInput && (type == ReadType::Float || type == ReadType::Double))
   {
-    FailReading(path, std::strerror(errno));
+    FailReading(path, std::string("--labelInput needs an integer label image, and its pixels are ") +
+                        (type == ReadType::Float ? "float32" : "float64"));
   }
-  if (S_ISDIR(status.st_mode))
-  {
-    FailReading(path, "it is a directory, not an image file");
-  }
-  const ImageFormat  format = ImageFormatOf(path, false);
-  const InputHeader  header = ReadInputHeader(path, format);
-  const ReadTypeInfo info = InfoOf(header.type);
   const auto         dimension = static_cast<unsigned int>(header.size.size());
   CheckInputIsNoOutput(plan, path, header.files);
   CheckOutputsCanHold(options, plan, dimension, info.analysedAs);
@@ -315,9 +320,16 @@ AnalyzeAnyFile(const std::string & path, const AppOptions & options, OutputPlan 
   // The image as read, a buffer of the file's type when ITK converts it, and
   // what the analysis adds (the uint8 mask of a real image, the label image).
   std::uint64_t perPixel = static_cast<std::uint64_t>(info.bytes) + AnalysisBytesPerPixel(options);
-  if (header.fileComponentBytes != info.bytes || header.type == ReadType::Float || header.type == ReadType::Double)
+  if (header.fileComponentBytes != info.bytes || type == ReadType::Float || type == ReadType::Double)
   {
     perPixel += static_cast<std::uint64_t>(header.fileComponentBytes);
+  }
+  if (!options.featureImage.empty())
+  {
+    // Its header now: a feature image of another size is refused before any pixel is read.
+    const ImageHeader feature = ReadFeatureImageHeader(options.featureImage, header.size);
+    CheckInputIsNoOutput(plan, options.featureImage, feature.files);
+    perPixel += static_cast<std::uint64_t>(feature.fileComponentBytes);
   }
   std::string sizeText;
   for (const auto s : header.size)
@@ -329,8 +341,8 @@ AnalyzeAnyFile(const std::string & path, const AppOptions & options, OutputPlan 
   // The structural check of the whole file counts as reading.
   const double checkSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   RunSummary   summary = dimension == 3
-                           ? AnalyzeFileOfDimension<3>(path, format, header.type, options, plan, progress)
-                           : AnalyzeFileOfDimension<2>(path, format, header.type, options, plan, progress);
+                           ? AnalyzeFileOfDimension<3>(path, format, type, options, plan, progress)
+                           : AnalyzeFileOfDimension<2>(path, format, type, options, plan, progress);
   summary.readSeconds += checkSeconds;
   summary.pixelType = info.name;
   return summary;

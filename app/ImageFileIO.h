@@ -70,6 +70,34 @@ ReadImageFile(const std::string & path, ImageFormat format)
   return image;
 }
 
+/** ReadImageFile, but PNG files (2D, 8- or 16-bit) by the program's own
+ *  reader, with the spacing of their pHYs chunk. */
+template <typename TImage>
+typename TImage::Pointer
+ReadImageOrPngFile(const std::string & path, ImageFormat format)
+{
+  if (format != ImageFormat::Png)
+  {
+    return ReadImageFile<TImage>(path, format);
+  }
+  const PngHeader header = ReadPngHeader(path);
+  auto            image = TImage::New();
+  typename TImage::SizeType size;
+  size.Fill(1);
+  size[0] = header.width;
+  size[1] = header.height;
+  image->SetRegions(size);
+  typename TImage::SpacingType spacing;
+  spacing.Fill(1.0);
+  spacing[0] = header.spacing[0];
+  spacing[1] = header.spacing[1];
+  image->SetSpacing(spacing);
+  image->Allocate();
+  ReadPngPixels(path, image->GetBufferPointer(),
+                static_cast<std::size_t>(header.width) * header.height * sizeof(typename TImage::PixelType));
+  return image;
+}
+
 /** Checks the file a writer produced: complete, and `size` pixels. FileError naming displayPath otherwise. */
 void
 VerifyWrittenImage(const std::string & path, const std::string & displayPath, ImageFormat format,

@@ -86,6 +86,98 @@ SlicerXmlDescription(const std::string & version)
       <default>false</default>
     </boolean>
   </parameters>
+  <parameters>
+    <label>Objects and intensities</label>
+    <description><![CDATA[What an object is, which objects are kept, and a volume measured in each]]></description>
+    <image type="scalar">
+      <name>featureImage</name>
+      <label>Feature volume</label>
+      <channel>input</channel>
+      <longflag>featureImage</longflag>
+      <description><![CDATA[Optional volume (CT, PET, MR; any scalar type) on the input's voxel grid whose values are measured in each object: Minimum, Maximum, Mean, Sum, StandardDeviation, Variance, Median, Skewness, Kurtosis, their indices, CenterOfGravity and the weighted principal moments, as ITK's StatisticsLabelMapFilter]]></description>
+    </image>
+    <boolean>
+      <name>labelInput</name>
+      <label>Input is a label map</label>
+      <longflag>labelInput</longflag>
+      <description><![CDATA[Each value of the (integer) input but the background value is one object, connected or not; its label is the value (column InputLabel)]]></description>
+      <default>false</default>
+    </boolean>
+    <boolean>
+      <name>splitLabels</name>
+      <label>Split labels into components</label>
+      <longflag>splitLabels</longflag>
+      <description><![CDATA[Each connected component of each label value is one object (implies a label map input)]]></description>
+      <default>false</default>
+    </boolean>
+    <integer>
+      <name>minimumSize</name>
+      <label>Minimum size (voxels)</label>
+      <longflag>minimumSize</longflag>
+      <description><![CDATA[Objects of fewer voxels are left out; 0: none]]></description>
+      <default>0</default>
+      <constraints>
+        <minimum>0</minimum>
+        <maximum>2147483647</maximum>
+        <step>1</step>
+      </constraints>
+    </integer>
+    <integer>
+      <name>maximumSize</name>
+      <label>Maximum size (voxels)</label>
+      <longflag>maximumSize</longflag>
+      <description><![CDATA[Objects of more voxels are left out; 0: no bound]]></description>
+      <default>0</default>
+      <constraints>
+        <minimum>0</minimum>
+        <maximum>2147483647</maximum>
+        <step>1</step>
+      </constraints>
+    </integer>
+    <double>
+      <name>minimumPhysicalSize</name>
+      <label>Minimum size (physical)</label>
+      <longflag>minimumPhysicalSize</longflag>
+      <description><![CDATA[Objects of a smaller volume (mm^3; area in 2D) are left out; 0: none]]></description>
+      <default>0</default>
+      <constraints>
+        <minimum>0</minimum>
+        <maximum>1e12</maximum>
+        <step>1</step>
+      </constraints>
+    </double>
+    <double>
+      <name>maximumPhysicalSize</name>
+      <label>Maximum size (physical)</label>
+      <longflag>maximumPhysicalSize</longflag>
+      <description><![CDATA[Objects of a larger volume are left out; 0: no bound]]></description>
+      <default>0</default>
+      <constraints>
+        <minimum>0</minimum>
+        <maximum>1e12</maximum>
+        <step>1</step>
+      </constraints>
+    </double>
+    <integer>
+      <name>keepLargest</name>
+      <label>Keep largest</label>
+      <longflag>keepLargest</longflag>
+      <description><![CDATA[Keep only this many of the largest objects (ties: the lower label); 0: all]]></description>
+      <default>0</default>
+      <constraints>
+        <minimum>0</minimum>
+        <maximum>2147483647</maximum>
+        <step>1</step>
+      </constraints>
+    </integer>
+    <boolean>
+      <name>sortBySize</name>
+      <label>Number by size</label>
+      <longflag>sortBySize</longflag>
+      <description><![CDATA[Label the objects 1, 2, ... by decreasing size, as ITK's RelabelComponentImageFilter]]></description>
+      <default>false</default>
+    </boolean>
+  </parameters>
   <parameters advanced="true">
     <label>Attributes and backend</label>
     <description><![CDATA[Optional attributes and where they are computed]]></description>

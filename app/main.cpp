@@ -180,11 +180,26 @@ PrintSummary(const AppOptions & options, const RunSummary & summary, double tota
   const int neighbours =
     summary.dimension == 2 ? (options.fullyConnected ? 8 : 4) : (options.fullyConnected ? 26 : 6);
   out << ", " << neighbours << "-connectivity\n";
+  if (options.labelInput)
+  {
+    out << "objects:     " << (options.splitLabels ? "each connected component of each label value" : "each label value")
+        << " (label input)\n";
+  }
+  if (!options.featureImage.empty())
+  {
+    out << "feature:     " << options.featureImage << "\n";
+  }
   out << "backend:     " << summary.backendUsed << " (requested " << options.backend;
   if (options.backend == "auto" && summary.backendUsed == "cpu" && !summary.cudaAvailable)
     out << (cca::Engine::CudaCompiledIn() ? "; no usable CUDA device" : "; this build has no CUDA backend");
   out << ")\n";
-  out << "components:  " << summary.components << "\n";
+  out << "components:  " << summary.components;
+  if (options.minimumSize > 0 || options.maximumSize > 0 || options.minimumPhysicalSize > 0 ||
+      options.maximumPhysicalSize > 0 || options.keepLargest > 0)
+  {
+    out << " (after the size selection)";
+  }
+  out << "\n";
   // Every stage, so that what a run waits for is visible (issue 10): the
   // stages add up to the total but for the planning and the final rename.
   const auto & t = summary.stageTimes;

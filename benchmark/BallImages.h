@@ -41,10 +41,11 @@ RandomBalls(const std::int64_t (&size)[3], int count, double minRadius, double m
 }
 
 /** Sets the voxels of image (size[0] x size[1] x size[2], x fastest, cleared
- *  first) within distance radius of a ball's centre to on. */
-template <class T>
+ *  first) within distance radius of ball i's centre to valueOf(i); where
+ *  balls overlap, the later ball's value wins. */
+template <class T, class ValueOf>
 void
-DrawBalls(const std::int64_t (&size)[3], const std::vector<Ball> & balls, T * image, T on = T{ 1 })
+DrawBallsWith(const std::int64_t (&size)[3], const std::vector<Ball> & balls, T * image, ValueOf valueOf)
 {
   const std::int64_t plane = size[0] * size[1];
   const unsigned     threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
@@ -56,8 +57,10 @@ DrawBalls(const std::int64_t (&size)[3], const std::vector<Ball> & balls, T * im
     const std::int64_t z1 = size[2] * (t + 1) / threads;
     workers.emplace_back([&, z0, z1] {
       std::fill(image + z0 * plane, image + z1 * plane, T{ 0 });
-      for (const Ball & b : balls)
+      for (std::size_t i = 0; i < balls.size(); ++i)
       {
+        const Ball & b = balls[i];
+        const T      on = valueOf(i);
         const double       r2 = b.radius * b.radius;
         const std::int64_t zLow = std::max<std::int64_t>(z0, static_cast<std::int64_t>(std::ceil(b.centre[2] - b.radius)));
         const std::int64_t zHigh = std::min<std::int64_t>(z1 - 1, static_cast<std::int64_t>(std::floor(b.centre[2] + b.radius)));
@@ -94,6 +97,14 @@ DrawBalls(const std::int64_t (&size)[3], const std::vector<Ball> & balls, T * im
   {
     w.join();
   }
+}
+
+/** Sets the voxels within distance radius of a ball's centre to on (DrawBallsWith). */
+template <class T>
+void
+DrawBalls(const std::int64_t (&size)[3], const std::vector<Ball> & balls, T * image, T on = T{ 1 })
+{
+  DrawBallsWith(size, balls, image, [on](std::size_t) { return on; });
 }
 
 } // namespace ccabench

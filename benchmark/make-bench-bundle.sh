@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packs the benchmark programs of a build made here (default build-bench,
 # configured with -DCMAKE_CUDA_ARCHITECTURES=90) and the ITK shared libraries
-# they need (the program CudaLabelStatistics too, for the end-to-end steps)
+# they need (the program CudaLabelStatistics too, for the end-to-end steps;
+# cca_statistics_benchmark for the stats step)
 # into .devcarry/bench-bundle.tar.xz, for
 # benchmark/run-on-gpu-machine.sh and benchmark/reproduce-papers.sh on a GPU
 # machine that has no ITK. NPP and the
@@ -16,7 +17,8 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/lib" .devcarry
 programs=$(ls "$build"/benchmark/cca_benchmark "$build"/benchmark/cca_filter_benchmark \
   "$build"/benchmark/cca_npp_benchmark "$build"/benchmark/cca_family_benchmark \
-  "$build"/benchmark/cca_e2e_benchmark "$build"/bin/CudaLabelStatistics 2>/dev/null || true)
+  "$build"/benchmark/cca_e2e_benchmark "$build"/benchmark/cca_statistics_benchmark \
+  "$build"/bin/CudaLabelStatistics 2>/dev/null || true)
 [[ -n "$programs" ]] || { echo "no benchmark programs in $build/benchmark" >&2; exit 1; }
 ldd $programs | awk '/=>/ && $3 ~ /^\// {print $3}' | sort -u |
   grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt)\.so|ld-linux|/libnpp|/libcuda\.so' |

@@ -22,6 +22,11 @@
 #                image, CUDA against our CPU backend
 #   e2e-formats  benchmark/program-files.sh formats: the label image in each format
 # STEPS="e2e e2e-program e2e-large" takes about 5 minutes on the H100 machine.
+# Intensity statistics (issue 12), only if named:
+#   stats        cca_statistics_benchmark: the CT-like 512 x 512 x 400 volume with
+#                a 100-label segmentation and a thresholded mask, ours (CUDA, CPU)
+#                against ITK's statistics filters on 16 threads, results compared;
+#                the intensity votes' kernel cost beside the shape-only run at 8192^2
 set -uo pipefail
 deadline=${1:-390}
 STEPS=${STEPS:-engine-features npp filter engine-all plot}
@@ -104,6 +109,8 @@ want e2e && step e2e 260 "$e2e" --threads 16 --only "$table_masks" --json "$res/
 want e2e-program && step e2e-program 60 benchmark/program-files.sh "$root/$build/bin/CudaLabelStatistics" compression
 want e2e-large && step e2e-large 120 "$e2e" --threads 16 --only large-labels --json "$res/$tag-e2e-large.json"
 want e2e-formats && step e2e-formats 90 benchmark/program-files.sh "$root/$build/bin/CudaLabelStatistics" formats
+want stats && step stats 170 "$bin/cca_statistics_benchmark" --threads 16 --json "$res/$tag-statistics.json"
+[[ -f $res/stats.log ]] && { echo "==== stats.log"; cat "$res/stats.log"; }
 e2e_json=$(ls "$res"/*-e2e*.json 2>/dev/null)
 [[ -n $e2e_json ]] && step e2e-plot 30 python3 benchmark/plot_e2e.py --out "$res" --table "$res/e2e-table.md" \
   --title "$gpu" $e2e_json
@@ -113,11 +120,12 @@ done
 
 reserve=5
 want plot && step plot 40 python3 benchmark/plot.py --out "$res" --table "$res/table.md" --title "$gpu" \
-  $(ls "$res"/*.json | grep -v -- -e2e)
+  $(ls "$res"/*.json | grep -v -e -e2e -e -statistics)
 cat "$res/table.md" 2>/dev/null
 
 tar -C "$res" -czf "$out/bench-results.tar.gz" .
 cp "$res"/table.md "$res"/*.png "$out"/ 2>/dev/null
+cp "$res"/stats.log "$res"/*-statistics.json "$out"/ 2>/dev/null
 cp "$res"/e2e.log "$res"/e2e-program.log "$res"/e2e-large.log "$res"/e2e-table.md "$res"/e2e.png "$out"/ 2>/dev/null
 ls -la "$out"
 echo "total ${SECONDS}s"

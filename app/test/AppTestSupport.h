@@ -351,6 +351,37 @@ RequireCleanFailure(const RunResult & result, const std::string & what)
           what + ": stderr must be one line 'error: ...', got:\n" + result.err + "(" + result.command + ")");
 }
 
+/** Runs the program in `dir` with `arguments` and shows what it printed. */
+inline RunResult
+RunIn(const std::string & program, const std::string & dir, std::vector<std::string> arguments)
+{
+  RunOptions options;
+  options.argv = { program };
+  options.argv.insert(options.argv.end(), arguments.begin(), arguments.end());
+  options.workDir = dir;
+  return RunAndShow(options);
+}
+
+inline void
+RequireSuccess(const RunResult & result)
+{
+  Require(!result.Signalled() && result.exitCode == 0, "program failed: " + result.command);
+}
+
+/** A usage error: exit 2, one line on stderr, nothing written in the folder. */
+inline void
+RequireUsageError(const std::string & program, const std::string & dir, const std::vector<std::string> & arguments,
+                  const std::string & expected)
+{
+  const auto before = ListDirectory(dir);
+  const auto result = RunIn(program, dir, arguments);
+  Require(!result.Signalled() && result.exitCode == 2, "exit code " + std::to_string(result.exitCode) + ", expected 2: " +
+                                                          result.command);
+  Require(Lines(result.err).size() == 1 && result.err.find(expected) != std::string::npos,
+          "the message must be one line naming '" + expected + "', got: " + result.err);
+  Require(ListDirectory(dir) == before, "a refused command line wrote files: " + result.command);
+}
+
 // ---- input images ------------------------------------------------------------------
 
 /** Random pixels drawn from `values`, spacing 0.5, 1.5, 2.5 (labels must not

@@ -17,36 +17,6 @@ namespace
 
 using namespace ccaapptest;
 
-RunResult
-RunIn(const std::string & program, const std::string & dir, std::vector<std::string> arguments)
-{
-  RunOptions options;
-  options.argv = { program };
-  options.argv.insert(options.argv.end(), arguments.begin(), arguments.end());
-  options.workDir = dir;
-  return RunAndShow(options);
-}
-
-void
-RequireSuccess(const RunResult & result)
-{
-  Require(!result.Signalled() && result.exitCode == 0, "program failed: " + result.command);
-}
-
-/** A usage error: exit 2, one line on stderr, nothing written in the folder. */
-void
-RequireUsageError(const std::string & program, const std::string & dir, const std::vector<std::string> & arguments,
-                  const std::string & expected)
-{
-  const auto before = ListDirectory(dir);
-  const auto result = RunIn(program, dir, arguments);
-  Require(!result.Signalled() && result.exitCode == 2, "exit code " + std::to_string(result.exitCode) + ", expected 2: " +
-                                                          result.command);
-  Require(Lines(result.err).size() == 1 && result.err.find(expected) != std::string::npos,
-          "the message must be one line naming '" + expected + "', got: " + result.err);
-  Require(ListDirectory(dir) == before, "a refused command line wrote files: " + result.command);
-}
-
 /** Each pixel of `input` equals the one of `copy` (both read by ITK). */
 template <typename TPixel, unsigned int D>
 void

@@ -490,6 +490,34 @@ SlicerProblems(const std::string & xml, Module * module = nullptr)
         {
           problem(*part, "<element> belongs in an enumeration, not in <" + element.name + ">");
         }
+        // ModuleDescriptionParser reads minimum, maximum and step of numbers;
+        // Slicer's widgets clamp the default into [minimum, maximum].
+        if (part->name == "constraints")
+        {
+          if (element.name != "integer" && element.name != "float" && element.name != "double")
+          {
+            problem(*part, "<constraints> belong to integer, float or double, not <" + element.name + ">");
+          }
+          for (const auto & bound : part->children)
+          {
+            if (bound->name != "minimum" && bound->name != "maximum" && bound->name != "step")
+            {
+              problem(*bound, "unrecognized element <" + bound->name + "> in <constraints>");
+            }
+            else if (!IsNumber(bound->Trimmed()))
+            {
+              problem(*bound, "<" + bound->name + "> must be a number: '" + bound->Trimmed() + "'");
+            }
+          }
+          const std::string defaultText = element.ChildText("default");
+          const std::string minimum = part->ChildText("minimum");
+          const std::string maximum = part->ChildText("maximum");
+          if (IsNumber(defaultText) && ((IsNumber(minimum) && std::stod(defaultText) < std::stod(minimum)) ||
+                                        (IsNumber(maximum) && std::stod(defaultText) > std::stod(maximum))))
+          {
+            problem(*part, "the default " + defaultText + " lies outside [" + minimum + ", " + maximum + "]");
+          }
+        }
       }
 
       const Parameter parameter = ReadParameter(element);
@@ -626,6 +654,12 @@ CheckTheChecker(const std::string & valid)
     { "an integer default that is not an integer", Replace(valid, "<default>0</default>\n    </integer>", "<default>0.5</default>\n    </integer>") },
     { "an enumeration default not among its elements", Replace(valid, "<default>auto</default>", "<default>gpu</default>") },
     { "a flagged integer without default", Replace(valid, "<default>0</default>\n    </integer>", "\n    </integer>") },
+    { "a constraint that is not a number", Replace(valid, "<maximum>2147483647</maximum>", "<maximum>lots</maximum>") },
+    { "an unknown element in constraints", Replace(valid, "<step>1</step>", "<stride>1</stride>") },
+    { "a default outside the constraints", Replace(valid, "<minimum>0</minimum>", "<minimum>1</minimum>") },
+    { "constraints on a boolean",
+      Replace(valid, "<default>false</default>\n    </boolean>",
+              "<default>false</default><constraints><minimum>0</minimum></constraints>\n    </boolean>") },
     { "a channel other than input/output", Replace(valid, "<channel>input</channel>", "<channel>in</channel>") },
     { "an image without channel", Replace(valid, "<channel>input</channel>", "") },
     { "an image as a return parameter", Replace(valid, "<longflag>labels</longflag>", "") },
@@ -798,6 +832,12 @@ RunSession(const std::string & program, const std::string & dir, const Module & 
           "the description lacks the input volume, the label volume or the table");
   // Slicer writes input volumes as NRRD with its own geometry: non-unit spacing.
   MakeImage<TPixel, 3>(files["inputVolume"], itk::Size<3>{ { 23, 17, 11 } }, inputValues, seed);
+  // Every node is selected: the feature volume too, a CT-like int16 volume on the input's grid.
+  const bool featureVolume = files.count("featureImage") != 0;
+  if (featureVolume)
+  {
+    MakeImage<short, 3>(files["featureImage"], itk::Size<3>{ { 23, 17, 11 } }, { -1000, -80, 0, 40, 700 }, seed + 1);
+  }
 
   RunOptions options;
   options.argv = argv;
@@ -809,6 +849,13 @@ RunSession(const std::string & program, const std::string & dir, const Module & 
   const size_t components =
     CheckOutputs<3>(files["inputVolume"], files["outputLabels"], files["outputTable"], session.expectation);
   CheckReturnFile(returnFile, components);
+  if (featureVolume)
+  {
+    const auto header = SplitCsvLine(Lines(ReadText(files["outputTable"])).front());
+    Require(std::find(header.begin(), header.end(), "Mean") != header.end() &&
+              std::find(header.begin(), header.end(), "WeightedFlatness") != header.end(),
+            "the table lacks the feature volume's intensity columns");
+  }
   std::cout << "session " << session.name << ": " << components << " components, every output checked\n";
 }
 
