@@ -8,7 +8,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build=${1:-build}
 work=$(mktemp -d)
 mkdir -p "$work/lib" .devcarry
-programs=$(find "$build" -type f -perm -u+x ! -path '*/CMakeFiles/*' ! -name '*.so*' ! -name '*.ninja*')
+# Left out (the carry limit is 64 MiB): the emulation tests (CPU-only, run in
+# CI), the install test's own build, and the benchmark programs, which travel
+# in benchmark/make-bench-bundle.sh's bundle; gpu-machine-check.sh skips their
+# tests.
+programs=$(find "$build" -type f -perm -u+x ! -path '*/CMakeFiles/*' ! -name '*.so*' ! -name '*.ninja*' |
+  grep -v -E '/test/install/|EmulationTest$|/benchmark/cca_(benchmark|family_benchmark|filter_benchmark|e2e_benchmark|npp_benchmark)$')
 # Everything but the C/C++ runtime, which the GPU machine has in newer versions.
 ldd $programs | awk '/=>/ {print $3}' | sort -u |
   grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt)\.so|ld-linux' |

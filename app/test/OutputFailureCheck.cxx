@@ -67,8 +67,9 @@ OutputCases()
 {
   std::vector<OutputCase> cases;
   const std::vector<std::vector<std::string>> labelFormats = {
-    { "out.nrrd" }, { "out.nhdr", "out.raw.gz" }, { "out.nii" }, { "out.nii.gz" }, { "out.hdr", "out.img" },
-    { "out.mha" },  { "out.mhd", "out.zraw" },    { "out.vtk" }, { "out.tif" },    { "out.png" }
+    // (the data files as the default --compression none names them)
+    { "out.nrrd" }, { "out.nhdr", "out.raw" }, { "out.nii" }, { "out.nii.gz" }, { "out.hdr", "out.img" },
+    { "out.mha" },  { "out.mhd", "out.raw" },  { "out.vtk" }, { "out.tif" },    { "out.png" }
   };
   for (const auto & files : labelFormats)
   {
@@ -123,7 +124,8 @@ CheckUnwritable()
   }
   refused({ "--labels", "same.nrrd", "--saveInput", "same.nrrd" }, "--labels and --saveInput one file");
   refused({ "--labels", "same.csv.nrrd", "--csv", "same.csv.nrrd" }, "--labels and --csv one file");
-  refused({ "--labels", "pair.mhd", "--saveInput", "pair.zraw.nrrd", "--csv", "pair.zraw" },
+  // (.zraw: the data file of a compressed MetaImage; --compression none writes .raw.)
+  refused({ "--labels", "pair.mhd", "--compression", "fast", "--saveInput", "pair.zraw.nrrd", "--csv", "pair.zraw" },
           "--csv onto the data file of --labels");
   refused({ "--labels", "in.nrrd" }, "--labels onto the input");
   refused({ "--labels", "out.jpg" }, "--labels as JPEG");
@@ -248,7 +250,8 @@ CheckConcurrent()
   MakeImage<unsigned char, 3>(dir + "/b.nrrd", itk::Size<3>{ { 64, 48, 24 } }, { 0, 1, 1 }, 52);
   const std::vector<std::string> outputs = { "x.mhd", "x.zraw", "x.csv", "y.nii.gz", "x.params" };
   auto arguments = [](const std::string & input) {
-    return std::vector<std::string>{ input, "--quiet", "--labels", "x.mhd", "--csv", "x.csv", "--saveInput", "y.nii.gz",
+    return std::vector<std::string>{ input,      "--quiet",   "--labels",   "x.mhd",    "--compression",
+                                     "fast",     "--csv",     "x.csv",      "--saveInput", "y.nii.gz",
                                      "--returnparameterfile", "x.params" };
   };
   // What each input's run writes, alone.
