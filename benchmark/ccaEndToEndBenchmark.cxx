@@ -20,6 +20,7 @@
 //           random2d-g16 random2d-g4 random2d-g1 large-labels
 //   --quick: the masks at an eighth of their size (CI-sized smoke run)
 #include "BallImages.h"
+#include "JsonText.h"
 #include "RandomImages.h"
 
 #include "itkBinaryImageToShapeLabelMapFilter.h"
@@ -47,6 +48,8 @@
 
 namespace
 {
+
+using cca::benchmark::JsonString;
 
 using Clock = std::chrono::steady_clock;
 using BackendEnum = itk::CudaLabelStatisticsEnums::Backend;
@@ -309,19 +312,6 @@ RunEngine(const MaskImage<D> * image, const MaskCase & m, const Settings & s, co
     row.boundMs = static_cast<double>(row.bytesUp) / (bandwidth.hostToDevice * 1e6) +
                   static_cast<double>(row.bytesDown) / (bandwidth.deviceToHost * 1e6) + row.kernelMs;
   }
-}
-
-std::string
-JsonString(const std::string & text)
-{
-  std::string out = "\"";
-  for (char c : text)
-  {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += (c == '\n' ? ' ' : c);
-  }
-  return out + "\"";
 }
 
 void

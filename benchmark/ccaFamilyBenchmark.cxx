@@ -23,6 +23,7 @@
 //          random:   [--g 1,4,16,all] [--density LIST | --density-step S] [--atomic-counts none|g1|all]
 //          patterns: [--instances K] [--probability-steps P] [--scaling-steps S] [--spiral-steps S]
 //                    [--scaling-level L] [--subdivision-level L] [--random-level L] [--random-subdivisions S]
+#include "JsonText.h"
 #include "PatternImages.h"
 #include "RandomImages.h"
 #include "cca/Engine.h"
@@ -40,6 +41,8 @@
 
 namespace
 {
+
+using cca::benchmark::JsonString;
 
 using ccabench::Median;
 
@@ -114,38 +117,25 @@ struct Measurement
   bool         check = true; ///< components == expectedComponents (when known)
 };
 
-std::string
-Quoted(const std::string & s)
-{
-  std::string out = "\"";
-  for (char c : s)
-  {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 void
 WriteJsonTo(const std::string & file, const Settings & s, const std::vector<Measurement> & all, double elapsedS)
 {
   std::ofstream out(file);
-  out << "{\n  \"program\": \"cca_family_benchmark\",\n  \"label\": " << Quoted(s.label)
-      << ",\n  \"family\": " << Quoted(s.family) << ",\n  \"backend\": " << Quoted(s.backend)
+  out << "{\n  \"program\": \"cca_family_benchmark\",\n  \"label\": " << JsonString(s.label)
+      << ",\n  \"family\": " << JsonString(s.family) << ",\n  \"backend\": " << JsonString(s.backend)
       << ",\n  \"reps\": " << s.reps << ",\n  \"warmup\": " << s.warmup << ",\n  \"repBudgetMs\": " << s.repBudgetMs
       << ",\n  \"elapsedS\": " << elapsedS << ",\n  \"measurements\": [\n";
   for (std::size_t i = 0; i < all.size(); ++i)
   {
     const Measurement & m = all[i];
     const ImageRecord & im = m.image;
-    out << "    {\"size\": " << m.size << ", \"family\": " << Quoted(im.family) << ", \"member\": " << Quoted(im.member)
+    out << "    {\"size\": " << m.size << ", \"family\": " << JsonString(im.family) << ", \"member\": " << JsonString(im.member)
         << ", \"parameter\": " << im.parameter << ", \"g\": " << im.g << ", \"density\": " << im.density
         << ", \"allForeground\": " << (im.g == 0 ? "true" : "false") << ", \"level\": " << im.level
         << ", \"subdivisions\": " << im.subdivisions << ", \"instance\": " << im.instance << ", \"seed\": " << im.seed
         << ", \"foreground\": " << im.foreground << ", \"generateMs\": " << im.generateMs
-        << ", \"algorithm\": " << Quoted(m.algorithm) << ", \"compaction\": " << Quoted(m.compaction)
-        << ", \"connectivity\": " << Quoted(m.connectivity) << ", \"components\": " << m.components
+        << ", \"algorithm\": " << JsonString(m.algorithm) << ", \"compaction\": " << JsonString(m.compaction)
+        << ", \"connectivity\": " << JsonString(m.connectivity) << ", \"components\": " << m.components
         << ", \"expectedComponents\": " << im.expectedComponents << ", \"check\": " << (m.check ? "true" : "false")
         << ", \"timedRuns\": " << m.timedRuns << ", \"uploadMs\": " << m.uploadMs << ", \"labelMs\": " << m.labelMs
         << ", \"featuresMs\": " << m.featuresMs << ", \"downloadMs\": " << m.downloadMs << ", \"totalMs\": " << m.totalMs

@@ -14,6 +14,7 @@
 // Usage: cca_filter_benchmark [--quick] [--size N] [--reps R] [--warmup W]
 //                             [--g G] [--density D] [--connectivity face|full|both]
 //                             [--no-itk] [--json FILE]
+#include "JsonText.h"
 #include "RandomImages.h"
 
 #include "itkBinaryImageToShapeLabelMapFilter.h"
@@ -31,6 +32,8 @@
 
 namespace
 {
+
+using cca::benchmark::JsonString;
 
 using ImageType = itk::Image<unsigned char, 2>;
 using OursType = itk::CudaLabelStatisticsImageFilter<ImageType>;
@@ -127,19 +130,6 @@ Compare(const TOurs * ours, const TReference * reference, Row & row)
   }
   row.labelMismatches = mismatches;
   row.check = mismatches == 0 ? "match" : "mismatch";
-}
-
-std::string
-JsonString(const std::string & text)
-{
-  std::string out = "\"";
-  for (char c : text)
-  {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += (c == '\n' ? ' ' : c);
-  }
-  return out + "\"";
 }
 
 void
