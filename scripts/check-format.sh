@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Checks (or, with --fix, applies) the C++/CUDA layout of .clang-format, ITK's
-# own settings, on every tracked C++ and CUDA file. Used by .ci/run.
+# own settings, on every tracked C++ and CUDA file (not the configured
+# templates, *.cpp.in: clang-format would split their @VARIABLE@s). Used by
+# .ci/run.
 #   scripts/check-format.sh [--fix]
 # Needs clang-format 14 or newer (Debian 12's clang-format package); other
 # versions may lay out a few constructs differently, so CI pins what it checks
@@ -13,7 +15,7 @@ if ! command -v "$format" > /dev/null 2>&1; then
   exit 1
 fi
 version=$("$format" --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p')
-mapfile -t files < <(git ls-files '*.h' '*.hxx' '*.cxx' '*.cpp' '*.cu' '*.cuh' '*.cpp.in' | grep -v '^third_party/')
+mapfile -t files < <(git ls-files '*.h' '*.hxx' '*.cxx' '*.cpp' '*.cu' '*.cuh' | grep -v '^third_party/')
 if [[ "${1:-}" == --fix ]]; then
   "$format" -i --style=file "${files[@]}"
   exit 0
