@@ -68,7 +68,8 @@ if [[ "$variants" == remote || "$variants" == both ]]; then
   cp "$module/CudaLabelStatistics.remote.cmake" "$itk_source/Modules/Remote/"
   configure "$work/build" "$work/install" \
     -DCudaLabelStatistics_GIT_REPOSITORY="file://$module" \
-    -DCudaLabelStatistics_GIT_TAG="$(git -C "$module" rev-parse HEAD)"
+    -DCudaLabelStatistics_GIT_TAG="$(git -C "$module" rev-parse HEAD)" \
+    -DModule_CudaLabelStatistics_GIT_TAG="$(git -C "$module" rev-parse HEAD)"
   check remote "$work/build" "$work/install"
   rm -f "$itk_source/Modules/Remote/CudaLabelStatistics.remote.cmake"
 fi
