@@ -60,9 +60,19 @@ public:
   using AttributesType = CudaLabelStatisticsShapeAttributes<TLabelMap>;
   static constexpr unsigned int Dimension = TLabelMap::ImageDimension;
 
-  /** Objects per chunk: small enough that the insertion follows the making
-   *  closely, large enough that taking a chunk costs nothing. */
+  /** Objects per chunk at most: small enough that the insertion follows the
+   *  making closely, large enough that taking a chunk costs nothing. */
   static constexpr SizeValueType ChunkObjects = 512;
+
+  /** Objects per chunk for `components` objects and `makers` work units:
+   *  at least four chunks per work unit, so that a few hundred costly objects
+   *  (each with a histogram of 65536 bins) keep every work unit busy. */
+  static SizeValueType
+  ObjectsPerChunk(SizeValueType components, SizeValueType makers)
+  {
+    const SizeValueType share = (components + 4 * makers - 1) / (4 * makers);
+    return std::max<SizeValueType>(1, std::min(ChunkObjects, share));
+  }
 
   /** Takes no further attributes. */
   struct NoMoreAttributes
@@ -91,7 +101,10 @@ public:
     {
       return;
     }
-    const SizeValueType                            chunks = (components + ChunkObjects - 1) / ChunkObjects;
+    const SizeValueType makers =
+      std::max<SizeValueType>(1, static_cast<SizeValueType>(threader->GetMaximumNumberOfThreads()) - 1);
+    const SizeValueType chunkObjects = ObjectsPerChunk(components, makers);
+    const SizeValueType chunks = (components + chunkObjects - 1) / chunkObjects;
     std::vector<typename LabelObjectType::Pointer> objects(components);
     std::unique_ptr<std::atomic<bool>[]>           made(new std::atomic<bool>[chunks]);
     for (SizeValueType c = 0; c < chunks; ++c)
@@ -117,8 +130,8 @@ public:
             }
             std::this_thread::yield();
           }
-          const SizeValueType begin = c * ChunkObjects;
-          const SizeValueType end = std::min(components, begin + ChunkObjects);
+          const SizeValueType begin = c * chunkObjects;
+          const SizeValueType end = std::min(components, begin + chunkObjects);
           for (SizeValueType k = begin; k < end; ++k)
           {
             // The objects were made on other cores: fetch them ahead.
@@ -139,8 +152,6 @@ public:
       }
     });
 
-    const SizeValueType makers =
-      std::max<SizeValueType>(1, static_cast<SizeValueType>(threader->GetMaximumNumberOfThreads()) - 1);
     threader->ParallelizeArray(
       0,
       makers,
@@ -156,8 +167,8 @@ public:
             {
               return;
             }
-            const SizeValueType end = std::min(components, (c + 1) * ChunkObjects);
-            for (SizeValueType k = c * ChunkObjects; k < end; ++k)
+            const SizeValueType end = std::min(components, (c + 1) * chunkObjects);
+            for (SizeValueType k = c * chunkObjects; k < end; ++k)
             {
               objects[k] = MakeObject(result, k, regionIndex, attributes, labelOf, memo);
               more(k, *objects[k]);
