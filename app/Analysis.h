@@ -43,7 +43,10 @@ CheckInputIsNoOutput(const OutputPlan & plan, const std::string & input, const s
 /** Refuses outputs whose format cannot hold the image: 3D into PNG, a pixel
  *  type the format lacks. Called once the input's header is known, before reading its pixels. */
 void
-CheckOutputsCanHold(const AppOptions & options, const OutputPlan & plan, unsigned int dimension, PixelComponent inputType);
+CheckOutputsCanHold(const AppOptions & options,
+                    const OutputPlan & plan,
+                    unsigned int       dimension,
+                    PixelComponent     inputType);
 
 /** Bytes of memory the analysis of `pixels` pixels needs besides the input:
  *  the uint32 label image when requested (and a uint8 mask for real inputs). */
@@ -57,15 +60,15 @@ struct RunSummary
   bool                     cudaAvailable = false;
   int                      dimension = 2;
   std::int64_t             size[3] = { 0, 0, 1 };
-  std::string              pixelType; ///< the type the image was analysed as
-  double                   readSeconds = 0;       ///< reading the input, or generating the default image
-  double                   filterSeconds = 0;     ///< the filter's Update(): engine, LabelMap, label image
-  double                   labelMapSeconds = 0;   ///< of filterSeconds: building the LabelMap
-  double                   saveInputSeconds = 0;  ///< writing --saveInput
-  double                   labelsSeconds = 0;     ///< writing --labels (and checking the written file)
-  double                   csvSeconds = 0;        ///< writing --csv
+  std::string              pixelType;              ///< the type the image was analysed as
+  double                   readSeconds = 0;        ///< reading the input, or generating the default image
+  double                   filterSeconds = 0;      ///< the filter's Update(): engine, LabelMap, label image
+  double                   labelMapSeconds = 0;    ///< of filterSeconds: building the LabelMap
+  double                   saveInputSeconds = 0;   ///< writing --saveInput
+  double                   labelsSeconds = 0;      ///< writing --labels (and checking the written file)
+  double                   csvSeconds = 0;         ///< writing --csv
   double                   cudaStartupSeconds = 0; ///< CUDA's start-up on its thread, overlapping the read
-  double                   cudaWaitSeconds = 0;   ///< what the analysis waited for it
+  double                   cudaWaitSeconds = 0;    ///< what the analysis waited for it
   bool                     cudaStartupRan = false;
   cca::StageTimes          stageTimes;
   std::vector<std::string> warnings; ///< printed as "warning: ..." lines
@@ -74,15 +77,20 @@ struct RunSummary
 /** Analyses an image in memory and writes the plan's image and table outputs. */
 template <typename TPixel, unsigned int VDimension>
 RunSummary
-AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options, OutputPlan & plan,
-             const ProgressSink & progress);
+AnalyzeImage(itk::Image<TPixel, VDimension> * image,
+             const AppOptions &               options,
+             OutputPlan &                     plan,
+             const ProgressSink &             progress);
 
 /** Reads a file (checked first, see ImageFileCheck) as itk::Image<TPixel, VDimension>
  *  with the ImageIO of its format, and analyses it. Instantiated (one file
  *  each, to keep compiles small) for the types Dispatch.cpp reads. */
 template <typename TPixel, unsigned int VDimension>
 RunSummary
-AnalyzeFile(const std::string & path, ImageFormat format, const AppOptions & options, OutputPlan & plan,
+AnalyzeFile(const std::string &  path,
+            ImageFormat          format,
+            const AppOptions &   options,
+            OutputPlan &         plan,
             const ProgressSink & progress);
 
 /** Reads any supported file, choosing the pixel type and dimension from its header. */

@@ -37,9 +37,9 @@ CheckedPixelValue(WideInteger value, const char * what)
   if (value < static_cast<WideInteger>(std::numeric_limits<TPixel>::min()) ||
       value > static_cast<WideInteger>(std::numeric_limits<TPixel>::max()))
   {
-    throw std::runtime_error(std::string(what) + " " + ToString(value) + " is outside the range of the image's pixel type (" +
-                             ToString(std::numeric_limits<TPixel>::min()) + " .. " +
-                             ToString(std::numeric_limits<TPixel>::max()) + ")");
+    throw std::runtime_error(
+      std::string(what) + " " + ToString(value) + " is outside the range of the image's pixel type (" +
+      ToString(std::numeric_limits<TPixel>::min()) + " .. " + ToString(std::numeric_limits<TPixel>::max()) + ")");
   }
   return static_cast<TPixel>(value);
 }
@@ -136,8 +136,10 @@ SetSelection(TFilter & filter, const AppOptions & options)
 
 template <typename TPixel, unsigned int VDimension>
 RunSummary
-AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options, OutputPlan & plan,
-             const ProgressSink & progress)
+AnalyzeImage(itk::Image<TPixel, VDimension> * image,
+             const AppOptions &               options,
+             OutputPlan &                     plan,
+             const ProgressSink &             progress)
 {
   using ImageType = itk::Image<TPixel, VDimension>;
   // uint32 labels: the engine writes them once, straight into the label image.
@@ -163,7 +165,8 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options,
     // Without a value the filter's default stays: the type's maximum, as ITK's.
     if (options.foregroundValue)
     {
-      filter->SetInputForegroundValue(detail::CheckedPixelValue<TPixel>(*options.foregroundValue, "the foreground value"));
+      filter->SetInputForegroundValue(
+        detail::CheckedPixelValue<TPixel>(*options.foregroundValue, "the foreground value"));
     }
     ruleValue = filter->GetInputForegroundValue();
   }
@@ -201,7 +204,11 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options,
   const auto saveInputStart = std::chrono::steady_clock::now();
   if (!plan.saveInput.empty())
   {
-    WriteImageFile(image, plan.saveInput, options.saveInputPath, plan.saveInputFormat, detail::ComponentOf<TPixel>(),
+    WriteImageFile(image,
+                   plan.saveInput,
+                   options.saveInputPath,
+                   plan.saveInputFormat,
+                   detail::ComponentOf<TPixel>(),
                    options.compression);
   }
   summary.saveInputSeconds = detail::SecondsSince(saveInputStart);
@@ -239,8 +246,9 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options,
     {
       if (!fitsSixteenBits)
       {
-        FailWriting(options.labelsPath, "PNG holds 16-bit labels, and there are " + std::to_string(summary.components) +
-                                          " components; use .nrrd, .nii.gz, .mha or .tif");
+        FailWriting(options.labelsPath,
+                    "PNG holds 16-bit labels, and there are " + std::to_string(summary.components) +
+                      " components; use .nrrd, .nii.gz, .mha or .tif");
       }
       fileComponent = PixelComponent::UInt16;
     }
@@ -248,8 +256,8 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options,
     {
       fileComponent = PixelComponent::UInt16;
     }
-    WriteImageFile(filter->GetLabelImage(), plan.labels, options.labelsPath, plan.labelsFormat, fileComponent,
-                   options.compression);
+    WriteImageFile(
+      filter->GetLabelImage(), plan.labels, options.labelsPath, plan.labelsFormat, fileComponent, options.compression);
   }
   summary.labelsSeconds = detail::SecondsSince(labelsStart);
   progress.Report(0.9);
@@ -275,13 +283,16 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image, const AppOptions & options,
 
 template <typename TPixel, unsigned int VDimension>
 RunSummary
-AnalyzeFile(const std::string & path, ImageFormat format, const AppOptions & options, OutputPlan & plan,
+AnalyzeFile(const std::string &  path,
+            ImageFormat          format,
+            const AppOptions &   options,
+            OutputPlan &         plan,
             const ProgressSink & progress)
 {
   using ImageType = itk::Image<TPixel, VDimension>;
-  const auto                  readStart = std::chrono::steady_clock::now();
+  const auto                        readStart = std::chrono::steady_clock::now();
   const typename ImageType::Pointer image = ReadImageOrPngFile<ImageType>(path, format);
-  const double readSeconds = detail::SecondsSince(readStart);
+  const double                      readSeconds = detail::SecondsSince(readStart);
   progress.Report(0.1);
 
   RunSummary summary = AnalyzeImage<TPixel, VDimension>(image, options, plan, progress);

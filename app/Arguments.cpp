@@ -15,8 +15,8 @@ ToString(WideInteger value)
 {
   const bool negative = value < 0;
   // Work on the magnitude as unsigned: -(2^63) and 2^64 - 1 both fit.
-  unsigned __int128 magnitude = negative ? static_cast<unsigned __int128>(-(value + 1)) + 1
-                                         : static_cast<unsigned __int128>(value);
+  unsigned __int128 magnitude =
+    negative ? static_cast<unsigned __int128>(-(value + 1)) + 1 : static_cast<unsigned __int128>(value);
   std::string digits;
   do
   {
@@ -36,7 +36,7 @@ WideInteger
 ParseDecimal(const std::string & option, const std::string & text, WideInteger minimum, WideInteger maximum)
 {
   const std::string range = ToString(minimum) + " .. " + ToString(maximum);
-  auto fail = [&]() -> WideInteger {
+  auto              fail = [&]() -> WideInteger {
     throw UsageError(option + " must be a decimal integer in " + range + ", not '" + text + "'");
   };
   std::size_t i = 0;
@@ -127,7 +127,8 @@ ParseSize(const std::string & option, const std::string & text, AppOptions & opt
   while (std::getline(stream, part, 'x'))
   {
     // Sizes past 2^31 - 2 do not fit the engine's 32-bit coordinates.
-    parts.push_back(static_cast<std::int64_t>(ParseDecimal(option + " (each size)", part, 1, (WideInteger{ 1 } << 31) - 2)));
+    parts.push_back(
+      static_cast<std::int64_t>(ParseDecimal(option + " (each size)", part, 1, (WideInteger{ 1 } << 31) - 2)));
   }
   if (parts.size() < 2 || parts.size() > 3 || text.back() == 'x')
   {
@@ -143,9 +144,9 @@ ParseSize(const std::string & option, const std::string & text, AppOptions & opt
  *  alias, and what it does with its value (flags get "true" or their =value). */
 struct OptionSpec
 {
-  const char *                                          name;
-  const char *                                          alias; // nullptr: none
-  bool                                                  takesValue;
+  const char *                                                  name;
+  const char *                                                  alias; // nullptr: none
+  bool                                                          takesValue;
   std::function<void(const std::string &, const std::string &)> apply; // (how it was spelled, value)
 };
 
@@ -201,7 +202,9 @@ ParseArguments(int argc, char * argv[])
     { "csv", nullptr, true, text(options.csvPath) },
     { "saveInput", "save-input", true, text(options.saveInputPath) },
     { "returnparameterfile", nullptr, true, text(options.returnParameterFile) },
-    { "compression", nullptr, true,
+    { "compression",
+      nullptr,
+      true,
       [&](const std::string & s, const std::string & v) {
         if (v == "none")
           options.compression = Compression::None;
@@ -212,7 +215,9 @@ ParseArguments(int argc, char * argv[])
         else
           throw UsageError(s + " takes none, fast or small, not '" + v + "'");
       } },
-    { "foregroundValue", "foreground-value", true,
+    { "foregroundValue",
+      "foreground-value",
+      true,
       [&](const std::string & s, const std::string & v) {
         options.foregroundValue = ParseDecimal(s, v, int64Min, uint64Max);
         // A value alone means the equal rule; an explicit rule wins, whatever the order.
@@ -221,9 +226,15 @@ ParseArguments(int argc, char * argv[])
           options.foregroundMode = ForegroundMode::EqualTo;
         }
       } },
-    { "backgroundValue", "background-value", true,
-      [&](const std::string & s, const std::string & v) { options.backgroundValue = ParseDecimal(s, v, int64Min, uint64Max); } },
-    { "foregroundRule", "foreground-rule", true,
+    { "backgroundValue",
+      "background-value",
+      true,
+      [&](const std::string & s, const std::string & v) {
+        options.backgroundValue = ParseDecimal(s, v, int64Min, uint64Max);
+      } },
+    { "foregroundRule",
+      "foreground-rule",
+      true,
       [&](const std::string & s, const std::string & v) {
         if (v == "not-background" || v == "notBackground")
           options.foregroundMode = ForegroundMode::NotBackground;
@@ -234,7 +245,9 @@ ParseArguments(int argc, char * argv[])
         foregroundModeGiven = true;
       } },
     { "fullyConnected", "fully-connected", false, flag(options.fullyConnected) },
-    { "backend", nullptr, true,
+    { "backend",
+      nullptr,
+      true,
       [&](const std::string & s, const std::string & v) {
         if (v != "auto" && v != "cuda" && v != "cpu")
         {
@@ -242,51 +255,77 @@ ParseArguments(int argc, char * argv[])
         }
         options.backend = v;
       } },
-    { "cudaDevice", "cuda-device", true,
+    { "cudaDevice",
+      "cuda-device",
+      true,
       [&](const std::string & s, const std::string & v) {
         options.cudaDevice = static_cast<int>(ParseDecimal(s, v, -1, std::numeric_limits<int>::max()));
       } },
     { "perimeter", nullptr, false, flag(options.perimeter) },
-    { "noPerimeter", "no-perimeter", false,
+    { "noPerimeter",
+      "no-perimeter",
+      false,
       [&](const std::string & s, const std::string & v) { options.perimeter = !ParseBool(s, v); } },
     { "feret", nullptr, false, flag(options.feret) },
     { "orientedBoundingBox", "oriented-bounding-box", false, flag(options.orientedBoundingBox) },
     { "featureImage", "feature-image", true, text(options.featureImage) },
     { "labelInput", "label-input", false, flag(options.labelInput) },
     { "splitLabels", "split-labels", false, flag(options.splitLabels) },
-    { "minimumSize", "minimum-size", true,
+    { "minimumSize",
+      "minimum-size",
+      true,
       [&](const std::string & s, const std::string & v) {
         options.minimumSize = static_cast<std::int64_t>(ParseDecimal(s, v, 0, int64Max));
       } },
-    { "maximumSize", "maximum-size", true,
+    { "maximumSize",
+      "maximum-size",
+      true,
       [&](const std::string & s, const std::string & v) {
         options.maximumSize = static_cast<std::int64_t>(ParseDecimal(s, v, 0, int64Max));
       } },
-    { "minimumPhysicalSize", "minimum-physical-size", true,
+    { "minimumPhysicalSize",
+      "minimum-physical-size",
+      true,
       [&](const std::string & s, const std::string & v) {
         options.minimumPhysicalSize = ParseDecimalReal(s, v, 0.0, std::numeric_limits<double>::max());
       } },
-    { "maximumPhysicalSize", "maximum-physical-size", true,
+    { "maximumPhysicalSize",
+      "maximum-physical-size",
+      true,
       [&](const std::string & s, const std::string & v) {
         options.maximumPhysicalSize = ParseDecimalReal(s, v, 0.0, std::numeric_limits<double>::max());
       } },
-    { "keepLargest", "keep-largest", true,
+    { "keepLargest",
+      "keep-largest",
+      true,
       [&](const std::string & s, const std::string & v) {
         options.keepLargest = static_cast<std::int64_t>(ParseDecimal(s, v, 0, int64Max));
       } },
     { "sortBySize", "sort-by-size", false, flag(options.sortBySize) },
     { "progress", nullptr, false, flag(options.progress) },
     { "quiet", nullptr, false, flag(options.quiet) },
-    { "defaultSize", "default-size", true, [&](const std::string & s, const std::string & v) { ParseSize(s, v, options); } },
-    { "density", nullptr, true,
-      [&](const std::string & s, const std::string & v) { options.defaultDensity = ParseDecimalReal(s, v, 0.0, 1.0); } },
-    { "granularity", nullptr, true,
+    { "defaultSize",
+      "default-size",
+      true,
+      [&](const std::string & s, const std::string & v) { ParseSize(s, v, options); } },
+    { "density",
+      nullptr,
+      true,
+      [&](const std::string & s, const std::string & v) {
+        options.defaultDensity = ParseDecimalReal(s, v, 0.0, 1.0);
+      } },
+    { "granularity",
+      nullptr,
+      true,
       [&](const std::string & s, const std::string & v) {
         options.defaultGranularity = static_cast<int>(ParseDecimal(s, v, 1, 1 << 20));
       } },
-    { "seed", nullptr, true,
+    { "seed",
+      nullptr,
+      true,
       [&](const std::string & s, const std::string & v) {
-        options.defaultSeed = static_cast<std::uint32_t>(ParseDecimal(s, v, 0, std::numeric_limits<std::uint32_t>::max()));
+        options.defaultSeed =
+          static_cast<std::uint32_t>(ParseDecimal(s, v, 0, std::numeric_limits<std::uint32_t>::max()));
       } },
   };
 
@@ -303,7 +342,8 @@ ParseArguments(int argc, char * argv[])
     {
       if (!argument.empty() && argument[0] == '-')
       {
-        throw UsageError("unknown option " + argument + (argument == "-" ? " (reading from stdin is not supported)" : ""));
+        throw UsageError("unknown option " + argument +
+                         (argument == "-" ? " (reading from stdin is not supported)" : ""));
       }
       if (argument.empty())
       {
@@ -342,8 +382,9 @@ ParseArguments(int argc, char * argv[])
     const std::string spelled = "--" + name;
     if (!seen.insert(spec).second)
     {
-      throw UsageError(spelled + " is given twice" +
-                       (spec->alias ? std::string(" (--") + spec->name + " and --" + spec->alias + " are one option)" : ""));
+      throw UsageError(
+        spelled + " is given twice" +
+        (spec->alias ? std::string(" (--") + spec->name + " and --" + spec->alias + " are one option)" : ""));
     }
     if (spec->takesValue && !hasInlineValue)
     {

@@ -62,7 +62,7 @@ struct AppOptions
   std::int64_t maximumSize = 0;
   double       minimumPhysicalSize = 0;
   double       maximumPhysicalSize = 0;
-  std::int64_t keepLargest = 0; ///< > 0: only the keepLargest largest objects
+  std::int64_t keepLargest = 0;    ///< > 0: only the keepLargest largest objects
   bool         sortBySize = false; ///< objects numbered 1, 2, ... by decreasing size
 
   // The generated default image (used when no input is given).

@@ -18,8 +18,8 @@ std::uint64_t
 MetaElementBytes(const std::string & type)
 {
   static const std::map<std::string, std::uint64_t> bytes = {
-    { "MET_CHAR", 1 },  { "MET_UCHAR", 1 },     { "MET_SHORT", 2 },      { "MET_USHORT", 2 },
-    { "MET_INT", 4 },   { "MET_UINT", 4 },      { "MET_LONG", 4 },       { "MET_ULONG", 4 },
+    { "MET_CHAR", 1 },      { "MET_UCHAR", 1 },      { "MET_SHORT", 2 }, { "MET_USHORT", 2 },
+    { "MET_INT", 4 },       { "MET_UINT", 4 },       { "MET_LONG", 4 },  { "MET_ULONG", 4 },
     { "MET_LONG_LONG", 8 }, { "MET_ULONG_LONG", 8 }, { "MET_FLOAT", 4 }, { "MET_DOUBLE", 8 }
   };
   const auto found = bytes.find(type);
@@ -47,9 +47,9 @@ CheckMetaImage(const std::string & path, ImageFormat format)
   const std::string text = file.ReadUpTo(0, maximumHeader);
 
   // Fields whose length is NDims (MetaIO sizes them from NDims read before).
-  const std::set<std::string> perDimension = { "DimSize", "ElementSpacing", "ElementSize", "Offset", "Position",
-                                               "Origin", "CenterOfRotation", "TransformMatrix", "Orientation",
-                                               "Rotation", "ElementOrigin", "SequenceID" };
+  const std::set<std::string>        perDimension = { "DimSize",     "ElementSpacing", "ElementSize",      "Offset",
+                                                      "Position",    "Origin",         "CenterOfRotation", "TransformMatrix",
+                                                      "Orientation", "Rotation",       "ElementOrigin",    "SequenceID" };
   std::map<std::string, std::string> fields;
   std::size_t                        begin = 0;
   std::size_t                        dataStart = 0;
@@ -124,7 +124,7 @@ CheckMetaImage(const std::string & path, ImageFormat format)
   }
   const std::uint64_t elements = Multiply(file, layout.pixels, channels, "the element count");
   const std::uint64_t payload = Multiply(file, elements, elementBytes, "the data size");
-  const bool binary = fields.count("BinaryData") && MetaBool(file, "BinaryData", fields["BinaryData"]);
+  const bool          binary = fields.count("BinaryData") && MetaBool(file, "BinaryData", fields["BinaryData"]);
   const bool compressed = fields.count("CompressedData") && MetaBool(file, "CompressedData", fields["CompressedData"]);
   std::uint64_t compressedSize = 0;
   if (fields.count("CompressedDataSize") && !ParseUnsigned(fields["CompressedDataSize"], 0, UINT64_MAX, compressedSize))
@@ -167,8 +167,9 @@ CheckMetaImage(const std::string & path, ImageFormat format)
     }
     if (compressedSize > 0 && (offset > data.Size() || compressedSize > data.Size() - offset))
     {
-      data.Fail("the file is truncated: CompressedDataSize is " + std::to_string(compressedSize) + " bytes, the file holds " +
-                std::to_string(offset <= data.Size() ? data.Size() - offset : 0) + " after the header");
+      data.Fail("the file is truncated: CompressedDataSize is " + std::to_string(compressedSize) +
+                " bytes, the file holds " + std::to_string(offset <= data.Size() ? data.Size() - offset : 0) +
+                " after the header");
     }
     RequireInflatedBytes(data, offset, compressedSize > 0 ? compressedSize : UINT64_MAX, payload, "pixel data");
   }

@@ -22,22 +22,22 @@ DatatypeBytes(int code)
 {
   switch (code)
   {
-    case 2:    // uint8
-    case 256:  // int8
+    case 2:   // uint8
+    case 256: // int8
       return 1;
-    case 4:    // int16
-    case 512:  // uint16
+    case 4:   // int16
+    case 512: // uint16
       return 2;
-    case 8:    // int32
-    case 768:  // uint32
-    case 16:   // float32
+    case 8:   // int32
+    case 768: // uint32
+    case 16:  // float32
       return 4;
     case 1024: // int64
     case 1280: // uint64
     case 64:   // float64
     case 32:   // complex64
       return 8;
-    case 128:  // RGB24
+    case 128: // RGB24
       return 3;
     case 2304: // RGBA32
       return 4;
@@ -102,7 +102,7 @@ CheckNifti(const std::string & path, ImageFormat format)
   }
   std::int32_t sizeofHeader = 0;
   std::memcpy(&sizeofHeader, header.data(), 4);
-  const bool swap = sizeofHeader != static_cast<std::int32_t>(HeaderBytes);
+  const bool         swap = sizeofHeader != static_cast<std::int32_t>(HeaderBytes);
   const HeaderReader read{ header, swap };
   if (read.Get<std::int32_t>(0) != static_cast<std::int32_t>(HeaderBytes))
   {

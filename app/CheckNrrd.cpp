@@ -14,23 +14,47 @@ namespace
 int
 NrrdTypeBytes(const std::string & type)
 {
-  static const std::map<std::string, int> bytes = {
-    { "signed char", 1 },        { "int8", 1 },          { "int8_t", 1 },
-    { "uchar", 1 },              { "unsigned char", 1 }, { "uint8", 1 },
-    { "uint8_t", 1 },            { "short", 2 },         { "short int", 2 },
-    { "signed short", 2 },       { "signed short int", 2 }, { "int16", 2 },
-    { "int16_t", 2 },            { "ushort", 2 },        { "unsigned short", 2 },
-    { "unsigned short int", 2 }, { "uint16", 2 },        { "uint16_t", 2 },
-    { "int", 4 },                { "signed int", 4 },    { "int32", 4 },
-    { "int32_t", 4 },            { "uint", 4 },          { "unsigned int", 4 },
-    { "uint32", 4 },             { "uint32_t", 4 },      { "longlong", 8 },
-    { "long long", 8 },          { "long long int", 8 }, { "signed long long", 8 },
-    { "signed long long int", 8 }, { "int64", 8 },       { "int64_t", 8 },
-    { "ulonglong", 8 },          { "unsigned long long", 8 }, { "unsigned long long int", 8 },
-    { "uint64", 8 },             { "uint64_t", 8 },      { "float", 4 },
-    { "double", 8 }
-  };
-  const auto found = bytes.find(Lower(type));
+  static const std::map<std::string, int> bytes = { { "signed char", 1 },
+                                                    { "int8", 1 },
+                                                    { "int8_t", 1 },
+                                                    { "uchar", 1 },
+                                                    { "unsigned char", 1 },
+                                                    { "uint8", 1 },
+                                                    { "uint8_t", 1 },
+                                                    { "short", 2 },
+                                                    { "short int", 2 },
+                                                    { "signed short", 2 },
+                                                    { "signed short int", 2 },
+                                                    { "int16", 2 },
+                                                    { "int16_t", 2 },
+                                                    { "ushort", 2 },
+                                                    { "unsigned short", 2 },
+                                                    { "unsigned short int", 2 },
+                                                    { "uint16", 2 },
+                                                    { "uint16_t", 2 },
+                                                    { "int", 4 },
+                                                    { "signed int", 4 },
+                                                    { "int32", 4 },
+                                                    { "int32_t", 4 },
+                                                    { "uint", 4 },
+                                                    { "unsigned int", 4 },
+                                                    { "uint32", 4 },
+                                                    { "uint32_t", 4 },
+                                                    { "longlong", 8 },
+                                                    { "long long", 8 },
+                                                    { "long long int", 8 },
+                                                    { "signed long long", 8 },
+                                                    { "signed long long int", 8 },
+                                                    { "int64", 8 },
+                                                    { "int64_t", 8 },
+                                                    { "ulonglong", 8 },
+                                                    { "unsigned long long", 8 },
+                                                    { "unsigned long long int", 8 },
+                                                    { "uint64", 8 },
+                                                    { "uint64_t", 8 },
+                                                    { "float", 4 },
+                                                    { "double", 8 } };
+  const auto                              found = bytes.find(Lower(type));
   return found == bytes.end() ? 0 : found->second;
 }
 

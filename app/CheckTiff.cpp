@@ -22,7 +22,7 @@ public:
   explicit TiffReader(const BinaryFile & file)
     : m_File(file)
   {
-    unsigned char header[16] = {};
+    unsigned char     header[16] = {};
     const std::string start = file.ReadUpTo(0, 16);
     if (start.size() < 8)
     {
@@ -92,24 +92,28 @@ public:
     std::map<unsigned, Entry> directory;
     for (std::uint64_t i = 0; i < entries; ++i)
     {
-      const std::uint64_t at = offset + static_cast<std::uint64_t>(countBytes) + i * static_cast<std::uint64_t>(entryBytes);
+      const std::uint64_t at =
+        offset + static_cast<std::uint64_t>(countBytes) + i * static_cast<std::uint64_t>(entryBytes);
       m_File.Read(at, buffer, static_cast<std::size_t>(entryBytes));
-      Entry entry;
+      Entry          entry;
       const unsigned tag = static_cast<unsigned>(Unsigned(buffer, 2));
       entry.type = static_cast<unsigned>(Unsigned(buffer + 2, 2));
       entry.count = Unsigned(buffer + 4, m_Big ? 8 : 4);
       const int           inlineBytes = m_Big ? 8 : 4;
       const std::uint64_t valueBytes = Multiply(m_File, entry.count, TypeBytes(entry.type), "a TIFF tag's size");
-      entry.valueOffset = valueBytes <= static_cast<std::uint64_t>(inlineBytes) ? at + 4 + (m_Big ? 8 : 4)
-                                                                                : Unsigned(buffer + (m_Big ? 12 : 8), inlineBytes);
+      entry.valueOffset = valueBytes <= static_cast<std::uint64_t>(inlineBytes)
+                            ? at + 4 + (m_Big ? 8 : 4)
+                            : Unsigned(buffer + (m_Big ? 12 : 8), inlineBytes);
       // Every tag's values lie in the file: a cut file loses its last ones.
       if (entry.valueOffset > m_File.Size() || valueBytes > m_File.Size() - entry.valueOffset)
       {
-        m_File.Fail("the file is truncated: the values of TIFF tag " + std::to_string(tag) + " end past the end of the file");
+        m_File.Fail("the file is truncated: the values of TIFF tag " + std::to_string(tag) +
+                    " end past the end of the file");
       }
       directory[tag] = entry;
     }
-    m_File.Read(offset + static_cast<std::uint64_t>(countBytes) + entries * static_cast<std::uint64_t>(entryBytes), buffer,
+    m_File.Read(offset + static_cast<std::uint64_t>(countBytes) + entries * static_cast<std::uint64_t>(entryBytes),
+                buffer,
                 static_cast<std::size_t>(m_Big ? 8 : 4));
     next = Unsigned(buffer, m_Big ? 8 : 4);
     return directory;
@@ -120,13 +124,25 @@ public:
   {
     switch (type)
     {
-      case 1: case 2: case 6: case 7:
+      case 1:
+      case 2:
+      case 6:
+      case 7:
         return 1;
-      case 3: case 8:
+      case 3:
+      case 8:
         return 2;
-      case 4: case 9: case 11: case 13:
+      case 4:
+      case 9:
+      case 11:
+      case 13:
         return 4;
-      case 5: case 10: case 12: case 16: case 17: case 18:
+      case 5:
+      case 10:
+      case 12:
+      case 16:
+      case 17:
+      case 18:
         return 8;
       default:
         return 1;
@@ -137,7 +153,11 @@ public:
   std::vector<std::uint64_t>
   Values(const Entry & entry, const char * name, std::uint64_t maximum) const
   {
-    const std::uint64_t bytes = entry.type == 1 ? 1 : entry.type == 3 ? 2 : entry.type == 4 ? 4 : entry.type == 16 ? 8 : 0;
+    const std::uint64_t bytes = entry.type == 1    ? 1
+                                : entry.type == 3  ? 2
+                                : entry.type == 4  ? 4
+                                : entry.type == 16 ? 8
+                                                   : 0;
     if (bytes == 0)
     {
       m_File.Fail(std::string("the TIFF tag ") + name + " has a non-integer type");
@@ -151,7 +171,8 @@ public:
     std::vector<std::uint64_t> values;
     for (std::uint64_t i = 0; i < entry.count; ++i)
     {
-      values.push_back(Unsigned(reinterpret_cast<const unsigned char *>(raw.data()) + i * bytes, static_cast<int>(bytes)));
+      values.push_back(
+        Unsigned(reinterpret_cast<const unsigned char *>(raw.data()) + i * bytes, static_cast<int>(bytes)));
     }
     return values;
   }
@@ -286,7 +307,8 @@ CheckTiff(const std::string & path)
       }
       units = DivideUp(l, unitRows) * planes;
     }
-    const std::uint64_t rowBytes = DivideUp(Multiply(file, Multiply(file, unitWidth, samplesPerUnitRow, "a TIFF row"), bps, "a TIFF row"), 8);
+    const std::uint64_t rowBytes =
+      DivideUp(Multiply(file, Multiply(file, unitWidth, samplesPerUnitRow, "a TIFF row"), bps, "a TIFF row"), 8);
     const unsigned offsetsTag = tiled ? 324 : 273;
     const unsigned countsTag = tiled ? 325 : 279;
     if (!directory.count(offsetsTag) || !directory.count(countsTag))
@@ -317,8 +339,8 @@ CheckTiff(const std::string & path)
       }
       else if (counts[u] == 0 || DivideUp(expected, expansion) > counts[u])
       {
-        file.Fail("the file is truncated: TIFF strip or tile " + std::to_string(u) + " holds " + std::to_string(counts[u]) +
-                  " bytes, too few for its " + std::to_string(expected));
+        file.Fail("the file is truncated: TIFF strip or tile " + std::to_string(u) + " holds " +
+                  std::to_string(counts[u]) + " bytes, too few for its " + std::to_string(expected));
       }
     }
     if ((subfileType & 1) != 0)

@@ -16,10 +16,11 @@ std::uint64_t
 VtkTypeBytes(const std::string & type)
 {
   static const std::map<std::string, std::uint64_t> bytes = {
-    { "unsigned_char", 1 },      { "char", 1 },  { "unsigned_short", 2 }, { "short", 2 },
-    { "unsigned_int", 4 },       { "int", 4 },   { "unsigned_long", 8 },  { "long", 8 },
-    { "unsigned_long_long", 8 }, { "long_long", 8 }, { "vtktypeuint64", 8 }, { "vtktypeint64", 8 },
-    { "float", 4 },              { "double", 8 }
+    { "unsigned_char", 1 }, { "char", 1 },          { "unsigned_short", 2 },
+    { "short", 2 },         { "unsigned_int", 4 },  { "int", 4 },
+    { "unsigned_long", 8 }, { "long", 8 },          { "unsigned_long_long", 8 },
+    { "long_long", 8 },     { "vtktypeuint64", 8 }, { "vtktypeint64", 8 },
+    { "float", 4 },         { "double", 8 }
   };
   const auto found = bytes.find(type);
   return found == bytes.end() ? 0 : found->second;
@@ -112,7 +113,8 @@ CheckVtk(const std::string & path)
   }
   ImageFileLayout layout;
   layout.format = ImageFormat::Vtk;
-  layout.size = ParseSizes(file, dimensionsLine.substr(dimensionsLine.find("dimensions") + 10), 3, INT32_MAX, "VTK DIMENSIONS");
+  layout.size =
+    ParseSizes(file, dimensionsLine.substr(dimensionsLine.find("dimensions") + 10), 3, INT32_MAX, "VTK DIMENSIONS");
   layout.pixels = PixelCount(file, layout.size);
 
   std::uint64_t elementBytes = 0;

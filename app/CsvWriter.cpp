@@ -83,8 +83,8 @@ HeaderColumns(const CsvColumns & columns)
   }
   if (columns.intensity)
   {
-    for (const char * name : { "Minimum", "Maximum", "Mean", "Sum", "StandardDeviation", "Variance", "Median",
-                               "Skewness", "Kurtosis" })
+    for (const char * name :
+         { "Minimum", "Maximum", "Mean", "Sum", "StandardDeviation", "Variance", "Median", "Skewness", "Kurtosis" })
     {
       names.emplace_back(name);
     }
@@ -205,9 +205,15 @@ WriteRow(RowBuffer & out, const TLabelObject & object, const CsvColumns & column
   }
   if (columns.intensity)
   {
-    for (const double value : { object.GetMinimum(), object.GetMaximum(), object.GetMean(), object.GetSum(),
-                                object.GetStandardDeviation(), object.GetVariance(), object.GetMedian(),
-                                object.GetSkewness(), object.GetKurtosis() })
+    for (const double value : { object.GetMinimum(),
+                                object.GetMaximum(),
+                                object.GetMean(),
+                                object.GetSum(),
+                                object.GetStandardDeviation(),
+                                object.GetVariance(),
+                                object.GetMedian(),
+                                object.GetSkewness(),
+                                object.GetKurtosis() })
       cell(value);
     for (unsigned int d = 0; d < D; ++d)
       cell(object.GetMinimumIndex()[d]);
@@ -231,8 +237,10 @@ WriteRow(RowBuffer & out, const TLabelObject & object, const CsvColumns & column
 
 template <unsigned int VDimension>
 void
-WriteComponentCsv(const AppLabelMap<VDimension> & labelMap, const std::string & path, const std::string & displayPath,
-                  const CsvColumns & columns)
+WriteComponentCsv(const AppLabelMap<VDimension> & labelMap,
+                  const std::string &             path,
+                  const std::string &             displayPath,
+                  const CsvColumns &              columns)
 {
   CheckedFile file(path, displayPath);
   std::string header;

@@ -36,8 +36,10 @@ using AppLabelMap = itk::LabelMap<itk::StatisticsLabelObject<std::uint32_t, VDim
  *  checked writes; FileError naming displayPath when it fails. Instantiated for 2 and 3 D. */
 template <unsigned int VDimension>
 void
-WriteComponentCsv(const AppLabelMap<VDimension> & labelMap, const std::string & path, const std::string & displayPath,
-                  const CsvColumns & columns);
+WriteComponentCsv(const AppLabelMap<VDimension> & labelMap,
+                  const std::string &             path,
+                  const std::string &             displayPath,
+                  const CsvColumns &              columns);
 
 } // namespace ccaapp
 

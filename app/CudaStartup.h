@@ -18,9 +18,9 @@ StartCudaInBackground(const std::string & backend, int device);
 
 struct CudaStartupTimes
 {
-  bool   ran = false;        ///< a start-up thread ran
-  double seconds = 0;        ///< what the start-up took on its thread
-  double waitedSeconds = 0;  ///< what the analysis waited for it (the part not overlapped)
+  bool   ran = false;       ///< a start-up thread ran
+  double seconds = 0;       ///< what the start-up took on its thread
+  double waitedSeconds = 0; ///< what the analysis waited for it (the part not overlapped)
 };
 
 /** Waits for the start-up thread (the analysis calls it before using the

@@ -19,8 +19,8 @@ MakeRandomBinaryImage(const std::int64_t size[3], double density, int granularit
   image->SetRegions(typename ImageType::RegionType(imageSize));
   image->Allocate();
   const std::int64_t nz = VDimension == 3 ? size[2] : 1;
-  cca::FillRandomBlockImage<std::uint8_t>(size[0], size[1], nz, density, granularity, seed, image->GetBufferPointer(),
-                                          255);
+  cca::FillRandomBlockImage<std::uint8_t>(
+    size[0], size[1], nz, density, granularity, seed, image->GetBufferPointer(), 255);
   return image;
 }
 

@@ -44,7 +44,7 @@ enum class ReadType
 struct ReadTypeInfo
 {
   const char *   name;
-  int            bytes;     ///< in memory, per pixel
+  int            bytes;      ///< in memory, per pixel
   PixelComponent analysedAs; ///< what --saveInput writes
 };
 
@@ -111,22 +111,25 @@ ReadTypeFor(const std::string & path, itk::IOComponentEnum component)
  *  never foreground), and the filter runs on the resulting 0/1 mask. */
 template <typename TReal, unsigned int VDimension>
 RunSummary
-AnalyzeRealFile(const std::string & path, ImageFormat format, const AppOptions & options, OutputPlan & plan,
+AnalyzeRealFile(const std::string &  path,
+                ImageFormat          format,
+                const AppOptions &   options,
+                OutputPlan &         plan,
                 const ProgressSink & progress)
 {
   using RealImageType = itk::Image<TReal, VDimension>;
   using MaskImageType = itk::Image<std::uint8_t, VDimension>;
-  const auto start = std::chrono::steady_clock::now();
+  const auto                      start = std::chrono::steady_clock::now();
   typename RealImageType::Pointer real = ReadImageFile<RealImageType>(path, format);
 
   auto mask = MaskImageType::New();
   mask->CopyInformation(real);
   mask->SetRegions(real->GetLargestPossibleRegion());
   mask->Allocate();
-  const bool   equalRule = options.foregroundMode == ForegroundMode::EqualTo;
-  const double value = !equalRule                ? static_cast<double>(options.backgroundValue)
-                       : options.foregroundValue ? static_cast<double>(*options.foregroundValue)
-                                                 : static_cast<double>(std::numeric_limits<TReal>::max());
+  const bool        equalRule = options.foregroundMode == ForegroundMode::EqualTo;
+  const double      value = !equalRule                ? static_cast<double>(options.backgroundValue)
+                            : options.foregroundValue ? static_cast<double>(*options.foregroundValue)
+                                                      : static_cast<double>(std::numeric_limits<TReal>::max());
   const TReal *     in = real->GetBufferPointer();
   std::uint8_t *    out = mask->GetBufferPointer();
   const std::size_t count = real->GetLargestPossibleRegion().GetNumberOfPixels();
@@ -172,8 +175,12 @@ AnalyzeRealFile(const std::string & path, ImageFormat format, const AppOptions &
 
 template <unsigned int VDimension>
 RunSummary
-AnalyzeFileOfDimension(const std::string & path, ImageFormat format, ReadType type, const AppOptions & options,
-                       OutputPlan & plan, const ProgressSink & progress)
+AnalyzeFileOfDimension(const std::string &  path,
+                       ImageFormat          format,
+                       ReadType             type,
+                       const AppOptions &   options,
+                       OutputPlan &         plan,
+                       const ProgressSink & progress)
 {
   switch (type)
   {
@@ -202,7 +209,8 @@ AnalyzeFileOfDimension(const std::string & path, ImageFormat format, ReadType ty
 [[noreturn]] void
 FailComponents(const std::string & path, unsigned int components)
 {
-  FailReading(path, "it has " + std::to_string(components) + " components per pixel; a scalar (gray or label) image is needed");
+  FailReading(
+    path, "it has " + std::to_string(components) + " components per pixel; a scalar (gray or label) image is needed");
 }
 
 } // namespace
@@ -240,7 +248,8 @@ ReadImageHeader(const std::string & path, ImageFormat format)
     }
     header.size = { png.width, png.height };
     header.pixels = static_cast<std::uint64_t>(png.width) * png.height;
-    header.component = png.component == PixelComponent::UInt16 ? itk::IOComponentEnum::USHORT : itk::IOComponentEnum::UCHAR;
+    header.component =
+      png.component == PixelComponent::UInt16 ? itk::IOComponentEnum::USHORT : itk::IOComponentEnum::UCHAR;
     header.fileComponentBytes = ComponentBytes(png.component);
     header.files = { path };
     return header;
@@ -266,8 +275,9 @@ ReadImageHeader(const std::string & path, ImageFormat format)
   }
   if (pixels != layout.pixels)
   {
-    FailReading(path, "ITK reads a size of " + std::to_string(pixels) + " pixels from the header, not the " +
-                        std::to_string(layout.pixels) + " it describes");
+    FailReading(path,
+                "ITK reads a size of " + std::to_string(pixels) + " pixels from the header, not the " +
+                  std::to_string(layout.pixels) + " it describes");
   }
   // Trailing sizes of 1 (a 2D slice stored as 3D, a 3D volume stored as 4D) do not count.
   while (header.size.size() > 2 && header.size.back() == 1)
@@ -289,8 +299,9 @@ ReadImageHeader(const std::string & path, ImageFormat format)
   if (format == ImageFormat::Tiff && component != C::UCHAR && component != C::CHAR && component != C::USHORT &&
       component != C::SHORT && component != C::FLOAT)
   {
-    FailReading(path, "ITK 5.2 reads " + itk::ImageIOBase::GetComponentTypeAsString(component) +
-                        " TIFF pixels wrongly; convert the image to .nrrd, .nii.gz or .mha");
+    FailReading(path,
+                "ITK 5.2 reads " + itk::ImageIOBase::GetComponentTypeAsString(component) +
+                  " TIFF pixels wrongly; convert the image to .nrrd, .nii.gz or .mha");
   }
   header.pixels = pixels;
   header.component = component;
@@ -310,10 +321,11 @@ AnalyzeAnyFile(const std::string & path, const AppOptions & options, OutputPlan 
   const ReadTypeInfo info = InfoOf(type);
   if (options.labelInput && (type == ReadType::Float || type == ReadType::Double))
   {
-    FailReading(path, std::string("--labelInput needs an integer label image, and its pixels are ") +
-                        (type == ReadType::Float ? "float32" : "float64"));
+    FailReading(path,
+                std::string("--labelInput needs an integer label image, and its pixels are ") +
+                  (type == ReadType::Float ? "float32" : "float64"));
   }
-  const auto         dimension = static_cast<unsigned int>(header.size.size());
+  const auto dimension = static_cast<unsigned int>(header.size.size());
   CheckInputIsNoOutput(plan, path, header.files);
   CheckOutputsCanHold(options, plan, dimension, info.analysedAs);
 
@@ -340,9 +352,8 @@ AnalyzeAnyFile(const std::string & path, const AppOptions & options, OutputPlan 
 
   // The structural check of the whole file counts as reading.
   const double checkSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  RunSummary   summary = dimension == 3
-                           ? AnalyzeFileOfDimension<3>(path, format, type, options, plan, progress)
-                           : AnalyzeFileOfDimension<2>(path, format, type, options, plan, progress);
+  RunSummary   summary = dimension == 3 ? AnalyzeFileOfDimension<3>(path, format, type, options, plan, progress)
+                                        : AnalyzeFileOfDimension<2>(path, format, type, options, plan, progress);
   summary.readSeconds += checkSeconds;
   summary.pixelType = info.name;
   return summary;

@@ -37,8 +37,9 @@ ReadFeatureImageHeader(const std::string & path, const std::vector<std::uint64_t
   const ImageHeader header = ReadImageHeader(path, InputFormatOf(path));
   if (header.size != inputSize)
   {
-    FailReading(path, "the feature image is " + SizeText(header.size) + " pixels and the input " +
-                        SizeText(inputSize) + "; it must have the input's size and pixel grid");
+    FailReading(path,
+                "the feature image is " + SizeText(header.size) + " pixels and the input " + SizeText(inputSize) +
+                  "; it must have the input's size and pixel grid");
   }
   return header;
 }

@@ -52,8 +52,8 @@ BinaryFile::Read(std::uint64_t offset, void * buffer, std::size_t count) const
 {
   if (offset > m_Size || count > m_Size - offset)
   {
-    Fail("the file ends at byte " + std::to_string(m_Size) + ", before the " + std::to_string(count) +
-         " bytes at " + std::to_string(offset) + " its header needs");
+    Fail("the file ends at byte " + std::to_string(m_Size) + ", before the " + std::to_string(count) + " bytes at " +
+         std::to_string(offset) + " its header needs");
   }
   auto * out = static_cast<char *>(buffer);
   while (count > 0)
@@ -117,7 +117,10 @@ PixelCount(const BinaryFile & file, const std::vector<std::uint64_t> & size)
 }
 
 std::vector<std::uint64_t>
-ParseSizes(const BinaryFile & file, const std::string & text, std::size_t count, std::uint64_t maximum,
+ParseSizes(const BinaryFile &  file,
+           const std::string & text,
+           std::size_t         count,
+           std::uint64_t       maximum,
            const std::string & what)
 {
   std::vector<std::uint64_t> sizes;
@@ -149,8 +152,12 @@ RequireBytes(const BinaryFile & file, std::uint64_t offset, std::uint64_t needed
 }
 
 std::uint64_t
-InflatedSize(const BinaryFile & file, std::uint64_t offset, std::uint64_t length, std::uint64_t limit,
-             std::string * head, std::uint64_t stopAfter)
+InflatedSize(const BinaryFile & file,
+             std::uint64_t      offset,
+             std::uint64_t      length,
+             std::uint64_t      limit,
+             std::string *      head,
+             std::uint64_t      stopAfter)
 {
   if (offset > file.Size())
   {
@@ -178,7 +185,8 @@ InflatedSize(const BinaryFile & file, std::uint64_t offset, std::uint64_t length
       {
         break;
       }
-      input = file.ReadUpTo(offset + consumed, static_cast<std::size_t>(std::min<std::uint64_t>(chunk, length - consumed)));
+      input =
+        file.ReadUpTo(offset + consumed, static_cast<std::size_t>(std::min<std::uint64_t>(chunk, length - consumed)));
       consumed += input.size();
       stream.next_in = reinterpret_cast<Bytef *>(&input[0]);
       stream.avail_in = static_cast<uInt>(input.size());
@@ -198,7 +206,7 @@ InflatedSize(const BinaryFile & file, std::uint64_t offset, std::uint64_t length
     }
     stream.next_out = reinterpret_cast<Bytef *>(&output[0]);
     stream.avail_out = static_cast<uInt>(output.size());
-    const int status = inflate(&stream, Z_NO_FLUSH);
+    const int         status = inflate(&stream, Z_NO_FLUSH);
     const std::size_t got = output.size() - stream.avail_out;
     if (head && head->size() < stopAfter)
     {
@@ -236,7 +244,10 @@ InflatedSize(const BinaryFile & file, std::uint64_t offset, std::uint64_t length
 }
 
 void
-RequireInflatedBytes(const BinaryFile & file, std::uint64_t offset, std::uint64_t length, std::uint64_t needed,
+RequireInflatedBytes(const BinaryFile &  file,
+                     std::uint64_t       offset,
+                     std::uint64_t       length,
+                     std::uint64_t       needed,
                      const std::string & what)
 {
   const std::uint64_t slack = 1 << 20;
@@ -244,8 +255,8 @@ RequireInflatedBytes(const BinaryFile & file, std::uint64_t offset, std::uint64_
   const std::uint64_t got = InflatedSize(file, offset, length, limit);
   if (got < needed)
   {
-    file.Fail("the compressed data is too short: the header describes " + std::to_string(needed) + " bytes of " +
-              what + ", it decompresses to " + std::to_string(got));
+    file.Fail("the compressed data is too short: the header describes " + std::to_string(needed) + " bytes of " + what +
+              ", it decompresses to " + std::to_string(got));
   }
 }
 
@@ -268,8 +279,8 @@ RequireTextNumbers(const BinaryFile & file, std::uint64_t offset, std::uint64_t 
   }
   if (count < needed)
   {
-    file.Fail("the file is truncated: the header describes " + std::to_string(needed) + " " + what + ", the file holds " +
-              std::to_string(count));
+    file.Fail("the file is truncated: the header describes " + std::to_string(needed) + " " + what +
+              ", the file holds " + std::to_string(count));
   }
 }
 

@@ -20,9 +20,9 @@ namespace ccaapp
 struct ImageFileLayout
 {
   ImageFormat                format = ImageFormat::Nrrd;
-  std::vector<std::uint64_t> size;   ///< pixels per axis, as the header gives them
+  std::vector<std::uint64_t> size;       ///< pixels per axis, as the header gives them
   std::uint64_t              pixels = 0; ///< product of size, checked against overflow
-  std::vector<std::string>   files;  ///< the header file, then the data file(s) it names
+  std::vector<std::string>   files;      ///< the header file, then the data file(s) it names
 };
 
 /** Checks the file (and the data file its header names); throws FileError

@@ -70,13 +70,20 @@ RequireBytes(const BinaryFile & file, std::uint64_t offset, std::uint64_t needed
  *  than `limit` bytes. With `stopAfter`, stops (without checking the rest)
  *  once that many bytes are decompressed, and `head` receives them. */
 std::uint64_t
-InflatedSize(const BinaryFile & file, std::uint64_t offset, std::uint64_t length, std::uint64_t limit,
-             std::string * head = nullptr, std::uint64_t stopAfter = UINT64_MAX);
+InflatedSize(const BinaryFile & file,
+             std::uint64_t      offset,
+             std::uint64_t      length,
+             std::uint64_t      limit,
+             std::string *      head = nullptr,
+             std::uint64_t      stopAfter = UINT64_MAX);
 
 /** Compressed data: it must decompress to at least `needed` bytes (at most
  *  `needed` plus a small slack, so a tiny file cannot claim an endless stream). */
 void
-RequireInflatedBytes(const BinaryFile & file, std::uint64_t offset, std::uint64_t length, std::uint64_t needed,
+RequireInflatedBytes(const BinaryFile &  file,
+                     std::uint64_t       offset,
+                     std::uint64_t       length,
+                     std::uint64_t       needed,
                      const std::string & what);
 
 /** Text data: at least `needed` whitespace- or comma-separated numbers after `offset`. */
@@ -86,7 +93,10 @@ RequireTextNumbers(const BinaryFile & file, std::uint64_t offset, std::uint64_t 
 /** The sizes in `text` (decimal, 1 .. maximum each; FileError naming `what`
  *  otherwise), exactly `count` of them. */
 std::vector<std::uint64_t>
-ParseSizes(const BinaryFile & file, const std::string & text, std::size_t count, std::uint64_t maximum,
+ParseSizes(const BinaryFile &  file,
+           const std::string & text,
+           std::size_t         count,
+           std::uint64_t       maximum,
            const std::string & what);
 
 /** Decimal integer in [minimum, maximum]; false for anything else (signs, spaces, overflow). */

@@ -35,7 +35,9 @@ ImageIOFor(ImageFormat format)
 }
 
 void
-VerifyWrittenImage(const std::string & path, const std::string & displayPath, ImageFormat format,
+VerifyWrittenImage(const std::string &                path,
+                   const std::string &                displayPath,
+                   ImageFormat                        format,
                    const std::vector<std::uint64_t> & size)
 {
   ImageFileLayout layout;

@@ -80,8 +80,8 @@ ReadImageOrPngFile(const std::string & path, ImageFormat format)
   {
     return ReadImageFile<TImage>(path, format);
   }
-  const PngHeader header = ReadPngHeader(path);
-  auto            image = TImage::New();
+  const PngHeader           header = ReadPngHeader(path);
+  auto                      image = TImage::New();
   typename TImage::SizeType size;
   size.Fill(1);
   size[0] = header.width;
@@ -93,14 +93,17 @@ ReadImageOrPngFile(const std::string & path, ImageFormat format)
   spacing[1] = header.spacing[1];
   image->SetSpacing(spacing);
   image->Allocate();
-  ReadPngPixels(path, image->GetBufferPointer(),
+  ReadPngPixels(path,
+                image->GetBufferPointer(),
                 static_cast<std::size_t>(header.width) * header.height * sizeof(typename TImage::PixelType));
   return image;
 }
 
 /** Checks the file a writer produced: complete, and `size` pixels. FileError naming displayPath otherwise. */
 void
-VerifyWrittenImage(const std::string & path, const std::string & displayPath, ImageFormat format,
+VerifyWrittenImage(const std::string &                path,
+                   const std::string &                displayPath,
+                   ImageFormat                        format,
                    const std::vector<std::uint64_t> & size);
 
 namespace detail
@@ -143,8 +146,12 @@ ConvertRow(const TPixel * in, std::size_t n, PixelComponent component, void * ou
  *  formats the image's own type. Errors name displayPath. */
 template <typename TPixel, unsigned int VDimension>
 void
-WriteImageFile(const itk::Image<TPixel, VDimension> * image, const std::string & path, const std::string & displayPath,
-               ImageFormat format, PixelComponent fileComponent, Compression compression)
+WriteImageFile(const itk::Image<TPixel, VDimension> * image,
+               const std::string &                    path,
+               const std::string &                    displayPath,
+               ImageFormat                            format,
+               PixelComponent                         fileComponent,
+               Compression                            compression)
 {
   using ImageType = itk::Image<TPixel, VDimension>;
   const auto                 size = image->GetLargestPossibleRegion().GetSize();
@@ -156,19 +163,29 @@ WriteImageFile(const itk::Image<TPixel, VDimension> * image, const std::string &
   {
     CheckedFile  file(path, displayPath);
     const double spacing[2] = { image->GetSpacing()[0], image->GetSpacing()[1] };
-    WritePng(file, displayPath, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height),
-             fileComponent == PixelComponent::UInt16 ? 16 : 8, spacing, ZlibLevel(compression), [&](std::uint32_t y, void * row) {
-               detail::ConvertRow(pixels + y * width, width, fileComponent, row);
-             });
+    WritePng(file,
+             displayPath,
+             static_cast<std::uint32_t>(width),
+             static_cast<std::uint32_t>(height),
+             fileComponent == PixelComponent::UInt16 ? 16 : 8,
+             spacing,
+             ZlibLevel(compression),
+             [&](std::uint32_t y, void * row) { detail::ConvertRow(pixels + y * width, width, fileComponent, row); });
     file.Finish();
   }
   else if (format == ImageFormat::Tiff)
   {
     CheckedFile file(path, displayPath);
-    WriteTiff(file, displayPath, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height),
-              VDimension == 3 ? static_cast<std::uint32_t>(size[VDimension - 1]) : 1u, fileComponent,
-              ZlibLevel(compression), [&](std::uint32_t z, std::uint32_t y, void * row) {
-                detail::ConvertRow(pixels + (static_cast<std::size_t>(z) * height + y) * width, width, fileComponent, row);
+    WriteTiff(file,
+              displayPath,
+              static_cast<std::uint32_t>(width),
+              static_cast<std::uint32_t>(height),
+              VDimension == 3 ? static_cast<std::uint32_t>(size[VDimension - 1]) : 1u,
+              fileComponent,
+              ZlibLevel(compression),
+              [&](std::uint32_t z, std::uint32_t y, void * row) {
+                detail::ConvertRow(
+                  pixels + (static_cast<std::size_t>(z) * height + y) * width, width, fileComponent, row);
               });
     file.Finish();
   }

@@ -135,8 +135,8 @@ ImageFormatOf(const std::string & path, bool forWriting)
   }
   else if (EndsWith(lower, ".bmp"))
   {
-    reason = "BMP is not supported (ITK 5.2 writes 8-bit BMP only); use .png or .tif, or one of " +
-             SupportedImageExtensions();
+    reason =
+      "BMP is not supported (ITK 5.2 writes 8-bit BMP only); use .png or .tif, or one of " + SupportedImageExtensions();
   }
   else if (EndsWith(lower, ".img") || EndsWith(lower, ".img.gz"))
   {
@@ -215,7 +215,10 @@ FilesWrittenFor(const std::string & path, ImageFormat format, Compression compre
 }
 
 void
-CheckFormatCanHold(const std::string & path, ImageFormat format, unsigned int dimension, PixelComponent component,
+CheckFormatCanHold(const std::string & path,
+                   ImageFormat         format,
+                   unsigned int        dimension,
+                   PixelComponent      component,
                    const std::string & what)
 {
   const std::string type = ComponentName(component);
@@ -223,19 +226,22 @@ CheckFormatCanHold(const std::string & path, ImageFormat format, unsigned int di
   {
     if (dimension != 2)
     {
-      FailWriting(path, "PNG holds 2D images only, and " + what + " is " + std::to_string(dimension) +
-                          "D; use .nrrd, .nii.gz, .mha or .tif");
+      FailWriting(path,
+                  "PNG holds 2D images only, and " + what + " is " + std::to_string(dimension) +
+                    "D; use .nrrd, .nii.gz, .mha or .tif");
     }
     if (component != PixelComponent::UInt8 && component != PixelComponent::UInt16)
     {
-      FailWriting(path, "PNG holds 8- and 16-bit unsigned pixels, and " + what + " is " + type +
-                          "; use .nrrd, .nii.gz, .mha or .tif");
+      FailWriting(path,
+                  "PNG holds 8- and 16-bit unsigned pixels, and " + what + " is " + type +
+                    "; use .nrrd, .nii.gz, .mha or .tif");
     }
   }
   if (format == ImageFormat::Tiff && (ComponentBytes(component) > 4 || component == PixelComponent::Float32))
   {
-    FailWriting(path, "TIFF is written with integer pixels of up to 32 bits, and " + what + " is " + type +
-                        "; use .nrrd, .nii.gz or .mha");
+    FailWriting(path,
+                "TIFF is written with integer pixels of up to 32 bits, and " + what + " is " + type +
+                  "; use .nrrd, .nii.gz or .mha");
   }
 }
 

@@ -110,7 +110,10 @@ FilesWrittenFor(const std::string & path, ImageFormat format, Compression compre
 /** Throws FileError when the format cannot hold an image of this dimension and
  *  pixel type (3D in PNG, 32-bit in PNG, 64-bit in TIFF, ...). */
 void
-CheckFormatCanHold(const std::string & path, ImageFormat format, unsigned int dimension, PixelComponent component,
+CheckFormatCanHold(const std::string & path,
+                   ImageFormat         format,
+                   unsigned int        dimension,
+                   PixelComponent      component,
                    const std::string & what);
 
 } // namespace ccaapp

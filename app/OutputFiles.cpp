@@ -101,10 +101,7 @@ public:
     }
     ::pthread_sigmask(SIG_BLOCK, &set, &m_Previous);
   }
-  ~SignalsBlocked()
-  {
-    ::pthread_sigmask(SIG_SETMASK, &m_Previous, nullptr);
-  }
+  ~SignalsBlocked() { ::pthread_sigmask(SIG_SETMASK, &m_Previous, nullptr); }
 
 private:
   sigset_t m_Previous;
@@ -130,8 +127,11 @@ Forget(const std::string & folder)
 {
   SignalsBlocked blocked;
   g_CleanupFolders.erase(std::remove(g_CleanupFolders.begin(), g_CleanupFolders.end(), folder), g_CleanupFolders.end());
-  g_CleanupFiles.erase(std::remove_if(g_CleanupFiles.begin(), g_CleanupFiles.end(),
-                                      [&folder](const std::string & file) { return file.compare(0, folder.size() + 1, folder + "/") == 0; }),
+  g_CleanupFiles.erase(std::remove_if(g_CleanupFiles.begin(),
+                                      g_CleanupFiles.end(),
+                                      [&folder](const std::string & file) {
+                                        return file.compare(0, folder.size() + 1, folder + "/") == 0;
+                                      }),
                        g_CleanupFiles.end());
 }
 
@@ -265,8 +265,10 @@ OutputTransaction::~OutputTransaction()
 }
 
 std::string
-OutputTransaction::Add(const std::string & target, const std::vector<std::string> & companions, bool inPlaceAllowed,
-                       const std::string & role)
+OutputTransaction::Add(const std::string &              target,
+                       const std::vector<std::string> & companions,
+                       bool                             inPlaceAllowed,
+                       const std::string &              role)
 {
   if (target.empty())
   {
@@ -337,8 +339,8 @@ OutputTransaction::Add(const std::string & target, const std::vector<std::string
           {
             FailWriting(target, "it is given for two outputs, " + other.role + " and " + role);
           }
-          FailWriting(target, "the " + role + " output would overwrite the " + other.role + " output: both write '" + name +
-                                "'");
+          FailWriting(
+            target, "the " + role + " output would overwrite the " + other.role + " output: both write '" + name + "'");
         }
       }
     }
@@ -381,7 +383,7 @@ OutputTransaction::Replaces(const std::string & existingPath) const
   {
     for (const auto & name : output.names)
     {
-      struct stat target;
+      struct stat       target;
       const std::string path = output.temporary.empty() ? name : output.directory + name;
       if (::stat(path.c_str(), &target) == 0 && target.st_dev == existing.st_dev && target.st_ino == existing.st_ino)
       {
@@ -407,8 +409,9 @@ OutputTransaction::Commit()
     const auto found = FilesIn(output.temporary);
     if (found != expected)
     {
-      FailWriting(output.target, "the writer produced " + std::to_string(found.size()) + " file(s) where " +
-                                   std::to_string(expected.size()) + " were expected");
+      FailWriting(output.target,
+                  "the writer produced " + std::to_string(found.size()) + " file(s) where " +
+                    std::to_string(expected.size()) + " were expected");
     }
     for (const auto & name : output.names)
     {
@@ -453,8 +456,7 @@ OutputTransaction::Commit()
     if (folder.second >= 0)
     {
       while (::flock(folder.second, LOCK_EX) != 0 && errno == EINTR)
-      {
-      }
+      {}
     }
   }
   for (const auto & output : m_Outputs)

@@ -50,11 +50,11 @@ private:
   [[noreturn]] void
   Fail(const std::string & what, int error) const;
 
-  std::string       m_DisplayPath;
-  int               m_Descriptor = -1;
-  bool              m_Regular = true;
-  std::string       m_Buffer;
-  std::uint64_t     m_Position = 0;
+  std::string   m_DisplayPath;
+  int           m_Descriptor = -1;
+  bool          m_Regular = true;
+  std::string   m_Buffer;
+  std::uint64_t m_Position = 0;
 };
 
 /** The outputs of one run. */
@@ -76,8 +76,10 @@ public:
    *  `role` names the output in messages ("--labels").
    *  Throws FileError when a file is reserved twice or cannot be written. */
   std::string
-  Add(const std::string & target, const std::vector<std::string> & companions, bool inPlaceAllowed,
-      const std::string & role);
+  Add(const std::string &              target,
+      const std::vector<std::string> & companions,
+      bool                             inPlaceAllowed,
+      const std::string &              role);
 
   /** True when `existingPath` is one of the files this transaction will replace. */
   bool
@@ -96,11 +98,11 @@ public:
 private:
   struct Output
   {
-    std::string              target;      ///< the path the user gave
-    std::string              role;        ///< the option that asked for it, for messages
-    std::string              directory;   ///< the (resolved) folder it goes to, with a trailing '/'
-    std::vector<std::string> names;       ///< file names: target's, then companions'
-    std::string              temporary;   ///< the private folder, or "" when written in place
+    std::string              target;    ///< the path the user gave
+    std::string              role;      ///< the option that asked for it, for messages
+    std::string              directory; ///< the (resolved) folder it goes to, with a trailing '/'
+    std::vector<std::string> names;     ///< file names: target's, then companions'
+    std::string              temporary; ///< the private folder, or "" when written in place
   };
   std::vector<Output> m_Outputs;
   bool                m_Committed = false;

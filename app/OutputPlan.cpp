@@ -11,7 +11,10 @@ namespace
 
 /** Reserves an image output and returns where to write it. */
 std::string
-AddImageOutput(OutputPlan & plan, const std::string & path, Compression compression, ImageFormat & format,
+AddImageOutput(OutputPlan &        plan,
+               const std::string & path,
+               Compression         compression,
+               ImageFormat &       format,
                const std::string & role)
 {
   format = ImageFormatOf(path, true);
@@ -31,7 +34,8 @@ PlanOutputs(const AppOptions & options, OutputPlan & plan)
   }
   if (!options.saveInputPath.empty())
   {
-    plan.saveInput = AddImageOutput(plan, options.saveInputPath, options.compression, plan.saveInputFormat, "--saveInput");
+    plan.saveInput =
+      AddImageOutput(plan, options.saveInputPath, options.compression, plan.saveInputFormat, "--saveInput");
   }
   if (!options.csvPath.empty())
   {
@@ -50,19 +54,25 @@ CheckInputIsNoOutput(const OutputPlan & plan, const std::string & input, const s
   {
     if (plan.transaction.Replaces(file))
     {
-      FailWriting(file, "it is " + std::string(file == input ? "the input image" : "a data file of the input image") +
-                          ", and also an output");
+      FailWriting(file,
+                  "it is " + std::string(file == input ? "the input image" : "a data file of the input image") +
+                    ", and also an output");
     }
   }
 }
 
 void
-CheckOutputsCanHold(const AppOptions & options, const OutputPlan & plan, unsigned int dimension, PixelComponent inputType)
+CheckOutputsCanHold(const AppOptions & options,
+                    const OutputPlan & plan,
+                    unsigned int       dimension,
+                    PixelComponent     inputType)
 {
   if (!plan.labels.empty())
   {
     // PNG stores labels as uint16; whether they fit is known after the analysis.
-    CheckFormatCanHold(options.labelsPath, plan.labelsFormat, dimension,
+    CheckFormatCanHold(options.labelsPath,
+                       plan.labelsFormat,
+                       dimension,
                        plan.labelsFormat == ImageFormat::Png ? PixelComponent::UInt16 : PixelComponent::UInt32,
                        "the label image");
   }

@@ -263,8 +263,14 @@ FlushNothing(png_structp)
 {}
 
 bool
-WriteRows(Writer & writer, std::uint32_t width, std::uint32_t height, int bitDepth, const double * spacing,
-          int zlibLevel, unsigned char * row, const std::function<void(std::uint32_t, void *)> & fillRow)
+WriteRows(Writer &                                           writer,
+          std::uint32_t                                      width,
+          std::uint32_t                                      height,
+          int                                                bitDepth,
+          const double *                                     spacing,
+          int                                                zlibLevel,
+          unsigned char *                                    row,
+          const std::function<void(std::uint32_t, void *)> & fillRow)
 {
   if (setjmp(png_jmpbuf(writer.png)))
   {
@@ -272,8 +278,15 @@ WriteRows(Writer & writer, std::uint32_t width, std::uint32_t height, int bitDep
   }
   png_set_write_fn(writer.png, &writer, WriteToCheckedFile, FlushNothing);
   png_set_compression_level(writer.png, zlibLevel);
-  png_set_IHDR(writer.png, writer.info, width, height, bitDepth, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
-               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_IHDR(writer.png,
+               writer.info,
+               width,
+               height,
+               bitDepth,
+               PNG_COLOR_TYPE_GRAY,
+               PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
   if (spacing[0] > 0 && spacing[1] > 0)
   {
     png_set_sCAL(writer.png, writer.info, PNG_SCALE_METER, spacing[0], spacing[1]);
@@ -297,13 +310,20 @@ WriteRows(Writer & writer, std::uint32_t width, std::uint32_t height, int bitDep
 } // namespace
 
 void
-WritePng(CheckedFile & file, const std::string & displayPath, std::uint32_t width, std::uint32_t height, int bitDepth,
-         const double spacing[2], int zlibLevel, const std::function<void(std::uint32_t, void *)> & fillRow)
+WritePng(CheckedFile &                                      file,
+         const std::string &                                displayPath,
+         std::uint32_t                                      width,
+         std::uint32_t                                      height,
+         int                                                bitDepth,
+         const double                                       spacing[2],
+         int                                                zlibLevel,
+         const std::function<void(std::uint32_t, void *)> & fillRow)
 {
   if (width == 0 || height == 0 || width > PNG_USER_WIDTH_MAX || height > PNG_USER_HEIGHT_MAX)
   {
-    FailWriting(displayPath, "PNG holds at most " + std::to_string(PNG_USER_WIDTH_MAX) + " x " +
-                               std::to_string(PNG_USER_HEIGHT_MAX) + " pixels; use .nrrd, .nii.gz, .mha or .tif");
+    FailWriting(displayPath,
+                "PNG holds at most " + std::to_string(PNG_USER_WIDTH_MAX) + " x " +
+                  std::to_string(PNG_USER_HEIGHT_MAX) + " pixels; use .nrrd, .nii.gz, .mha or .tif");
   }
   Writer writer;
   writer.file = &file;

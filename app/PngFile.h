@@ -23,7 +23,7 @@ struct PngHeader
   std::uint32_t  width = 0;
   std::uint32_t  height = 0;
   PixelComponent component = PixelComponent::UInt8; ///< UInt8 (1 to 8 bits) or UInt16
-  unsigned int   components = 1; ///< as ITK reads it: 1 gray, 2 gray + alpha, 3 RGB (also palette), 4 RGBA
+  unsigned int   components = 1;            ///< as ITK reads it: 1 gray, 2 gray + alpha, 3 RGB (also palette), 4 RGBA
   double         spacing[2] = { 1.0, 1.0 }; ///< from the sCAL chunk, as ITK reads and writes it
 };
 
@@ -46,8 +46,14 @@ CheckPngFile(const std::string & path);
  *  order). The spacing goes into an sCAL chunk, as ITK writes it. Every write
  *  is checked. */
 void
-WritePng(CheckedFile & file, const std::string & displayPath, std::uint32_t width, std::uint32_t height, int bitDepth,
-         const double spacing[2], int zlibLevel, const std::function<void(std::uint32_t, void *)> & fillRow);
+WritePng(CheckedFile &                                      file,
+         const std::string &                                displayPath,
+         std::uint32_t                                      width,
+         std::uint32_t                                      height,
+         int                                                bitDepth,
+         const double                                       spacing[2],
+         int                                                zlibLevel,
+         const std::function<void(std::uint32_t, void *)> & fillRow);
 
 } // namespace ccaapp
 

@@ -13,9 +13,10 @@ ProgressSink::Begin(const std::string & name, const std::string & comment) const
 {
   if (!m_Enabled)
     return;
-  std::printf("<filter-start>\n<filter-name>%s</filter-name>\n<filter-comment> \"%s\" </filter-comment>\n</filter-start>\n",
-              name.c_str(),
-              comment.c_str());
+  std::printf(
+    "<filter-start>\n<filter-name>%s</filter-name>\n<filter-comment> \"%s\" </filter-comment>\n</filter-start>\n",
+    name.c_str(),
+    comment.c_str());
   std::fflush(stdout); // Slicer reads the pipe while the program runs
 }
 

@@ -23,7 +23,8 @@ SlicerXmlDescription(const std::string & version)
   <category>Quantification</category>
   <title>Cuda Label Statistics</title>
   <description><![CDATA[Labels the connected components of a binary (or label) volume on an NVIDIA GPU or the CPU and measures each one: the attributes of ITK's ShapeLabelObject (size, centroid, bounding box, principal moments and axes, perimeter, roundness, elongation, flatness, optionally Feret diameter and oriented bounding box), written as a table with one row per component.]]></description>
-  <version>)" + version + R"(</version>
+  <version>)" +
+         version + R"(</version>
   <documentation-url></documentation-url>
   <license>Apache 2.0</license>
   <contributor>CudaLabelStatistics contributors</contributor>

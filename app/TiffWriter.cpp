@@ -46,22 +46,28 @@ Put32(std::string & out, std::uint32_t value)
 } // namespace
 
 void
-WriteTiff(CheckedFile & file, const std::string & displayPath, std::uint32_t width, std::uint32_t height,
-          std::uint32_t pages, PixelComponent component, int zlibLevel,
+WriteTiff(CheckedFile &                                                     file,
+          const std::string &                                               displayPath,
+          std::uint32_t                                                     width,
+          std::uint32_t                                                     height,
+          std::uint32_t                                                     pages,
+          PixelComponent                                                    component,
+          int                                                               zlibLevel,
           const std::function<void(std::uint32_t, std::uint32_t, void *)> & fillRow)
 {
-  const int bytes = ComponentBytes(component);
-  const bool isSigned = component == PixelComponent::Int8 || component == PixelComponent::Int16 ||
-                        component == PixelComponent::Int32;
+  const int  bytes = ComponentBytes(component);
+  const bool isSigned =
+    component == PixelComponent::Int8 || component == PixelComponent::Int16 || component == PixelComponent::Int32;
   const std::size_t rowBytes = static_cast<std::size_t>(width) * static_cast<std::size_t>(bytes);
   // About 256 KiB per strip.
-  const std::uint32_t rowsPerStrip =
-    static_cast<std::uint32_t>(std::max<std::size_t>(1, std::min<std::size_t>(height, (std::size_t{ 1 } << 18) / rowBytes)));
+  const std::uint32_t rowsPerStrip = static_cast<std::uint32_t>(
+    std::max<std::size_t>(1, std::min<std::size_t>(height, (std::size_t{ 1 } << 18) / rowBytes)));
   const std::uint32_t strips = (height + rowsPerStrip - 1) / rowsPerStrip;
-  auto checkOffset = [&](std::uint64_t offset) {
+  auto                checkOffset = [&](std::uint64_t offset) {
     if (offset > 0xffffffffu)
     {
-      FailWriting(displayPath, "TIFF files are written up to 4 GiB, and this one is larger; use .nrrd, .nii.gz or .mha");
+      FailWriting(displayPath,
+                  "TIFF files are written up to 4 GiB, and this one is larger; use .nrrd, .nii.gz or .mha");
     }
     return static_cast<std::uint32_t>(offset);
   };
@@ -101,7 +107,7 @@ WriteTiff(CheckedFile & file, const std::string & displayPath, std::uint32_t wid
   std::vector<std::uint32_t> offsets(strips), counts(strips);
   auto                       writeDirectory = [&](std::uint32_t z) {
     // Value arrays of more than one entry live outside the directory.
-    std::string arrays;
+    std::string         arrays;
     const std::uint64_t arraysAt = file.Position();
     std::uint32_t       offsetsValue = offsets[0];
     std::uint32_t       countsValue = counts[0];
@@ -126,14 +132,14 @@ WriteTiff(CheckedFile & file, const std::string & displayPath, std::uint32_t wid
       { 257, Long, 1, height },
       { 258, Short, 1, static_cast<std::uint32_t>(8 * bytes) }, // BitsPerSample
       { 259, Short, 1, zlibLevel == 0 ? 1u : 8u },              // Compression: none or deflate
-      { 262, Short, 1, 1 },                                     // PhotometricInterpretation: BlackIsZero
-      { 273, Long, strips, offsetsValue },                      // StripOffsets
-      { 277, Short, 1, 1 },                                     // SamplesPerPixel
+      { 262, Short, 1, 1 },                // PhotometricInterpretation: BlackIsZero
+      { 273, Long, strips, offsetsValue }, // StripOffsets
+      { 277, Short, 1, 1 },                // SamplesPerPixel
       { 278, Long, 1, rowsPerStrip },
-      { 279, Long, strips, countsValue },                       // StripByteCounts
-      { 284, Short, 1, 1 },                                     // PlanarConfiguration: contiguous
+      { 279, Long, strips, countsValue }, // StripByteCounts
+      { 284, Short, 1, 1 },               // PlanarConfiguration: contiguous
       { 297, Short, 2, (pages > 1 ? (z | (pages << 16)) : 0u) }, // PageNumber: page, of pages
-      { 339, Short, 1, isSigned ? 2u : 1u },                    // SampleFormat
+      { 339, Short, 1, isSigned ? 2u : 1u },                     // SampleFormat
     };
     const std::uint32_t directoryAt = checkOffset(file.Position());
     std::string         directory;

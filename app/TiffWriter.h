@@ -1,7 +1,7 @@
 // Baseline TIFF writing (ITK 5.2's TIFF writer has no 32-bit integer pixels,
 // the type of label images): gray, one page per z slice, strips deflated at
-// the caller's zlib level (level 0: stored uncompressed), every write checked. ITK's TIFFImageIO reads these files back,
-// several pages as a 3D image.
+// the caller's zlib level (level 0: stored uncompressed), every write checked. ITK's TIFFImageIO reads these files
+// back, several pages as a 3D image.
 #ifndef CudaLabelStatisticsApp_TiffWriter_h
 #define CudaLabelStatisticsApp_TiffWriter_h
 
@@ -20,8 +20,13 @@ class CheckedFile;
  *  compression) to 9. fillRow(z, y, row) fills the width pixels of row y of
  *  page z. The file must stay below 4 GiB. */
 void
-WriteTiff(CheckedFile & file, const std::string & displayPath, std::uint32_t width, std::uint32_t height,
-          std::uint32_t pages, PixelComponent component, int zlibLevel,
+WriteTiff(CheckedFile &                                                     file,
+          const std::string &                                               displayPath,
+          std::uint32_t                                                     width,
+          std::uint32_t                                                     height,
+          std::uint32_t                                                     pages,
+          PixelComponent                                                    component,
+          int                                                               zlibLevel,
           const std::function<void(std::uint32_t, std::uint32_t, void *)> & fillRow);
 
 } // namespace ccaapp

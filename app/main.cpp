@@ -86,8 +86,7 @@ StartItkThreads()
       }
     }
     catch (const std::system_error &)
-    {
-    }
+    {}
     for (auto & thread : trial)
     {
       thread.join();
@@ -112,26 +111,27 @@ RunOnDefaultImage(const AppOptions & options, OutputPlan & plan, const ccaapp::P
 {
   const auto dimension = static_cast<unsigned int>(options.defaultDimension);
   ccaapp::CheckOutputsCanHold(options, plan, dimension, ccaapp::PixelComponent::UInt8);
-  const std::uint64_t pixels = ccaapp::SaturatingProduct(
-    ccaapp::SaturatingProduct(static_cast<std::uint64_t>(options.defaultSize[0]), static_cast<std::uint64_t>(options.defaultSize[1])),
-    static_cast<std::uint64_t>(options.defaultSize[2]));
+  const std::uint64_t pixels =
+    ccaapp::SaturatingProduct(ccaapp::SaturatingProduct(static_cast<std::uint64_t>(options.defaultSize[0]),
+                                                        static_cast<std::uint64_t>(options.defaultSize[1])),
+                              static_cast<std::uint64_t>(options.defaultSize[2]));
   ccaapp::RequireMemory(ccaapp::SaturatingProduct(pixels, 1 + ccaapp::AnalysisBytesPerPixel(options)),
                         "the generated image");
   RunSummary summary;
   const auto start = std::chrono::steady_clock::now();
-  auto       seconds = [&start] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  auto seconds = [&start] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   if (dimension == 3)
   {
-    auto image = ccaapp::MakeRandomBinaryImage<3>(options.defaultSize, options.defaultDensity, options.defaultGranularity,
-                                                  options.defaultSeed);
+    auto image = ccaapp::MakeRandomBinaryImage<3>(
+      options.defaultSize, options.defaultDensity, options.defaultGranularity, options.defaultSeed);
     const double made = seconds();
     summary = ccaapp::AnalyzeImage<std::uint8_t, 3>(image, options, plan, progress);
     summary.readSeconds = made;
   }
   else
   {
-    auto image = ccaapp::MakeRandomBinaryImage<2>(options.defaultSize, options.defaultDensity, options.defaultGranularity,
-                                                  options.defaultSeed);
+    auto image = ccaapp::MakeRandomBinaryImage<2>(
+      options.defaultSize, options.defaultDensity, options.defaultGranularity, options.defaultSeed);
     const double made = seconds();
     summary = ccaapp::AnalyzeImage<std::uint8_t, 2>(image, options, plan, progress);
     summary.readSeconds = made;
@@ -177,12 +177,12 @@ PrintSummary(const AppOptions & options, const RunSummary & summary, double tota
     out << "pixel == " << (options.foregroundValue ? ccaapp::ToString(*options.foregroundValue) : "the type's maximum");
   else
     out << "pixel != " << ccaapp::ToString(options.backgroundValue);
-  const int neighbours =
-    summary.dimension == 2 ? (options.fullyConnected ? 8 : 4) : (options.fullyConnected ? 26 : 6);
+  const int neighbours = summary.dimension == 2 ? (options.fullyConnected ? 8 : 4) : (options.fullyConnected ? 26 : 6);
   out << ", " << neighbours << "-connectivity\n";
   if (options.labelInput)
   {
-    out << "objects:     " << (options.splitLabels ? "each connected component of each label value" : "each label value")
+    out << "objects:     "
+        << (options.splitLabels ? "each connected component of each label value" : "each label value")
         << " (label input)\n";
   }
   if (!options.featureImage.empty())

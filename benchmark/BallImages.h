@@ -47,8 +47,8 @@ template <class T, class ValueOf>
 void
 DrawBallsWith(const std::int64_t (&size)[3], const std::vector<Ball> & balls, T * image, ValueOf valueOf)
 {
-  const std::int64_t plane = size[0] * size[1];
-  const unsigned     threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  const std::int64_t       plane = size[0] * size[1];
+  const unsigned           threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
   std::vector<std::thread> workers;
   for (unsigned t = 0; t < threads; ++t)
   {
@@ -59,11 +59,13 @@ DrawBallsWith(const std::int64_t (&size)[3], const std::vector<Ball> & balls, T 
       std::fill(image + z0 * plane, image + z1 * plane, T{ 0 });
       for (std::size_t i = 0; i < balls.size(); ++i)
       {
-        const Ball & b = balls[i];
-        const T      on = valueOf(i);
+        const Ball &       b = balls[i];
+        const T            on = valueOf(i);
         const double       r2 = b.radius * b.radius;
-        const std::int64_t zLow = std::max<std::int64_t>(z0, static_cast<std::int64_t>(std::ceil(b.centre[2] - b.radius)));
-        const std::int64_t zHigh = std::min<std::int64_t>(z1 - 1, static_cast<std::int64_t>(std::floor(b.centre[2] + b.radius)));
+        const std::int64_t zLow =
+          std::max<std::int64_t>(z0, static_cast<std::int64_t>(std::ceil(b.centre[2] - b.radius)));
+        const std::int64_t zHigh =
+          std::min<std::int64_t>(z1 - 1, static_cast<std::int64_t>(std::floor(b.centre[2] + b.radius)));
         for (std::int64_t z = zLow; z <= zHigh; ++z)
         {
           const double dz = static_cast<double>(z) - b.centre[2];

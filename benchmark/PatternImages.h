@@ -115,7 +115,7 @@ Ridge(int level, int scale)
     g.peaks = (1 << (level - 2)) + 1;
     g.crestHeight = level;
     g.rowWidth = (3 * (std::int64_t{ 1 } << (level - 2)) + 1) * g.unit; // Eq. 13
-    g.baseHeight = g.rowWidth - level;                                 // Eq. 16
+    g.baseHeight = g.rowWidth - level;                                  // Eq. 16
   }
   g.width = g.rowWidth + g.baseHeight - 1;
   g.height = g.crestHeight + g.baseHeight;
@@ -157,8 +157,11 @@ FillSpan(std::vector<std::uint8_t> & image, std::int64_t size, std::int64_t y, s
 
 /** Draws R_l^k with its bounding box's top-left corner at (left, top). */
 inline void
-DrawRidge(std::vector<std::uint8_t> & image, std::int64_t size, const RidgeGeometry & g, std::int64_t left,
-          std::int64_t top)
+DrawRidge(std::vector<std::uint8_t> & image,
+          std::int64_t                size,
+          const RidgeGeometry &       g,
+          std::int64_t                left,
+          std::int64_t                top)
 {
   std::vector<Span> spans;
   for (std::int64_t y = 0; y < g.height; ++y)
@@ -173,15 +176,18 @@ DrawRidge(std::vector<std::uint8_t> & image, std::int64_t size, const RidgeGeome
 /** Draws R_l^k scaled by num/den (<= 1) about its top-left corner, nearest neighbour:
  *  output pixel (x, y) is foreground when pattern pixel (floor(x den/num), floor(y den/num)) is. */
 inline void
-DrawScaledRidge(std::vector<std::uint8_t> & image, std::int64_t size, const RidgeGeometry & g, std::int64_t num,
-                std::int64_t den)
+DrawScaledRidge(std::vector<std::uint8_t> & image,
+                std::int64_t                size,
+                const RidgeGeometry &       g,
+                std::int64_t                num,
+                std::int64_t                den)
 {
   if (num <= 0)
     return;
   if (num > den)
     throw std::invalid_argument("DrawScaledRidge: scale above 1");
   // Output x maps into source span [a, b] when a num <= x den < (b + 1) num.
-  auto ceilDiv = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
+  auto               ceilDiv = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
   const std::int64_t outHeight = ceilDiv(g.height * num, den);
   std::vector<Span>  spans;
   for (std::int64_t y = 0; y < outHeight; ++y)
@@ -201,10 +207,10 @@ DrawSpiral(std::vector<std::uint8_t> & image, std::int64_t size, std::int64_t si
     return;
   // Turtle: right, down, left, up; arm lengths (in steps) side-1 three times,
   // then each length twice, two shorter each time, so one pixel stays between arms.
-  const int          dx[4] = { 1, 0, -1, 0 };
-  const int          dy[4] = { 0, 1, 0, -1 };
-  std::int64_t       x = 0, y = 0;
-  auto               set = [&](std::int64_t px, std::int64_t py) {
+  const int    dx[4] = { 1, 0, -1, 0 };
+  const int    dy[4] = { 0, 1, 0, -1 };
+  std::int64_t x = 0, y = 0;
+  auto         set = [&](std::int64_t px, std::int64_t py) {
     if (px >= 0 && px < size && py >= 0 && py < size)
       image[py * size + px] = 1;
   };
@@ -256,17 +262,17 @@ PatternFamilyName(PatternFamily f)
   return "unknown";
 }
 
-inline constexpr PatternFamily AllPatternFamilies[] = { PatternFamily::Leveling,         PatternFamily::Scaling,
-                                                        PatternFamily::Subdivision,      PatternFamily::RandomInstancing,
-                                                        PatternFamily::RandomMerging,    PatternFamily::Spiral };
+inline constexpr PatternFamily AllPatternFamilies[] = { PatternFamily::Leveling,      PatternFamily::Scaling,
+                                                        PatternFamily::Subdivision,   PatternFamily::RandomInstancing,
+                                                        PatternFamily::RandomMerging, PatternFamily::Spiral };
 
 /** Parameters of the families; the defaults are those of Asad 2019's experiments at 8192^2 (V-C). */
 struct FamilySettings
 {
-  int scalingLevel = 2;      ///< Scaling(l): Fig. 8(b) uses a level 2 pattern
-  int scalingSteps = 16;     ///< lambda = j / 15, j = 0 .. 15
-  int subdivisionLevel = 3;  ///< Subdivision(3), Fig. 7(b)
-  int randomLevel = 3;       ///< RandomInstancing(3, 5), RandomMerging(3, 5), Fig. 7(c-d)
+  int scalingLevel = 2;     ///< Scaling(l): Fig. 8(b) uses a level 2 pattern
+  int scalingSteps = 16;    ///< lambda = j / 15, j = 0 .. 15
+  int subdivisionLevel = 3; ///< Subdivision(3), Fig. 7(b)
+  int randomLevel = 3;      ///< RandomInstancing(3, 5), RandomMerging(3, 5), Fig. 7(c-d)
   int randomSubdivisions = 5;
   int probabilitySteps = 21; ///< p = j / 20, j = 0 .. 20
   int instances = 100;       ///< random images per probability (the paper's 100 executions)
@@ -399,8 +405,8 @@ FamilyCases(PatternFamily family, std::int64_t size, const FamilySettings & sett
 struct PatternInfo
 {
   std::int64_t components = 0; ///< by construction (both connectivities)
-  std::int64_t patterns = 0;    ///< Ridge patterns drawn (kept instances)
-  std::int64_t links = 0;       ///< RandomMerging lines drawn
+  std::int64_t patterns = 0;   ///< Ridge patterns drawn (kept instances)
+  std::int64_t links = 0;      ///< RandomMerging lines drawn
 };
 
 /** True with probability num/den, from one raw MT19937 draw. */
@@ -429,8 +435,7 @@ MakePattern(std::int64_t size, const PatternCase & c, std::vector<std::uint8_t> 
       break;
     case PatternFamily::Subdivision:
     case PatternFamily::RandomInstancing:
-    case PatternFamily::RandomMerging:
-    {
+    case PatternFamily::RandomMerging: {
       // 2^s x 2^s cells of R_l^(n-l-1-s), each at its cell's top-left corner.
       const RidgeGeometry g = Ridge(c.level, n - c.level - 1 - c.subdivisions);
       const std::int64_t  cells = std::int64_t{ 1 } << c.subdivisions;

@@ -40,7 +40,7 @@ struct Settings : ccabench::ProtocolOptions
   }
   std::string                 outputs = "features";
   std::string                 backend = "cuda";
-  std::vector<cca::Algorithm> algorithms{ cca::Algorithm::Default }; ///< --algorithm NAME|all
+  std::vector<cca::Algorithm> algorithms{ cca::Algorithm::Default };     ///< --algorithm NAME|all
   cca::FeatureCompaction      compaction = cca::FeatureCompaction::Scan; ///< --compaction Scan|TreeMerge|None
 };
 
@@ -66,8 +66,13 @@ struct Measurement
 };
 
 Measurement
-Measure(cca::Engine & engine, const std::vector<std::uint8_t> & image, const Settings & s, cca::Connectivity c,
-        cca::Algorithm algorithm, std::vector<std::uint32_t> & labels, cca::Result & r)
+Measure(cca::Engine &                     engine,
+        const std::vector<std::uint8_t> & image,
+        const Settings &                  s,
+        cca::Connectivity                 c,
+        cca::Algorithm                    algorithm,
+        std::vector<std::uint32_t> &      labels,
+        cca::Result &                     r)
 {
   cca::ImageView view;
   view.data = image.data();
@@ -126,12 +131,14 @@ Measure(cca::Engine & engine, const std::vector<std::uint8_t> & image, const Set
 }
 
 void
-WriteJson(const std::string & file, const Settings & s, const std::vector<Measurement> & all,
+WriteJson(const std::string &              file,
+          const Settings &                 s,
+          const std::vector<Measurement> & all,
           const std::vector<std::string> & summary)
 {
   std::ofstream out(file);
-  out << "{\n  \"program\": \"cca_benchmark\",\n  \"size\": " << s.size << ",\n  \"reps\": " << s.reps << ",\n  \"warmup\": " << s.warmup
-      << ",\n  \"backend\": \"" << s.backend << "\",\n  \"outputs\": \"" << s.outputs
+  out << "{\n  \"program\": \"cca_benchmark\",\n  \"size\": " << s.size << ",\n  \"reps\": " << s.reps
+      << ",\n  \"warmup\": " << s.warmup << ",\n  \"backend\": \"" << s.backend << "\",\n  \"outputs\": \"" << s.outputs
       << "\",\n  \"compaction\": \"" << cca::FeatureCompactionName(s.compaction) << "\",\n  \"summary\": [\n";
   for (std::size_t i = 0; i < summary.size(); ++i)
   {
@@ -141,7 +148,8 @@ WriteJson(const std::string & file, const Settings & s, const std::vector<Measur
   for (std::size_t i = 0; i < all.size(); ++i)
   {
     const Measurement & m = all[i];
-    out << "    {\"algorithm\": \"" << m.algorithm << "\", \"connectivity\": \"" << m.connectivity << "\", \"g\": " << m.g << ", \"density\": " << m.density
+    out << "    {\"algorithm\": \"" << m.algorithm << "\", \"connectivity\": \"" << m.connectivity
+        << "\", \"g\": " << m.g << ", \"density\": " << m.density
         << ", \"allForeground\": " << (m.allForeground ? "true" : "false") << ", \"components\": " << m.components
         << ", \"runs\": " << m.runs << ", \"uploadMs\": " << m.uploadMs << ", \"labelMs\": " << m.labelMs
         << ", \"featuresMs\": " << m.featuresMs << ", \"downloadMs\": " << m.downloadMs
@@ -238,70 +246,100 @@ main(int argc, char * argv[])
   std::vector<std::uint32_t> labels;
   std::vector<Measurement>   all;
   std::vector<std::string>   summary;
-  std::printf("%s backend, %lldx%lld uint8, outputs=%s, median of %d after %d warm-up\n", s.backend.c_str(),
-              static_cast<long long>(s.size), static_cast<long long>(s.size), s.outputs.c_str(), s.reps, s.warmup);
-  std::printf("%-8s %-5s %3s %5s %10s %9s %9s %9s %9s %9s %10s\n", "algo", "conn", "g", "d", "components", "upload", "label",
-              "features", "download", "total", "kern Gpx/s");
+  std::printf("%s backend, %lldx%lld uint8, outputs=%s, median of %d after %d warm-up\n",
+              s.backend.c_str(),
+              static_cast<long long>(s.size),
+              static_cast<long long>(s.size),
+              s.outputs.c_str(),
+              s.reps,
+              s.warmup);
+  std::printf("%-8s %-5s %3s %5s %10s %9s %9s %9s %9s %9s %10s\n",
+              "algo",
+              "conn",
+              "g",
+              "d",
+              "components",
+              "upload",
+              "label",
+              "features",
+              "download",
+              "total",
+              "kern Gpx/s");
   const int steps = static_cast<int>(1.0 / s.densityStep + 0.5);
   for (cca::Algorithm algorithm : s.algorithms)
-  for (cca::Connectivity c : connectivities)
-  {
-    const std::string name = c == cca::Connectivity::Face ? "face" : "full";
-    const std::string algorithmName = cca::AlgorithmName(algorithm);
-    std::ostringstream line;
-    line << "{\"algorithm\": \"" << algorithmName << "\", \"connectivity\": \"" << name << "\"";
-    for (int g : { 1, 4, 16, 0 })
+    for (cca::Connectivity c : connectivities)
     {
-      if (s.onlyG >= 0 && g != s.onlyG)
-        continue;
-      // Two averages over density: the mean of throughputs (as the papers
-      // average) and pixels over summed time (weights slow densities fully).
-      double sumKernel = 0, sumTotal = 0, sumKernelMs = 0, sumTotalMs = 0;
-      int    count = 0;
-      for (int k = 0; k <= steps; ++k)
+      const std::string  name = c == cca::Connectivity::Face ? "face" : "full";
+      const std::string  algorithmName = cca::AlgorithmName(algorithm);
+      std::ostringstream line;
+      line << "{\"algorithm\": \"" << algorithmName << "\", \"connectivity\": \"" << name << "\"";
+      for (int g : { 1, 4, 16, 0 })
       {
-        const bool   allOn = g == 0;
-        const double d = allOn ? 1.0 : std::min(1.0, k * s.densityStep);
-        if (allOn && k > 0)
-          break;
-        if (s.onlyDensity >= 0 && !allOn && std::abs(d - s.onlyDensity) > 1e-9)
+        if (s.onlyG >= 0 && g != s.onlyG)
           continue;
-        RandomImage(s.size, d, allOn ? 1 : g, static_cast<std::uint32_t>(1000 * g + k), image);
-        Measurement m = Measure(engine, image, s, c, algorithm, labels, result);
-        m.algorithm = algorithmName;
-        m.connectivity = name;
-        m.g = g;
-        m.density = d;
-        m.allForeground = allOn;
-        all.push_back(m);
-        std::printf("%-8s %-5s %3s %5.2f %10lld %9.3f %9.3f %9.3f %9.3f %9.3f %10.2f\n", algorithmName.c_str(), name.c_str(),
-                    allOn ? "all" : std::to_string(g).c_str(), d, static_cast<long long>(m.components), m.uploadMs,
-                    m.labelMs, m.featuresMs, m.downloadMs, m.totalMs, m.kernelGpixPerS);
-        std::fflush(stdout);
-        sumKernel += m.kernelGpixPerS;
-        sumTotal += m.totalGpixPerS;
-        sumKernelMs += m.labelMs + m.featuresMs;
-        sumTotalMs += m.totalMs;
-        ++count;
+        // Two averages over density: the mean of throughputs (as the papers
+        // average) and pixels over summed time (weights slow densities fully).
+        double sumKernel = 0, sumTotal = 0, sumKernelMs = 0, sumTotalMs = 0;
+        int    count = 0;
+        for (int k = 0; k <= steps; ++k)
+        {
+          const bool   allOn = g == 0;
+          const double d = allOn ? 1.0 : std::min(1.0, k * s.densityStep);
+          if (allOn && k > 0)
+            break;
+          if (s.onlyDensity >= 0 && !allOn && std::abs(d - s.onlyDensity) > 1e-9)
+            continue;
+          RandomImage(s.size, d, allOn ? 1 : g, static_cast<std::uint32_t>(1000 * g + k), image);
+          Measurement m = Measure(engine, image, s, c, algorithm, labels, result);
+          m.algorithm = algorithmName;
+          m.connectivity = name;
+          m.g = g;
+          m.density = d;
+          m.allForeground = allOn;
+          all.push_back(m);
+          std::printf("%-8s %-5s %3s %5.2f %10lld %9.3f %9.3f %9.3f %9.3f %9.3f %10.2f\n",
+                      algorithmName.c_str(),
+                      name.c_str(),
+                      allOn ? "all" : std::to_string(g).c_str(),
+                      d,
+                      static_cast<long long>(m.components),
+                      m.uploadMs,
+                      m.labelMs,
+                      m.featuresMs,
+                      m.downloadMs,
+                      m.totalMs,
+                      m.kernelGpixPerS);
+          std::fflush(stdout);
+          sumKernel += m.kernelGpixPerS;
+          sumTotal += m.totalGpixPerS;
+          sumKernelMs += m.labelMs + m.featuresMs;
+          sumTotalMs += m.totalMs;
+          ++count;
+        }
+        if (count == 0)
+          continue;
+        const double      pixels = static_cast<double>(s.size) * static_cast<double>(s.size) * count;
+        const std::string key = g == 0 ? "all" : "g" + std::to_string(g);
+        line << ", \"" << key << "KernelGpixPerS\": " << sumKernel / count << ", \"" << key
+             << "TotalGpixPerS\": " << sumTotal / count << ", \"" << key
+             << "KernelGpixPerSTimeWeighted\": " << pixels / (sumKernelMs * 1e6) << ", \"" << key
+             << "TotalGpixPerSTimeWeighted\": " << pixels / (sumTotalMs * 1e6);
+        std::printf(
+          "== %s %s %s: kernel %.2f Gpix/s (mean over density; %.2f pixels/summed time), end-to-end %.2f (%.2f)\n",
+          algorithmName.c_str(),
+          name.c_str(),
+          key.c_str(),
+          sumKernel / count,
+          pixels / (sumKernelMs * 1e6),
+          sumTotal / count,
+          pixels / (sumTotalMs * 1e6));
       }
-      if (count == 0)
-        continue;
-      const double pixels = static_cast<double>(s.size) * static_cast<double>(s.size) * count;
-      const std::string key = g == 0 ? "all" : "g" + std::to_string(g);
-      line << ", \"" << key << "KernelGpixPerS\": " << sumKernel / count << ", \"" << key
-           << "TotalGpixPerS\": " << sumTotal / count << ", \"" << key
-           << "KernelGpixPerSTimeWeighted\": " << pixels / (sumKernelMs * 1e6) << ", \"" << key
-           << "TotalGpixPerSTimeWeighted\": " << pixels / (sumTotalMs * 1e6);
-      std::printf("== %s %s %s: kernel %.2f Gpix/s (mean over density; %.2f pixels/summed time), end-to-end %.2f (%.2f)\n",
-                  algorithmName.c_str(), name.c_str(), key.c_str(), sumKernel / count, pixels / (sumKernelMs * 1e6), sumTotal / count,
-                  pixels / (sumTotalMs * 1e6));
+      line << "}";
+      summary.push_back(line.str());
+      // Written after each connectivity too: a run cut short keeps what it measured.
+      if (!s.json.empty())
+        WriteJson(s.json, s, all, summary);
     }
-    line << "}";
-    summary.push_back(line.str());
-    // Written after each connectivity too: a run cut short keeps what it measured.
-    if (!s.json.empty())
-      WriteJson(s.json, s, all, summary);
-  }
   if (!s.json.empty())
   {
     WriteJson(s.json, s, all, summary);

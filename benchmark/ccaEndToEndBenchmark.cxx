@@ -112,8 +112,8 @@ MeasurePinnedBandwidth()
     for (int i = 0; i < 5; ++i)
     {
       const auto start = Clock::now();
-      cudaMemcpy(kind == cudaMemcpyHostToDevice ? device : host, kind == cudaMemcpyHostToDevice ? host : device, bytes,
-                 kind);
+      cudaMemcpy(
+        kind == cudaMemcpyHostToDevice ? device : host, kind == cudaMemcpyHostToDevice ? host : device, bytes, kind);
       ms = std::min(ms, MillisecondsSince(start));
     }
     return static_cast<double>(bytes) / (ms * 1e6);
@@ -154,8 +154,8 @@ template <unsigned D>
 typename MaskImage<D>::Pointer
 MakeImage(const MaskCase & m)
 {
-  auto                            image = MaskImage<D>::New();
-  typename MaskImage<D>::SizeType size;
+  auto                               image = MaskImage<D>::New();
+  typename MaskImage<D>::SizeType    size;
   typename MaskImage<D>::SpacingType spacing;
   for (unsigned i = 0; i < D; ++i)
   {
@@ -184,7 +184,7 @@ Compare(const TOurs * ours, const TReference * reference, Row & row)
     note("object count " + std::to_string(ours->GetNumberOfLabelObjects()) + " vs ITK " +
          std::to_string(reference->GetNumberOfLabelObjects()));
   }
-  typename TOurs::ConstIterator       a(ours);
+  typename TOurs::ConstIterator      a(ours);
   typename TReference::ConstIterator b(reference);
   for (; !a.IsAtEnd() && !b.IsAtEnd(); ++a, ++b)
   {
@@ -343,19 +343,35 @@ WriteJson(const Settings & s, const Bandwidth & b, const std::vector<Row> & rows
 void
 PrintRow(const Row & r, double itkMs)
 {
-  std::printf("%-18s %-9s %10lld %10.1f %8.1f %8.1f %7.1f %7.1f %7.1f %8.1f %8s %s%s\n", r.mask.c_str(),
-              r.impl.c_str(), static_cast<long long>(r.objects), r.updateMs, r.stages.totalMs, r.stages.uploadMs,
-              r.stages.labelMs + r.stages.featuresMs, r.stages.downloadMs, r.labelMapMs,
-              itkMs > 0 && r.impl != "itk" ? itkMs / r.updateMs : 0.0, r.check.c_str(),
-              r.firstMismatch.empty() ? "" : ": ", r.firstMismatch.c_str());
+  std::printf("%-18s %-9s %10lld %10.1f %8.1f %8.1f %7.1f %7.1f %7.1f %8.1f %8s %s%s\n",
+              r.mask.c_str(),
+              r.impl.c_str(),
+              static_cast<long long>(r.objects),
+              r.updateMs,
+              r.stages.totalMs,
+              r.stages.uploadMs,
+              r.stages.labelMs + r.stages.featuresMs,
+              r.stages.downloadMs,
+              r.labelMapMs,
+              itkMs > 0 && r.impl != "itk" ? itkMs / r.updateMs : 0.0,
+              r.check.c_str(),
+              r.firstMismatch.empty() ? "" : ": ",
+              r.firstMismatch.c_str());
   if (r.engineMs > 0)
   {
     std::printf("%-18s engine alone %.2f ms: up %.1f MB in %.2f ms (%.1f GB/s), down %.1f MB in %.2f ms (%.1f GB/s), "
                 "kernels %.2f ms; bound %.2f ms, engine/bound %.2f\n",
-                "", r.engineMs, r.bytesUp / 1e6, r.engineUploadMs,
-                r.engineUploadMs > 0 ? r.bytesUp / (r.engineUploadMs * 1e6) : 0.0, r.bytesDown / 1e6,
-                r.engineDownloadMs, r.engineDownloadMs > 0 ? r.bytesDown / (r.engineDownloadMs * 1e6) : 0.0,
-                r.kernelMs, r.boundMs, r.boundMs > 0 ? r.engineMs / r.boundMs : 0.0);
+                "",
+                r.engineMs,
+                r.bytesUp / 1e6,
+                r.engineUploadMs,
+                r.engineUploadMs > 0 ? r.bytesUp / (r.engineUploadMs * 1e6) : 0.0,
+                r.bytesDown / 1e6,
+                r.engineDownloadMs,
+                r.engineDownloadMs > 0 ? r.bytesDown / (r.engineDownloadMs * 1e6) : 0.0,
+                r.kernelMs,
+                r.boundMs,
+                r.boundMs > 0 ? r.engineMs / r.boundMs : 0.0);
   }
   std::fflush(stdout);
 }
@@ -367,7 +383,7 @@ RunMask(const MaskCase & m, const Settings & s, const Bandwidth & bandwidth, std
   const auto start = Clock::now();
   auto       image = MakeImage<D>(m);
   std::printf("== %s: %s (made in %.0f ms)\n", m.name.c_str(), m.description.c_str(), MillisecondsSince(start));
-  double itkMs = 0;
+  double                                                                itkMs = 0;
   typename itk::BinaryImageToShapeLabelMapFilter<MaskImage<D>>::Pointer reference;
   if (s.runItk && !m.labelImage)
   {
@@ -407,9 +423,9 @@ std::vector<MaskCase>
 Masks(bool quick)
 {
   // --quick: every side divided by 8 (ball counts by 8^3, radii kept).
-  const std::int64_t k = quick ? 8 : 1;
+  const std::int64_t    k = quick ? 8 : 1;
   std::vector<MaskCase> masks;
-  auto balls = [](int count, double minRadius, double maxRadius, std::uint32_t seed) {
+  auto                  balls = [](int count, double minRadius, double maxRadius, std::uint32_t seed) {
     return [=](const MaskCase & m, std::uint8_t * out) {
       const auto list = ccabench::RandomBalls(m.size, count, minRadius, maxRadius, seed);
       ccabench::DrawBalls(m.size, list, out);
@@ -522,10 +538,23 @@ main(int argc, char * argv[])
   auto         bandwidth = MeasurePinnedBandwidth();
   bandwidth.startCudaMs = startCudaMs;
   std::printf("CUDA %s (start-up %.0f ms), pinned bandwidth H2D %.1f GB/s, D2H %.1f GB/s, %u threads\n",
-              cuda ? "available" : "not available", startCudaMs, bandwidth.hostToDevice, bandwidth.deviceToHost,
+              cuda ? "available" : "not available",
+              startCudaMs,
+              bandwidth.hostToDevice,
+              bandwidth.deviceToHost,
               itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads());
-  std::printf("%-18s %-9s %10s %10s %8s %8s %7s %7s %7s %8s %8s\n", "mask", "impl", "objects", "update ms", "engine",
-              "upload", "kernel", "down", "labelmap", "x ITK", "check");
+  std::printf("%-18s %-9s %10s %10s %8s %8s %7s %7s %7s %8s %8s\n",
+              "mask",
+              "impl",
+              "objects",
+              "update ms",
+              "engine",
+              "upload",
+              "kernel",
+              "down",
+              "labelmap",
+              "x ITK",
+              "check");
 
   std::vector<Row> rows;
   for (const MaskCase & m : Masks(s.quick))

@@ -69,14 +69,15 @@ struct Settings : ccabench::ProtocolOptions
     warmup = 1;
     connectivity = "face";
   }
-  std::string                         family = "random";
-  std::vector<std::int64_t>           sizes;
-  std::vector<cca::Algorithm>         algorithms{ cca::Algorithm::Default };
-  std::vector<cca::Algorithm>         fullAlgorithms; ///< --full-algorithms: full connectivity's own list (saves making big images twice)
+  std::string                 family = "random";
+  std::vector<std::int64_t>   sizes;
+  std::vector<cca::Algorithm> algorithms{ cca::Algorithm::Default };
+  std::vector<cca::Algorithm>
+    fullAlgorithms; ///< --full-algorithms: full connectivity's own list (saves making big images twice)
   std::vector<cca::FeatureCompaction> compactions{ cca::FeatureCompaction::Scan };
   std::string                         backend = "cuda";
   std::string                         label;
-  double                              repBudgetMs = 0; ///< 0: always --reps timed runs
+  double                              repBudgetMs = 0;   ///< 0: always --reps timed runs
   std::vector<int>                    gs{ 1, 4, 16, 0 }; ///< 0 = the all-foreground image
   std::vector<double>                 densities;         ///< empty: 0 .. 1 by densityStep
   std::string                         atomicCounts = "none";
@@ -129,18 +130,19 @@ WriteJsonTo(const std::string & file, const Settings & s, const std::vector<Meas
   {
     const Measurement & m = all[i];
     const ImageRecord & im = m.image;
-    out << "    {\"size\": " << m.size << ", \"family\": " << JsonString(im.family) << ", \"member\": " << JsonString(im.member)
-        << ", \"parameter\": " << im.parameter << ", \"g\": " << im.g << ", \"density\": " << im.density
-        << ", \"allForeground\": " << (im.g == 0 ? "true" : "false") << ", \"level\": " << im.level
-        << ", \"subdivisions\": " << im.subdivisions << ", \"instance\": " << im.instance << ", \"seed\": " << im.seed
-        << ", \"foreground\": " << im.foreground << ", \"generateMs\": " << im.generateMs
+    out << "    {\"size\": " << m.size << ", \"family\": " << JsonString(im.family)
+        << ", \"member\": " << JsonString(im.member) << ", \"parameter\": " << im.parameter << ", \"g\": " << im.g
+        << ", \"density\": " << im.density << ", \"allForeground\": " << (im.g == 0 ? "true" : "false")
+        << ", \"level\": " << im.level << ", \"subdivisions\": " << im.subdivisions << ", \"instance\": " << im.instance
+        << ", \"seed\": " << im.seed << ", \"foreground\": " << im.foreground << ", \"generateMs\": " << im.generateMs
         << ", \"algorithm\": " << JsonString(m.algorithm) << ", \"compaction\": " << JsonString(m.compaction)
         << ", \"connectivity\": " << JsonString(m.connectivity) << ", \"components\": " << m.components
         << ", \"expectedComponents\": " << im.expectedComponents << ", \"check\": " << (m.check ? "true" : "false")
         << ", \"timedRuns\": " << m.timedRuns << ", \"uploadMs\": " << m.uploadMs << ", \"labelMs\": " << m.labelMs
-        << ", \"featuresMs\": " << m.featuresMs << ", \"downloadMs\": " << m.downloadMs << ", \"totalMs\": " << m.totalMs
-        << ", \"kernelMs\": " << m.kernelMs << ", \"minKernelMs\": " << m.minKernelMs
-        << ", \"bytesCopiedToHost\": " << m.bytesCopiedToHost << ", \"atomicFeatureUpdates\": " << m.atomicFeatureUpdates
+        << ", \"featuresMs\": " << m.featuresMs << ", \"downloadMs\": " << m.downloadMs
+        << ", \"totalMs\": " << m.totalMs << ", \"kernelMs\": " << m.kernelMs << ", \"minKernelMs\": " << m.minKernelMs
+        << ", \"bytesCopiedToHost\": " << m.bytesCopiedToHost
+        << ", \"atomicFeatureUpdates\": " << m.atomicFeatureUpdates
         << ", \"estimatedConflicts\": " << m.estimatedConflicts << "}" << (i + 1 < all.size() ? ",\n" : "\n");
   }
   out << "  ]\n}\n";
@@ -156,9 +158,15 @@ WriteJson(const Settings & s, const std::vector<Measurement> & all, double elaps
 }
 
 Measurement
-Measure(cca::Engine & engine, const std::vector<std::uint8_t> & image, std::int64_t size, const Settings & s,
-        cca::Connectivity c, cca::Algorithm algorithm, cca::FeatureCompaction compaction, bool countUpdates,
-        cca::Result & r)
+Measure(cca::Engine &                     engine,
+        const std::vector<std::uint8_t> & image,
+        std::int64_t                      size,
+        const Settings &                  s,
+        cca::Connectivity                 c,
+        cca::Algorithm                    algorithm,
+        cca::FeatureCompaction            compaction,
+        bool                              countUpdates,
+        cca::Result &                     r)
 {
   cca::ImageView view;
   view.data = image.data();
@@ -222,14 +230,14 @@ Measure(cca::Engine & engine, const std::vector<std::uint8_t> & image, std::int6
 /** The images of the family at one size, made on demand (an 16384^2 image is 256 MiB). */
 struct ImageSource
 {
-  std::vector<ImageRecord>                 records;
-  std::vector<ccabench::ImageCase>         randomCases;
-  std::vector<ccabench::PatternCase>       patternCases;
+  std::vector<ImageRecord>           records;
+  std::vector<ccabench::ImageCase>   randomCases;
+  std::vector<ccabench::PatternCase> patternCases;
 
   void
   Make(std::size_t i, std::int64_t size, std::vector<std::uint8_t> & image)
   {
-    const auto start = std::chrono::steady_clock::now();
+    const auto    start = std::chrono::steady_clock::now();
     ImageRecord & rec = records[i];
     if (!randomCases.empty())
       ccabench::MakeImage(size, randomCases[i], image);
@@ -286,7 +294,8 @@ Images(const Settings & s, std::int64_t size)
   for (ccabench::PatternFamily f : ccabench::AllPatternFamilies)
   {
     std::string name = ccabench::PatternFamilyName(f);
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    std::transform(
+      name.begin(), name.end(), name.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
     const std::string shortName = f == ccabench::PatternFamily::RandomInstancing ? "instancing"
                                   : f == ccabench::PatternFamily::RandomMerging  ? "merging"
                                                                                  : name;
@@ -325,8 +334,8 @@ ParseAlgorithms(const std::string & text, std::vector<cca::Algorithm> & out)
     {
       // lemaitre2021: the seven of its Table 1; asad2019: Label Equivalence and Tile Merging, Early and Late.
       const bool asad2019 = a >= cca::Algorithm::LE_Early && a <= cca::Algorithm::TM_Late;
-      if (name == cca::AlgorithmName(a) || name == "all" ||
-          (name == "lemaitre2021" && cca::JoinsUnitsByUnionFind(a)) || (name == "asad2019" && asad2019))
+      if (name == cca::AlgorithmName(a) || name == "all" || (name == "lemaitre2021" && cca::JoinsUnitsByUnionFind(a)) ||
+          (name == "asad2019" && asad2019))
       {
         out.push_back(a);
         found = true;
@@ -368,7 +377,8 @@ ParseCompactions(const std::string & text, std::vector<cca::FeatureCompaction> &
 
 const char * kUsage =
   " --family random|leveling|scaling|subdivision|instancing|merging|spiral|ridge [--size N | --sizes N,N,...]\n"
-  "   [--algorithms NAME,...|lemaitre2021|asad2019|all] [--full-algorithms LIST] [--compactions Scan,TreeMerge,None] [--connectivity face|full|both]\n"
+  "   [--algorithms NAME,...|lemaitre2021|asad2019|all] [--full-algorithms LIST] [--compactions Scan,TreeMerge,None] "
+  "[--connectivity face|full|both]\n"
   "   [--reps R] [--warmup W] [--rep-budget-ms MS] [--backend cuda|cpu] [--json FILE] [--label TEXT]\n"
   "   random: [--g 1,4,16,all] [--density D,D,... | --density-step S] [--atomic-counts none|g1|all]\n"
   "   patterns: [--instances K] [--probability-steps P] [--scaling-steps S] [--spiral-steps S]\n"
@@ -465,19 +475,32 @@ main(int argc, char * argv[])
   if (s.connectivity != "face")
     connectivities.push_back(cca::Connectivity::Full);
 
-  const auto                start = std::chrono::steady_clock::now();
-  auto                      elapsedS = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
+  const auto start = std::chrono::steady_clock::now();
+  auto       elapsedS = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   cca::Engine               engine;
   cca::Result               result;
   std::vector<std::uint8_t> image;
   std::vector<Measurement>  all;
   int                       mismatches = 0;
-  std::printf("%s backend, family %s, median of up to %d after %d warm-up (budget %.0f ms)\n", s.backend.c_str(),
-              s.family.c_str(), s.reps, s.warmup, s.repBudgetMs);
-  std::printf("%6s %-34s %-9s %-9s %-4s %10s %8s %8s %8s %8s %8s %12s\n", "size", "image", "algo", "compact", "conn",
-              "components", "upload", "label", "features", "download", "total", "bytes->host");
+  std::printf("%s backend, family %s, median of up to %d after %d warm-up (budget %.0f ms)\n",
+              s.backend.c_str(),
+              s.family.c_str(),
+              s.reps,
+              s.warmup,
+              s.repBudgetMs);
+  std::printf("%6s %-34s %-9s %-9s %-4s %10s %8s %8s %8s %8s %8s %12s\n",
+              "size",
+              "image",
+              "algo",
+              "compact",
+              "conn",
+              "components",
+              "upload",
+              "label",
+              "features",
+              "download",
+              "total",
+              "bytes->host");
   for (std::int64_t size : s.sizes)
   {
     ImageSource source;
@@ -494,37 +517,48 @@ main(int argc, char * argv[])
     {
       source.Make(i, size, image);
       const ImageRecord & rec = source.records[i];
-      const bool          countUpdates =
-        s.atomicCounts == "all" || (s.atomicCounts == "g1" && rec.g == 1);
+      const bool          countUpdates = s.atomicCounts == "all" || (s.atomicCounts == "g1" && rec.g == 1);
       for (cca::Connectivity c : connectivities)
-      for (cca::Algorithm algorithm :
-           c == cca::Connectivity::Full && !s.fullAlgorithms.empty() ? s.fullAlgorithms : s.algorithms)
-      for (cca::FeatureCompaction compaction : s.compactions)
-      {
-        Measurement m;
-        try
-        {
-          m = Measure(engine, image, size, s, c, algorithm, compaction, countUpdates, result);
-        }
-        catch (const std::exception & e)
-        {
-          std::printf("ERROR %lld %s %s: %s\n", static_cast<long long>(size), rec.member.c_str(),
-                      cca::AlgorithmName(algorithm), e.what());
-          ++mismatches;
-          continue;
-        }
-        m.image = rec;
-        m.size = size;
-        m.check = rec.expectedComponents < 0 || m.components == rec.expectedComponents;
-        if (!m.check)
-          ++mismatches;
-        std::printf("%6lld %-34s %-9s %-9s %-4s %10lld %8.3f %8.3f %8.3f %8.3f %8.3f %12lld%s\n",
-                    static_cast<long long>(size), rec.member.c_str(), m.algorithm.c_str(), m.compaction.c_str(),
-                    m.connectivity.c_str(), static_cast<long long>(m.components), m.uploadMs, m.labelMs, m.featuresMs,
-                    m.downloadMs, m.totalMs, static_cast<long long>(m.bytesCopiedToHost),
-                    m.check ? "" : "  MISMATCH: expected components differ");
-        all.push_back(m);
-      }
+        for (cca::Algorithm algorithm :
+             c == cca::Connectivity::Full && !s.fullAlgorithms.empty() ? s.fullAlgorithms : s.algorithms)
+          for (cca::FeatureCompaction compaction : s.compactions)
+          {
+            Measurement m;
+            try
+            {
+              m = Measure(engine, image, size, s, c, algorithm, compaction, countUpdates, result);
+            }
+            catch (const std::exception & e)
+            {
+              std::printf("ERROR %lld %s %s: %s\n",
+                          static_cast<long long>(size),
+                          rec.member.c_str(),
+                          cca::AlgorithmName(algorithm),
+                          e.what());
+              ++mismatches;
+              continue;
+            }
+            m.image = rec;
+            m.size = size;
+            m.check = rec.expectedComponents < 0 || m.components == rec.expectedComponents;
+            if (!m.check)
+              ++mismatches;
+            std::printf("%6lld %-34s %-9s %-9s %-4s %10lld %8.3f %8.3f %8.3f %8.3f %8.3f %12lld%s\n",
+                        static_cast<long long>(size),
+                        rec.member.c_str(),
+                        m.algorithm.c_str(),
+                        m.compaction.c_str(),
+                        m.connectivity.c_str(),
+                        static_cast<long long>(m.components),
+                        m.uploadMs,
+                        m.labelMs,
+                        m.featuresMs,
+                        m.downloadMs,
+                        m.totalMs,
+                        static_cast<long long>(m.bytesCopiedToHost),
+                        m.check ? "" : "  MISMATCH: expected components differ");
+            all.push_back(m);
+          }
       std::fflush(stdout);
       if (!s.json.empty())
         WriteJson(s, all, elapsedS());
@@ -532,7 +566,10 @@ main(int argc, char * argv[])
   }
   if (!s.json.empty())
     WriteJson(s, all, elapsedS());
-  std::printf("== %s: %zu measurements in %.1f s%s\n", s.family.c_str(), all.size(), elapsedS(),
+  std::printf("== %s: %zu measurements in %.1f s%s\n",
+              s.family.c_str(),
+              all.size(),
+              elapsedS(),
               mismatches ? (", " + std::to_string(mismatches) + " MISMATCHES/ERRORS").c_str() : "");
   return mismatches ? 1 : 0;
 }

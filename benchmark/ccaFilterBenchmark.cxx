@@ -47,18 +47,18 @@ struct Settings : ccabench::ProtocolOptions
 
 struct Row
 {
-  std::string  impl; ///< "itk-cpu", "ours-auto", "ours-cpu"
-  std::string  backendUsed;
-  std::string  connectivity;
+  std::string         impl; ///< "itk-cpu", "ours-auto", "ours-cpu"
+  std::string         backendUsed;
+  std::string         connectivity;
   ccabench::ImageCase image;
-  std::int64_t objects = 0;
-  double       updateMs = 0;   ///< median wall time of Update()
-  double       labelMapMs = 0; ///< median of Update() minus the engine's total: LabelMap construction and ITK overhead
-  cca::StageTimes stages{};    ///< medians of the engine's stage times (ours only)
-  std::string  check = "reference"; ///< "match", "mismatch", "not checked" or "reference"
-  std::int64_t labelMismatches = 0;
-  std::string  firstMismatch;
-  std::string  error;
+  std::int64_t        objects = 0;
+  double              updateMs = 0; ///< median wall time of Update()
+  double labelMapMs = 0;    ///< median of Update() minus the engine's total: LabelMap construction and ITK overhead
+  cca::StageTimes stages{}; ///< medians of the engine's stage times (ours only)
+  std::string     check = "reference"; ///< "match", "mismatch", "not checked" or "reference"
+  std::int64_t    labelMismatches = 0;
+  std::string     firstMismatch;
+  std::string     error;
 };
 
 double
@@ -133,15 +133,18 @@ Compare(const TOurs * ours, const TReference * reference, Row & row)
 }
 
 void
-WriteJson(const std::string & file, const Settings & s, const std::vector<Row> & rows,
-          const std::vector<std::string> & summary, int mismatchedImages)
+WriteJson(const std::string &              file,
+          const Settings &                 s,
+          const std::vector<Row> &         rows,
+          const std::vector<std::string> & summary,
+          int                              mismatchedImages)
 {
   std::ofstream out(file);
   out << "{\n  \"program\": \"cca_filter_benchmark\",\n  \"size\": " << s.size << ",\n  \"reps\": " << s.reps
-      << ",\n  \"warmup\": " << s.warmup << ",\n  \"itkThreads\": "
-      << itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads() << ",\n  \"cudaAvailable\": "
-      << (OursType::IsCudaAvailable() ? "true" : "false") << ",\n  \"mismatchedRows\": " << mismatchedImages
-      << ",\n  \"summary\": [\n";
+      << ",\n  \"warmup\": " << s.warmup
+      << ",\n  \"itkThreads\": " << itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads()
+      << ",\n  \"cudaAvailable\": " << (OursType::IsCudaAvailable() ? "true" : "false")
+      << ",\n  \"mismatchedRows\": " << mismatchedImages << ",\n  \"summary\": [\n";
   for (std::size_t i = 0; i < summary.size(); ++i)
     out << "    " << summary[i] << (i + 1 < summary.size() ? ",\n" : "\n");
   out << "  ],\n  \"measurements\": [\n";
@@ -197,7 +200,11 @@ Summarize(const std::vector<Row> & rows, const std::vector<bool> & fullyConnecte
                << "KernelGpixPerSTimeWeighted\": " << kernel.TimeWeighted(pixels);
         if (print)
           std::printf("== %s %s %s: Update() %.4f Gpix/s (mean over density; %.4f pixels/summed time)\n",
-                      conn.c_str(), impl.c_str(), key.c_str(), update.Mean(), update.TimeWeighted(pixels));
+                      conn.c_str(),
+                      impl.c_str(),
+                      key.c_str(),
+                      update.Mean(),
+                      update.TimeWeighted(pixels));
       }
       line << "}";
       if (any)
@@ -278,11 +285,25 @@ main(int argc, char * argv[])
   }
 
   std::printf("%lldx%lld uint8, median of %d after %d warm-up, ITK threads %u, CUDA %s\n",
-              static_cast<long long>(s.size), static_cast<long long>(s.size), s.reps, s.warmup,
+              static_cast<long long>(s.size),
+              static_cast<long long>(s.size),
+              s.reps,
+              s.warmup,
               itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads(),
               OursType::IsCudaAvailable() ? "available" : "not available");
-  std::printf("%-9s %-5s %-4s %3s %5s %9s %10s %9s %9s %9s %10s %s\n", "impl", "conn", "bk", "g", "d", "objects",
-              "update ms", "engine", "kernel", "labelmap", "Gpix/s", "check");
+  std::printf("%-9s %-5s %-4s %3s %5s %9s %10s %9s %9s %9s %10s %s\n",
+              "impl",
+              "conn",
+              "bk",
+              "g",
+              "d",
+              "objects",
+              "update ms",
+              "engine",
+              "kernel",
+              "labelmap",
+              "Gpix/s",
+              "check");
 
   const auto                cases = ccabench::ProtocolCases(s.densityStep, s.onlyG, s.onlyDensity);
   const double              pixels = static_cast<double>(s.size) * static_cast<double>(s.size);
@@ -302,12 +323,21 @@ main(int argc, char * argv[])
       image->Modified();
 
       auto print = [&](const Row & r) {
-        std::printf("%-9s %-5s %-4s %3s %5.2f %9lld %10.2f %9.3f %9.3f %9.2f %10.4f %s%s%s\n", r.impl.c_str(),
-                    conn.c_str(), r.backendUsed.c_str(), c.GName().c_str(), c.density,
-                    static_cast<long long>(r.objects), r.updateMs, r.stages.totalMs,
-                    r.stages.labelMs + r.stages.featuresMs, r.labelMapMs,
-                    r.updateMs > 0 ? pixels / (r.updateMs * 1e6) : 0.0, r.check.c_str(),
-                    r.firstMismatch.empty() ? "" : ": ", r.firstMismatch.c_str());
+        std::printf("%-9s %-5s %-4s %3s %5.2f %9lld %10.2f %9.3f %9.3f %9.2f %10.4f %s%s%s\n",
+                    r.impl.c_str(),
+                    conn.c_str(),
+                    r.backendUsed.c_str(),
+                    c.GName().c_str(),
+                    c.density,
+                    static_cast<long long>(r.objects),
+                    r.updateMs,
+                    r.stages.totalMs,
+                    r.stages.labelMs + r.stages.featuresMs,
+                    r.labelMapMs,
+                    r.updateMs > 0 ? pixels / (r.updateMs * 1e6) : 0.0,
+                    r.check.c_str(),
+                    r.firstMismatch.empty() ? "" : ": ",
+                    r.firstMismatch.c_str());
         std::fflush(stdout);
       };
 

@@ -73,14 +73,16 @@ struct Partition
 
 /** Compares NPP's foreground partition with ours (dense labels 1..components, 0 = background). */
 Partition
-ComparePartitions(const std::vector<std::uint8_t> & image, const std::vector<std::uint32_t> & ours,
-                  std::int64_t components, const std::vector<std::uint32_t> & npp)
+ComparePartitions(const std::vector<std::uint8_t> &  image,
+                  const std::vector<std::uint32_t> & ours,
+                  std::int64_t                       components,
+                  const std::vector<std::uint32_t> & npp)
 {
   std::uint32_t maxNpp = 0;
   for (std::size_t i = 0; i < image.size(); ++i)
     if (image[i] && npp[i] > maxNpp)
       maxNpp = npp[i];
-  constexpr std::uint32_t   none = 0xffffffffu;
+  constexpr std::uint32_t    none = 0xffffffffu;
   std::vector<std::uint32_t> nppOfOurs(static_cast<std::size_t>(components) + 1, none);
   std::vector<std::uint32_t> oursOfNpp(static_cast<std::size_t>(maxNpp) + 1, 0);
   std::vector<std::uint8_t>  split(nppOfOurs.size(), 0), merged(oursOfNpp.size(), 0);
@@ -122,8 +124,10 @@ struct Row
 
 /** Averages over density, as cca_benchmark gives them, and the images NPP got wrong. */
 std::vector<std::string>
-Summarize(const std::vector<Row> & rows, const std::vector<cca::Connectivity> & connectivities, double pixels,
-          bool print)
+Summarize(const std::vector<Row> &               rows,
+          const std::vector<cca::Connectivity> & connectivities,
+          double                                 pixels,
+          bool                                   print)
 {
   std::vector<std::string> summary;
   for (const cca::Connectivity conn : connectivities)
@@ -149,24 +153,35 @@ Summarize(const std::vector<Row> & rows, const std::vector<cca::Connectivity> & 
       line << ", \"" << key << "GpixPerS\": " << a.Mean() << ", \"" << key
            << "GpixPerSTimeWeighted\": " << a.TimeWeighted(pixels);
       if (print)
-        std::printf("== %s %s: NPP %.2f Gpix/s (mean over density; %.2f pixels/summed time)\n", name.c_str(),
-                    key.c_str(), a.Mean(), a.TimeWeighted(pixels));
+        std::printf("== %s %s: NPP %.2f Gpix/s (mean over density; %.2f pixels/summed time)\n",
+                    name.c_str(),
+                    key.c_str(),
+                    a.Mean(),
+                    a.TimeWeighted(pixels));
     }
     line << ", \"images\": " << images << ", \"imagesWithSplitComponents\": " << splitImages
          << ", \"imagesWithMergedComponents\": " << mergedImages << "}";
     if (print)
-      std::printf("== %s: NPP splits components on %d of %d images, merges on %d\n", name.c_str(), splitImages,
-                  images, mergedImages);
+      std::printf("== %s: NPP splits components on %d of %d images, merges on %d\n",
+                  name.c_str(),
+                  splitImages,
+                  images,
+                  mergedImages);
     summary.push_back(line.str());
   }
   return summary;
 }
 
 void
-WriteJson(const std::string & json, const std::string & nppVersion, std::int64_t size, int reps, int warmup,
-          const std::vector<std::string> & summary, const std::vector<Row> & rows)
+WriteJson(const std::string &              json,
+          const std::string &              nppVersion,
+          std::int64_t                     size,
+          int                              reps,
+          int                              warmup,
+          const std::vector<std::string> & summary,
+          const std::vector<Row> &         rows)
 {
-  const double pixels = static_cast<double>(size) * static_cast<double>(size);
+  const double  pixels = static_cast<double>(size) * static_cast<double>(size);
   std::ofstream out(json);
   out << "{\n  \"program\": \"cca_npp_benchmark\",\n  \"npp\": \"" << nppVersion << "\",\n  \"size\": " << size
       << ",\n  \"reps\": " << reps << ",\n  \"warmup\": " << warmup << ",\n  \"summary\": [\n";
@@ -263,10 +278,22 @@ main(int argc, char * argv[])
     connectivities.push_back(cca::Connectivity::Full);
 
   std::printf("NPP %s nppiLabelMarkersUF_8u32u_C1R_Ctx, %lldx%lld uint8, median of %d after %d warm-up, buffer %d B\n",
-              nppVersion.str().c_str(), static_cast<long long>(size), static_cast<long long>(size), reps, warmup,
+              nppVersion.str().c_str(),
+              static_cast<long long>(size),
+              static_cast<long long>(size),
+              reps,
+              warmup,
               bufferBytes);
-  std::printf("%-5s %3s %5s %10s %10s %8s %8s %9s %10s\n", "conn", "g", "d", "components", "npp labels", "split",
-              "merged", "npp ms", "Gpix/s");
+  std::printf("%-5s %3s %5s %10s %10s %8s %8s %9s %10s\n",
+              "conn",
+              "g",
+              "d",
+              "components",
+              "npp labels",
+              "split",
+              "merged",
+              "npp ms",
+              "Gpix/s");
 
   cca::Engine                engine;
   std::vector<std::uint8_t>  image;
@@ -286,9 +313,10 @@ main(int argc, char * argv[])
       for (int i = 0; i < warmup + reps; ++i)
       {
         Check(cudaEventRecord(start, stream), "cudaEventRecord");
-        Check(nppiLabelMarkersUF_8u32u_C1R_Ctx(dImage, static_cast<int>(size), dLabels,
-                                               static_cast<int>(size * sizeof(Npp32u)), roi, norm, dBuffer, ctx),
-              "nppiLabelMarkersUF_8u32u_C1R_Ctx");
+        Check(
+          nppiLabelMarkersUF_8u32u_C1R_Ctx(
+            dImage, static_cast<int>(size), dLabels, static_cast<int>(size * sizeof(Npp32u)), roi, norm, dBuffer, ctx),
+          "nppiLabelMarkersUF_8u32u_C1R_Ctx");
         Check(cudaEventRecord(stop, stream), "cudaEventRecord");
         Check(cudaEventSynchronize(stop), "cudaEventSynchronize");
         float ms = 0;
@@ -313,18 +341,28 @@ main(int argc, char * argv[])
       row.components = engine.Run(view, options).componentCount;
       row.partition = ComparePartitions(image, ours, row.components, npp);
 
-      std::printf("%-5s %3s %5.2f %10lld %10lld %8lld %8lld %9.3f %10.2f\n", row.connectivity.c_str(),
-                  c.GName().c_str(), c.density, static_cast<long long>(row.components),
-                  static_cast<long long>(row.partition.nppLabels), static_cast<long long>(row.partition.splitComponents),
-                  static_cast<long long>(row.partition.mergedLabels), row.nppMs,
+      std::printf("%-5s %3s %5.2f %10lld %10lld %8lld %8lld %9.3f %10.2f\n",
+                  row.connectivity.c_str(),
+                  c.GName().c_str(),
+                  c.density,
+                  static_cast<long long>(row.components),
+                  static_cast<long long>(row.partition.nppLabels),
+                  static_cast<long long>(row.partition.splitComponents),
+                  static_cast<long long>(row.partition.mergedLabels),
+                  row.nppMs,
                   static_cast<double>(pixels) / (row.nppMs * 1e6));
       std::fflush(stdout);
       rows.push_back(row);
     }
     // Rewritten after each image: a run cut short still leaves its rows.
     if (!json.empty())
-      WriteJson(json, nppVersion.str(), size, reps, warmup,
-                Summarize(rows, connectivities, static_cast<double>(pixels), false), rows);
+      WriteJson(json,
+                nppVersion.str(),
+                size,
+                reps,
+                warmup,
+                Summarize(rows, connectivities, static_cast<double>(pixels), false),
+                rows);
   }
 
   const auto summary = Summarize(rows, connectivities, static_cast<double>(pixels), true);

@@ -96,8 +96,8 @@ template <typename TImage>
 typename TImage::Pointer
 NewImage(const std::int64_t (&size)[3])
 {
-  auto                        image = TImage::New();
-  typename TImage::SizeType   itkSize;
+  auto                         image = TImage::New();
+  typename TImage::SizeType    itkSize;
   typename TImage::SpacingType spacing;
   for (unsigned i = 0; i < D; ++i)
   {
@@ -126,11 +126,11 @@ MakeVolume(const std::int64_t (&size)[3], double radiusScale)
   volume.labels = NewImage<LabelImage>(size);
   volume.hu = NewImage<FeatureImage>(size);
   volume.mask = NewImage<MaskImage>(size);
-  const auto balls = ccabench::RandomBalls(size, 100, 6 * radiusScale, 30 * radiusScale, 1212);
+  const auto      balls = ccabench::RandomBalls(size, 100, 6 * radiusScale, 30 * radiusScale, 1212);
   std::uint16_t * labels = volume.labels->GetBufferPointer();
   ccabench::DrawBallsWith(size, balls, labels, [](std::size_t i) { return static_cast<std::uint16_t>(i + 1); });
-  std::int16_t * hu = volume.hu->GetBufferPointer();
-  std::uint8_t * mask = volume.mask->GetBufferPointer();
+  std::int16_t *     hu = volume.hu->GetBufferPointer();
+  std::uint8_t *     mask = volume.mask->GetBufferPointer();
   const std::int64_t plane = size[0] * size[1];
   ParallelFor(size[2] * size[1], [&](std::int64_t rowBegin, std::int64_t rowEnd) {
     for (std::int64_t row = rowBegin; row < rowEnd; ++row)
@@ -141,8 +141,9 @@ MakeVolume(const std::int64_t (&size)[3], double radiusScale)
         const std::int64_t i = (row / size[1]) * plane + (row % size[1]) * size[0] + x;
         const double       u = (static_cast<double>(x) / static_cast<double>(size[0]) - 0.5) / 0.45;
         // Triangular noise of +-25 HU on soft tissue (40 HU) inside the body, air outside.
-        const double noise = 25.0 * (Noise(static_cast<std::uint64_t>(i), 1) + Noise(static_cast<std::uint64_t>(i), 2) - 1.0);
-        double       value = u * u + y * y <= 1.0 ? 40.0 + noise : -1000.0 + noise;
+        const double noise =
+          25.0 * (Noise(static_cast<std::uint64_t>(i), 1) + Noise(static_cast<std::uint64_t>(i), 2) - 1.0);
+        double value = u * u + y * y <= 1.0 ? 40.0 + noise : -1000.0 + noise;
         if (labels[i] != 0)
         {
           // Each ball its own tissue: fat, organs, contrast, bone (-100 .. 1500 HU).
@@ -173,8 +174,12 @@ std::vector<Row> g_Rows;
 void
 Report(const Row & row)
 {
-  std::printf("%-22s %-44s %8.1f ms  %6lld objects  %s", row.name.c_str(), row.impl.c_str(), row.updateMs,
-              static_cast<long long>(row.objects), row.check.c_str());
+  std::printf("%-22s %-44s %8.1f ms  %6lld objects  %s",
+              row.name.c_str(),
+              row.impl.c_str(),
+              row.updateMs,
+              static_cast<long long>(row.objects),
+              row.check.c_str());
   if (row.engineMs > 0)
   {
     // Where the host time goes: the engine, then the LabelMap built from its result.
@@ -236,8 +241,8 @@ CompareStatistics(const TOurs * ours, const TReference * reference)
 {
   std::ostringstream first;
   first.precision(17);
-  std::int64_t       mismatches = 0;
-  auto               note = [&](auto label, const char * what, double a, double b) {
+  std::int64_t mismatches = 0;
+  auto         note = [&](auto label, const char * what, double a, double b) {
     if (mismatches++ == 0)
       first << "label " << label << " " << what << ": ours " << a << ", ITK " << b;
   };
@@ -275,7 +280,7 @@ CompareStatistics(const TOurs * ours, const TReference * reference)
       // ITK sums the powers of the values up to the fourth in double: on balls
       // at ~1000 HU with a spread of 25 HU its skewness and kurtosis lose about
       // 8 digits to cancellation (ours come from exact integer sums).
-      const bool   shapeOfDistribution = std::string(value.first) == "Skewness" || std::string(value.first) == "Kurtosis";
+      const bool shapeOfDistribution = std::string(value.first) == "Skewness" || std::string(value.first) == "Kurtosis";
       const double tolerance = shapeOfDistribution ? 1e-4 : 1e-7;
       if (!Near(value.second.first, value.second.second, tolerance))
         note(label, value.first, value.second.first, value.second.second);
@@ -296,10 +301,14 @@ BackendName(BackendEnum backend)
 /** (a) and (b): ours with a feature image against ITK's statistics label map filters. */
 template <typename TInput, typename TReferenceFilter>
 void
-RunLabelMapCase(const std::string & name, const TInput * input, const FeatureImage * hu, ObjectsEnum objects,
-                const std::vector<BackendEnum> & backends, const Settings & s)
+RunLabelMapCase(const std::string &              name,
+                const TInput *                   input,
+                const FeatureImage *             hu,
+                ObjectsEnum                      objects,
+                const std::vector<BackendEnum> & backends,
+                const Settings &                 s)
 {
-  Row reference{ name, TReferenceFilter::New()->GetNameOfClass(), 0, 0, "reference" };
+  Row  reference{ name, TReferenceFilter::New()->GetNameOfClass(), 0, 0, "reference" };
   auto itk = TimeUpdates(
     s.itkReps,
     [&] {
@@ -378,18 +387,19 @@ RunClassicCase(const Volume & volume, const std::vector<BackendEnum> & backends,
       row.objects = static_cast<std::int64_t>(ours->GetNumberOfLabels());
       std::string first;
       if (ours->GetNumberOfLabels() != itk->GetNumberOfLabels())
-        first = "label count " + std::to_string(ours->GetNumberOfLabels()) + " vs ITK " + std::to_string(itk->GetNumberOfLabels());
+        first = "label count " + std::to_string(ours->GetNumberOfLabels()) + " vs ITK " +
+                std::to_string(itk->GetNumberOfLabels());
       for (const auto label : ours->GetValidLabelValues())
       {
         if (!first.empty())
           break;
-        const bool same = itk->HasLabel(label) && ours->GetCount(label) == itk->GetCount(label) &&
-                          Near(ours->GetMinimum(label), itk->GetMinimum(label)) &&
-                          Near(ours->GetMaximum(label), itk->GetMaximum(label)) &&
-                          Near(ours->GetMean(label), itk->GetMean(label)) && Near(ours->GetSum(label), itk->GetSum(label)) &&
-                          Near(ours->GetSigma(label), itk->GetSigma(label), 1e-7) &&
-                          Near(ours->GetMedian(label), itk->GetMedian(label)) &&
-                          ours->GetBoundingBox(label) == itk->GetBoundingBox(label);
+        const bool same =
+          itk->HasLabel(label) && ours->GetCount(label) == itk->GetCount(label) &&
+          Near(ours->GetMinimum(label), itk->GetMinimum(label)) &&
+          Near(ours->GetMaximum(label), itk->GetMaximum(label)) && Near(ours->GetMean(label), itk->GetMean(label)) &&
+          Near(ours->GetSum(label), itk->GetSum(label)) && Near(ours->GetSigma(label), itk->GetSigma(label), 1e-7) &&
+          Near(ours->GetMedian(label), itk->GetMedian(label)) &&
+          ours->GetBoundingBox(label) == itk->GetBoundingBox(label);
         if (!same)
           first = "label " + std::to_string(label) + ": count " + std::to_string(ours->GetCount(label)) + " vs " +
                   std::to_string(itk->GetCount(label)) + ", mean " + std::to_string(ours->GetMean(label)) + " vs " +
@@ -403,11 +413,11 @@ RunClassicCase(const Volume & volume, const std::vector<BackendEnum> & backends,
 /** The engine alone on a plane: kernel time (labeling + features) without and with the feature image. */
 struct EngineRow
 {
-  std::string backend;
-  std::string run;
-  double      kernelMs = 0; ///< best labelMs + featuresMs
-  double      totalMs = 0;  ///< Engine::Run of that repetition
-  double      uploadMs = 0;
+  std::string  backend;
+  std::string  run;
+  double       kernelMs = 0; ///< best labelMs + featuresMs
+  double       totalMs = 0;  ///< Engine::Run of that repetition
+  double       uploadMs = 0;
   std::int64_t components = 0;
 };
 std::vector<EngineRow> g_EngineRows;
@@ -417,7 +427,7 @@ void
 RunEnginePlane(std::int64_t side, cca::Backend backend, int reps)
 {
   // A random binary image (45 % foreground in 4 x 4 blocks, as the papers' protocol) and int16 noise.
-  const auto          pixels = static_cast<std::size_t>(side * side);
+  const auto                pixels = static_cast<std::size_t>(side * side);
   std::vector<std::uint8_t> mask(pixels);
   std::vector<std::int16_t> hu(pixels);
   ParallelFor(side * side, [&](std::int64_t begin, std::int64_t end) {
@@ -425,7 +435,8 @@ RunEnginePlane(std::int64_t side, cca::Backend backend, int reps)
     {
       const std::int64_t block = (i / side / 4) * (side / 4) + (i % side) / 4;
       mask[static_cast<std::size_t>(i)] = Noise(static_cast<std::uint64_t>(block), 3) < 0.45 ? 1 : 0;
-      hu[static_cast<std::size_t>(i)] = static_cast<std::int16_t>(-1000 + 2600 * Noise(static_cast<std::uint64_t>(i), 4));
+      hu[static_cast<std::size_t>(i)] =
+        static_cast<std::int16_t>(-1000 + 2600 * Noise(static_cast<std::uint64_t>(i), 4));
     }
   });
   cca::ImageView view;
@@ -444,7 +455,7 @@ RunEnginePlane(std::int64_t side, cca::Backend backend, int reps)
   const Variant variants[] = { { "shape only", false, false },
                                { "+ feature image (intensity votes)", true, false },
                                { "+ feature image, histogram median", true, true } };
-  double shapeKernel = 0;
+  double        shapeKernel = 0;
   for (const Variant & variant : variants)
   {
     cca::Options options;
@@ -466,8 +477,12 @@ RunEnginePlane(std::int64_t side, cca::Backend backend, int reps)
     }
     catch (const std::exception & error)
     {
-      std::printf("engine %lldx%lld %-5s %-36s MISMATCH (failed): %s\n", static_cast<long long>(side),
-                  static_cast<long long>(side), row.backend.c_str(), row.run.c_str(), error.what());
+      std::printf("engine %lldx%lld %-5s %-36s MISMATCH (failed): %s\n",
+                  static_cast<long long>(side),
+                  static_cast<long long>(side),
+                  row.backend.c_str(),
+                  row.run.c_str(),
+                  error.what());
       g_EngineFailed = true;
       continue;
     }
@@ -485,9 +500,17 @@ RunEnginePlane(std::int64_t side, cca::Backend backend, int reps)
     row.components = result.componentCount;
     if (!variant.intensity)
       shapeKernel = row.kernelMs;
-    std::printf("engine %lldx%lld %-5s %-36s kernels %8.2f ms (%.2fx shape only)  Run %8.2f ms  upload %7.2f ms  %lld components\n",
-                static_cast<long long>(side), static_cast<long long>(side), row.backend.c_str(), row.run.c_str(),
-                row.kernelMs, row.kernelMs / shapeKernel, row.totalMs, row.uploadMs, static_cast<long long>(row.components));
+    std::printf("engine %lldx%lld %-5s %-36s kernels %8.2f ms (%.2fx shape only)  Run %8.2f ms  upload %7.2f ms  %lld "
+                "components\n",
+                static_cast<long long>(side),
+                static_cast<long long>(side),
+                row.backend.c_str(),
+                row.run.c_str(),
+                row.kernelMs,
+                row.kernelMs / shapeKernel,
+                row.totalMs,
+                row.uploadMs,
+                static_cast<long long>(row.components));
     std::fflush(stdout);
     g_EngineRows.push_back(row);
   }
@@ -504,9 +527,9 @@ WriteJson(const Settings & s, std::int64_t side)
   for (std::size_t i = 0; i < g_Rows.size(); ++i)
   {
     const Row & r = g_Rows[i];
-    out << (i ? "," : "") << "\n    {\"case\": \"" << r.name << "\", \"impl\": \"" << r.impl << "\", \"update_ms\": "
-        << r.updateMs << ", \"engine_ms\": " << r.engineMs << ", \"label_map_ms\": " << r.labelMapMs
-        << ", \"objects\": " << r.objects << ", \"check\": \""
+    out << (i ? "," : "") << "\n    {\"case\": \"" << r.name << "\", \"impl\": \"" << r.impl
+        << "\", \"update_ms\": " << r.updateMs << ", \"engine_ms\": " << r.engineMs
+        << ", \"label_map_ms\": " << r.labelMapMs << ", \"objects\": " << r.objects << ", \"check\": \""
         << (r.check.compare(0, 8, "MISMATCH") == 0 ? "mismatch" : r.check) << "\"}";
   }
   out << "\n  ],\n  \"engine_side\": " << side << ",\n  \"engine\": [";
@@ -556,7 +579,7 @@ main(int argc, char * argv[])
   itk::MultiThreaderBase::SetGlobalMaximumNumberOfThreads(static_cast<itk::ThreadIdType>(s.threads));
   itk::MultiThreaderBase::SetGlobalDefaultNumberOfThreads(static_cast<itk::ThreadIdType>(s.threads));
 
-  const bool cuda = cca::Engine::CudaAvailable();
+  const bool               cuda = cca::Engine::CudaAvailable();
   std::vector<BackendEnum> backends;
   if (cuda)
     backends.push_back(BackendEnum::CUDA);
@@ -568,8 +591,11 @@ main(int argc, char * argv[])
   const auto         start = Clock::now();
   const Volume       volume = MakeVolume(size, s.quick ? 0.25 : 1.0);
   std::printf("CT-like volume %lld x %lld x %lld (int16 HU, 100 balls), made in %.0f ms; CUDA %s; %u ITK threads\n",
-              static_cast<long long>(size[0]), static_cast<long long>(size[1]), static_cast<long long>(size[2]),
-              MillisecondsSince(start), cuda ? "available" : "not available",
+              static_cast<long long>(size[0]),
+              static_cast<long long>(size[1]),
+              static_cast<long long>(size[2]),
+              MillisecondsSince(start),
+              cuda ? "available" : "not available",
               itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads());
 
   RunLabelMapCase<LabelImage, itk::LabelImageToStatisticsLabelMapFilter<LabelImage, FeatureImage>>(
@@ -587,7 +613,8 @@ main(int argc, char * argv[])
   bool mismatch = g_EngineFailed;
   for (const Row & row : g_Rows)
     mismatch = mismatch || row.check.compare(0, 8, "MISMATCH") == 0;
-  std::printf("== statistics benchmark: %s, %.1f s\n", mismatch ? "MISMATCH" : "every result equals ITK's",
+  std::printf("== statistics benchmark: %s, %.1f s\n",
+              mismatch ? "MISMATCH" : "every result equals ITK's",
               MillisecondsSince(start) / 1000.0);
   return mismatch ? 1 : 0;
 }

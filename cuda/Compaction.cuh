@@ -35,8 +35,12 @@ struct RootFlag
  *  *componentCount receives the number of components. */
 template <class Index>
 __global__ void
-NumberComponentsKernel(Index count, const Index * __restrict__ rootRank, const Index * __restrict__ parent,
-                       Index * __restrict__ label, Index * __restrict__ rootOf, Index * componentCount)
+NumberComponentsKernel(Index count,
+                       const Index * __restrict__ rootRank,
+                       const Index * __restrict__ parent,
+                       Index * __restrict__ label,
+                       Index * __restrict__ rootOf,
+                       Index * componentCount)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
@@ -61,15 +65,17 @@ NumberComponentsKernel(Index count, const Index * __restrict__ rootRank, const I
  *  below work on full runs whatever the labeling unit. */
 template <class Index>
 __global__ void
-RunLabelsFromUnitsKernel(RunArrays<Index> runs, RunArrays<Index> units, const Index * __restrict__ unitLabel,
+RunLabelsFromUnitsKernel(RunArrays<Index> runs,
+                         RunArrays<Index> units,
+                         const Index * __restrict__ unitLabel,
                          Index * __restrict__ runLabel)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < runs.count; i += stride)
   {
     const std::int32_t x = runs.x[i];
-    ForEachRunInRange(units, static_cast<std::int64_t>(runs.row[i]), x, x + 1,
-                      [&](Index u) { runLabel[i] = unitLabel[u]; });
+    ForEachRunInRange(
+      units, static_cast<std::int64_t>(runs.row[i]), x, x + 1, [&](Index u) { runLabel[i] = unitLabel[u]; });
   }
 }
 
@@ -101,8 +107,12 @@ GatherKernel(Index count, const Index * __restrict__ from, const T * __restrict_
  *  component, the position of its first run. */
 template <class Index>
 __global__ void
-GatherRunsKernel(RunArrays<Index> runs, Geometry geometry, const Index * __restrict__ sortedRun,
-                 const Index * __restrict__ sortedLabel, Index componentCount, Run * __restrict__ out,
+GatherRunsKernel(RunArrays<Index> runs,
+                 Geometry         geometry,
+                 const Index * __restrict__ sortedRun,
+                 const Index * __restrict__ sortedLabel,
+                 Index componentCount,
+                 Run * __restrict__ out,
                  std::int64_t * __restrict__ offsets)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
@@ -135,33 +145,40 @@ GatherRunsKernel(RunArrays<Index> runs, Geometry geometry, const Index * __restr
  *  whose label is `removed` (objects the selection left out) are background. */
 template <class T, class Index, class LabelT, RunBreaks Breaks = RunBreaks::Foreground>
 __global__ void
-WriteLabelImageKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<T> test,
-                      const Index * __restrict__ rowOffsets, const Index * __restrict__ label,
-                      LabelT * __restrict__ labels, Index removed = ~Index{ 0 })
+WriteLabelImageKernel(const T * __restrict__ image,
+                      Geometry          geometry,
+                      ForegroundTest<T> test,
+                      const Index * __restrict__ rowOffsets,
+                      const Index * __restrict__ label,
+                      LabelT * __restrict__ labels,
+                      Index removed = ~Index{ 0 })
 {
   for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
   {
-    const Index  first = rowOffsets[r];
-    LabelT *     out = labels + r * geometry.width;
+    const Index        first = rowOffsets[r];
+    LabelT *           out = labels + r * geometry.width;
     const std::int64_t width = geometry.width;
-    bool         endsAtWidth = false;
-    ScanRow<FullRuns, Breaks>(image + r * geometry.width, geometry.width, test,
-            [&](const RowChunk & c) {
-              if (c.x < width)
-              {
-                LabelT value = 0;
-                if (c.foreground)
-                {
-                  // Starts at or left of this lane, minus one: the covering run.
-                  const unsigned atOrBelow = c.starts & (LanesBelow() | (1u << LaneId()));
-                  const Index    i = first + static_cast<Index>(c.startsBefore + __popc(atOrBelow) - 1);
-                  const Index    l = label[i];
-                  value = l == removed ? LabelT{ 0 } : static_cast<LabelT>(l) + 1;
-                }
-                out[c.x] = value;
-              }
-            },
-            endsAtWidth);
+    bool               endsAtWidth = false;
+    ScanRow<FullRuns, Breaks>(
+      image + r * geometry.width,
+      geometry.width,
+      test,
+      [&](const RowChunk & c) {
+        if (c.x < width)
+        {
+          LabelT value = 0;
+          if (c.foreground)
+          {
+            // Starts at or left of this lane, minus one: the covering run.
+            const unsigned atOrBelow = c.starts & (LanesBelow() | (1u << LaneId()));
+            const Index    i = first + static_cast<Index>(c.startsBefore + __popc(atOrBelow) - 1);
+            const Index    l = label[i];
+            value = l == removed ? LabelT{ 0 } : static_cast<LabelT>(l) + 1;
+          }
+          out[c.x] = value;
+        }
+      },
+      endsAtWidth);
   }
 }
 

@@ -42,9 +42,9 @@ template <class Key, class Value, class Combine>
 __device__ __forceinline__ bool
 WarpCombineByKey(Key key, Value & value, Combine && combine)
 {
-  unsigned       peers = __match_any_sync(FullWarp, key);
-  unsigned       rank = __popc(peers & LanesBelow());
-  const bool     leader = rank == 0;
+  unsigned   peers = __match_any_sync(FullWarp, key);
+  unsigned   rank = __popc(peers & LanesBelow());
+  const bool leader = rank == 0;
   peers &= LanesAbove();
   // Each round, every surviving lane adds the next surviving peer above it;
   // lanes of odd rank then drop out (a tree over non-contiguous lanes).

@@ -76,8 +76,9 @@ CudaBackend::CudaBackend(int device)
   if (status != cudaSuccess || count == 0)
   {
     cudaGetLastError();
-    throw Error(Error::Kind::NoDevice, std::string("the CUDA backend found no usable device (") +
-                                         (status != cudaSuccess ? cudaGetErrorString(status) : "no device") + ")");
+    throw Error(Error::Kind::NoDevice,
+                std::string("the CUDA backend found no usable device (") +
+                  (status != cudaSuccess ? cudaGetErrorString(status) : "no device") + ")");
   }
   if (device < 0)
   {
@@ -85,8 +86,8 @@ CudaBackend::CudaBackend(int device)
   }
   else if (device >= count)
   {
-    throw Error(Error::Kind::NoDevice, "CUDA device " + std::to_string(device) + " does not exist (" +
-                                         std::to_string(count) + " present)");
+    throw Error(Error::Kind::NoDevice,
+                "CUDA device " + std::to_string(device) + " does not exist (" + std::to_string(count) + " present)");
   }
   else
   {
@@ -150,15 +151,19 @@ CheckDevicePointer(const void * pointer, int device, const char * what)
   if (status != cudaSuccess)
   {
     cudaGetLastError();
-    throw Error(Error::Kind::InvalidInput, std::string(what) + " is said to be CUDA device memory, but CUDA does not "
-                                                               "know the pointer (" + cudaGetErrorString(status) + ")");
+    throw Error(Error::Kind::InvalidInput,
+                std::string(what) +
+                  " is said to be CUDA device memory, but CUDA does not "
+                  "know the pointer (" +
+                  cudaGetErrorString(status) + ")");
   }
   const bool deviceMemory = attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
   if (!deviceMemory || attributes.device != device)
   {
-    throw Error(Error::Kind::InvalidInput,
-                std::string(what) + " is said to be memory of CUDA device " + std::to_string(device) + ", but it is " +
-                  (deviceMemory ? "memory of CUDA device " + std::to_string(attributes.device) : std::string("host memory")));
+    throw Error(
+      Error::Kind::InvalidInput,
+      std::string(what) + " is said to be memory of CUDA device " + std::to_string(device) + ", but it is " +
+        (deviceMemory ? "memory of CUDA device " + std::to_string(attributes.device) : std::string("host memory")));
   }
 }
 
@@ -231,10 +236,10 @@ StartCudaDevice(int device)
     // default strategy's kernels (loaded at their first launch), memory of
     // the device pool, the pinned staging buffers and the copy threads; the
     // backend gives them back to the process's pools for the next engine.
-    auto                        backend = MakeCudaBackend(device);
-    constexpr std::int64_t      side = 64;
-    std::vector<std::uint8_t>   image(side * side);
-    std::vector<std::uint32_t>  labels(image.size());
+    auto                       backend = MakeCudaBackend(device);
+    constexpr std::int64_t     side = 64;
+    std::vector<std::uint8_t>  image(side * side);
+    std::vector<std::uint32_t> labels(image.size());
     for (std::size_t i = 0; i < image.size(); ++i)
     {
       image[i] = static_cast<std::uint8_t>((i * 2654435761u >> 7) & 1);

@@ -18,8 +18,8 @@ namespace cuda
 [[noreturn]] inline void
 ThrowCudaError(cudaError_t status, const char * what)
 {
-  const std::string message = std::string("CUDA backend: ") + what + " failed: " + cudaGetErrorString(status) +
-                              " (" + cudaGetErrorName(status) + ")";
+  const std::string message = std::string("CUDA backend: ") + what + " failed: " + cudaGetErrorString(status) + " (" +
+                              cudaGetErrorName(status) + ")";
   if (status == cudaErrorMemoryAllocation)
   {
     // Allocation failures leave no sticky error; clear it so the device stays usable.

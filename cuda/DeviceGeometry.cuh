@@ -60,12 +60,12 @@ LanesAbove()
 
 /** Global warp index and warp count of a grid-stride loop over whole warps. */
 __device__ __forceinline__ std::int64_t
-GlobalWarp()
+                           GlobalWarp()
 {
   return (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / WarpSize;
 }
 __device__ __forceinline__ std::int64_t
-WarpCount()
+                           WarpCount()
 {
   return static_cast<std::int64_t>(gridDim.x) * blockDim.x / WarpSize;
 }
@@ -74,7 +74,7 @@ WarpCount()
 inline unsigned
 BlocksFor(std::int64_t items, std::int64_t itemsPerBlock)
 {
-  const std::int64_t blocks = (items + itemsPerBlock - 1) / itemsPerBlock;
+  const std::int64_t     blocks = (items + itemsPerBlock - 1) / itemsPerBlock;
   constexpr std::int64_t maxBlocks = std::int64_t{ 1 } << 22;
   return static_cast<unsigned>(blocks < 1 ? 1 : (blocks > maxBlocks ? maxBlocks : blocks));
 }

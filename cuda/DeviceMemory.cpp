@@ -99,9 +99,9 @@ public:
     const cudaError_t status = cudaHostAlloc(&pointer, bytes, cudaHostAllocPortable);
     if (status != cudaSuccess)
     {
-      ThrowCudaError(status, (std::string("allocating pinned host memory for ") + what + " (" +
-                              std::to_string(bytes) + " bytes)")
-                               .c_str());
+      ThrowCudaError(
+        status,
+        (std::string("allocating pinned host memory for ") + what + " (" + std::to_string(bytes) + " bytes)").c_str());
     }
     capacity = bytes;
     return pointer;
@@ -192,8 +192,8 @@ DeviceBuffer::Reserve(std::size_t bytes, const char * what)
     m_Slot = StreamSlot::Current();
     if (m_Slot == nullptr)
     {
-      throw Error(Error::Kind::Cuda, std::string("CUDA backend: device memory for ") + what +
-                                       " was asked for outside a run");
+      throw Error(Error::Kind::Cuda,
+                  std::string("CUDA backend: device memory for ") + what + " was asked for outside a run");
     }
   }
   Release();
@@ -221,9 +221,8 @@ DeviceBuffer::Reserve(std::size_t bytes, const char * what)
   }
   if (status != cudaSuccess)
   {
-    ThrowCudaError(status, (std::string("allocating device memory for ") + what + " (" + std::to_string(bytes) +
-                            " bytes)")
-                             .c_str());
+    ThrowCudaError(
+      status, (std::string("allocating device memory for ") + what + " (" + std::to_string(bytes) + " bytes)").c_str());
   }
   m_Pointer = pointer;
   m_Capacity = capacity;

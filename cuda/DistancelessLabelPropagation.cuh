@@ -143,8 +143,10 @@ WindowPass(LocalLabel * tile, bool full, Scatter scatter)
                                    LoadLocal(tile, static_cast<LocalLabel>(l + 1)),
                                    LoadLocal(tile, static_cast<LocalLabel>(l + TileWidth)),
                                    LoadLocal(tile, static_cast<LocalLabel>(l + TileWidth + 1)) };
-    const bool fg[4] = { window[0] != LocalBackground, window[1] != LocalBackground, window[2] != LocalBackground,
-                         window[3] != LocalBackground };
+    const bool       fg[4] = { window[0] != LocalBackground,
+                               window[1] != LocalBackground,
+                               window[2] != LocalBackground,
+                               window[3] != LocalBackground };
     if (!full && fg[0] == fg[3] && fg[1] == fg[2] && fg[0] != fg[1])
     {
       continue; // one diagonal pair alone: not 4-connected within the window
@@ -193,14 +195,15 @@ namespace dlp
  *  (a local root is a pixel of the component, so it labels itself), after
  *  the optional regularization. Grid-stride over tiles; blockDim.x == TileThreads. */
 template <class Index, DlpRegularization Regularization>
-__global__ void __launch_bounds__(TileThreads) TileLabelingKernel(PixelLabelingProblem<Index> problem)
+__global__ void
+__launch_bounds__(TileThreads) TileLabelingKernel(PixelLabelingProblem<Index> problem)
 {
-  constexpr bool Regularize = Regularization == DlpRegularization::SetRootThenFlatten;
+  constexpr bool        Regularize = Regularization == DlpRegularization::SetRootThenFlatten;
   __shared__ LocalLabel tile[TilePixels];
-  const Geometry &   g = problem.geometry;
-  const std::int64_t tilesX = (g.width + TileWidth - 1) / TileWidth;
-  const std::int64_t tilesY = (g.height + TileHeight - 1) / TileHeight;
-  const std::int64_t tiles = tilesX * tilesY * g.depth;
+  const Geometry &      g = problem.geometry;
+  const std::int64_t    tilesX = (g.width + TileWidth - 1) / TileWidth;
+  const std::int64_t    tilesY = (g.height + TileHeight - 1) / TileHeight;
+  const std::int64_t    tiles = tilesX * tilesY * g.depth;
   for (std::int64_t t = blockIdx.x; t < tiles; t += gridDim.x)
   {
     const std::int64_t x0 = (t % tilesX) * TileWidth;
@@ -212,8 +215,7 @@ __global__ void __launch_bounds__(TileThreads) TileLabelingKernel(PixelLabelingP
       const int          l = static_cast<int>(threadIdx.x) + k * TileThreads;
       const std::int64_t x = x0 + l % TileWidth;
       const std::int64_t y = y0 + l / TileWidth;
-      const bool         fg =
-        x < g.width && y < g.height && problem.label[slice + y * g.width + x] != BackgroundLabel<Index>();
+      const bool fg = x < g.width && y < g.height && problem.label[slice + y * g.width + x] != BackgroundLabel<Index>();
       tile[l] = fg ? static_cast<LocalLabel>(l) : LocalBackground;
     }
     __syncthreads();
@@ -257,10 +259,10 @@ CrossesTile(std::int64_t lx, std::int64_t ly, const PixelStep & s)
 /** Step 2a, south borders: the first row of every tile below another. */
 struct RowSeams
 {
-  std::int64_t width, seamRows; ///< seamRows = tile rows - 1
+  std::int64_t          width, seamRows; ///< seamRows = tile rows - 1
   static constexpr bool AcrossSlices = false;
-  __host__ __device__ std::int64_t
-  Items(std::int64_t depth) const
+  __host__ __device__   std::int64_t
+                        Items(std::int64_t depth) const
   {
     return depth * seamRows * width;
   }
@@ -278,11 +280,11 @@ struct RowSeams
  *  the first pixels of the south-border rows are RowSeams' already. */
 struct ColumnSeams
 {
-  std::int64_t width, height, seams; ///< seams = tile columns - 1
-  int          sides;                ///< 2 (full) or 1 (face: only W links cross)
+  std::int64_t          width, height, seams; ///< seams = tile columns - 1
+  int                   sides;                ///< 2 (full) or 1 (face: only W links cross)
   static constexpr bool AcrossSlices = false;
-  __host__ __device__ std::int64_t
-  Items(std::int64_t depth) const
+  __host__ __device__   std::int64_t
+                        Items(std::int64_t depth) const
   {
     return depth * height * seams * sides;
   }
@@ -304,10 +306,10 @@ struct ColumnSeams
 /** 3D: every pixel of slices 1.. joins its neighbours in the previous slice. */
 struct SliceLinks
 {
-  std::int64_t width, height;
+  std::int64_t          width, height;
   static constexpr bool AcrossSlices = true;
-  __host__ __device__ std::int64_t
-  Items(std::int64_t depth) const
+  __host__ __device__   std::int64_t
+                        Items(std::int64_t depth) const
   {
     return (depth - 1) * height * width;
   }
@@ -347,8 +349,9 @@ MergeTileBordersKernel(PixelLabelingProblem<Index> problem, Seams seams)
     }
     for (int s = 0; s < n; ++s)
     {
-      const bool crosses =
-        Seams::AcrossSlices ? steps[s].dz != 0 : steps[s].dz == 0 && CrossesTile(x % TileWidth, y % TileHeight, steps[s]);
+      const bool crosses = Seams::AcrossSlices
+                             ? steps[s].dz != 0
+                             : steps[s].dz == 0 && CrossesTile(x % TileWidth, y % TileHeight, steps[s]);
       if (!crosses)
       {
         continue;
@@ -369,8 +372,8 @@ LaunchMerge(const PixelLabelingProblem<Index> & problem, Device & device, const 
   const std::int64_t items = seams.Items(problem.geometry.depth);
   if (items > 0)
   {
-    device.Launch(what, BlocksFor(items, BlockThreads), BlockThreads, MergeTileBordersKernel<Index, Seams>, problem,
-                  seams);
+    device.Launch(
+      what, BlocksFor(items, BlockThreads), BlockThreads, MergeTileBordersKernel<Index, Seams>, problem, seams);
   }
 }
 
@@ -393,19 +396,28 @@ struct DistancelessLabelPropagationOf
     const std::int64_t tilesX = (g.width + dlp::TileWidth - 1) / dlp::TileWidth;
     const std::int64_t tilesY = (g.height + dlp::TileHeight - 1) / dlp::TileHeight;
     // Step 1
-    device.Launch("DLP tile labeling kernel", BlocksFor(tilesX * tilesY * g.depth, 1), dlp::TileThreads,
-                  dlp::TileLabelingKernel<Index, Regularization>, problem);
+    device.Launch("DLP tile labeling kernel",
+                  BlocksFor(tilesX * tilesY * g.depth, 1),
+                  dlp::TileThreads,
+                  dlp::TileLabelingKernel<Index, Regularization>,
+                  problem);
     // Step 2
     dlp::LaunchMerge(problem, device, "DLP south border kernel", dlp::RowSeams{ g.width, tilesY - 1 });
-    dlp::LaunchMerge(problem, device, "DLP east border kernel",
+    dlp::LaunchMerge(problem,
+                     device,
+                     "DLP east border kernel",
                      dlp::ColumnSeams{ g.width, g.height, tilesX - 1, problem.full ? 2 : 1 });
     if (g.depth > 1)
     {
       dlp::LaunchMerge(problem, device, "DLP slice link kernel", dlp::SliceLinks{ g.width, g.height });
     }
     // Step 3
-    device.Launch("DLP relabel kernel", BlocksFor(problem.Pixels(), BlockThreads), BlockThreads,
-                  FlattenLabelsKernel<Index>, problem.Pixels(), problem.label);
+    device.Launch("DLP relabel kernel",
+                  BlocksFor(problem.Pixels(), BlockThreads),
+                  BlockThreads,
+                  FlattenLabelsKernel<Index>,
+                  problem.Pixels(),
+                  problem.label);
   }
 };
 

@@ -77,7 +77,7 @@ AtomicMergeFeatures(ComponentFeatures & table, const ComponentFeatures & f, bool
 /** Sum over the warp of a 64-bit value (two's complement wraps like the
  *  atomics do): three 32-bit reductions, the low parts split so they cannot carry out. */
 __device__ __forceinline__ std::uint64_t
-WarpSum64(std::uint64_t v)
+                           WarpSum64(std::uint64_t v)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const unsigned low = __reduce_add_sync(FullWarp, static_cast<unsigned>(v & 0xffffu));
@@ -94,7 +94,7 @@ WarpSum64(std::uint64_t v)
 }
 
 __device__ __forceinline__ std::int32_t
-WarpMin32(std::int32_t v)
+                           WarpMin32(std::int32_t v)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   return __reduce_min_sync(FullWarp, v);
@@ -108,7 +108,7 @@ WarpMin32(std::int32_t v)
 }
 
 __device__ __forceinline__ std::int32_t
-WarpMax32(std::int32_t v)
+                           WarpMax32(std::int32_t v)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   return __reduce_max_sync(FullWarp, v);
@@ -227,8 +227,13 @@ struct UpdateCounter
  *  possible for PairVotes::Conditional). */
 template <class Index, class Votes = DefaultVotes>
 __device__ __forceinline__ bool
-RunVote(const RunArrays<Index> & runs, const Index * label, const Geometry & geometry,
-        const detail::ImageFaces & faces, Index a, ComponentFeatures & f, bool full = true)
+RunVote(const RunArrays<Index> &   runs,
+        const Index *              label,
+        const Geometry &           geometry,
+        const detail::ImageFaces & faces,
+        Index                      a,
+        ComponentFeatures &        f,
+        bool                       full = true)
 {
   const std::int64_t r = runs.row[a];
   const std::int64_t y = r % geometry.height;
@@ -270,8 +275,7 @@ RunVote(const RunArrays<Index> & runs, const Index * label, const Geometry & geo
         else
         {
           const bool faceRow = (steps[s].dy != 0) != (steps[s].dz != 0);
-          const bool certain =
-            full || (faceRow && detail::Overlap(x, x + length - 1, runs.x[b], runs.end[b] - 1) > 0);
+          const bool certain = full || (faceRow && detail::Overlap(x, x + length - 1, runs.x[b], runs.end[b] - 1) > 0);
           if constexpr (Votes::Pairs == PairVotes::Certain)
           {
             counts = certain;
@@ -283,8 +287,8 @@ RunVote(const RunArrays<Index> & runs, const Index * label, const Geometry & geo
         }
         if (counts)
         {
-          detail::AddAdjacentPairs(x, length, runs.x[b], runs.end[b] - runs.x[b], steps[s].dy != 0,
-                                   steps[s].dz != 0, f.interceptCounts);
+          detail::AddAdjacentPairs(
+            x, length, runs.x[b], runs.end[b] - runs.x[b], steps[s].dy != 0, steps[s].dz != 0, f.interceptCounts);
           any = true;
         }
       });
@@ -303,17 +307,21 @@ constexpr int PrepareThreads = 128;
  *  consecutive entries as one contiguous stretch (216-byte entries written
  *  lane by lane would touch 32 sectors per store). Launch with PrepareThreads. */
 template <class Index, SingleUnitComponents Singles = SingleUnitComponents::WrittenWhole>
-__global__ void __launch_bounds__(PrepareThreads)
-PrepareTableKernel(RunArrays<Index> runs, Index componentCount, const Index * __restrict__ rootOf,
-                   const std::uint8_t * __restrict__ linked, Geometry geometry, detail::ImageFaces faces,
-                   ComponentFeatures * table)
+__global__ void
+__launch_bounds__(PrepareThreads) PrepareTableKernel(RunArrays<Index> runs,
+                                                     Index            componentCount,
+                                                     const Index * __restrict__ rootOf,
+                                                     const std::uint8_t * __restrict__ linked,
+                                                     Geometry            geometry,
+                                                     detail::ImageFaces  faces,
+                                                     ComponentFeatures * table)
 {
-  constexpr bool       WholeSingleUnits = Singles == SingleUnitComponents::WrittenWhole;
+  constexpr bool WholeSingleUnits = Singles == SingleUnitComponents::WrittenWhole;
   static_assert(sizeof(ComponentFeatures) % 8 == 0, "entries are copied as 64-bit words");
-  constexpr int        Words = sizeof(ComponentFeatures) / 8;
+  constexpr int Words = sizeof(ComponentFeatures) / 8;
   __shared__ std::uint64_t staged[PrepareThreads * Words];
-  const bool           planar = geometry.depth == 1;
-  const std::int64_t   total = static_cast<std::int64_t>(componentCount);
+  const bool               planar = geometry.depth == 1;
+  const std::int64_t       total = static_cast<std::int64_t>(componentCount);
   for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * PrepareThreads; base < total;
        base += static_cast<std::int64_t>(gridDim.x) * PrepareThreads)
   {
@@ -365,10 +373,14 @@ PrepareTableKernel(RunArrays<Index> runs, Index componentCount, const Index * __
  *  Counting: the instrumentation is compiled in (counter is ignored otherwise). */
 template <class Index, class Votes = DefaultVotes, UpdateCounting CountingV = UpdateCounting::Off>
 __global__ void
-AccumulateFeaturesKernel(RunArrays<Index> runs, const std::uint8_t * __restrict__ linked,
-                         const Index * __restrict__ label, Geometry geometry, detail::ImageFaces faces,
-                         ComponentFeatures * table, UpdateCounter counter = UpdateCounter{ nullptr },
-                         bool full = true)
+AccumulateFeaturesKernel(RunArrays<Index> runs,
+                         const std::uint8_t * __restrict__ linked,
+                         const Index * __restrict__ label,
+                         Geometry            geometry,
+                         detail::ImageFaces  faces,
+                         ComponentFeatures * table,
+                         UpdateCounter       counter = UpdateCounter{ nullptr },
+                         bool                full = true)
 {
   constexpr bool               Counting = CountingV == UpdateCounting::On;
   __shared__ ComponentFeatures hot;
@@ -460,11 +472,13 @@ AccumulateFeaturesKernel(RunArrays<Index> runs, const std::uint8_t * __restrict_
  *  Singles is Voted: then every entry holds raw counts). */
 template <class Index, SingleUnitComponents Singles = SingleUnitComponents::WrittenWhole>
 __global__ void
-FinalizeTableKernel(Index componentCount, const Index * __restrict__ rootOf,
-                    const std::uint8_t * __restrict__ linked, ComponentFeatures * table)
+FinalizeTableKernel(Index componentCount,
+                    const Index * __restrict__ rootOf,
+                    const std::uint8_t * __restrict__ linked,
+                    ComponentFeatures * table)
 {
   constexpr bool WholeSingleUnits = Singles == SingleUnitComponents::WrittenWhole;
-  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  const Index    stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c < componentCount; c += stride)
   {
     if (!WholeSingleUnits || linked[rootOf[c]])

@@ -38,8 +38,10 @@ MakeFrame(const ImageView & image, const Options & options)
   geometry.height = image.size[1];
   geometry.depth = image.size[2];
   geometry.rows = geometry.height * geometry.depth;
-  const detail::ImageFaces faces{ static_cast<std::int32_t>(geometry.width), static_cast<std::int32_t>(geometry.height),
-                                  static_cast<std::int32_t>(geometry.depth), image.dimension == 3 };
+  const detail::ImageFaces faces{ static_cast<std::int32_t>(geometry.width),
+                                  static_cast<std::int32_t>(geometry.height),
+                                  static_cast<std::int32_t>(geometry.depth),
+                                  image.dimension == 3 };
   return Frame{ image,
                 options,
                 geometry,
@@ -54,7 +56,8 @@ template <class T>
 ForegroundTest<T>
 ForegroundOf(const Options & options)
 {
-  return ForegroundTest<T>{ static_cast<T>(options.foregroundValue), options.foregroundRule == ForegroundRule::EqualTo,
+  return ForegroundTest<T>{ static_cast<T>(options.foregroundValue),
+                            options.foregroundRule == ForegroundRule::EqualTo,
                             options.foregroundRule == ForegroundRule::All };
 }
 

@@ -59,9 +59,9 @@ FeatureRangeKernel(const T * __restrict__ feature, std::int64_t pixels, unsigned
 template <class Index>
 struct RunPixels
 {
-  RunArrays<Index> runs;
+  RunArrays<Index>    runs;
   __host__ __device__ std::int64_t
-  operator()(std::int64_t i) const
+                      operator()(std::int64_t i) const
   {
     return i < static_cast<std::int64_t>(runs.count) ? runs.end[i] - runs.x[i] : 0;
   }
@@ -71,17 +71,24 @@ struct RunPixels
  *  objects and values the clipped binning leaves out. */
 template <class T, class Index>
 __global__ void
-HistogramKeysKernel(RunArrays<Index> runs, const Index * __restrict__ label, Index removed,
-                    const T * __restrict__ feature, Geometry geometry, detail::HistogramBinning binning, int binBits,
-                    const std::int64_t * __restrict__ start, std::uint64_t sentinel, std::uint64_t * __restrict__ keys)
+HistogramKeysKernel(RunArrays<Index> runs,
+                    const Index * __restrict__ label,
+                    Index removed,
+                    const T * __restrict__ feature,
+                    Geometry                 geometry,
+                    detail::HistogramBinning binning,
+                    int                      binBits,
+                    const std::int64_t * __restrict__ start,
+                    std::uint64_t sentinel,
+                    std::uint64_t * __restrict__ keys)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
   {
-    const Index          object = label[a];
-    const std::uint64_t  prefix = static_cast<std::uint64_t>(object) << binBits;
-    const std::int64_t   row = static_cast<std::int64_t>(runs.row[a]) * geometry.width;
-    std::uint64_t *      out = keys + start[a] - runs.x[a];
+    const Index         object = label[a];
+    const std::uint64_t prefix = static_cast<std::uint64_t>(object) << binBits;
+    const std::int64_t  row = static_cast<std::int64_t>(runs.row[a]) * geometry.width;
+    std::uint64_t *     out = keys + start[a] - runs.x[a];
     for (std::int32_t x = runs.x[a]; x < runs.end[a]; ++x)
     {
       const std::int64_t bin = object == removed ? -1 : binning.Find(static_cast<double>(feature[row + x]));
@@ -96,8 +103,8 @@ struct BinStarts
   const std::uint64_t * keys;
   std::int64_t          count;
   std::uint64_t         sentinel;
-  __host__ __device__ std::int64_t
-  operator()(std::int64_t k) const
+  __host__ __device__   std::int64_t
+                        operator()(std::int64_t k) const
   {
     return k < count && keys[k] < sentinel && (k == 0 || keys[k] != keys[k - 1]) ? 1 : 0;
   }
@@ -107,8 +114,12 @@ struct BinStarts
  *  entryStart[entries] = the number of valid keys. */
 template <class Count>
 __global__ void
-BinEntriesKernel(Count count, const std::uint64_t * __restrict__ keys, const std::int64_t * __restrict__ index,
-                 std::uint64_t sentinel, std::uint64_t * __restrict__ entryKey, std::int64_t * __restrict__ entryStart)
+BinEntriesKernel(Count count,
+                 const std::uint64_t * __restrict__ keys,
+                 const std::int64_t * __restrict__ index,
+                 std::uint64_t sentinel,
+                 std::uint64_t * __restrict__ entryKey,
+                 std::int64_t * __restrict__ entryStart)
 {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < count; k += stride)
@@ -136,8 +147,11 @@ BinEntriesKernel(Count count, const std::uint64_t * __restrict__ keys, const std
 /** offsets[c] = the first entry of object c (c <= objects): a lower bound. */
 template <class Count>
 __global__ void
-ObjectEntriesKernel(Count objects, const std::uint64_t * __restrict__ entryKey, std::int64_t entries,
-                    int binBits, std::int64_t * __restrict__ offsets)
+ObjectEntriesKernel(Count objects,
+                    const std::uint64_t * __restrict__ entryKey,
+                    std::int64_t entries,
+                    int          binBits,
+                    std::int64_t * __restrict__ offsets)
 {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t c = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; c <= objects; c += stride)
@@ -165,9 +179,13 @@ ObjectEntriesKernel(Count objects, const std::uint64_t * __restrict__ entryKey, 
  *  an even object ends exactly at half there. */
 template <class Count>
 __global__ void
-MediansKernel(Count objects, const std::int64_t * __restrict__ offsets,
-              const std::uint64_t * __restrict__ entryKey, const std::int64_t * __restrict__ entryStart,
-              const ComponentFeatures * __restrict__ table, detail::HistogramBinning binning, int binBits,
+MediansKernel(Count objects,
+              const std::int64_t * __restrict__ offsets,
+              const std::uint64_t * __restrict__ entryKey,
+              const std::int64_t * __restrict__ entryStart,
+              const ComponentFeatures * __restrict__ table,
+              detail::HistogramBinning binning,
+              int                      binBits,
               double * __restrict__ medians)
 {
   const std::uint64_t binMask = (std::uint64_t{ 1 } << binBits) - 1;
@@ -210,8 +228,11 @@ MediansKernel(Count objects, const std::int64_t * __restrict__ offsets,
 /** The entries as the result holds them: bin and count. */
 template <class Count>
 __global__ void
-HistogramEntriesKernel(Count entries, const std::uint64_t * __restrict__ entryKey,
-                       const std::int64_t * __restrict__ entryStart, int binBits, std::uint32_t * __restrict__ bins,
+HistogramEntriesKernel(Count entries,
+                       const std::uint64_t * __restrict__ entryKey,
+                       const std::int64_t * __restrict__ entryStart,
+                       int binBits,
+                       std::uint32_t * __restrict__ bins,
                        std::int64_t * __restrict__ counts)
 {
   const std::uint64_t binMask = (std::uint64_t{ 1 } << binBits) - 1;
@@ -231,8 +252,14 @@ public:
    *  for runs of removed objects) of the feature image on the device. */
   template <class Index>
   void
-  Build(Device & device, const Frame & frame, const void * feature, const RunArrays<Index> & runs,
-        const Index * runLabel, Index objects, Index removed, const ComponentFeatures * table)
+  Build(Device &                  device,
+        const Frame &             frame,
+        const void *              feature,
+        const RunArrays<Index> &  runs,
+        const Index *             runLabel,
+        Index                     objects,
+        Index                     removed,
+        const ComponentFeatures * table)
   {
     const HistogramOptions & h = frame.options.intensity.histogram;
     const PixelType          type = frame.options.intensity.featureImage.pixelType;
@@ -252,8 +279,13 @@ public:
       device.Fill(range + 1, 0, sizeof(unsigned long long), "clearing a maximum");
       DispatchFeaturePixelType(type, [&](auto zero) {
         using T = decltype(zero);
-        device.Launch("feature range kernel", BlocksFor(frame.pixels, BlockThreads * 8), BlockThreads,
-                      FeatureRangeKernel<T>, static_cast<const T *>(feature), frame.pixels, range);
+        device.Launch("feature range kernel",
+                      BlocksFor(frame.pixels, BlockThreads * 8),
+                      BlockThreads,
+                      FeatureRangeKernel<T>,
+                      static_cast<const T *>(feature),
+                      frame.pixels,
+                      range);
         lower = detail::ValueOfKey<T>(device.Read(range, "reading the feature image's minimum"));
         upper = detail::ValueOfKey<T>(device.Read(range + 1, "reading the feature image's maximum"));
       });
@@ -275,12 +307,23 @@ public:
     device.ExclusiveSumOf("scan", RunPixels<Index>{ runs }, start, runCount + 1);
     const std::int64_t pixels = device.Read(start + runCount, "reading a count from the device");
     auto *             keys = Reserve<std::uint64_t>(m_Keys, static_cast<std::size_t>(pixels), "histogram keys");
-    auto *             sorted = Reserve<std::uint64_t>(m_Sorted, static_cast<std::size_t>(pixels), "sorted histogram keys");
+    auto * sorted = Reserve<std::uint64_t>(m_Sorted, static_cast<std::size_t>(pixels), "sorted histogram keys");
     DispatchFeaturePixelType(type, [&](auto zero) {
       using T = decltype(zero);
-      device.Launch("histogram key kernel", BlocksFor(runCount, BlockThreads), BlockThreads,
-                    HistogramKeysKernel<T, Index>, runs, runLabel, removed, static_cast<const T *>(feature),
-                    frame.geometry, m_Binning, m_BinBits, start, sentinel, keys);
+      device.Launch("histogram key kernel",
+                    BlocksFor(runCount, BlockThreads),
+                    BlockThreads,
+                    HistogramKeysKernel<T, Index>,
+                    runs,
+                    runLabel,
+                    removed,
+                    static_cast<const T *>(feature),
+                    frame.geometry,
+                    m_Binning,
+                    m_BinBits,
+                    start,
+                    sentinel,
+                    keys);
     });
     device.SortKeys("sorting histogram keys", keys, sorted, pixels, keyBits);
 
@@ -294,23 +337,56 @@ public:
     device.Fill(m_EntryStart, 0, sizeof(std::int64_t), "clearing a count"); // when no pixel is binned
     if (pixels > 0)
     {
-      device.Launch("bin entry kernel", BlocksFor(pixels, BlockThreads), BlockThreads, BinEntriesKernel<std::int64_t>, pixels,
-                    sorted, index, sentinel, m_EntryKey, m_EntryStart);
+      device.Launch("bin entry kernel",
+                    BlocksFor(pixels, BlockThreads),
+                    BlockThreads,
+                    BinEntriesKernel<std::int64_t>,
+                    pixels,
+                    sorted,
+                    index,
+                    sentinel,
+                    m_EntryKey,
+                    m_EntryStart);
     }
-    device.Launch("object bin kernel", BlocksFor(m_Objects + 1, BlockThreads), BlockThreads, ObjectEntriesKernel<std::int64_t>,
-                  m_Objects, m_EntryKey, m_Entries, m_BinBits, m_Offsets);
+    device.Launch("object bin kernel",
+                  BlocksFor(m_Objects + 1, BlockThreads),
+                  BlockThreads,
+                  ObjectEntriesKernel<std::int64_t>,
+                  m_Objects,
+                  m_EntryKey,
+                  m_Entries,
+                  m_BinBits,
+                  m_Offsets);
     if (h.median)
     {
       m_Medians = Reserve<double>(m_MedianBuffer, static_cast<std::size_t>(objects), "medians");
-      device.Launch("median kernel", BlocksFor(m_Objects, BlockThreads), BlockThreads, MediansKernel<std::int64_t>, m_Objects,
-                    m_Offsets, m_EntryKey, m_EntryStart, table, m_Binning, m_BinBits, m_Medians);
+      device.Launch("median kernel",
+                    BlocksFor(m_Objects, BlockThreads),
+                    BlockThreads,
+                    MediansKernel<std::int64_t>,
+                    m_Objects,
+                    m_Offsets,
+                    m_EntryKey,
+                    m_EntryStart,
+                    table,
+                    m_Binning,
+                    m_BinBits,
+                    m_Medians);
     }
     if (h.keep && m_Entries > 0)
     {
       m_Bins = Reserve<std::uint32_t>(m_BinBuffer, static_cast<std::size_t>(m_Entries), "histogram bins");
       m_Counts = Reserve<std::int64_t>(m_CountBuffer, static_cast<std::size_t>(m_Entries), "histogram counts");
-      device.Launch("histogram entry kernel", BlocksFor(m_Entries, BlockThreads), BlockThreads, HistogramEntriesKernel<std::int64_t>,
-                    m_Entries, m_EntryKey, m_EntryStart, m_BinBits, m_Bins, m_Counts);
+      device.Launch("histogram entry kernel",
+                    BlocksFor(m_Entries, BlockThreads),
+                    BlockThreads,
+                    HistogramEntriesKernel<std::int64_t>,
+                    m_Entries,
+                    m_EntryKey,
+                    m_EntryStart,
+                    m_BinBits,
+                    m_Bins,
+                    m_Counts);
     }
   }
 

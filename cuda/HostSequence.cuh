@@ -121,13 +121,22 @@ public:
       const std::int64_t sz = image.size[2] > 1 ? image.stride[2] : 0;
       const std::int64_t sy = image.size[1] > 1 ? image.stride[1] : 0;
       // A grid-stride loop: a bounded grid for any image size.
-      const unsigned blocks = static_cast<unsigned>(
-        std::min<std::int64_t>(BlocksFor(frame.pixels, BlockThreads), std::int64_t{ 1 } << 16));
+      const unsigned blocks =
+        static_cast<unsigned>(std::min<std::int64_t>(BlocksFor(frame.pixels, BlockThreads), std::int64_t{ 1 } << 16));
       DispatchPixelType(image.pixelType, [&](auto zero) {
         using T = decltype(zero);
-        device.Launch("strided gather kernel", blocks, BlockThreads, GatherStridedKernel<T>,
-                      static_cast<const T *>(image.data), image.size[0], image.size[1], frame.pixels, image.stride[0],
-                      sy, sz, static_cast<T *>(dense));
+        device.Launch("strided gather kernel",
+                      blocks,
+                      BlockThreads,
+                      GatherStridedKernel<T>,
+                      static_cast<const T *>(image.data),
+                      image.size[0],
+                      image.size[1],
+                      frame.pixels,
+                      image.stride[0],
+                      sy,
+                      sz,
+                      static_cast<T *>(dense));
       });
       onSlab(static_cast<const void *>(dense), std::int64_t{ 0 }, frame.geometry.rows);
       return dense;
@@ -135,7 +144,8 @@ public:
     const std::size_t rowBytes = bytes / static_cast<std::size_t>(frame.geometry.rows);
     const std::size_t slabBytes = std::max<std::size_t>(1, m_SlabBytes / rowBytes) * rowBytes;
     device.Upload(dense, bytes, DensePixelProducer(image), slabBytes, [&](std::size_t begin, std::size_t end) {
-      onSlab(static_cast<const void *>(dense), static_cast<std::int64_t>(begin / rowBytes),
+      onSlab(static_cast<const void *>(dense),
+             static_cast<std::int64_t>(begin / rowBytes),
              static_cast<std::int64_t>(end / rowBytes));
     });
     m_BytesToDevice = static_cast<std::int64_t>(bytes);
@@ -197,8 +207,8 @@ public:
     {
       if (image.dimension == 3 && !S::Labeling::Supports3D)
       {
-        throw Error(Error::Kind::InvalidInput, std::string("the algorithm ") + AlgorithmName(options.algorithm) +
-                                                 " labels 2D images only");
+        throw Error(Error::Kind::InvalidInput,
+                    std::string("the algorithm ") + AlgorithmName(options.algorithm) + " labels 2D images only");
       }
     }
     const Frame frame = MakeFrame(image, options);
@@ -222,16 +232,16 @@ public:
     device.Record(Milestone::ImageUploaded);
     const LabeledUnits<Index> labeled = m_Labeling.template Run<Index, S>(device, frame, deviceImage, m_Counts);
     device.Record(Milestone::UnitsLabeled);
-    Components<Index> components = options.objects == Objects::LabelValues
-                                     ? m_Grouping.Run(device, frame, labeled)
-                                     : m_Numbering.Run(device, frame, labeled);
+    Components<Index> components = options.objects == Objects::LabelValues ? m_Grouping.Run(device, frame, labeled)
+                                                                           : m_Numbering.Run(device, frame, labeled);
     if (options.objects == Objects::LabelValueComponents)
     {
       m_Grouping.KeysOfComponents(device, labeled, components);
     }
     result.objectsFound = static_cast<std::int64_t>(components.count);
-    WithFeatureTable(m_Tables, options.featureCompaction,
-                     [&](auto & table) { table.template Build<Index, S>(device, frame, labeled, components, m_Counts); });
+    WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) {
+      table.template Build<Index, S>(device, frame, labeled, components, m_Counts);
+    });
     DenseTable<Device> &  dense = std::get<DenseTable<Device>>(m_Tables); // the only table with groups
     const std::uint64_t * objectKeys = labelImage ? m_Grouping.ObjectKeys() : nullptr;
     if (options.selection.Active())
@@ -241,9 +251,14 @@ public:
       if (objectKeys != nullptr && components.count > 0)
       {
         auto * kept = Reserve<std::uint64_t>(m_SelectedKeys, components.count, "selected object keys");
-        device.Launch("key gathering kernel", BlocksFor(static_cast<std::int64_t>(components.count), BlockThreads),
-                      BlockThreads, GatherKernel<std::uint64_t, Index>, components.count,
-                      m_Selection.template NewToOld<Index>(), objectKeys, kept);
+        device.Launch("key gathering kernel",
+                      BlocksFor(static_cast<std::int64_t>(components.count), BlockThreads),
+                      BlockThreads,
+                      GatherKernel<std::uint64_t, Index>,
+                      components.count,
+                      m_Selection.template NewToOld<Index>(),
+                      objectKeys,
+                      kept);
         objectKeys = kept;
       }
     }
@@ -255,8 +270,8 @@ public:
       if (intensity)
       {
         m_Intensity.Vote(device, frame, deviceFeature, labeled.runs, runLabel, components.count, components.count);
-        m_Histograms.Build(device, frame, deviceFeature, labeled.runs, runLabel, components.count, components.count,
-                           dense.Table());
+        m_Histograms.Build(
+          device, frame, deviceFeature, labeled.runs, runLabel, components.count, components.count, dense.Table());
       }
     }
     else if (intensity)

@@ -46,7 +46,7 @@ public:
   }
 
 private:
-  std::mutex                  m_Mutex;
+  std::mutex                 m_Mutex;
   std::vector<CopyWorkers *> m_Idle;
 };
 

@@ -33,8 +33,13 @@ public:
    *  on the device (dense, x fastest). */
   template <class Index>
   void
-  Vote(Device & device, const Frame & frame, const void * feature, const RunArrays<Index> & runs,
-       const Index * runLabel, Index objects, Index removed)
+  Vote(Device &                 device,
+       const Frame &            frame,
+       const void *             feature,
+       const RunArrays<Index> & runs,
+       const Index *            runLabel,
+       Index                    objects,
+       Index                    removed)
   {
     m_Objects = static_cast<std::size_t>(objects);
     m_Type = frame.options.intensity.featureImage.pixelType;
@@ -49,14 +54,26 @@ public:
       {
         return;
       }
-      device.Launch("intensity table kernel", BlocksFor(static_cast<std::int64_t>(objects), BlockThreads),
-                    BlockThreads, ClearIntensityKernel<detail::IntensitySum_t<T>>, static_cast<std::int64_t>(objects),
+      device.Launch("intensity table kernel",
+                    BlocksFor(static_cast<std::int64_t>(objects), BlockThreads),
+                    BlockThreads,
+                    ClearIntensityKernel<detail::IntensitySum_t<T>>,
+                    static_cast<std::int64_t>(objects),
                     table);
       const auto *   pixels = static_cast<const T *>(feature);
       const unsigned blocks = BlocksFor(static_cast<std::int64_t>(runs.count), BlockThreads);
       auto           launch = [&](auto kernel) {
-        device.Launch("intensity vote kernel", std::min(blocks, device.ResidentBlocks(kernel, BlockThreads)),
-                      BlockThreads, kernel, runs, runLabel, removed, pixels, frame.geometry, m_Packed, table);
+        device.Launch("intensity vote kernel",
+                      std::min(blocks, device.ResidentBlocks(kernel, BlockThreads)),
+                      BlockThreads,
+                      kernel,
+                      runs,
+                      runLabel,
+                      removed,
+                      pixels,
+                      frame.geometry,
+                      m_Packed,
+                      table);
       };
       if (frame.options.intensity.weightedMoments)
       {
@@ -68,8 +85,16 @@ public:
       }
       if (!m_Packed)
       {
-        device.Launch("extreme index kernel", blocks, BlockThreads, ExtremeIndicesKernel<T, Index>, runs, runLabel,
-                      removed, pixels, frame.geometry, table);
+        device.Launch("extreme index kernel",
+                      blocks,
+                      BlockThreads,
+                      ExtremeIndicesKernel<T, Index>,
+                      runs,
+                      runLabel,
+                      removed,
+                      pixels,
+                      frame.geometry,
+                      table);
       }
     });
   }
@@ -87,8 +112,8 @@ public:
   {
     result.intensity.resize(m_Objects);
     const std::int64_t objects = static_cast<std::int64_t>(m_Objects);
-    const int threads = static_cast<int>(std::max<std::int64_t>(
-      1, std::min<std::int64_t>(HostThreads(frame.options.numberOfThreads), objects / 1024)));
+    const int          threads = static_cast<int>(
+      std::max<std::int64_t>(1, std::min<std::int64_t>(HostThreads(frame.options.numberOfThreads), objects / 1024)));
     DispatchFeaturePixelType(m_Type, [&](auto zero) {
       using T = decltype(zero);
       using Record = detail::IntensityRecord<detail::IntensitySum_t<T>>;
@@ -97,9 +122,13 @@ public:
         for (std::int64_t k = objects * c / threads; k < objects * (c + 1) / threads; ++k)
         {
           ObjectIntensity & out = result.intensity[static_cast<std::size_t>(k)];
-          detail::FinishIntensity<T>(records[k], result.features[static_cast<std::size_t>(k)].pixelCount, m_Packed,
-                                     frame.geometry.width, frame.geometry.height,
-                                     frame.options.intensity.weightedMoments, out);
+          detail::FinishIntensity<T>(records[k],
+                                     result.features[static_cast<std::size_t>(k)].pixelCount,
+                                     m_Packed,
+                                     frame.geometry.width,
+                                     frame.geometry.height,
+                                     frame.options.intensity.weightedMoments,
+                                     out);
           out.median = medians[static_cast<std::size_t>(k)];
         }
       });

@@ -81,8 +81,12 @@ ClearIntensityKernel(std::int64_t count, detail::IntensityRecord<Sum> * table)
  *  not vote. feature: the feature image, dense, x fastest. */
 template <class T, class Index, bool Weighted>
 __global__ void
-IntensityVotesKernel(RunArrays<Index> runs, const Index * __restrict__ label, Index removed,
-                     const T * __restrict__ feature, Geometry geometry, bool packed,
+IntensityVotesKernel(RunArrays<Index> runs,
+                     const Index * __restrict__ label,
+                     Index removed,
+                     const T * __restrict__ feature,
+                     Geometry                                             geometry,
+                     bool                                                 packed,
                      detail::IntensityRecord<detail::IntensitySum_t<T>> * table)
 {
   using Record = detail::IntensityRecord<detail::IntensitySum_t<T>>;
@@ -109,8 +113,16 @@ IntensityVotesKernel(RunArrays<Index> runs, const Index * __restrict__ label, In
     if (key != removed)
     {
       const std::int64_t row = runs.row[a];
-      detail::RunIntensity(feature + row * geometry.width, 1, runs.x[a], runs.end[a] - runs.x[a],
-                           row % geometry.height, row / geometry.height, row * geometry.width, packed, Weighted, r);
+      detail::RunIntensity(feature + row * geometry.width,
+                           1,
+                           runs.x[a],
+                           runs.end[a] - runs.x[a],
+                           row % geometry.height,
+                           row / geometry.height,
+                           row * geometry.width,
+                           packed,
+                           Weighted,
+                           r);
     }
     else
     {
@@ -141,8 +153,11 @@ IntensityVotesKernel(RunArrays<Index> runs, const Index * __restrict__ label, In
  *  its minimum and its maximum, once the keys are final. */
 template <class T, class Index>
 __global__ void
-ExtremeIndicesKernel(RunArrays<Index> runs, const Index * __restrict__ label, Index removed,
-                     const T * __restrict__ feature, Geometry geometry,
+ExtremeIndicesKernel(RunArrays<Index> runs,
+                     const Index * __restrict__ label,
+                     Index removed,
+                     const T * __restrict__ feature,
+                     Geometry                                             geometry,
                      detail::IntensityRecord<detail::IntensitySum_t<T>> * table)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;

@@ -227,8 +227,7 @@ struct LabelEquivalence
     auto * changed = device.template Scratch<unsigned>(1, 1, "LE change flag");
 
     device.Launch("LE first scan kernel", blocks, BlockThreads, le::FirstScanKernel<Index>, problem);
-    device.Launch("LE analysis kernel", blocks, BlockThreads, le::AnalysisKernel<Index, Early>, problem, demoted,
-                  true);
+    device.Launch("LE analysis kernel", blocks, BlockThreads, le::AnalysisKernel<Index, Early>, problem, demoted, true);
     // Host-checked iterations (section IV): each Scan that changed a label
     // is followed by an Analysis; a Scan that changed none ends the labeling.
     for (;;)
@@ -239,8 +238,8 @@ struct LabelEquivalence
       {
         break;
       }
-      device.Launch("LE analysis kernel", blocks, BlockThreads, le::AnalysisKernel<Index, Early>, problem, demoted,
-                    false);
+      device.Launch(
+        "LE analysis kernel", blocks, BlockThreads, le::AnalysisKernel<Index, Early>, problem, demoted, false);
     }
   }
 };

@@ -50,7 +50,10 @@ struct LabeledUnits
 /** The key of each run's value (label images). */
 template <class T, class Index>
 __global__ void
-RunKeysKernel(RunArrays<Index> runs, const T * __restrict__ image, std::int64_t width, std::uint64_t * __restrict__ keys)
+RunKeysKernel(RunArrays<Index> runs,
+              const T * __restrict__ image,
+              std::int64_t width,
+              std::uint64_t * __restrict__ keys)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < runs.count; i += stride)
@@ -63,8 +66,8 @@ RunKeysKernel(RunArrays<Index> runs, const T * __restrict__ image, std::int64_t 
  *  with plain or conflict-detection votes (FLSL, FLSL_CD; cca::ValidateInput
  *  refuses the others). */
 template <class S>
-constexpr bool LabelsLabelImages = S::Units::Span == UnitSpan::WholeRuns && !S::LabelsPixels &&
-                                   S::Merge != FeatureMerge::OnTheFly;
+constexpr bool LabelsLabelImages =
+  S::Units::Span == UnitSpan::WholeRuns && !S::LabelsPixels && S::Merge != FeatureMerge::OnTheFly;
 
 template <class Device>
 class LabelStage
@@ -106,9 +109,14 @@ public:
         {
           DispatchPixelType(frame.image.pixelType, [&](auto zero) {
             using T = decltype(zero);
-            device.Launch("run key kernel", BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads),
-                          BlockThreads, RunKeysKernel<T, Index>, l.units, static_cast<const T *>(image),
-                          frame.geometry.width, l.runKeys);
+            device.Launch("run key kernel",
+                          BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads),
+                          BlockThreads,
+                          RunKeysKernel<T, Index>,
+                          l.units,
+                          static_cast<const T *>(image),
+                          frame.geometry.width,
+                          l.runKeys);
           });
         }
       }
@@ -123,8 +131,15 @@ public:
       if constexpr (S::Merge == FeatureMerge::OnTheFly)
       {
         l.unitFeatures = Reserve<ComponentFeatures>(m_UnitFeatures, unitCount, "unit features");
-        device.Launch("unit feature kernel", blocks, BlockThreads, InitUnitFeaturesKernel<Index, S::Units::Span>,
-                      l.units, frame.geometry, frame.faces, frame.full, l.unitFeatures);
+        device.Launch("unit feature kernel",
+                      blocks,
+                      BlockThreads,
+                      InitUnitFeaturesKernel<Index, S::Units::Span>,
+                      l.units,
+                      frame.geometry,
+                      frame.faces,
+                      frame.full,
+                      l.unitFeatures);
       }
       if constexpr (S::LabelsPixels)
       {
@@ -189,8 +204,12 @@ private:
    *  into rowCounts. */
   template <class Index, class Units>
   void
-  CountRows(Device & device, const Frame & frame, const void * image, Index * rowCounts, std::int64_t firstRow,
-            std::int64_t endRow)
+  CountRows(Device &      device,
+            const Frame & frame,
+            const void *  image,
+            Index *       rowCounts,
+            std::int64_t  firstRow,
+            std::int64_t  endRow)
   {
     const Geometry & g = frame.geometry;
     Geometry         slab = g;
@@ -198,9 +217,13 @@ private:
     DispatchPixelType(frame.image.pixelType, [&](auto zero) {
       using T = decltype(zero);
       WithRunBreaks<Units>(frame, [&](auto breaks) {
-        device.Launch("run counting kernel", BlocksFor(slab.rows, WarpsPerBlock), BlockThreads,
+        device.Launch("run counting kernel",
+                      BlocksFor(slab.rows, WarpsPerBlock),
+                      BlockThreads,
                       CountRunsKernel<T, Index, Units, decltype(breaks)::value>,
-                      static_cast<const T *>(image) + firstRow * g.width, slab, ForegroundOf<T>(frame.options),
+                      static_cast<const T *>(image) + firstRow * g.width,
+                      slab,
+                      ForegroundOf<T>(frame.options),
                       rowCounts + firstRow);
       });
     });
@@ -211,8 +234,12 @@ private:
    *  unless CountRows counted every row already (counted). */
   template <class Index, class Units>
   RunArrays<Index>
-  DetectUnits(Device & device, const Frame & frame, const void * image, UnitBuffers & buffers, Index *& parent,
-              bool counted)
+  DetectUnits(Device &      device,
+              const Frame & frame,
+              const void *  image,
+              UnitBuffers & buffers,
+              Index *&      parent,
+              bool          counted)
   {
     const Geometry & g = frame.geometry;
     Index *          rowCounts = static_cast<Index *>(m_UnitCounts);
@@ -239,9 +266,15 @@ private:
       DispatchPixelType(frame.image.pixelType, [&](auto zero) {
         using T = decltype(zero);
         WithRunBreaks<Units>(frame, [&](auto breaks) {
-          device.Launch("run writing kernel", rowBlocks, BlockThreads,
-                        WriteRunsKernel<T, Index, Units, decltype(breaks)::value>, static_cast<const T *>(image), g,
-                        ForegroundOf<T>(frame.options), runs, parent);
+          device.Launch("run writing kernel",
+                        rowBlocks,
+                        BlockThreads,
+                        WriteRunsKernel<T, Index, Units, decltype(breaks)::value>,
+                        static_cast<const T *>(image),
+                        g,
+                        ForegroundOf<T>(frame.options),
+                        runs,
+                        parent);
         });
       });
     }
@@ -256,23 +289,48 @@ private:
     const unsigned blocks = BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads);
     if constexpr (S::Merge == FeatureMerge::OnTheFly)
     {
-      device.Launch("union-find kernel", blocks, BlockThreads, LinkRunsKernel<Index, OnTheFlyUnion, S::Units::Span>,
-                    l.units, frame.geometry, frame.full, l.parent, l.linked, OnTheFlyUnion{ l.unitFeatures, moves },
+      device.Launch("union-find kernel",
+                    blocks,
+                    BlockThreads,
+                    LinkRunsKernel<Index, OnTheFlyUnion, S::Units::Span>,
+                    l.units,
+                    frame.geometry,
+                    frame.full,
+                    l.parent,
+                    l.linked,
+                    OnTheFlyUnion{ l.unitFeatures, moves },
                     AnyTouchingRuns{});
     }
     else if (l.runKeys != nullptr)
     {
       if constexpr (LabelsLabelImages<S>)
       {
-        device.Launch("union-find kernel", blocks, BlockThreads,
-                      LinkRunsKernel<Index, PlainUnion, S::Units::Span, SameValueRuns>, l.units, frame.geometry,
-                      frame.full, l.parent, l.linked, PlainUnion{}, SameValueRuns{ l.runKeys });
+        device.Launch("union-find kernel",
+                      blocks,
+                      BlockThreads,
+                      LinkRunsKernel<Index, PlainUnion, S::Units::Span, SameValueRuns>,
+                      l.units,
+                      frame.geometry,
+                      frame.full,
+                      l.parent,
+                      l.linked,
+                      PlainUnion{},
+                      SameValueRuns{ l.runKeys });
       }
     }
     else
     {
-      device.Launch("union-find kernel", blocks, BlockThreads, LinkRunsKernel<Index, PlainUnion, S::Units::Span>,
-                    l.units, frame.geometry, frame.full, l.parent, l.linked, PlainUnion{}, AnyTouchingRuns{});
+      device.Launch("union-find kernel",
+                    blocks,
+                    BlockThreads,
+                    LinkRunsKernel<Index, PlainUnion, S::Units::Span>,
+                    l.units,
+                    frame.geometry,
+                    frame.full,
+                    l.parent,
+                    l.linked,
+                    PlainUnion{},
+                    AnyTouchingRuns{});
     }
     device.Launch("flatten kernel", blocks, BlockThreads, FlattenKernel<Index>, l.units.count, l.parent);
   }
@@ -288,18 +346,26 @@ private:
     auto *         grid = Reserve<Index>(m_PixelLabels, pixels, "the pixel label grid");
     auto *         unitAt = Reserve<Index>(m_UnitAt, pixels, "the unit of each pixel");
     device.Fill(grid, 0xff, pixels * sizeof(Index), "clearing the pixel label grid");
-    device.Launch("prelabel kernel", blocks, BlockThreads, PrelabelFromUnitsKernel<Index>, l.units, frame.geometry,
-                  grid, unitAt);
-    const PixelLabelingProblem<Index> problem{ frame.geometry, frame.full,      frame.volume, grid,
-                                               l.unitFeatures, unitAt,          moves };
+    device.Launch(
+      "prelabel kernel", blocks, BlockThreads, PrelabelFromUnitsKernel<Index>, l.units, frame.geometry, grid, unitAt);
+    const PixelLabelingProblem<Index> problem{ frame.geometry, frame.full, frame.volume, grid,
+                                               l.unitFeatures, unitAt,     moves };
     S::Labeling::template Label<Index, S::Merge == FeatureMerge::OnTheFly>(problem, device);
-    device.Launch("parent kernel", blocks, BlockThreads, ParentsFromLabelsKernel<Index>, l.units, frame.geometry,
-                  grid, unitAt, l.parent, l.linked);
+    device.Launch("parent kernel",
+                  blocks,
+                  BlockThreads,
+                  ParentsFromLabelsKernel<Index>,
+                  l.units,
+                  frame.geometry,
+                  grid,
+                  unitAt,
+                  l.parent,
+                  l.linked);
   }
 
-  UnitBuffers             m_Units;    ///< the labeling units (the runs, for FLSL)
+  UnitBuffers             m_Units;                ///< the labeling units (the runs, for FLSL)
   void *                  m_UnitCounts = nullptr; ///< m_Units.counts as CountUnits reserved it this run
-  UnitBuffers             m_FullRuns; ///< the runs, for strategies whose units are smaller
+  UnitBuffers             m_FullRuns;             ///< the runs, for strategies whose units are smaller
   typename Device::Buffer m_Linked;
   typename Device::Buffer m_RunKeys;
   typename Device::Buffer m_UnitFeatures;

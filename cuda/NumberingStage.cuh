@@ -49,8 +49,16 @@ public:
     auto * count = Reserve<Index>(m_Count, 1, "a count");
     c.label = Reserve<Index>(m_Label, units, "run labels");
     c.rootOf = Reserve<Index>(m_RootOf, units, "component roots"); // room for the most components possible
-    device.Launch("numbering kernel", BlocksFor(static_cast<std::int64_t>(units), BlockThreads), BlockThreads,
-                  NumberComponentsKernel<Index>, units, c.rank, l.parent, c.label, c.rootOf, count);
+    device.Launch("numbering kernel",
+                  BlocksFor(static_cast<std::int64_t>(units), BlockThreads),
+                  BlockThreads,
+                  NumberComponentsKernel<Index>,
+                  units,
+                  c.rank,
+                  l.parent,
+                  c.label,
+                  c.rootOf,
+                  count);
     c.count = device.Read(count, "reading a count from the device");
     return c;
   }
@@ -61,8 +69,8 @@ public:
   {
     if (frame.options.labelImageType == LabelImageType::UInt32 && count > std::numeric_limits<std::uint32_t>::max())
     {
-      throw Error(Error::Kind::Overflow, "the image has " + std::to_string(count) +
-                                           " components, more than a uint32 label image can hold");
+      throw Error(Error::Kind::Overflow,
+                  "the image has " + std::to_string(count) + " components, more than a uint32 label image can hold");
     }
   }
 

@@ -156,7 +156,10 @@ using OnTheFlyUnion = OnTheFlyUnionOf<UnitSlot>;
  *  component (raw pair counts, finalized after the gather). */
 template <class Index, UnitSpan Span>
 __global__ void
-InitUnitFeaturesKernel(RunArrays<Index> runs, Geometry geometry, detail::ImageFaces faces, bool full,
+InitUnitFeaturesKernel(RunArrays<Index>    runs,
+                       Geometry            geometry,
+                       detail::ImageFaces  faces,
+                       bool                full,
                        ComponentFeatures * features)
 {
   using Votes = VotePolicy<VoteFolding::None, SingleUnitComponents::Voted, Span, PairVotes::Certain>;
@@ -173,8 +176,10 @@ InitUnitFeaturesKernel(RunArrays<Index> runs, Geometry geometry, detail::ImageFa
  *  its root unit collected. */
 template <class Index>
 __global__ void
-GatherRootFeaturesKernel(Index componentCount, const Index * __restrict__ rootOf,
-                         const ComponentFeatures * __restrict__ features, ComponentFeatures * table)
+GatherRootFeaturesKernel(Index componentCount,
+                         const Index * __restrict__ rootOf,
+                         const ComponentFeatures * __restrict__ features,
+                         ComponentFeatures * table)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c < componentCount; c += stride)

@@ -48,8 +48,12 @@ public:
   /** The outputs frame.options asks for, on the device. */
   template <class Index, class S>
   void
-  Write(Device & device, const Frame & frame, const void * image, const LabeledUnits<Index> & l,
-        const Components<Index> & c, const Index * fullRunLabel = nullptr)
+  Write(Device &                    device,
+        const Frame &               frame,
+        const void *                image,
+        const LabeledUnits<Index> & l,
+        const Components<Index> &   c,
+        const Index *               fullRunLabel = nullptr)
   {
     m_Runs = static_cast<std::size_t>(l.runs.count);
     m_Components = static_cast<std::size_t>(c.count);
@@ -79,8 +83,14 @@ public:
     if constexpr (S::SplitUnits)
     {
       auto * labels = Reserve<Index>(m_RunLabel, l.runs.count, "full run labels");
-      device.Launch("run label kernel", BlocksFor(static_cast<std::int64_t>(l.runs.count), BlockThreads),
-                    BlockThreads, RunLabelsFromUnitsKernel<Index>, l.runs, l.units, c.label, labels);
+      device.Launch("run label kernel",
+                    BlocksFor(static_cast<std::int64_t>(l.runs.count), BlockThreads),
+                    BlockThreads,
+                    RunLabelsFromUnitsKernel<Index>,
+                    l.runs,
+                    l.units,
+                    c.label,
+                    labels);
       return labels;
     }
     else
@@ -133,7 +143,8 @@ public:
       else if (m_DeviceLabelBytes < LabelBytes(options))
       {
         device.DownloadWidened(static_cast<std::uint64_t *>(options.labelImage),
-                               static_cast<const std::uint32_t *>(m_Labels), static_cast<std::size_t>(frame.pixels));
+                               static_cast<const std::uint32_t *>(m_Labels),
+                               static_cast<std::size_t>(frame.pixels));
       }
       else if (!onDevice) // a device label image was written in place
       {
@@ -151,13 +162,17 @@ private:
 
   template <class Index>
   void
-  WriteLabelImage(Device & device, const Frame & frame, const void * image, const RunArrays<Index> & runs,
-                  const Index * runLabel, Index removed)
+  WriteLabelImage(Device &                 device,
+                  const Frame &            frame,
+                  const void *             image,
+                  const RunArrays<Index> & runs,
+                  const Index *            runLabel,
+                  Index                    removed)
   {
     // A label image in device memory (the caller's) is written in place;
     // one for the host in 32 bits while the labels fit (half the transfer).
-    const bool onDevice = frame.options.labelImageMemory == MemorySpace::CudaDevice;
-    const bool narrow = !onDevice && m_Components <= std::numeric_limits<std::uint32_t>::max();
+    const bool        onDevice = frame.options.labelImageMemory == MemorySpace::CudaDevice;
+    const bool        narrow = !onDevice && m_Components <= std::numeric_limits<std::uint32_t>::max();
     const std::size_t labelBytes = narrow ? 4 : LabelBytes(frame.options);
     m_DeviceLabelBytes = labelBytes;
     m_Labels = onDevice ? frame.options.labelImage
@@ -168,8 +183,17 @@ private:
       using T = decltype(zero);
       const auto * in = static_cast<const T *>(image);
       auto         launch = [&](auto kernel, auto * labels) {
-        device.Launch("label image kernel", rowBlocks, BlockThreads, kernel, in, frame.geometry,
-                      ForegroundOf<T>(frame.options), runs.rowOffsets, runLabel, labels, removed);
+        device.Launch("label image kernel",
+                      rowBlocks,
+                      BlockThreads,
+                      kernel,
+                      in,
+                      frame.geometry,
+                      ForegroundOf<T>(frame.options),
+                      runs.rowOffsets,
+                      runLabel,
+                      labels,
+                      removed);
       };
       auto * labels64 = static_cast<std::uint64_t *>(m_Labels);
       auto * labels32 = static_cast<std::uint32_t *>(m_Labels);
@@ -188,7 +212,10 @@ private:
 
   template <class Index>
   void
-  GroupRuns(Device & device, const Frame & frame, const RunArrays<Index> & runs, const Index * runLabel,
+  GroupRuns(Device &                  device,
+            const Frame &             frame,
+            const RunArrays<Index> &  runs,
+            const Index *             runLabel,
             const Components<Index> & c)
   {
     const Index    count = runs.count;
@@ -197,13 +224,26 @@ private:
     auto *         valuesOut = Reserve<Index>(m_SortValuesOut, count, "sorted run order");
     Index *        keysOut = c.rank; // the ranks are no longer needed (at least as many as the runs)
     device.Launch("iota kernel", runBlocks, BlockThreads, IotaKernel<Index>, count, valuesIn);
-    device.SortPairs("sorting runs by component", runLabel, keysOut, valuesIn, valuesOut,
+    device.SortPairs("sorting runs by component",
+                     runLabel,
+                     keysOut,
+                     valuesIn,
+                     valuesOut,
                      static_cast<std::int64_t>(count),
                      BitsFor(static_cast<std::uint64_t>(c.count) + (frame.options.selection.Active() ? 1 : 0)));
     m_Grouped = Reserve<cca::Run>(m_GroupedRuns, count, "grouped runs");
     m_Offsets = Reserve<std::int64_t>(m_RunOffsets, static_cast<std::size_t>(c.count) + 1, "run offsets");
-    device.Launch("run gathering kernel", runBlocks, BlockThreads, GatherRunsKernel<Index>, runs, frame.geometry,
-                  valuesOut, keysOut, c.count, m_Grouped, m_Offsets);
+    device.Launch("run gathering kernel",
+                  runBlocks,
+                  BlockThreads,
+                  GatherRunsKernel<Index>,
+                  runs,
+                  frame.geometry,
+                  valuesOut,
+                  keysOut,
+                  c.count,
+                  m_Grouped,
+                  m_Offsets);
   }
 
   typename Device::Buffer m_RunLabel; ///< per full run, when the units are pieces of runs

@@ -58,7 +58,7 @@ struct PixelLabelingProblem
   UpdateCounter       counter; ///< instrumentation: one count per record move
 
   __host__ __device__ std::int64_t
-  Pixels() const
+                      Pixels() const
   {
     return geometry.rows * geometry.width;
   }
@@ -70,8 +70,8 @@ template <class Index>
 __device__ __forceinline__ void
 EarlyMove(const PixelLabelingProblem<Index> & problem, Index from, Index to)
 {
-  OnTheFlyUnionOf<PixelSlot<Index>>{ problem.features, problem.counter, PixelSlot<Index>{ problem.unitAt } }.Move(
-    from, to);
+  OnTheFlyUnionOf<PixelSlot<Index>>{ problem.features, problem.counter, PixelSlot<Index>{ problem.unitAt } }.Move(from,
+                                                                                                                  to);
 }
 
 /** Before labeling: label[p] = p and unitAt[p] = u for the pixel p of every
@@ -94,8 +94,12 @@ PrelabelFromUnitsKernel(RunArrays<Index> units, Geometry geometry, Index * label
  *  (linked must start all zero). */
 template <class Index>
 __global__ void
-ParentsFromLabelsKernel(RunArrays<Index> units, Geometry geometry, const Index * __restrict__ label,
-                        const Index * __restrict__ unitAt, Index * parent, std::uint8_t * linked)
+ParentsFromLabelsKernel(RunArrays<Index> units,
+                        Geometry         geometry,
+                        const Index * __restrict__ label,
+                        const Index * __restrict__ unitAt,
+                        Index *        parent,
+                        std::uint8_t * linked)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index u = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; u < units.count; u += stride)
@@ -123,7 +127,7 @@ struct PixelStep
 __host__ __device__ inline int
 PrecedingPixels(bool full, bool volume, PixelStep (&steps)[13])
 {
-  int n = 0;
+  int       n = 0;
   const int lowestZ = volume ? -1 : 0;
   for (int dz = lowestZ; dz <= 0; ++dz)
   {
@@ -145,7 +149,7 @@ PrecedingPixels(bool full, bool volume, PixelStep (&steps)[13])
 
 /** The raster index of p's neighbour at step s, or -1 outside the image. */
 __host__ __device__ inline std::int64_t
-NeighbourPixel(const Geometry & g, std::int64_t x, std::int64_t y, std::int64_t z, const PixelStep & s)
+         NeighbourPixel(const Geometry & g, std::int64_t x, std::int64_t y, std::int64_t z, const PixelStep & s)
 {
   const std::int64_t nx = x + s.dx;
   const std::int64_t ny = y + s.dy;
@@ -202,11 +206,11 @@ template <class Index, bool Early, class LinkHere>
 __global__ void
 LinkPixelsKernel(PixelLabelingProblem<Index> problem, LinkHere linkHere)
 {
-  const Geometry &   g = problem.geometry;
-  const std::int64_t pixels = problem.Pixels();
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  PixelStep          steps[13];
-  const int          n = PrecedingPixels(problem.full, problem.volume, steps);
+  const Geometry &               g = problem.geometry;
+  const std::int64_t             pixels = problem.Pixels();
+  const std::int64_t             stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  PixelStep                      steps[13];
+  const int                      n = PrecedingPixels(problem.full, problem.volume, steps);
   const PixelUnion<Index, Early> join{ problem };
   for (std::int64_t p = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < pixels; p += stride)
   {

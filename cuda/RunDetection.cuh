@@ -123,9 +123,9 @@ ScanRow(const T * __restrict__ row, std::int64_t width, ForegroundTest<T> test, 
 {
   // Chunks in flight per iteration (loads first, then the ballots): about 16
   // bytes a lane, since a warp owns a whole row and waits on each load.
-  constexpr int Unroll = sizeof(T) >= 4 ? 4 : static_cast<int>(16 / sizeof(T));
+  constexpr int  Unroll = sizeof(T) >= 4 ? 4 : static_cast<int>(16 / sizeof(T));
   const unsigned lane = LaneId();
-  unsigned       carry = 0; // foreground bit of the pixel left of the chunk
+  unsigned       carry = 0;      // foreground bit of the pixel left of the chunk
   T              carriedPixel{}; // the pixel left of the chunk (RunBreaks::ValueChanges)
   std::int64_t   starts = 0;
   std::int64_t   ends = 0;
@@ -155,7 +155,8 @@ ScanRow(const T * __restrict__ row, std::int64_t width, ForegroundTest<T> test, 
         const unsigned cut = mask & ((mask << 1) | carry) & changes;
         chunk.starts |= cut;
         chunk.ends |= cut;
-        carriedPixel = static_cast<T>(__shfl_sync(FullWarp, static_cast<std::conditional_t<(sizeof(T) < 4), int, T>>(pixel[k]), 31));
+        carriedPixel =
+          static_cast<T>(__shfl_sync(FullWarp, static_cast<std::conditional_t<(sizeof(T) < 4), int, T>>(pixel[k]), 31));
       }
       chunk.startsBefore = starts;
       chunk.endsBefore = ends;
@@ -177,8 +178,8 @@ CountRunsKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<
   for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
   {
     bool               endsAtWidth = false;
-    const std::int64_t n =
-      ScanRow<Units, Breaks>(image + r * geometry.width, geometry.width, test, [](const RowChunk &) {}, endsAtWidth);
+    const std::int64_t n = ScanRow<Units, Breaks>(
+      image + r * geometry.width, geometry.width, test, [](const RowChunk &) {}, endsAtWidth);
     if (LaneId() == 0)
     {
       counts[r] = static_cast<Index>(n);
@@ -190,7 +191,10 @@ CountRunsKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<
  *  offset, and the union-find initialisation parent[i] = i. */
 template <class T, class Index, class Units = FullRuns, RunBreaks Breaks = RunBreaks::Foreground>
 __global__ void
-WriteRunsKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<T> test, RunArrays<Index> runs,
+WriteRunsKernel(const T * __restrict__ image,
+                Geometry          geometry,
+                ForegroundTest<T> test,
+                RunArrays<Index>  runs,
                 Index * __restrict__ parent)
 {
   for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
@@ -212,8 +216,7 @@ WriteRunsKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<
         runs.end[i] = static_cast<std::int32_t>(c.x);
       }
     };
-    const std::int64_t n =
-      ScanRow<Units, Breaks>(image + r * geometry.width, geometry.width, test, store, endsAtWidth);
+    const std::int64_t n = ScanRow<Units, Breaks>(image + r * geometry.width, geometry.width, test, store, endsAtWidth);
     if (endsAtWidth && LaneId() == 0)
     {
       runs.end[first + static_cast<Index>(n - 1)] = static_cast<std::int32_t>(geometry.width);

@@ -60,7 +60,7 @@ FollowingRows(bool volume, RowStep (&steps)[4])
 
 /** Row index of the neighbour of row (y, z) at step, or -1 outside the image. */
 __device__ __forceinline__ std::int64_t
-NeighbourRow(const Geometry & g, std::int64_t y, std::int64_t z, RowStep step)
+                           NeighbourRow(const Geometry & g, std::int64_t y, std::int64_t z, RowStep step)
 {
   const std::int64_t ny = y + step.dy;
   const std::int64_t nz = z + step.dz;

@@ -28,7 +28,10 @@ namespace cuda
 /** flags[c] = 1 when object c's size lies within the limits; flags[count] = 0. */
 template <class Index>
 __global__ void
-SizeFlagsKernel(Index count, const ComponentFeatures * __restrict__ table, std::int64_t minimum, std::int64_t maximum,
+SizeFlagsKernel(Index count,
+                const ComponentFeatures * __restrict__ table,
+                std::int64_t minimum,
+                std::int64_t maximum,
                 Index * __restrict__ flags)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
@@ -42,8 +45,12 @@ SizeFlagsKernel(Index count, const ComponentFeatures * __restrict__ table, std::
 /** Sort keys: larger objects first, objects out of the limits last. */
 template <class Index>
 __global__ void
-SizeKeysKernel(Index count, const ComponentFeatures * __restrict__ table, const Index * __restrict__ flags,
-               std::uint64_t largest, std::uint64_t * __restrict__ keys, Index * __restrict__ order)
+SizeKeysKernel(Index count,
+               const ComponentFeatures * __restrict__ table,
+               const Index * __restrict__ flags,
+               std::uint64_t largest,
+               std::uint64_t * __restrict__ keys,
+               Index * __restrict__ order)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c < count; c += stride)
@@ -75,7 +82,9 @@ ChosenFlagsKernel(Index count, const Index * __restrict__ bySize, Index kept, In
 /** newToOld[positions[c]] = c where flags[c]: the flagged objects in order. */
 template <class Index>
 __global__ void
-CompactFlaggedKernel(Index count, const Index * __restrict__ flags, const Index * __restrict__ positions,
+CompactFlaggedKernel(Index count,
+                     const Index * __restrict__ flags,
+                     const Index * __restrict__ positions,
                      Index * __restrict__ newToOld)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
@@ -119,8 +128,11 @@ public:
    *  as label. NewToOld() then gives each kept object's former number. */
   template <class Index>
   Components<Index>
-  Run(Device & device, const Frame & frame, const LabeledUnits<Index> & l, const Components<Index> & c,
-      const ComponentFeatures * table)
+  Run(Device &                    device,
+      const Frame &               frame,
+      const LabeledUnits<Index> & l,
+      const Components<Index> &   c,
+      const ComponentFeatures *   table)
   {
     const Selection & s = frame.options.selection;
     const Index       count = c.count;
@@ -134,8 +146,15 @@ public:
     auto *         flags = Reserve<Index>(m_Flags, static_cast<std::size_t>(count) + 1, "selection flags");
     auto *         positions = Reserve<Index>(m_Positions, static_cast<std::size_t>(count) + 1, "selection positions");
     auto *         newToOld = Reserve<Index>(m_NewToOldBuffer, count, "the selection's order");
-    device.Launch("size flag kernel", blocks, BlockThreads, SizeFlagsKernel<Index>, count, table, s.minimumPixels,
-                  s.maximumPixels, flags);
+    device.Launch("size flag kernel",
+                  blocks,
+                  BlockThreads,
+                  SizeFlagsKernel<Index>,
+                  count,
+                  table,
+                  s.minimumPixels,
+                  s.maximumPixels,
+                  flags);
     device.ExclusiveSum("scan", flags, positions, static_cast<std::int64_t>(count) + 1);
     Index kept = device.Read(positions + count, "reading a count from the device");
     if (s.keepLargest > 0 || s.orderBySize)
@@ -146,9 +165,14 @@ public:
       auto *     sortedKeys = Reserve<std::uint64_t>(m_SortedKeys, count, "sorted size keys");
       auto *     order = Reserve<Index>(m_Order, count, "object order");
       auto *     bySize = Reserve<Index>(m_BySize, count, "objects by size");
-      device.Launch("size key kernel", blocks, BlockThreads, SizeKeysKernel<Index>, count, table, flags, largest, keys,
-                    order);
-      device.SortPairs("sorting objects by size", keys, sortedKeys, order, bySize, static_cast<std::int64_t>(count),
+      device.Launch(
+        "size key kernel", blocks, BlockThreads, SizeKeysKernel<Index>, count, table, flags, largest, keys, order);
+      device.SortPairs("sorting objects by size",
+                       keys,
+                       sortedKeys,
+                       order,
+                       bySize,
+                       static_cast<std::int64_t>(count),
                        BitsFor(largest + 2));
       if (s.keepLargest > 0)
       {
@@ -162,14 +186,14 @@ public:
       {
         device.Launch("chosen flag kernel", blocks, BlockThreads, ChosenFlagsKernel<Index>, count, bySize, kept, flags);
         device.ExclusiveSum("scan", flags, positions, static_cast<std::int64_t>(count) + 1);
-        device.Launch("compaction kernel", blocks, BlockThreads, CompactFlaggedKernel<Index>, count, flags, positions,
-                      newToOld);
+        device.Launch(
+          "compaction kernel", blocks, BlockThreads, CompactFlaggedKernel<Index>, count, flags, positions, newToOld);
       }
     }
     else
     {
-      device.Launch("compaction kernel", blocks, BlockThreads, CompactFlaggedKernel<Index>, count, flags, positions,
-                    newToOld);
+      device.Launch(
+        "compaction kernel", blocks, BlockThreads, CompactFlaggedKernel<Index>, count, flags, positions, newToOld);
     }
     m_Kept = kept;
     m_NewToOld = newToOld;
@@ -178,16 +202,27 @@ public:
     device.Launch("removed number kernel", blocks, BlockThreads, RemovedNumbersKernel<Index>, count, kept, newNumber);
     if (kept > 0)
     {
-      device.Launch("new number kernel", BlocksFor(static_cast<std::int64_t>(kept), BlockThreads), BlockThreads,
-                    NewNumbersKernel<Index>, kept, newToOld, newNumber);
+      device.Launch("new number kernel",
+                    BlocksFor(static_cast<std::int64_t>(kept), BlockThreads),
+                    BlockThreads,
+                    NewNumbersKernel<Index>,
+                    kept,
+                    newToOld,
+                    newNumber);
     }
     Components<Index> selected = c;
     selected.count = kept;
     selected.label = Reserve<Index>(m_Labels, l.units.count, "unit labels after the selection");
     selected.rootOf = nullptr; // the table is built: roots are no longer needed
     // Each unit's new number: newNumber[label[u]].
-    device.Launch("renumbering kernel", BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads),
-                  BlockThreads, GatherKernel<Index, Index>, l.units.count, c.label, newNumber, selected.label);
+    device.Launch("renumbering kernel",
+                  BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads),
+                  BlockThreads,
+                  GatherKernel<Index, Index>,
+                  l.units.count,
+                  c.label,
+                  newNumber,
+                  selected.label);
     return selected;
   }
 

@@ -55,8 +55,7 @@ enum class FeatureMerge
 /** The labeling of Lemaitre 2021's family: lock-free union-find over the units
  *  (LinkRunsKernel). The others label a pixel grid (PixelLabeling.cuh). */
 struct UnitUnionFind
-{
-};
+{};
 
 /** Units: FullRuns (FLSL), BlockRuns (HA: sub-runs of 32-pixel warp blocks,
  *  joined across block borders) or PixelRuns (naive: one unit per pixel).
@@ -75,11 +74,12 @@ struct Strategy
   /** Units are pieces of runs: joined within their row, and the run
    *  grouping and label image need the full runs detected separately. */
   static constexpr bool SplitUnits = UnitsT::Span == UnitSpan::RunPieces;
-  using Votes = VotePolicy<MergeV == FeatureMerge::ConflictDetection ? VoteFolding::ConflictDetection
-                                                                     : VoteFolding::None,
-                           MergeV == FeatureMerge::ConflictDetection ? SingleUnitComponents::WrittenWhole
-                                                                     : SingleUnitComponents::Voted,
-                           UnitsT::Span, PairVotes::All>;
+  using Votes =
+    VotePolicy<MergeV == FeatureMerge::ConflictDetection ? VoteFolding::ConflictDetection : VoteFolding::None,
+               MergeV == FeatureMerge::ConflictDetection ? SingleUnitComponents::WrittenWhole
+                                                         : SingleUnitComponents::Voted,
+               UnitsT::Span,
+               PairVotes::All>;
 };
 
 /** One row of the strategy table: an algorithm and the strategy that runs it. */

@@ -175,17 +175,22 @@ public:
    *  2^endBit (CUB's radix sort of bits [0, endBit)). */
   template <class Key, class Value>
   void
-  SortPairs(const char * what, const Key * keysIn, Key * keysOut, const Value * valuesIn, Value * valuesOut,
-            std::int64_t count, int endBit)
+  SortPairs(const char *  what,
+            const Key *   keysIn,
+            Key *         keysOut,
+            const Value * valuesIn,
+            Value *       valuesOut,
+            std::int64_t  count,
+            int           endBit)
   {
     std::size_t bytes = 0;
-    Check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keysIn, keysOut, valuesIn, valuesOut, count, 0, endBit,
-                                          Stream()),
-          what);
+    Check(
+      cub::DeviceRadixSort::SortPairs(nullptr, bytes, keysIn, keysOut, valuesIn, valuesOut, count, 0, endBit, Stream()),
+      what);
     void * temp = m_Temp.Reserve(bytes, "sort workspace");
-    Check(cub::DeviceRadixSort::SortPairs(temp, bytes, keysIn, keysOut, valuesIn, valuesOut, count, 0, endBit,
-                                          Stream()),
-          what);
+    Check(
+      cub::DeviceRadixSort::SortPairs(temp, bytes, keysIn, keysOut, valuesIn, valuesOut, count, 0, endBit, Stream()),
+      what);
   }
 
   /** The count keys in increasing order (CUB's radix sort of bits [0, endBit)). */
@@ -204,7 +209,10 @@ public:
    *  onSlab(begin, end) once bytes [begin, end) are queued: work queued then
    *  runs once that slab is there, while the next slabs are copied. */
   void
-  Upload(void * device, std::size_t bytes, const BytesProducer & produce, std::size_t slabBytes,
+  Upload(void *                                                          device,
+         std::size_t                                                     bytes,
+         const BytesProducer &                                           produce,
+         std::size_t                                                     slabBytes,
          const std::function<void(std::size_t begin, std::size_t end)> & onSlab)
   {
     // The copies start once the destination's allocation, in order on the
@@ -215,9 +223,11 @@ public:
     for (std::size_t begin = 0; begin < bytes; begin += slabBytes)
     {
       const std::size_t count = std::min(slabBytes, bytes - begin);
-      m_Staging.Upload(destination + begin, count,
-                       [&](std::size_t offset, std::size_t n, void * to) { produce(begin + offset, n, to); },
-                       m_CopyStream.Get());
+      m_Staging.Upload(
+        destination + begin,
+        count,
+        [&](std::size_t offset, std::size_t n, void * to) { produce(begin + offset, n, to); },
+        m_CopyStream.Get());
       m_SlabArrived.Record(m_CopyStream.Get());
       Check(cudaStreamWaitEvent(Stream(), m_SlabArrived.Get(), 0), "waiting for a slab of the image");
       onSlab(begin, begin + count);
@@ -242,15 +252,15 @@ public:
   DownloadWidened(std::uint64_t * host, const std::uint32_t * device, std::size_t count)
   {
     AdviseHugePages(host, count * sizeof(std::uint64_t));
-    m_Staging.Download(device, count * sizeof(std::uint32_t), Stream(),
-                       [host](std::size_t offset, std::size_t n, const void * staged) {
-                         const auto *   in = static_cast<const std::uint32_t *>(staged);
-                         std::uint64_t * out = host + offset / sizeof(std::uint32_t);
-                         for (std::size_t i = 0; i < n / sizeof(std::uint32_t); ++i)
-                         {
-                           out[i] = in[i];
-                         }
-                       });
+    m_Staging.Download(
+      device, count * sizeof(std::uint32_t), Stream(), [host](std::size_t offset, std::size_t n, const void * staged) {
+        const auto *    in = static_cast<const std::uint32_t *>(staged);
+        std::uint64_t * out = host + offset / sizeof(std::uint32_t);
+        for (std::size_t i = 0; i < n / sizeof(std::uint32_t); ++i)
+        {
+          out[i] = in[i];
+        }
+      });
     m_BytesToHost += static_cast<std::int64_t>(count * sizeof(std::uint32_t));
   }
 

@@ -17,8 +17,14 @@ namespace cuda
  *  height * z); strides in pixels, any sign (source points at pixel (0, 0, 0)). */
 template <class T>
 __global__ void
-GatherStridedKernel(const T * __restrict__ source, std::int64_t width, std::int64_t height, std::int64_t pixels,
-                    std::int64_t sx, std::int64_t sy, std::int64_t sz, T * __restrict__ dense)
+GatherStridedKernel(const T * __restrict__ source,
+                    std::int64_t width,
+                    std::int64_t height,
+                    std::int64_t pixels,
+                    std::int64_t sx,
+                    std::int64_t sy,
+                    std::int64_t sz,
+                    T * __restrict__ dense)
 {
   const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < pixels; i += step)

@@ -79,11 +79,12 @@ HoldsRecord(const PixelLabelingProblem<Index> & problem, Index p)
  *  the smallest local index of a component is also its smallest raster index
  *  in the tile. Early: every non-root pixel's record moves to its local root. */
 template <class Index, bool Early>
-__global__ void __launch_bounds__(TileThreads) LocalMergeKernel(PixelLabelingProblem<Index> problem)
+__global__ void
+__launch_bounds__(TileThreads) LocalMergeKernel(PixelLabelingProblem<Index> problem)
 {
   // Tile-local union-find: parent local index, or NoPixel for background
   // and pixels outside the image (partial tiles at the edges).
-  constexpr int NoPixel = -1;
+  constexpr int  NoPixel = -1;
   __shared__ int parentOf[TilePixels];
 
   const Geometry & g = problem.geometry;
@@ -101,7 +102,7 @@ __global__ void __launch_bounds__(TileThreads) LocalMergeKernel(PixelLabelingPro
     const std::int64_t x = x0 + lx;
     const std::int64_t y = y0 + ly;
     const std::int64_t p = (z * g.height + y) * g.width + x;
-    const bool foreground = x < g.width && y < g.height && problem.label[p] != BackgroundLabel<Index>();
+    const bool         foreground = x < g.width && y < g.height && problem.label[p] != BackgroundLabel<Index>();
     parentOf[local] = foreground ? local : NoPixel;
     __syncthreads();
     if (foreground)
@@ -147,8 +148,12 @@ __global__ void __launch_bounds__(TileThreads) LocalMergeKernel(PixelLabelingPro
  *  Local Merge's. Plain union: Early records move in Path Compression. */
 template <class Index>
 __device__ __forceinline__ void
-JoinAcrossTiles(const PixelLabelingProblem<Index> & problem, std::int64_t x, std::int64_t y, std::int64_t z,
-                const PixelStep (&steps)[13], int n)
+JoinAcrossTiles(const PixelLabelingProblem<Index> & problem,
+                std::int64_t                        x,
+                std::int64_t                        y,
+                std::int64_t                        z,
+                const PixelStep (&steps)[13],
+                int n)
 {
   const Geometry &   g = problem.geometry;
   const std::int64_t p = (z * g.height + y) * g.width + x;
@@ -160,8 +165,8 @@ JoinAcrossTiles(const PixelLabelingProblem<Index> & problem, std::int64_t x, std
   {
     const PixelStep &  step = steps[s];
     const std::int64_t q = NeighbourPixel(g, x, y, z, step);
-    const bool         otherTile = step.dz != 0 || (x + step.dx) / TileWidth != x / TileWidth ||
-                           (y + step.dy) / TileHeight != y / TileHeight;
+    const bool         otherTile =
+      step.dz != 0 || (x + step.dx) / TileWidth != x / TileWidth || (y + step.dy) / TileHeight != y / TileHeight;
     if (q >= 0 && otherTile && problem.label[q] != BackgroundLabel<Index>())
     {
       Merge(problem.label, static_cast<Index>(p), static_cast<Index>(q));
@@ -272,22 +277,34 @@ struct TileMerging
   Label(const PixelLabelingProblem<Index> & problem, Device & device)
   {
     const tile_merging::Tiling tiling = tile_merging::Tiling::Of(problem.geometry);
-    device.Launch("TM local merge kernel", BlocksFor(tiling.count, 1), tile_merging::TileThreads,
-                  tile_merging::LocalMergeKernel<Index, Early>, problem);
+    device.Launch("TM local merge kernel",
+                  BlocksFor(tiling.count, 1),
+                  tile_merging::TileThreads,
+                  tile_merging::LocalMergeKernel<Index, Early>,
+                  problem);
     if (problem.geometry.depth > 1)
     {
-      device.Launch("TM global merge kernel", BlocksFor(problem.Pixels(), BlockThreads), BlockThreads,
-                    tile_merging::GlobalMergeVolumeKernel<Index>, problem);
+      device.Launch("TM global merge kernel",
+                    BlocksFor(problem.Pixels(), BlockThreads),
+                    BlockThreads,
+                    tile_merging::GlobalMergeVolumeKernel<Index>,
+                    problem);
     }
     else if (tiling.count > 1)
     {
       const std::int64_t borderPixels =
         tiling.count * (tile_merging::TileWidth + (tile_merging::TileHeight - 1) * (problem.full ? 2 : 1));
-      device.Launch("TM global merge kernel", BlocksFor(borderPixels, BlockThreads), BlockThreads,
-                    tile_merging::GlobalMergeBordersKernel<Index>, problem);
+      device.Launch("TM global merge kernel",
+                    BlocksFor(borderPixels, BlockThreads),
+                    BlockThreads,
+                    tile_merging::GlobalMergeBordersKernel<Index>,
+                    problem);
     }
-    device.Launch("TM path compression kernel", BlocksFor(problem.Pixels(), BlockThreads), BlockThreads,
-                  tile_merging::PathCompressionKernel<Index, Early>, problem);
+    device.Launch("TM path compression kernel",
+                  BlocksFor(problem.Pixels(), BlockThreads),
+                  BlockThreads,
+                  tile_merging::PathCompressionKernel<Index, Early>,
+                  problem);
   }
 };
 

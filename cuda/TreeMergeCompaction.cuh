@@ -163,13 +163,18 @@ MergeStep(FeatureTreeNode<Index> * nodes, Index count, const Index * rootIn, Ind
  *  each unit) decides which neighbour pairs count; rootUnit (the flattened
  *  union-find parents) gives the node labels. Launch with TileNodes threads. */
 template <class Index, class Votes>
-__global__ void __launch_bounds__(TileNodes)
-BuildTileTreesKernel(RunArrays<Index> units, const Index * __restrict__ label, const Index * __restrict__ rootUnit,
-                     Geometry geometry, detail::ImageFaces faces, bool full, FeatureTreeNode<Index> * nodes,
-                     Index * tileRoots)
+__global__ void
+__launch_bounds__(TileNodes) BuildTileTreesKernel(RunArrays<Index> units,
+                                                  const Index * __restrict__ label,
+                                                  const Index * __restrict__ rootUnit,
+                                                  Geometry                 geometry,
+                                                  detail::ImageFaces       faces,
+                                                  bool                     full,
+                                                  FeatureTreeNode<Index> * nodes,
+                                                  Index *                  tileRoots)
 {
   static_assert(sizeof(FeatureTreeNode<Index>) % 8 == 0, "nodes are copied as 64-bit words");
-  constexpr int                   Words = sizeof(FeatureTreeNode<Index>) / 8;
+  constexpr int Words = sizeof(FeatureTreeNode<Index>) / 8;
   __shared__ FeatureTreeNode<Index> tile[TileNodes];
   __shared__ Index                  roots[2][TileNodes];
   const Index                       t = static_cast<Index>(threadIdx.x);
@@ -220,9 +225,9 @@ BuildTileTreesKernel(RunArrays<Index> units, const Index * __restrict__ label, c
     }
     __syncthreads();
     // Consecutive words, so that a warp's stores are contiguous.
-    const auto *   staged = reinterpret_cast<const std::uint64_t *>(tile);
-    auto *         out = reinterpret_cast<std::uint64_t *>(nodes + start);
-    const Index    words = local * Words;
+    const auto * staged = reinterpret_cast<const std::uint64_t *>(tile);
+    auto *       out = reinterpret_cast<std::uint64_t *>(nodes + start);
+    const Index  words = local * Words;
     for (Index w = t; w < words; w += TileNodes)
     {
       out[w] = staged[w];
@@ -234,8 +239,11 @@ BuildTileTreesKernel(RunArrays<Index> units, const Index * __restrict__ label, c
 /** Step 2b: one span of the merge in global memory (MergeStep for every node). */
 template <class Index>
 __global__ void
-MergeTreesKernel(FeatureTreeNode<Index> * nodes, Index count, const Index * __restrict__ rootIn,
-                 Index * __restrict__ rootOut, Index span)
+MergeTreesKernel(FeatureTreeNode<Index> * nodes,
+                 Index                    count,
+                 const Index * __restrict__ rootIn,
+                 Index * __restrict__ rootOut,
+                 Index span)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
@@ -292,7 +300,9 @@ UpdateTreeSizesKernel(FeatureTreeNode<Index> * nodes, Index count)
  *  balances in place behind a grid-wide sync), records finished on the way. */
 template <class Index>
 __global__ void
-BalanceTreeKernel(const FeatureTreeNode<Index> * __restrict__ nodes, Index count, const Index * __restrict__ root,
+BalanceTreeKernel(const FeatureTreeNode<Index> * __restrict__ nodes,
+                  Index count,
+                  const Index * __restrict__ root,
                   CompactedFeatureNode * __restrict__ out)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;

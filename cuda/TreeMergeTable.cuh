@@ -49,7 +49,10 @@ public:
   /** TMK does the feature accumulation itself, from the units' records. */
   template <class Index, class S>
   void
-  Build(Device & device, const Frame & frame, const LabeledUnits<Index> & l, const Components<Index> & c,
+  Build(Device &                    device,
+        const Frame &               frame,
+        const LabeledUnits<Index> & l,
+        const Components<Index> &   c,
         const UpdateCounts<Device> &)
   {
     m_Capacity = static_cast<std::int64_t>(l.units.count);
@@ -76,13 +79,15 @@ public:
     const std::int64_t valid = m_HostNodes[0].treeSize; // the root comes first
     if (valid < 1 || valid > m_Capacity || valid != m_Components)
     {
-      throw Error(Error::Kind::Cuda, "the tree merge compaction found " + std::to_string(valid) + " nodes for " +
-                                       std::to_string(m_Components) + " components");
+      throw Error(Error::Kind::Cuda,
+                  "the tree merge compaction found " + std::to_string(valid) + " nodes for " +
+                    std::to_string(m_Components) + " components");
     }
     if (valid > first)
     {
       m_HostNodes.resize(static_cast<std::size_t>(valid));
-      device.Download(m_HostNodes.data() + first, m_Compacted + first,
+      device.Download(m_HostNodes.data() + first,
+                      m_Compacted + first,
                       static_cast<std::size_t>(valid - first) * sizeof(CompactedFeatureNode));
       ++m_SecondCopies;
     }
@@ -109,7 +114,8 @@ public:
   LastTree() const
   {
     return FeatureTree<Index>{ static_cast<const FeatureTreeNode<Index> *>(m_LastNodes),
-                               static_cast<const Index *>(m_LastRoot), static_cast<Index>(m_Capacity) };
+                               static_cast<const Index *>(m_LastRoot),
+                               static_cast<Index>(m_Capacity) };
   }
 
 private:
@@ -117,8 +123,11 @@ private:
    *  device (valid ones first). */
   template <class Index, UnitSpan Span>
   const CompactedFeatureNode *
-  BuildTree(Device & device, const Frame & frame, const RunArrays<Index> & units, const Index * label,
-            const Index * rootUnit)
+  BuildTree(Device &                 device,
+            const Frame &            frame,
+            const RunArrays<Index> & units,
+            const Index *            label,
+            const Index *            rootUnit)
   {
     const Index    count = units.count;
     const unsigned nodeBlocks = BlocksFor(static_cast<std::int64_t>(count), BlockThreads);
@@ -128,19 +137,28 @@ private:
     Index *        rootOut = Reserve<Index>(m_Roots[1], (segments + 1) / 2, "feature tree roots");
     // The leaf records: every unit votes (no single-unit shortcut), pairs with units of its component.
     using TreeVotes = VotePolicy<VoteFolding::None, SingleUnitComponents::Voted, Span, PairVotes::All>;
-    device.Launch("tree tile kernel", BlocksFor(static_cast<std::int64_t>(count), TileNodes), TileNodes,
-                  BuildTileTreesKernel<Index, TreeVotes>, units, label, rootUnit, frame.geometry, frame.faces,
-                  frame.full, nodes, rootIn);
+    device.Launch("tree tile kernel",
+                  BlocksFor(static_cast<std::int64_t>(count), TileNodes),
+                  TileNodes,
+                  BuildTileTreesKernel<Index, TreeVotes>,
+                  units,
+                  label,
+                  rootUnit,
+                  frame.geometry,
+                  frame.faces,
+                  frame.full,
+                  nodes,
+                  rootIn);
     for (Index span = TileNodes; segments > 1; span *= 2, segments = (segments + 1) / 2)
     {
-      device.Launch("tree merge kernel", nodeBlocks, BlockThreads, MergeTreesKernel<Index>, nodes, count, rootIn,
-                    rootOut, span);
+      device.Launch(
+        "tree merge kernel", nodeBlocks, BlockThreads, MergeTreesKernel<Index>, nodes, count, rootIn, rootOut, span);
       std::swap(rootIn, rootOut);
     }
     device.Launch("tree size kernel", nodeBlocks, BlockThreads, UpdateTreeSizesKernel<Index>, nodes, count);
     auto * compacted = Reserve<CompactedFeatureNode>(m_Out, count, "compacted tree nodes");
-    device.Launch("tree balancing kernel", nodeBlocks, BlockThreads, BalanceTreeKernel<Index>, nodes, count, rootIn,
-                  compacted);
+    device.Launch(
+      "tree balancing kernel", nodeBlocks, BlockThreads, BalanceTreeKernel<Index>, nodes, count, rootIn, compacted);
     m_LastNodes = nodes;
     m_LastRoot = rootIn;
     return compacted;

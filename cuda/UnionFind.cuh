@@ -127,8 +127,13 @@ struct SameValueRuns
  *  starts where the previous unit of its row ends is joined with it too. */
 template <class Index, class Union = PlainUnion, UnitSpan Span = UnitSpan::WholeRuns, class Joins = AnyTouchingRuns>
 __global__ void
-LinkRunsKernel(RunArrays<Index> runs, Geometry geometry, bool full, Index * parent, std::uint8_t * linked,
-               Union join = Union{}, Joins joins = Joins{})
+LinkRunsKernel(RunArrays<Index> runs,
+               Geometry         geometry,
+               bool             full,
+               Index *          parent,
+               std::uint8_t *   linked,
+               Union            join = Union{},
+               Joins            joins = Joins{})
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)

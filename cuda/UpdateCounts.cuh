@@ -57,8 +57,8 @@ public:
     if (on)
     {
       m_Counts = Reserve<unsigned long long>(m_Buffer, static_cast<std::size_t>(m_Entries), "update counts");
-      device.Fill(m_Counts, 0, static_cast<std::size_t>(m_Entries) * sizeof(unsigned long long),
-                  "clearing update counts");
+      device.Fill(
+        m_Counts, 0, static_cast<std::size_t>(m_Entries) * sizeof(unsigned long long), "clearing update counts");
     }
   }
 
@@ -81,8 +81,13 @@ public:
     device.Fill(totals, 0, 2 * sizeof(unsigned long long), "clearing update totals");
     if (m_Entries > 0)
     {
-      device.Launch("update totals kernel", BlocksFor(m_Entries, BlockThreads), BlockThreads, UpdateTotalsKernel,
-                    m_Entries, m_Counts, totals);
+      device.Launch("update totals kernel",
+                    BlocksFor(m_Entries, BlockThreads),
+                    BlockThreads,
+                    UpdateTotalsKernel,
+                    m_Entries,
+                    m_Counts,
+                    totals);
     }
     const Totals t = device.Read(reinterpret_cast<const Totals *>(totals), "reading update totals");
     result.atomicFeatureUpdates = static_cast<std::int64_t>(t.sum);

@@ -39,9 +39,14 @@ struct KeyStarts
  *  and key, and which runs share their object with others. */
 template <class Index>
 __global__ void
-NumberValuesKernel(Index count, const std::uint64_t * __restrict__ sortedKeys, const Index * __restrict__ sortedRuns,
-                   const Index * __restrict__ startsBefore, Index * __restrict__ label, Index * __restrict__ rootOf,
-                   std::uint64_t * __restrict__ objectKeys, std::uint8_t * __restrict__ linked,
+NumberValuesKernel(Index count,
+                   const std::uint64_t * __restrict__ sortedKeys,
+                   const Index * __restrict__ sortedRuns,
+                   const Index * __restrict__ startsBefore,
+                   Index * __restrict__ label,
+                   Index * __restrict__ rootOf,
+                   std::uint64_t * __restrict__ objectKeys,
+                   std::uint8_t * __restrict__ linked,
                    Index * __restrict__ objectCount)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
@@ -87,16 +92,32 @@ public:
     auto *         sortedRuns = Reserve<Index>(m_SortedRuns, runs, "runs sorted by value");
     auto *         sortedKeys = Reserve<std::uint64_t>(m_SortedKeys, runs, "sorted value keys");
     device.Launch("iota kernel", blocks, BlockThreads, IotaKernel<Index>, runs, order);
-    device.SortPairs("sorting runs by value", l.runKeys, sortedKeys, order, sortedRuns,
-                     static_cast<std::int64_t>(runs), 8 * PixelTypeSize(frame.image.pixelType));
+    device.SortPairs("sorting runs by value",
+                     l.runKeys,
+                     sortedKeys,
+                     order,
+                     sortedRuns,
+                     static_cast<std::int64_t>(runs),
+                     8 * PixelTypeSize(frame.image.pixelType));
     c.rank = Reserve<Index>(m_Rank, runs, "value starts before each run");
     device.ExclusiveSumOf("scan", KeyStarts<Index>{ sortedKeys }, c.rank, static_cast<std::int64_t>(runs));
     c.label = Reserve<Index>(m_Label, runs, "run objects");
     c.rootOf = Reserve<Index>(m_RootOf, runs, "object roots");
     m_Keys = Reserve<std::uint64_t>(m_ObjectKeys, runs, "object value keys");
     auto * count = Reserve<Index>(m_Count, 1, "a count");
-    device.Launch("value numbering kernel", blocks, BlockThreads, NumberValuesKernel<Index>, runs, sortedKeys,
-                  sortedRuns, c.rank, c.label, c.rootOf, m_Keys, l.linked, count);
+    device.Launch("value numbering kernel",
+                  blocks,
+                  BlockThreads,
+                  NumberValuesKernel<Index>,
+                  runs,
+                  sortedKeys,
+                  sortedRuns,
+                  c.rank,
+                  c.label,
+                  c.rootOf,
+                  m_Keys,
+                  l.linked,
+                  count);
     c.count = device.Read(count, "reading a count from the device");
     return c;
   }
@@ -112,8 +133,14 @@ public:
       return;
     }
     m_Keys = Reserve<std::uint64_t>(m_ObjectKeys, c.count, "object value keys");
-    device.Launch("object key kernel", BlocksFor(static_cast<std::int64_t>(c.count), BlockThreads), BlockThreads,
-                  GatherKernel<std::uint64_t, Index>, c.count, c.rootOf, l.runKeys, m_Keys);
+    device.Launch("object key kernel",
+                  BlocksFor(static_cast<std::int64_t>(c.count), BlockThreads),
+                  BlockThreads,
+                  GatherKernel<std::uint64_t, Index>,
+                  c.count,
+                  c.rootOf,
+                  l.runKeys,
+                  m_Keys);
   }
 
   /** Per object, the key of its value (null when there are none). */

@@ -38,13 +38,27 @@ namespace cuda
  *  kernel carries no counting code. */
 template <class Index, class Votes, class Device>
 void
-LaunchVotes(Device & device, const Frame & frame, const LabeledUnits<Index> & l, const Index * voteKey,
-            ComponentFeatures * table, UpdateCounter counter)
+LaunchVotes(Device &                    device,
+            const Frame &               frame,
+            const LabeledUnits<Index> & l,
+            const Index *               voteKey,
+            ComponentFeatures *         table,
+            UpdateCounter               counter)
 {
   const unsigned blocks = BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads);
   auto           launch = [&](auto kernel) {
-    device.Launch("feature vote kernel", std::min(blocks, device.ResidentBlocks(kernel, BlockThreads)), BlockThreads,
-                  kernel, l.units, l.linked, voteKey, frame.geometry, frame.faces, table, counter, frame.full);
+    device.Launch("feature vote kernel",
+                  std::min(blocks, device.ResidentBlocks(kernel, BlockThreads)),
+                  BlockThreads,
+                  kernel,
+                  l.units,
+                  l.linked,
+                  voteKey,
+                  frame.geometry,
+                  frame.faces,
+                  table,
+                  counter,
+                  frame.full);
   };
   if (frame.options.countAtomicUpdates)
   {
@@ -60,14 +74,26 @@ LaunchVotes(Device & device, const Frame & frame, const LabeledUnits<Index> & l,
  *  with the features of strategy S, votes keyed by voteKey. */
 template <class Index, class S, class Device>
 void
-VoteTable(Device & device, const Frame & frame, const LabeledUnits<Index> & l, Index entries, const Index * entryRoot,
-          const Index * voteKey, ComponentFeatures * table, UpdateCounter votes)
+VoteTable(Device &                    device,
+          const Frame &               frame,
+          const LabeledUnits<Index> & l,
+          Index                       entries,
+          const Index *               entryRoot,
+          const Index *               voteKey,
+          ComponentFeatures *         table,
+          UpdateCounter               votes)
 {
   const unsigned tableBlocks = BlocksFor(static_cast<std::int64_t>(entries), BlockThreads);
   if constexpr (S::Merge == FeatureMerge::OnTheFly)
   {
-    device.Launch("root feature kernel", tableBlocks, BlockThreads, GatherRootFeaturesKernel<Index>, entries,
-                  entryRoot, l.unitFeatures, table);
+    device.Launch("root feature kernel",
+                  tableBlocks,
+                  BlockThreads,
+                  GatherRootFeaturesKernel<Index>,
+                  entries,
+                  entryRoot,
+                  l.unitFeatures,
+                  table);
     if (!frame.full)
     {
       // Face connectivity: units that only touch diagonally may or may not
@@ -76,18 +102,38 @@ VoteTable(Device & device, const Frame & frame, const LabeledUnits<Index> & l, I
         VotePolicy<VoteFolding::None, SingleUnitComponents::Voted, S::Units::Span, PairVotes::Conditional>;
       LaunchVotes<Index, Conditional>(device, frame, l, voteKey, table, votes);
     }
-    device.Launch("feature finalizing kernel", tableBlocks, BlockThreads,
-                  FinalizeTableKernel<Index, SingleUnitComponents::Voted>, entries, entryRoot, l.linked, table);
+    device.Launch("feature finalizing kernel",
+                  tableBlocks,
+                  BlockThreads,
+                  FinalizeTableKernel<Index, SingleUnitComponents::Voted>,
+                  entries,
+                  entryRoot,
+                  l.linked,
+                  table);
   }
   else
   {
     using Votes = typename S::Votes;
-    device.Launch("feature table kernel", BlocksFor(static_cast<std::int64_t>(entries), PrepareThreads),
-                  PrepareThreads, PrepareTableKernel<Index, Votes::Singles>, l.units, entries, entryRoot, l.linked,
-                  frame.geometry, frame.faces, table);
+    device.Launch("feature table kernel",
+                  BlocksFor(static_cast<std::int64_t>(entries), PrepareThreads),
+                  PrepareThreads,
+                  PrepareTableKernel<Index, Votes::Singles>,
+                  l.units,
+                  entries,
+                  entryRoot,
+                  l.linked,
+                  frame.geometry,
+                  frame.faces,
+                  table);
     LaunchVotes<Index, Votes>(device, frame, l, voteKey, table, votes);
-    device.Launch("feature finalizing kernel", tableBlocks, BlockThreads, FinalizeTableKernel<Index, Votes::Singles>,
-                  entries, entryRoot, l.linked, table);
+    device.Launch("feature finalizing kernel",
+                  tableBlocks,
+                  BlockThreads,
+                  FinalizeTableKernel<Index, Votes::Singles>,
+                  entries,
+                  entryRoot,
+                  l.linked,
+                  table);
   }
 }
 
@@ -100,7 +146,10 @@ public:
 
   template <class Index, class S>
   void
-  Build(Device & device, const Frame & frame, const LabeledUnits<Index> & l, const Components<Index> & c,
+  Build(Device &                     device,
+        const Frame &                frame,
+        const LabeledUnits<Index> &  l,
+        const Components<Index> &    c,
         const UpdateCounts<Device> & counts)
   {
     m_Entries = static_cast<std::size_t>(c.count);
@@ -143,8 +192,14 @@ public:
     auto * selected = Reserve<ComponentFeatures>(m_Selected, kept, "the selected feature table");
     if (kept > 0)
     {
-      device.Launch("table gathering kernel", BlocksFor(static_cast<std::int64_t>(kept), BlockThreads), BlockThreads,
-                    GatherKernel<ComponentFeatures, Index>, kept, newToOld, m_Device, selected);
+      device.Launch("table gathering kernel",
+                    BlocksFor(static_cast<std::int64_t>(kept), BlockThreads),
+                    BlockThreads,
+                    GatherKernel<ComponentFeatures, Index>,
+                    kept,
+                    newToOld,
+                    m_Device,
+                    selected);
     }
     m_Device = selected;
     m_Entries = static_cast<std::size_t>(kept);
@@ -166,7 +221,10 @@ public:
 
   template <class Index, class S>
   void
-  Build(Device & device, const Frame & frame, const LabeledUnits<Index> & l, const Components<Index> & c,
+  Build(Device &                     device,
+        const Frame &                frame,
+        const LabeledUnits<Index> &  l,
+        const Components<Index> &    c,
         const UpdateCounts<Device> & counts)
   {
     const Index units = l.units.count;
@@ -178,8 +236,12 @@ public:
       return;
     }
     auto * identity = Reserve<Index>(m_RootIndex, units, "sparse table roots");
-    device.Launch("iota kernel", BlocksFor(static_cast<std::int64_t>(units), BlockThreads), BlockThreads,
-                  IotaKernel<Index>, units, identity);
+    device.Launch("iota kernel",
+                  BlocksFor(static_cast<std::int64_t>(units), BlockThreads),
+                  BlockThreads,
+                  IotaKernel<Index>,
+                  units,
+                  identity);
     m_Device = Reserve<ComponentFeatures>(m_Table, units, "the feature table");
     VoteTable<Index, S>(device, frame, l, units, identity, l.parent, m_Device, counts.Votes());
   }
@@ -206,8 +268,9 @@ public:
     }
     if (result.features.size() != m_Components)
     {
-      throw Error(Error::Kind::Cuda, "the sparse feature table holds " + std::to_string(result.features.size()) +
-                                       " components instead of " + std::to_string(m_Components));
+      throw Error(Error::Kind::Cuda,
+                  "the sparse feature table holds " + std::to_string(result.features.size()) +
+                    " components instead of " + std::to_string(m_Components));
     }
   }
 

@@ -51,8 +51,8 @@ CudaLabelIntensityStatisticsImageFilter<TInputImage, TLabelImage>::GetLabelInput
 template <typename TInputImage, typename TLabelImage>
 void
 CudaLabelIntensityStatisticsImageFilter<TInputImage, TLabelImage>::SetHistogramParameters(const int numBins,
-                                                                                         RealType  lowerBound,
-                                                                                         RealType  upperBound)
+                                                                                          RealType  lowerBound,
+                                                                                          RealType  upperBound)
 {
   m_NumberOfBins = static_cast<unsigned int>(numBins);
   m_LowerBound = lowerBound;
@@ -191,8 +191,9 @@ CudaLabelIntensityStatisticsImageFilter<TInputImage, TLabelImage>::GenerateData(
         bool          found = false;
         for (std::int64_t e = result.histogramOffsets[k]; e < result.histogramOffsets[k + 1]; ++e)
         {
-          s.histogram->SetFrequency(result.histogramBins[e],
-                                    static_cast<typename HistogramType::AbsoluteFrequencyType>(result.histogramCounts[e]));
+          s.histogram->SetFrequency(
+            result.histogramBins[e],
+            static_cast<typename HistogramType::AbsoluteFrequencyType>(result.histogramCounts[e]));
           running += result.histogramCounts[e];
           if (!found && static_cast<MapSizeType>(running) > s.count / 2)
           {

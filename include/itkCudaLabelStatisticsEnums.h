@@ -122,7 +122,8 @@ operator<<(std::ostream & out, const CudaLabelStatisticsEnums::Algorithm value)
   const auto index = static_cast<std::size_t>(value);
   if (index < sizeof(cca::AllAlgorithms) / sizeof(cca::AllAlgorithms[0]))
   {
-    return out << "itk::CudaLabelStatisticsEnums::Algorithm::" << cca::AlgorithmName(static_cast<cca::Algorithm>(index));
+    return out << "itk::CudaLabelStatisticsEnums::Algorithm::"
+               << cca::AlgorithmName(static_cast<cca::Algorithm>(index));
   }
   return out << "INVALID VALUE FOR itk::CudaLabelStatisticsEnums::Algorithm";
 }

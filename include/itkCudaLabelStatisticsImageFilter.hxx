@@ -147,7 +147,7 @@ public:
   static std::unique_ptr<cca::Result>
   Take()
   {
-    std::lock_guard<std::mutex> lock(Mutex());
+    std::lock_guard<std::mutex>  lock(Mutex());
     std::unique_ptr<cca::Result> result = std::move(Idle());
     return result ? std::move(result) : std::make_unique<cca::Result>();
   }
@@ -393,7 +393,8 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
   {
     if (__builtin_mul_overflow(pixels, region.GetSize(d), &pixels))
     {
-      itkExceptionMacro(<< "the input region of size " << region.GetSize() << " has more pixels than 64 bits can count");
+      itkExceptionMacro(<< "the input region of size " << region.GetSize()
+                        << " has more pixels than 64 bits can count");
     }
   }
   if (!buffered.IsInside(region))
@@ -435,11 +436,11 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
   }
   options.selection.minimumPixels =
     std::max(static_cast<std::int64_t>(m_MinimumObjectSize), PixelsAtLeast(m_MinimumPhysicalSize, pixelSize));
-  options.selection.maximumPixels = std::min(
-    m_MaximumObjectSize >= static_cast<SizeValueType>(std::numeric_limits<std::int64_t>::max())
-      ? std::numeric_limits<std::int64_t>::max()
-      : static_cast<std::int64_t>(m_MaximumObjectSize),
-    PixelsAtMost(m_MaximumPhysicalSize, pixelSize));
+  options.selection.maximumPixels =
+    std::min(m_MaximumObjectSize >= static_cast<SizeValueType>(std::numeric_limits<std::int64_t>::max())
+               ? std::numeric_limits<std::int64_t>::max()
+               : static_cast<std::int64_t>(m_MaximumObjectSize),
+             PixelsAtMost(m_MaximumPhysicalSize, pixelSize));
   options.selection.keepLargest = static_cast<std::int64_t>(m_NumberOfObjectsToKeep);
   options.selection.orderBySize = m_SortObjectsBySize;
   if (options.selection.maximumPixels < options.selection.minimumPixels)
@@ -478,9 +479,8 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
                         << feature->GetSpacing() << ", origin " << feature->GetOrigin() << " against "
                         << input->GetSpacing() << ", " << input->GetOrigin() << ", or another direction)");
     }
-    const bool scalar = WithScalarImage<ImageDimension>(feature, [&](const auto * typed) {
-      options.intensity.featureImage = ViewOf(typed, region);
-    });
+    const bool scalar = WithScalarImage<ImageDimension>(
+      feature, [&](const auto * typed) { options.intensity.featureImage = ViewOf(typed, region); });
     if (!scalar)
     {
       itkExceptionMacro(<< "the feature image (" << feature->GetNameOfClass()
@@ -500,9 +500,8 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
 
   // Labels 1, 2, ... with background 0 from the engine, in the output type:
   // then it writes straight into the output buffer.
-  const bool consecutive =
-    (m_Objects != ObjectsEnum::LabelValues || m_SortObjectsBySize) &&
-    (m_SortObjectsBySize || !options.selection.Active());
+  const bool consecutive = (m_Objects != ObjectsEnum::LabelValues || m_SortObjectsBySize) &&
+                           (m_SortObjectsBySize || !options.selection.Active());
   const bool directLabels = consecutive && std::is_unsigned<LabelType>::value &&
                             (sizeof(LabelType) == 4 || sizeof(LabelType) == 8) &&
                             m_OutputBackgroundValue == NumericTraits<LabelType>::ZeroValue();
@@ -565,7 +564,7 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
     for (std::int64_t k = 0; k < components; ++k)
     {
       // The value as the input type, then as a label: it must be one.
-      const auto      value = static_cast<InputImagePixelType>(result.labelValues[k]);
+      const auto        value = static_cast<InputImagePixelType>(result.labelValues[k]);
       const long double asNumber = static_cast<long double>(value);
       if (asNumber < static_cast<long double>(NumericTraits<LabelType>::NonpositiveMin()) ||
           asNumber > static_cast<long double>(NumericTraits<LabelType>::max()) ||
@@ -575,7 +574,8 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
         itkExceptionMacro(<< "the input label "
                           << static_cast<typename NumericTraits<InputImagePixelType>::PrintType>(value)
                           << " cannot be a label of the output (its type's range, or the OutputBackgroundValue "
-                          << static_cast<typename NumericTraits<OutputImagePixelType>::PrintType>(m_OutputBackgroundValue)
+                          << static_cast<typename NumericTraits<OutputImagePixelType>::PrintType>(
+                               m_OutputBackgroundValue)
                           << ")");
       }
       labels[k] = static_cast<LabelType>(value);
@@ -585,7 +585,8 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
   {
     const bool         kept = options.selection.Active() && !m_SortObjectsBySize;
     const std::int64_t largest = components == 0 ? 0 : (kept ? result.sourceNumbers.back() : components);
-    if (components > 0 && ConsecutiveLabel(largest, background) > static_cast<long double>(NumericTraits<LabelType>::max()))
+    if (components > 0 &&
+        ConsecutiveLabel(largest, background) > static_cast<long double>(NumericTraits<LabelType>::max()))
     {
       labelImage->Initialize();
       itkExceptionMacro(<< "Number of objects (" << largest << ") greater than maximum of output pixel type ("
@@ -628,13 +629,19 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
     intensity = std::make_unique<IntensityAttributesType>(output, region, result, histogramBins);
   }
   MultiThreaderBase * threader = this->GetMultiThreader();
-  const auto labelOf = [&labels](std::int64_t object) { return labels[static_cast<std::size_t>(object - 1)]; };
+  const auto          labelOf = [&labels](std::int64_t object) { return labels[static_cast<std::size_t>(object - 1)]; };
   if (intensity)
   {
-    CudaLabelStatisticsLabelMapBuilder<OutputImageType>::Build(
-      result, region.GetIndex(), attributes, labelOf, threader, output, [&intensity](SizeValueType k, LabelObjectType & object) {
-        intensity->Assign(static_cast<std::int64_t>(k), object);
-      });
+    CudaLabelStatisticsLabelMapBuilder<OutputImageType>::Build(result,
+                                                               region.GetIndex(),
+                                                               attributes,
+                                                               labelOf,
+                                                               threader,
+                                                               output,
+                                                               [&intensity](SizeValueType k, LabelObjectType & object) {
+                                                                 intensity->Assign(static_cast<std::int64_t>(k),
+                                                                                   object);
+                                                               });
   }
   else
   {

@@ -64,8 +64,10 @@ public:
   using HistogramType = typename LabelObjectType::HistogramType;
 
   /** histogramBins 0: no Histogram attribute. */
-  CudaLabelStatisticsIntensityAttributes(const TLabelMap * map, const RegionType & region, const cca::Result & result,
-                                         unsigned int histogramBins)
+  CudaLabelStatisticsIntensityAttributes(const TLabelMap *   map,
+                                         const RegionType &  region,
+                                         const cca::Result & result,
+                                         unsigned int        histogramBins)
     : m_Map(map)
     , m_RegionIndex(region.GetIndex())
     , m_Result(result)
@@ -225,8 +227,8 @@ private:
     histogram->Initialize(size, lower, upper);
     for (std::int64_t e = m_Result.histogramOffsets[k]; e < m_Result.histogramOffsets[k + 1]; ++e)
     {
-      histogram->SetFrequency(m_Result.histogramBins[e], static_cast<typename HistogramType::AbsoluteFrequencyType>(
-                                                           m_Result.histogramCounts[e]));
+      histogram->SetFrequency(m_Result.histogramBins[e],
+                              static_cast<typename HistogramType::AbsoluteFrequencyType>(m_Result.histogramCounts[e]));
     }
     return histogram;
   }

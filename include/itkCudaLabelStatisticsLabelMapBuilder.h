@@ -103,8 +103,8 @@ public:
     }
     const SizeValueType makers =
       std::max<SizeValueType>(1, static_cast<SizeValueType>(threader->GetMaximumNumberOfThreads()) - 1);
-    const SizeValueType chunkObjects = ObjectsPerChunk(components, makers);
-    const SizeValueType chunks = (components + chunkObjects - 1) / chunkObjects;
+    const SizeValueType                            chunkObjects = ObjectsPerChunk(components, makers);
+    const SizeValueType                            chunks = (components + chunkObjects - 1) / chunkObjects;
     std::vector<typename LabelObjectType::Pointer> objects(components);
     std::unique_ptr<std::atomic<bool>[]>           made(new std::atomic<bool>[chunks]);
     for (SizeValueType c = 0; c < chunks; ++c)

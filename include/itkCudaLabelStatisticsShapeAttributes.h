@@ -100,7 +100,7 @@ public:
     std::vector<Sphere>    m_Spheres; ///< by pixel count
   };
 
-  CudaLabelStatisticsShapeAttributes(const TLabelMap * map,
+  CudaLabelStatisticsShapeAttributes(const TLabelMap *  map,
                                      const RegionType & region,
                                      bool               computePerimeter,
                                      bool               computeFeretDiameter,
@@ -171,7 +171,8 @@ public:
     double perimeterOnBorder = 0;
     for (unsigned int i = 0; i < Dimension; ++i)
     {
-      perimeterOnBorder += m_SizePerPixelPerDimension[i] * static_cast<double>(f.pixelsOnFace[2 * i] + f.pixelsOnFace[2 * i + 1]);
+      perimeterOnBorder +=
+        m_SizePerPixelPerDimension[i] * static_cast<double>(f.pixelsOnFace[2 * i] + f.pixelsOnFace[2 * i + 1]);
     }
 
     const auto &       principal = this->PrincipalMomentsAndAxes(centralMoments, memo);
@@ -427,7 +428,8 @@ private:
         const double thirdTerm = (2.0 * length - 1.0) / 3.0;
         for (unsigned int i = 0; i < Dimension; ++i)
         {
-          moments[i][i] += length * (p0[i] * p0[i] + halfSpan * (2.0 * p0[i] * step[i] + thirdTerm * step[i] * step[i]));
+          moments[i][i] +=
+            length * (p0[i] * p0[i] + halfSpan * (2.0 * p0[i] * step[i] + thirdTerm * step[i] * step[i]));
           for (unsigned int j = i + 1; j < Dimension; ++j)
           {
             const double product =

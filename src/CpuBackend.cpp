@@ -65,9 +65,14 @@ struct ForegroundTest
  *  ends where the value changes (label images), and its key is appended. */
 template <typename TPixel>
 void
-DetectRowRuns(const TPixel * row, std::int64_t width, std::int64_t stride, const ForegroundTest<TPixel> & isForeground,
-              bool splitAtValues, std::vector<std::int32_t> & x, std::vector<std::int32_t> & length,
-              std::vector<std::uint64_t> & key)
+DetectRowRuns(const TPixel *                 row,
+              std::int64_t                   width,
+              std::int64_t                   stride,
+              const ForegroundTest<TPixel> & isForeground,
+              bool                           splitAtValues,
+              std::vector<std::int32_t> &    x,
+              std::vector<std::int32_t> &    length,
+              std::vector<std::uint64_t> &   key)
 {
   std::int64_t i = 0;
   while (i < width)
@@ -108,21 +113,26 @@ using ChunkKeys = std::vector<std::vector<std::uint64_t>>;
 
 template <typename TPixel>
 void
-DetectRuns(const ImageView & image, const Options & options, const std::vector<std::int64_t> & chunkRows,
-           ChunkRuns & chunkX, ChunkRuns & chunkLength, ChunkKeys & chunkKey, RunTable & runs)
+DetectRuns(const ImageView &                 image,
+           const Options &                   options,
+           const std::vector<std::int64_t> & chunkRows,
+           ChunkRuns &                       chunkX,
+           ChunkRuns &                       chunkLength,
+           ChunkKeys &                       chunkKey,
+           RunTable &                        runs)
 {
-  const std::int64_t width = image.size[0];
-  const std::int64_t height = image.size[1];
-  const std::int64_t rows = height * image.size[2];
-  const bool         dense = image.stride[0] == 0 && image.stride[1] == 0 && image.stride[2] == 0;
-  const std::int64_t sx = dense ? 1 : image.stride[0];
-  const std::int64_t sy = dense ? width : image.stride[1];
-  const std::int64_t sz = dense ? width * height : image.stride[2];
+  const std::int64_t           width = image.size[0];
+  const std::int64_t           height = image.size[1];
+  const std::int64_t           rows = height * image.size[2];
+  const bool                   dense = image.stride[0] == 0 && image.stride[1] == 0 && image.stride[2] == 0;
+  const std::int64_t           sx = dense ? 1 : image.stride[0];
+  const std::int64_t           sy = dense ? width : image.stride[1];
+  const std::int64_t           sz = dense ? width * height : image.stride[2];
   const ForegroundTest<TPixel> isForeground{ static_cast<TPixel>(options.foregroundValue),
                                              options.foregroundRule == ForegroundRule::EqualTo,
                                              options.foregroundRule == ForegroundRule::All };
-  const bool   splitAtValues = options.objects != Objects::ForegroundComponents;
-  const auto * pixels = static_cast<const TPixel *>(image.data);
+  const bool                   splitAtValues = options.objects != Objects::ForegroundComponents;
+  const auto *                 pixels = static_cast<const TPixel *>(image.data);
 
   const int chunks = static_cast<int>(chunkRows.size()) - 1;
   chunkX.resize(chunks);
@@ -138,8 +148,8 @@ DetectRuns(const ImageView & image, const Options & options, const std::vector<s
       const std::int64_t y = r % height;
       const std::int64_t z = r / height;
       const std::size_t  before = chunkX[c].size();
-      DetectRowRuns(pixels + y * sy + z * sz, width, sx, isForeground, splitAtValues, chunkX[c], chunkLength[c],
-                    chunkKey[c]);
+      DetectRowRuns(
+        pixels + y * sy + z * sz, width, sx, isForeground, splitAtValues, chunkX[c], chunkLength[c], chunkKey[c]);
       runs.rowStart[r + 1] = static_cast<std::int64_t>(chunkX[c].size() - before); // a count for now
     }
   });
@@ -359,7 +369,8 @@ public:
         ParallelForChunks(threads, [&](int c) {
           for (std::int64_t u = values * c / threads; u < values * (c + 1) / threads; ++u)
           {
-            m_Table[u] = static_cast<std::int32_t>(m_Binning.Find(static_cast<double>(static_cast<T>(static_cast<U>(u)))));
+            m_Table[u] =
+              static_cast<std::int32_t>(m_Binning.Find(static_cast<double>(static_cast<T>(static_cast<U>(u)))));
           }
         });
       }
@@ -389,8 +400,11 @@ private:
  *  image) is shared by every thread. With double sums a chunk starts at an
  *  object's first run: merged partial sums would round differently. */
 std::vector<std::int64_t>
-IntensityChunks(const std::vector<cca::Run> & grouped, const std::vector<std::int64_t> & offsets,
-                const std::vector<ComponentFeatures> & table, int chunks, bool splitObjects)
+IntensityChunks(const std::vector<cca::Run> &          grouped,
+                const std::vector<std::int64_t> &      offsets,
+                const std::vector<ComponentFeatures> & table,
+                int                                    chunks,
+                bool                                   splitObjects)
 {
   const std::int64_t        objects = static_cast<std::int64_t>(offsets.size()) - 1;
   std::vector<std::int64_t> pixelsBefore(static_cast<std::size_t>(objects) + 1, 0);
@@ -403,8 +417,9 @@ IntensityChunks(const std::vector<cca::Run> & grouped, const std::vector<std::in
   for (int c = 1; c < chunks; ++c)
   {
     const std::int64_t target = pixelsBefore[objects] / chunks * c;
-    const std::int64_t k = (std::upper_bound(pixelsBefore.begin(), pixelsBefore.end(), target) - pixelsBefore.begin()) - 1;
-    std::int64_t       run = offsets[std::min(k, objects)];
+    const std::int64_t k =
+      (std::upper_bound(pixelsBefore.begin(), pixelsBefore.end(), target) - pixelsBefore.begin()) - 1;
+    std::int64_t run = offsets[std::min(k, objects)];
     if (splitObjects && k < objects)
     {
       for (std::int64_t pixels = pixelsBefore[k]; run < offsets[k + 1] && pixels + grouped[run].length <= target; ++run)
@@ -421,17 +436,19 @@ IntensityChunks(const std::vector<cca::Run> & grouped, const std::vector<std::in
 template <class Sum>
 struct IntensityPiece
 {
-  std::int64_t                object;
-  std::int64_t                pixelCount;
+  std::int64_t                 object;
+  std::int64_t                 pixelCount;
   detail::IntensityRecord<Sum> record;
-  std::vector<std::uint32_t>  bins;
-  std::vector<std::int64_t>   counts;
+  std::vector<std::uint32_t>   bins;
+  std::vector<std::int64_t>    counts;
 };
 
 /** Adds the sorted entries b to the sorted entries a. */
 void
-MergeSparseHistogram(std::vector<std::uint32_t> & aBins, std::vector<std::int64_t> & aCounts,
-                     const std::vector<std::uint32_t> & bBins, const std::vector<std::int64_t> & bCounts)
+MergeSparseHistogram(std::vector<std::uint32_t> &       aBins,
+                     std::vector<std::int64_t> &        aCounts,
+                     const std::vector<std::uint32_t> & bBins,
+                     const std::vector<std::int64_t> &  bCounts)
 {
   std::vector<std::uint32_t> bins;
   std::vector<std::int64_t>  counts;
@@ -462,8 +479,11 @@ MergeSparseHistogram(std::vector<std::uint32_t> & aBins, std::vector<std::int64_
 /** The intensity group of every object, from its runs (grouped by object). */
 template <class T>
 void
-IntensityOnCpu(const Options & options, const std::vector<cca::Run> & grouped, const std::vector<std::int64_t> & offsets,
-               int threads, Result & result)
+IntensityOnCpu(const Options &                   options,
+               const std::vector<cca::Run> &     grouped,
+               const std::vector<std::int64_t> & offsets,
+               int                               threads,
+               Result &                          result)
 {
   using Sum = detail::IntensitySum_t<T>;
   using Piece = IntensityPiece<Sum>;
@@ -511,8 +531,11 @@ IntensityOnCpu(const Options & options, const std::vector<cca::Run> & grouped, c
   std::vector<std::vector<Piece>>         chunkPieces(threads);
   std::vector<std::int64_t>               firstWhole(threads, objects); // the chunk's first whole object
   std::vector<std::int64_t>               entriesOf(static_cast<std::size_t>(objects), 0);
-  auto median = [&](const std::uint32_t * bins, const std::int64_t * counts, std::int64_t entries,
-                    std::int64_t pixelCount, std::int64_t k) {
+  auto                                    median = [&](const std::uint32_t * bins,
+                    const std::int64_t *  counts,
+                    std::int64_t          entries,
+                    std::int64_t          pixelCount,
+                    std::int64_t          k) {
     result.intensity[k].median = detail::HistogramMedian(bins, counts, entries, pixelCount, binning);
   };
   ParallelForChunks(threads, [&](int c) {
@@ -522,8 +545,8 @@ IntensityOnCpu(const Options & options, const std::vector<cca::Run> & grouped, c
     {
       return;
     }
-    ObjectHistogram    histogram;
-    std::int64_t       k = (std::upper_bound(offsets.begin(), offsets.end(), begin) - offsets.begin()) - 1;
+    ObjectHistogram histogram;
+    std::int64_t    k = (std::upper_bound(offsets.begin(), offsets.end(), begin) - offsets.begin()) - 1;
     for (; k < objects && offsets[k] < end; ++k)
     {
       const std::int64_t first = std::max(offsets[k], begin);
@@ -671,15 +694,15 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
   {
     throw Error(Error::Kind::InvalidInput, "the CPU backend cannot access CUDA device memory");
   }
-  const auto         labelStart = Clock::now();
-  const std::int64_t width = image.size[0];
-  const std::int64_t height = image.size[1];
-  const std::int64_t depth = image.size[2];
-  const std::int64_t rows = height * depth;
+  const auto             labelStart = Clock::now();
+  const std::int64_t     width = image.size[0];
+  const std::int64_t     height = image.size[1];
+  const std::int64_t     depth = image.size[2];
+  const std::int64_t     rows = height * depth;
   const RowNeighbourhood neighbourhood(height, depth);
   const bool             labelModes = options.objects != Objects::ForegroundComponents;
 
-  int threads = HostThreads(options.numberOfThreads);
+  int       threads = HostThreads(options.numberOfThreads);
   const int allThreads = threads;
   threads = static_cast<int>(std::min<std::int64_t>(threads, rows));
   std::vector<std::int64_t> chunkRows(threads + 1);
@@ -773,9 +796,11 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
   result.times.labelMs = MillisecondsSince(labelStart);
 
   // Features.
-  const auto               featuresStart = Clock::now();
-  const detail::ImageFaces faces{ static_cast<std::int32_t>(width), static_cast<std::int32_t>(height),
-                                  static_cast<std::int32_t>(depth), image.dimension == 3 };
+  const auto                       featuresStart = Clock::now();
+  const detail::ImageFaces         faces{ static_cast<std::int32_t>(width),
+                                  static_cast<std::int32_t>(height),
+                                  static_cast<std::int32_t>(depth),
+                                  image.dimension == 3 };
   std::vector<ComponentFeatures> & table = result.features;
   table.resize(componentCount);
   using ForeignTable = std::unordered_map<std::int64_t, ComponentFeatures>;
@@ -812,7 +837,12 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
         ForEachTouchingPair(runs, r, rb, 1, [&](std::int64_t i, std::int64_t j) {
           if (runLabel[i] == runLabel[j])
           {
-            detail::AddAdjacentPairs(runs.x[i], runs.length[i], runs.x[j], runs.length[j], yStep, zStep,
+            detail::AddAdjacentPairs(runs.x[i],
+                                     runs.length[i],
+                                     runs.x[j],
+                                     runs.length[j],
+                                     yStep,
+                                     zStep,
                                      featuresOf(runLabel[i]).interceptCounts);
           }
         });
@@ -848,7 +878,7 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
   }
   if (options.selection.Active())
   {
-    auto base = [&](std::int64_t k) { return order.empty() ? k : order[k]; };
+    auto                            base = [&](std::int64_t k) { return order.empty() ? k : order[k]; };
     const std::vector<std::int64_t> kept = detail::SelectObjects(
       componentCount, options.selection, [&](std::int64_t k) { return table[base(k)].pixelCount; });
     std::vector<std::int64_t> selected(kept.size());
@@ -890,8 +920,8 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
   if (options.labelImageType == LabelImageType::UInt32 &&
       componentCount > std::int64_t{ std::numeric_limits<std::uint32_t>::max() })
   {
-    throw Error(Error::Kind::Overflow, "number of components (" + std::to_string(componentCount) +
-                                         ") exceeds the 32-bit label image");
+    throw Error(Error::Kind::Overflow,
+                "number of components (" + std::to_string(componentCount) + ") exceeds the 32-bit label image");
   }
 
   // Run-length lines grouped by object (label 0: a removed object's run),

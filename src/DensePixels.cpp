@@ -52,13 +52,13 @@ DensePixelProducer(const ImageView & image)
     auto *             out = static_cast<unsigned char *>(dst);
     while (pixel < last)
     {
-      const std::int64_t x = pixel % width;
-      const std::int64_t row = pixel / width;
-      const std::int64_t y = row % height;
-      const std::int64_t z = row / height;
-      const std::int64_t n = std::min(width - x, last - pixel);
-      const unsigned char * source = base + static_cast<std::ptrdiff_t>((x * sx + y * sy + z * sz) *
-                                                                        static_cast<std::int64_t>(pixelBytes));
+      const std::int64_t    x = pixel % width;
+      const std::int64_t    row = pixel / width;
+      const std::int64_t    y = row % height;
+      const std::int64_t    z = row / height;
+      const std::int64_t    n = std::min(width - x, last - pixel);
+      const unsigned char * source =
+        base + static_cast<std::ptrdiff_t>((x * sx + y * sy + z * sz) * static_cast<std::int64_t>(pixelBytes));
       if (sx == 1)
       {
         std::memcpy(out, source, static_cast<std::size_t>(n) * pixelBytes);

@@ -325,10 +325,11 @@ Engine::Run(const ImageView & image, const Options & options, Result & result)
   }
   if (resolved == Backend::Cuda && !CudaBackendCompiledIn())
   {
-    throw Error(Error::Kind::NoDevice, deviceMemory ? "the data is in CUDA device memory but this build has no "
-                                                      "CUDA support"
-                                                    : "the CUDA backend was requested but this build has no CUDA "
-                                                      "support");
+    throw Error(Error::Kind::NoDevice,
+                deviceMemory ? "the data is in CUDA device memory but this build has no "
+                               "CUDA support"
+                             : "the CUDA backend was requested but this build has no CUDA "
+                               "support");
   }
   const int cudaDevice = image.memory == MemorySpace::CudaDevice ? image.deviceOrdinal : options.cudaDevice;
 
@@ -337,9 +338,10 @@ Engine::Run(const ImageView & image, const Options & options, Result & result)
     BackendImplementation & backend = BackendFor(resolved, cudaDevice);
     if (deviceMemory && !backend.SupportsDeviceMemory())
     {
-      throw Error(Error::Kind::InvalidInput, std::string("the ") + BackendName(resolved) +
-                                               " backend of this build cannot read or write CUDA device memory in "
-                                               "place yet: copy the data to host memory");
+      throw Error(Error::Kind::InvalidInput,
+                  std::string("the ") + BackendName(resolved) +
+                    " backend of this build cannot read or write CUDA device memory in "
+                    "place yet: copy the data to host memory");
     }
     RunTranslatingAllocationFailures(backend, image, options, result);
   }
@@ -363,8 +365,7 @@ Engine::Run(const ImageView & image, const Options & options, Result & result)
     result.bytesCopiedToDevice = 0;
   }
   result.backendUsed = resolved;
-  result.times.totalMs =
-    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  result.times.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 } // namespace cca

@@ -96,7 +96,7 @@ PackedExtremes(std::int64_t pixels)
 /** An unsigned key whose order is the order of the values. */
 template <class T>
 CCA_HOST_DEVICE std::uint64_t
-ValueKey(T v)
+                ValueKey(T v)
 {
   if constexpr (std::is_same<T, float>::value)
   {
@@ -164,14 +164,14 @@ constexpr std::uint64_t IndexMaskOf = ValueKeyBits<T> >= 64 ? 0 : (~std::uint64_
 /** The keys one pixel votes for the minimum and the maximum. */
 template <class T>
 CCA_HOST_DEVICE std::uint64_t
-MinimumKeyOf(T v, std::int64_t index, bool packed)
+                MinimumKeyOf(T v, std::int64_t index, bool packed)
 {
   const std::uint64_t key = ValueKey(v);
   return packed ? (key << (64 - ValueKeyBits<T>)) | (IndexMaskOf<T> - static_cast<std::uint64_t>(index)) : key;
 }
 template <class T>
 CCA_HOST_DEVICE std::uint64_t
-MaximumKeyOf(T v, std::int64_t index, bool packed)
+                MaximumKeyOf(T v, std::int64_t index, bool packed)
 {
   const std::uint64_t key = ValueKey(v);
   return packed ? (key << (64 - ValueKeyBits<T>)) | static_cast<std::uint64_t>(index) : key;
@@ -247,8 +247,16 @@ MergeIntensity(IntensityRecord<Sum> & a, const IntensityRecord<Sum> & b, bool we
  *  raster index of pixel 0. */
 template <class T, class Sum>
 CCA_HOST_DEVICE void
-RunIntensity(const T * row, std::int64_t xStride, std::int32_t x0, std::int32_t length, std::int64_t y,
-             std::int64_t z, std::int64_t rowIndex, bool packed, bool weighted, IntensityRecord<Sum> & r)
+RunIntensity(const T *              row,
+             std::int64_t           xStride,
+             std::int32_t           x0,
+             std::int32_t           length,
+             std::int64_t           y,
+             std::int64_t           z,
+             std::int64_t           rowIndex,
+             bool                   packed,
+             bool                   weighted,
+             IntensityRecord<Sum> & r)
 {
   ClearIntensity(r);
   Sum s1, s2, s3, s4, sx, sxx;
@@ -260,9 +268,9 @@ RunIntensity(const T * row, std::int64_t xStride, std::int32_t x0, std::int32_t 
   ClearSum(sxx);
   for (std::int32_t k = 0; k < length; ++k)
   {
-    const std::int32_t x = x0 + k;
-    const T            v = row[x * xStride];
-    const std::int64_t index = rowIndex + x;
+    const std::int32_t  x = x0 + k;
+    const T             v = row[x * xStride];
+    const std::int64_t  index = rowIndex + x;
     const std::uint64_t minimumKey = MinimumKeyOf(v, index, packed);
     const std::uint64_t maximumKey = MaximumKeyOf(v, index, packed);
     // Later pixels win ties: ITK's "v <= min" and "v >= max".
@@ -294,7 +302,8 @@ RunIntensity(const T * row, std::int64_t xStride, std::int32_t x0, std::int32_t 
     else
     {
       const std::int64_t  w = static_cast<std::int64_t>(v);
-      const std::uint64_t magnitude = w < 0 ? std::uint64_t{ 0 } - static_cast<std::uint64_t>(w) : static_cast<std::uint64_t>(w);
+      const std::uint64_t magnitude =
+        w < 0 ? std::uint64_t{ 0 } - static_cast<std::uint64_t>(w) : static_cast<std::uint64_t>(w);
       const std::uint64_t w2 = magnitude * magnitude; // < 2^64 for any 32-bit value
       AddSigned(s1, w);
       AddUnsigned(s2, w2);
@@ -427,7 +436,7 @@ struct HistogramBinning
 
   /** The bin of v, or -1 when ClipBinsAtEnds leaves it out (GetIndex). */
   CCA_HOST_DEVICE std::int64_t
-  Find(double v) const
+                  Find(double v) const
   {
     if (v < BinMin(0))
     {

@@ -33,8 +33,11 @@ IndexToCoordinates(std::int64_t index, std::int64_t width, std::int64_t height, 
 
 template <class T>
 void
-FinishExtremes(const IntensityRecord<IntensitySum_t<T>> & r, bool packed, std::int64_t width, std::int64_t height,
-               ObjectIntensity & out)
+FinishExtremes(const IntensityRecord<IntensitySum_t<T>> & r,
+               bool                                       packed,
+               std::int64_t                               width,
+               std::int64_t                               height,
+               ObjectIntensity &                          out)
 {
   constexpr int shift = 64 - ValueKeyBits<T>;
   std::int64_t  minimumIndex = r.minimumIndex;
@@ -59,15 +62,19 @@ FinishExtremes(const IntensityRecord<IntensitySum_t<T>> & r, bool packed, std::i
  *  by a), which keeps the terms small, then converted. */
 template <int W>
 void
-FinishExactSums(const WideSum<W> * s, std::int64_t n, double minimum, double maximum, bool weighted,
-                ObjectIntensity & out)
+FinishExactSums(const WideSum<W> * s,
+                std::int64_t       n,
+                double             minimum,
+                double             maximum,
+                bool               weighted,
+                ObjectIntensity &  out)
 {
   using L = long double;
   const L sum = ToFloating<L>(s[SumV]);
   out.sum = ToFloating<double>(s[SumV]);
   // T_k = sum (v - K)^k, exact modulo 2^(64 W) and small enough to fit.
-  const auto K = static_cast<std::int64_t>(
-    std::min<L>(std::max<L>(std::nearbyint(sum / static_cast<L>(n)), static_cast<L>(minimum)), static_cast<L>(maximum)));
+  const auto K = static_cast<std::int64_t>(std::min<L>(
+    std::max<L>(std::nearbyint(sum / static_cast<L>(n)), static_cast<L>(minimum)), static_cast<L>(maximum)));
   WideSum<W> nk;
   Clear(nk);
   AddSigned(nk, n);
@@ -182,8 +189,13 @@ FinishRealSums(const double * s, std::int64_t n, bool weighted, ObjectIntensity 
 /** The ObjectIntensity of a record of feature type T (median left at 0). */
 template <class T>
 void
-FinishIntensity(const IntensityRecord<IntensitySum_t<T>> & r, std::int64_t pixelCount, bool packed,
-                std::int64_t width, std::int64_t height, bool weighted, ObjectIntensity & out)
+FinishIntensity(const IntensityRecord<IntensitySum_t<T>> & r,
+                std::int64_t                               pixelCount,
+                bool                                       packed,
+                std::int64_t                               width,
+                std::int64_t                               height,
+                bool                                       weighted,
+                ObjectIntensity &                          out)
 {
   FinishExtremes<T>(r, packed, width, height, out);
   if constexpr (ExactIntensitySums<T>)
@@ -202,7 +214,10 @@ FinishIntensity(const IntensityRecord<IntensitySum_t<T>> & r, std::int64_t pixel
  *  (total + 1) / 2; when the object has an even number of pixels and the
  *  count there is exactly total / 2, the mean with the next non-empty bin. */
 inline double
-HistogramMedian(const std::uint32_t * bins, const std::int64_t * counts, std::int64_t entries, std::int64_t pixelCount,
+HistogramMedian(const std::uint32_t *    bins,
+                const std::int64_t *     counts,
+                std::int64_t             entries,
+                std::int64_t             pixelCount,
                 const HistogramBinning & binning)
 {
   std::int64_t total = 0;

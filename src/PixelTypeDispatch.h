@@ -37,8 +37,8 @@ DispatchPixelType(PixelType type, Function && function)
     case PixelType::Float64:
       break;
   }
-  throw Error(Error::Kind::InvalidInput, std::string("the labeled image needs an integer pixel type, not ") +
-                                           PixelTypeName(type));
+  throw Error(Error::Kind::InvalidInput,
+              std::string("the labeled image needs an integer pixel type, not ") + PixelTypeName(type));
 }
 
 /** The same over every pixel type a feature image may have, reals included. */

@@ -52,14 +52,14 @@ ClearFeatures(ComponentFeatures & f)
 
 /** Sum of x for x in [x0, x0 + n). */
 CCA_HOST_DEVICE std::int64_t
-SumOfRange(std::int64_t x0, std::int64_t n)
+                SumOfRange(std::int64_t x0, std::int64_t n)
 {
   return n * x0 + n * (n - 1) / 2;
 }
 
 /** Sum of x*x for x in [x0, x0 + n), exact in unsigned 64-bit arithmetic. */
 CCA_HOST_DEVICE std::uint64_t
-SumOfSquaresOfRange(std::uint64_t x0, std::uint64_t n)
+                SumOfSquaresOfRange(std::uint64_t x0, std::uint64_t n)
 {
   // n x0^2 + x0 n (n-1) + (n-1) n (2n-1) / 6; the last product is divisible by 6.
   const std::uint64_t a = n * x0 * x0;
@@ -81,7 +81,11 @@ SumOfSquaresOfRange(std::uint64_t x0, std::uint64_t n)
 /** The features of one run alone (pixels x .. x+length-1 of row y, z). Pair
  *  counts between runs are added separately by AddAdjacentPairs. */
 CCA_HOST_DEVICE void
-RunContribution(std::int32_t x, std::int32_t y, std::int32_t z, std::int32_t length, const ImageFaces & faces,
+RunContribution(std::int32_t        x,
+                std::int32_t        y,
+                std::int32_t        z,
+                std::int32_t        length,
+                const ImageFaces &  faces,
                 ComponentFeatures & f)
 {
   const std::int64_t n = length;
@@ -138,7 +142,7 @@ RunContribution(std::int32_t x, std::int32_t y, std::int32_t z, std::int32_t len
 
 /** Number of integers in [a0, a1] intersected with [b0, b1]. */
 CCA_HOST_DEVICE std::int64_t
-Overlap(std::int64_t a0, std::int64_t a1, std::int64_t b0, std::int64_t b1)
+                Overlap(std::int64_t a0, std::int64_t a1, std::int64_t b0, std::int64_t b1)
 {
   const std::int64_t lo = a0 > b0 ? a0 : b0;
   const std::int64_t hi = a1 < b1 ? a1 : b1;
@@ -151,8 +155,13 @@ Overlap(std::int64_t a0, std::int64_t a1, std::int64_t b0, std::int64_t b1)
  *  (same x) and (1,|dy|,|dz|) (x differs by one). Both runs must belong to the
  *  same component. */
 CCA_HOST_DEVICE void
-AddAdjacentPairs(std::int32_t ax, std::int32_t alength, std::int32_t bx, std::int32_t blength, bool yStep,
-                 bool zStep, std::int64_t * pairCounts)
+AddAdjacentPairs(std::int32_t   ax,
+                 std::int32_t   alength,
+                 std::int32_t   bx,
+                 std::int32_t   blength,
+                 bool           yStep,
+                 bool           zStep,
+                 std::int64_t * pairCounts)
 {
   const std::int64_t a0 = ax;
   const std::int64_t a1 = a0 + alength - 1;

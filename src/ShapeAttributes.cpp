@@ -208,8 +208,11 @@ Perimeter(const ComponentFeatures & f, const ImageGeometry & g)
 /** ShapeLabelMapFilter's oriented bounding box: the run end points projected
  *  on the principal axes, widened by the projected pixel corners. */
 void
-OrientedBoundingBox(const Run * runs, std::int64_t runCount, const ImageGeometry & g, const IndexToPhysical & map,
-                    ShapeAttributes & s)
+OrientedBoundingBox(const Run *             runs,
+                    std::int64_t            runCount,
+                    const ImageGeometry &   g,
+                    const IndexToPhysical & map,
+                    ShapeAttributes &       s)
 {
   const int d = g.dimension;
   double    minimum[3];
@@ -220,7 +223,8 @@ OrientedBoundingBox(const Run * runs, std::int64_t runCount, const ImageGeometry
     maximum[i] = std::numeric_limits<double>::lowest();
   }
   auto include = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
-    const double index[3] = { static_cast<double>(g.regionIndex[0] + x), static_cast<double>(g.regionIndex[1] + y),
+    const double index[3] = { static_cast<double>(g.regionIndex[0] + x),
+                              static_cast<double>(g.regionIndex[1] + y),
                               static_cast<double>(g.regionIndex[2] + z) };
     double       point[3];
     map.Point(index, point);
@@ -285,8 +289,10 @@ OrientedBoundingBox(const Run * runs, std::int64_t runCount, const ImageGeometry
 /** Principal moments (ascending) and axes (rows, a proper rotation as ITK
  *  makes them) of the physical covariance A K A^T. */
 void
-PrincipalMomentsAndAxes(const ComponentFeatures & f, const ImageGeometry & g, const IndexToPhysical & map,
-                        ShapeAttributes & s)
+PrincipalMomentsAndAxes(const ComponentFeatures & f,
+                        const ImageGeometry &     g,
+                        const IndexToPhysical &   map,
+                        ShapeAttributes &         s)
 {
   const int d = g.dimension;
   Scatter   m;
@@ -321,8 +327,9 @@ PrincipalMomentsAndAxes(const ComponentFeatures & f, const ImageGeometry & g, co
   double vectors[3][3] = {};
   if (!SymmetricEigenDecomposition(d, c, values, vectors))
   {
-    throw Error(Error::Kind::InvalidInput, "the eigen decomposition of a component's moments did not converge "
-                                           "(non-finite spacing or direction?)");
+    throw Error(Error::Kind::InvalidInput,
+                "the eigen decomposition of a component's moments did not converge "
+                "(non-finite spacing or direction?)");
   }
   // Eigenvalues that are exactly 0 (a degenerate component) come out of the
   // floating-point solver as noise: set them to the exact value.
@@ -341,10 +348,10 @@ PrincipalMomentsAndAxes(const ComponentFeatures & f, const ImageGeometry & g, co
   }
   // As ITK: make the axes a proper rotation by multiplying the last row by the determinant.
   const auto & r = s.principalAxes;
-  const double determinant =
-    d == 2 ? r[0][0] * r[1][1] - r[0][1] * r[1][0]
-           : r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1]) - r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0]) +
-               r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]);
+  const double determinant = d == 2 ? r[0][0] * r[1][1] - r[0][1] * r[1][0]
+                                    : r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1]) -
+                                        r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0]) +
+                                        r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]);
   for (int j = 0; j < d; ++j)
   {
     s.principalAxes[d - 1][j] *= determinant;
@@ -369,11 +376,11 @@ ComputeShapeAttributes(const ComponentFeatures &     f,
   {
     throw Error(Error::Kind::InvalidInput, "a component without pixels has no shape attributes");
   }
-  const int              d = g.dimension;
-  const IndexToPhysical  map(g);
-  const double           n = static_cast<double>(f.pixelCount);
-  const double           nan = std::numeric_limits<double>::quiet_NaN();
-  double                 sizePerPixel = 1;
+  const int             d = g.dimension;
+  const IndexToPhysical map(g);
+  const double          n = static_cast<double>(f.pixelCount);
+  const double          nan = std::numeric_limits<double>::quiet_NaN();
+  double                sizePerPixel = 1;
   for (int i = 0; i < d; ++i)
   {
     sizePerPixel *= g.spacing[i];
@@ -386,14 +393,16 @@ ComputeShapeAttributes(const ComponentFeatures &     f,
   {
     s.boundingBoxIndex[i] = g.regionIndex[i] + f.boundingBoxMin[i];
     s.boundingBoxSize[i] = static_cast<std::int64_t>(f.boundingBoxMax[i]) - f.boundingBoxMin[i] + 1;
-    const __int128 sum = static_cast<__int128>(f.coordinateSum[i]) + static_cast<__int128>(f.pixelCount) * g.regionIndex[i];
+    const __int128 sum =
+      static_cast<__int128>(f.coordinateSum[i]) + static_cast<__int128>(f.pixelCount) * g.regionIndex[i];
     centroidIndex[i] = static_cast<double>(static_cast<long double>(sum) / static_cast<long double>(f.pixelCount));
   }
   map.Point(centroidIndex, s.centroid);
   s.numberOfPixelsOnBorder = f.pixelsOnBorder;
   for (int i = 0; i < d; ++i)
   {
-    s.perimeterOnBorder += sizePerPixel / g.spacing[i] * static_cast<double>(f.pixelsOnFace[2 * i] + f.pixelsOnFace[2 * i + 1]);
+    s.perimeterOnBorder +=
+      sizePerPixel / g.spacing[i] * static_cast<double>(f.pixelsOnFace[2 * i] + f.pixelsOnFace[2 * i + 1]);
   }
 
   PrincipalMomentsAndAxes(f, g, map, s);
@@ -509,7 +518,9 @@ ComputeShapeAttributes(const Result &                 result,
 {
   attributes.resize(static_cast<std::size_t>(std::max<std::int64_t>(0, result.componentCount)));
   ComputeShapeAttributes(
-    result, geometry, options,
+    result,
+    geometry,
+    options,
     [&attributes](std::int64_t index, const ShapeAttributes & a) { attributes[static_cast<std::size_t>(index)] = a; },
     threads);
 }

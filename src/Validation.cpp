@@ -97,8 +97,10 @@ ValidateGroups(const ImageView & image, const Options & options)
   if (labels && options.algorithm != Algorithm::Default && options.algorithm != Algorithm::FLSL &&
       options.algorithm != Algorithm::FLSL_CD)
   {
-    Fail(std::string("label images (Objects::") + ObjectsName(options.objects) + ") are labeled by the full-run "
-         "algorithms only (Default, FLSL, FLSL_CD), not " + AlgorithmName(options.algorithm));
+    Fail(std::string("label images (Objects::") + ObjectsName(options.objects) +
+         ") are labeled by the full-run "
+         "algorithms only (Default, FLSL, FLSL_CD), not " +
+         AlgorithmName(options.algorithm));
   }
   if ((labels || options.selection.Active() || options.intensity.Requested()) &&
       options.featureCompaction != FeatureCompaction::Scan)
@@ -234,8 +236,7 @@ ValidateInput(const ImageView & image, const Options & options)
   // coordinate is below 2^31 (checked above), so its square fits in 64 bits,
   // and the product exceeds the maximum exactly when the square exceeds the
   // maximum divided by the pixel count (rounded down).
-  const auto largest =
-    static_cast<std::uint64_t>(std::max(image.size[0], std::max(image.size[1], image.size[2])) - 1);
+  const auto largest = static_cast<std::uint64_t>(std::max(image.size[0], std::max(image.size[1], image.size[2])) - 1);
   const auto count = static_cast<std::uint64_t>(pixels);
   if (count > 0 && largest * largest > std::numeric_limits<std::uint64_t>::max() / count)
   {

@@ -95,9 +95,10 @@ template <int W>
 CCA_HOST_DEVICE void
 AddProduct(WideSum<W> & s, std::int64_t a, std::uint64_t b)
 {
-  const std::uint64_t magnitude = a < 0 ? std::uint64_t{ 0 } - static_cast<std::uint64_t>(a) : static_cast<std::uint64_t>(a);
-  std::uint64_t       high = 0;
-  std::uint64_t       low = 0;
+  const std::uint64_t magnitude =
+    a < 0 ? std::uint64_t{ 0 } - static_cast<std::uint64_t>(a) : static_cast<std::uint64_t>(a);
+  std::uint64_t high = 0;
+  std::uint64_t low = 0;
   MultiplyWords(magnitude, b, high, low);
   if (a < 0)
   {
@@ -145,7 +146,7 @@ AddWide(WideSum<W> & a, const WideSum<W> & b)
 /** a * m modulo 2^(64 W): exact when the true product fits. */
 template <int W>
 CCA_HOST_DEVICE WideSum<W>
-Multiplied(const WideSum<W> & a, std::int64_t m)
+                Multiplied(const WideSum<W> & a, std::int64_t m)
 {
   // a * (m mod 2^64) word by word, then minus a * 2^64 when m < 0.
   const auto    um = static_cast<std::uint64_t>(m);

@@ -136,9 +136,9 @@ FreshDirectory(const std::string & path)
 
 struct RunOptions
 {
-  std::vector<std::string> argv;       ///< argv[0] is the program
-  std::string              workDir;    ///< the program runs here
-  std::vector<std::string> environment; ///< extra NAME=value entries
+  std::vector<std::string> argv;                              ///< argv[0] is the program
+  std::string              workDir;                           ///< the program runs here
+  std::vector<std::string> environment;                       ///< extra NAME=value entries
   rlim_t                   addressSpaceLimit = RLIM_INFINITY; ///< RLIMIT_AS (ulimit -v), bytes
   rlim_t                   fileSizeLimit = RLIM_INFINITY;     ///< RLIMIT_FSIZE (ulimit -f), bytes
   unsigned                 timeoutSeconds = 120;              ///< SIGALRM ends a hung run
@@ -250,7 +250,7 @@ Wait(const Child & child)
   RunResult result;
   result.command = child.command;
   // Both pipes to their end, then the exit status.
-  pollfd pipes[2] = { { child.out, POLLIN, 0 }, { child.err, POLLIN, 0 } };
+  pollfd        pipes[2] = { { child.out, POLLIN, 0 }, { child.err, POLLIN, 0 } };
   std::string * texts[2] = { &result.out, &result.err };
   int           open = 2;
   while (open > 0)
@@ -282,8 +282,7 @@ Wait(const Child & child)
   }
   int status = 0;
   while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR)
-  {
-  }
+  {}
   if (WIFEXITED(status))
   {
     result.exitCode = WEXITSTATUS(status);
@@ -343,9 +342,11 @@ OneLineForLog(const std::string & text)
 inline void
 RequireCleanFailure(const RunResult & result, const std::string & what)
 {
-  Require(!result.Signalled(), what + ": ended by signal " + std::to_string(result.signal) + " (" + result.command + ")");
-  Require(result.exitCode == 1, what + ": exit code " + std::to_string(result.exitCode) + ", expected 1 (" +
-                                  result.command + ")\nstderr: " + result.err);
+  Require(!result.Signalled(),
+          what + ": ended by signal " + std::to_string(result.signal) + " (" + result.command + ")");
+  Require(result.exitCode == 1,
+          what + ": exit code " + std::to_string(result.exitCode) + ", expected 1 (" + result.command +
+            ")\nstderr: " + result.err);
   const auto lines = Lines(result.err);
   Require(lines.size() == 1 && lines[0].compare(0, 7, "error: ") == 0,
           what + ": stderr must be one line 'error: ...', got:\n" + result.err + "(" + result.command + ")");
@@ -370,13 +371,15 @@ RequireSuccess(const RunResult & result)
 
 /** A usage error: exit 2, one line on stderr, nothing written in the folder. */
 inline void
-RequireUsageError(const std::string & program, const std::string & dir, const std::vector<std::string> & arguments,
-                  const std::string & expected)
+RequireUsageError(const std::string &              program,
+                  const std::string &              dir,
+                  const std::vector<std::string> & arguments,
+                  const std::string &              expected)
 {
   const auto before = ListDirectory(dir);
   const auto result = RunIn(program, dir, arguments);
-  Require(!result.Signalled() && result.exitCode == 2, "exit code " + std::to_string(result.exitCode) + ", expected 2: " +
-                                                          result.command);
+  Require(!result.Signalled() && result.exitCode == 2,
+          "exit code " + std::to_string(result.exitCode) + ", expected 2: " + result.command);
   Require(Lines(result.err).size() == 1 && result.err.find(expected) != std::string::npos,
           "the message must be one line naming '" + expected + "', got: " + result.err);
   Require(ListDirectory(dir) == before, "a refused command line wrote files: " + result.command);
@@ -480,8 +483,10 @@ ReadMask(const std::string & input, const Expectation & e)
  *  its geometry against the input's; returns the pixel count per label. */
 template <unsigned int D>
 std::map<unsigned int, size_t>
-CheckLabelImage(const itk::Image<unsigned char, D> * mask, bool fullyConnected, const std::string & labelsPath,
-                size_t & expectedCount)
+CheckLabelImage(const itk::Image<unsigned char, D> * mask,
+                bool                                 fullyConnected,
+                const std::string &                  labelsPath,
+                size_t &                             expectedCount)
 {
   using MaskImageType = itk::Image<unsigned char, D>;
   using LabelImageType = itk::Image<unsigned int, D>;
@@ -503,12 +508,15 @@ CheckLabelImage(const itk::Image<unsigned char, D> * mask, bool fullyConnected, 
   const bool noGeometry = isTiff || isPng;
   for (unsigned int d = 0; d < D && isPng; ++d)
   {
-    Require(std::abs(labels->GetSpacing()[d] - mask->GetSpacing()[d]) < 1e-6, "PNG label image spacing differs from the input");
+    Require(std::abs(labels->GetSpacing()[d] - mask->GetSpacing()[d]) < 1e-6,
+            "PNG label image spacing differs from the input");
   }
   for (unsigned int d = 0; d < D && !noGeometry; ++d)
   {
-    Require(std::abs(labels->GetSpacing()[d] - mask->GetSpacing()[d]) < 1e-6, "label image spacing differs from the input");
-    Require(std::abs(labels->GetOrigin()[d] - mask->GetOrigin()[d]) < 1e-6, "label image origin differs from the input");
+    Require(std::abs(labels->GetSpacing()[d] - mask->GetSpacing()[d]) < 1e-6,
+            "label image spacing differs from the input");
+    Require(std::abs(labels->GetOrigin()[d] - mask->GetOrigin()[d]) < 1e-6,
+            "label image origin differs from the input");
   }
 
   std::map<unsigned int, size_t>                counts;
@@ -535,8 +543,10 @@ CheckLabelImage(const itk::Image<unsigned char, D> * mask, bool fullyConnected, 
 /** The table: header, one row per component in label order, pixel counts equal to the label image's. */
 template <unsigned int D>
 void
-CheckTable(const std::string & csvPath, const std::map<unsigned int, size_t> & counts, size_t expectedCount,
-           const Expectation & e)
+CheckTable(const std::string &                    csvPath,
+           const std::map<unsigned int, size_t> & counts,
+           size_t                                 expectedCount,
+           const Expectation &                    e)
 {
   std::ifstream csv(csvPath);
   Require(csv.good(), "cannot read " + csvPath);
@@ -554,10 +564,19 @@ CheckTable(const std::string & csvPath, const std::map<unsigned int, size_t> & c
     return -1;
   };
   Require(column("Label") == 0 && column("NumberOfPixels") == 1, "CSV header must start with Label,NumberOfPixels");
-  for (const char * name : { "PhysicalSize", "Centroid_x", "BoundingBoxIndex_x", "BoundingBoxSize_x",
-                             "NumberOfPixelsOnBorder", "PerimeterOnBorder", "PrincipalMoments_0", "PrincipalAxes_0_x",
-                             "Elongation", "EquivalentSphericalRadius", "EquivalentSphericalPerimeter",
-                             "EquivalentEllipsoidDiameter_0", "Flatness" })
+  for (const char * name : { "PhysicalSize",
+                             "Centroid_x",
+                             "BoundingBoxIndex_x",
+                             "BoundingBoxSize_x",
+                             "NumberOfPixelsOnBorder",
+                             "PerimeterOnBorder",
+                             "PrincipalMoments_0",
+                             "PrincipalAxes_0_x",
+                             "Elongation",
+                             "EquivalentSphericalRadius",
+                             "EquivalentSphericalPerimeter",
+                             "EquivalentEllipsoidDiameter_0",
+                             "Flatness" })
   {
     Require(column(name) >= 0, std::string("CSV lacks column ") + name);
   }
@@ -591,7 +610,10 @@ CheckTable(const std::string & csvPath, const std::map<unsigned int, size_t> & c
 
 template <unsigned int D>
 size_t
-CheckOutputs(const std::string & input, const std::string & labelsPath, const std::string & csvPath, const Expectation & e)
+CheckOutputs(const std::string & input,
+             const std::string & labelsPath,
+             const std::string & csvPath,
+             const Expectation & e)
 {
   const auto mask = ReadMask<D>(input, e);
   size_t     expectedCount = 0;
@@ -617,7 +639,9 @@ FileDimension(const std::string & path)
 
 /** Labels and CSV against ConnectedComponentImageFilter; returns the number of components. */
 inline size_t
-CheckOutputsAnyDimension(const std::string & input, const std::string & labels, const std::string & csv,
+CheckOutputsAnyDimension(const std::string & input,
+                         const std::string & labels,
+                         const std::string & csv,
                          const Expectation & e)
 {
   return FileDimension(input) == 3 ? CheckOutputs<3>(input, labels, csv, e) : CheckOutputs<2>(input, labels, csv, e);
@@ -652,7 +676,8 @@ CheckReturnFile(const std::string & path, size_t components)
   const auto values = ReadReturnParameters(path);
   const auto found = values.find("numberOfComponents");
   Require(found != values.end() && found->second == std::to_string(components),
-          "return parameter file reads '" + ReadText(path) + "', expected numberOfComponents = " + std::to_string(components));
+          "return parameter file reads '" + ReadText(path) +
+            "', expected numberOfComponents = " + std::to_string(components));
 }
 
 } // namespace ccaapptest

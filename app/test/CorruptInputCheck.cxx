@@ -85,8 +85,8 @@ std::vector<Variant>
 MakeVariants(const std::string & program, const std::string & dir)
 {
   // 3D for the formats that hold it, 2D for PNG; a few components each.
-  const auto volume = RandomImage<unsigned char, 3>(itk::Size<3>{ { 13, 11, 5 } }, { 0, 0, 0, 1 }, 31);
-  const auto slice = RandomImage<unsigned char, 2>(itk::Size<2>{ { 37, 29 } }, { 0, 0, 255 }, 32);
+  const auto           volume = RandomImage<unsigned char, 3>(itk::Size<3>{ { 13, 11, 5 } }, { 0, 0, 0, 1 }, 31);
+  const auto           slice = RandomImage<unsigned char, 2>(itk::Size<2>{ { 37, 29 } }, { 0, 0, 255 }, 32);
   std::vector<Variant> variants;
   auto                 make = [&](const std::string & name, const std::vector<std::string> & files, auto write) {
     FreshDirectory(dir + "/make");
@@ -96,16 +96,25 @@ MakeVariants(const std::string & program, const std::string & dir)
   make("png", { "in.png" }, [&](const std::string & p) { WriteWith(slice.GetPointer(), p, nullptr, false); });
   make("nrrd-raw", { "in.nrrd" }, [&](const std::string & p) { WriteWith(volume.GetPointer(), p, nullptr, false); });
   make("nrrd-gzip", { "in.nrrd" }, [&](const std::string & p) { WriteWith(volume.GetPointer(), p, nullptr, true); });
-  make("nhdr-raw", { "in.nhdr", "in.raw" }, [&](const std::string & p) { WriteWith(volume.GetPointer(), p, nullptr, false); });
-  make("nhdr-gzip", { "in.nhdr", "in.raw.gz" },
-       [&](const std::string & p) { WriteWith(volume.GetPointer(), p, nullptr, true); });
+  make("nhdr-raw", { "in.nhdr", "in.raw" }, [&](const std::string & p) {
+    WriteWith(volume.GetPointer(), p, nullptr, false);
+  });
+  make("nhdr-gzip", { "in.nhdr", "in.raw.gz" }, [&](const std::string & p) {
+    WriteWith(volume.GetPointer(), p, nullptr, true);
+  });
   make("nii", { "in.nii" }, [&](const std::string & p) { WriteWith(volume.GetPointer(), p, nullptr, false); });
   make("nii-gz", { "in.nii.gz" }, [&](const std::string & p) { WriteWith(volume.GetPointer(), p, nullptr, true); });
-  make("hdr-img", { "in.hdr", "in.img" }, [&](const std::string & p) { WriteWith(volume.GetPointer(), p, nullptr, false); });
+  make("hdr-img", { "in.hdr", "in.img" }, [&](const std::string & p) {
+    WriteWith(volume.GetPointer(), p, nullptr, false);
+  });
   make("mha-raw", { "in.mha" }, [&](const std::string & p) { WriteWith(volume.GetPointer(), p, nullptr, false); });
   make("mha-zlib", { "in.mha" }, [&](const std::string & p) { WriteWith(volume.GetPointer(), p, nullptr, true); });
-  make("mhd-raw", { "in.mhd", "in.raw" }, [&](const std::string & p) { WriteWith(volume.GetPointer(), p, nullptr, false); });
-  make("mhd-zraw", { "in.mhd", "in.zraw" }, [&](const std::string & p) { WriteWith(volume.GetPointer(), p, nullptr, true); });
+  make("mhd-raw", { "in.mhd", "in.raw" }, [&](const std::string & p) {
+    WriteWith(volume.GetPointer(), p, nullptr, false);
+  });
+  make("mhd-zraw", { "in.mhd", "in.zraw" }, [&](const std::string & p) {
+    WriteWith(volume.GetPointer(), p, nullptr, true);
+  });
   make("vtk-binary", { "in.vtk" }, [&](const std::string & p) { WriteWith(volume.GetPointer(), p, nullptr, false); });
   make("vtk-ascii", { "in.vtk" }, [&](const std::string & p) {
     auto io = itk::VTKImageIO::New();
@@ -113,7 +122,8 @@ MakeVariants(const std::string & program, const std::string & dir)
     WriteWith(volume.GetPointer(), p, io, false);
   });
   make("tif-itk", { "in.tif" }, [&](const std::string & p) { WriteWith(volume.GetPointer(), p, nullptr, false); });
-  make("tif-itk-packbits", { "in.tif" }, [&](const std::string & p) { WriteWith(volume.GetPointer(), p, nullptr, true); });
+  make(
+    "tif-itk-packbits", { "in.tif" }, [&](const std::string & p) { WriteWith(volume.GetPointer(), p, nullptr, true); });
   // The program's own TIFF writer (deflate strips), through --saveInput.
   make("tif-deflate", { "in.tif" }, [&](const std::string & p) {
     const std::string source = dir + "/make/source.nrrd";
@@ -216,7 +226,7 @@ PngWithChunkData(std::string png, const std::string & type, size_t offsetInData,
 std::string
 BigEndian32(std::uint32_t value)
 {
-  std::string bytes(4, '\0');
+  std::string         bytes(4, '\0');
   const std::uint32_t swapped = __builtin_bswap32(value);
   std::memcpy(&bytes[0], &swapped, 4);
   return bytes;
@@ -252,8 +262,8 @@ Truncations(const Variant & variant, std::mt19937 & random)
   std::vector<BadInput> bad;
   for (size_t f = 0; f < variant.files.size(); ++f)
   {
-    const size_t     end = EssentialLength(variant, f);
-    std::set<size_t> offsets = { 0, 1, 7, 8, 15, 16, 100, 348, 352, end / 2, end - 1 };
+    const size_t                          end = EssentialLength(variant, f);
+    std::set<size_t>                      offsets = { 0, 1, 7, 8, 15, 16, 100, 348, 352, end / 2, end - 1 };
     std::uniform_int_distribution<size_t> pick(0, end - 1);
     for (int i = 0; i < (variant.files.size() == 1 ? 6 : 3); ++i)
     {
@@ -342,9 +352,10 @@ FieldMutations(const Variant & v)
       header.push_back({ "a missing data file", WithLine(h, "data file:", "data file: missing.raw") });
       header.push_back({ "data in a LIST", WithLine(h, "data file:", "data file: LIST") });
     }
-    header.push_back(v.name.find("gzip") != std::string::npos
-                       ? std::make_pair(std::string("gzip data declared raw"), WithLine(h, "encoding:", "encoding: raw"))
-                       : std::make_pair(std::string("raw data declared gzip"), WithLine(h, "encoding:", "encoding: gzip")));
+    header.push_back(
+      v.name.find("gzip") != std::string::npos
+        ? std::make_pair(std::string("gzip data declared raw"), WithLine(h, "encoding:", "encoding: raw"))
+        : std::make_pair(std::string("raw data declared gzip"), WithLine(h, "encoding:", "encoding: gzip")));
   }
   else if (kind == "nii" || kind == "hdr")
   {
@@ -393,7 +404,8 @@ FieldMutations(const Variant & v)
     if (v.name.find("zraw") != std::string::npos || v.name.find("zlib") != std::string::npos)
     {
       header.push_back({ "compressed data declared raw", WithLine(h, "CompressedData ", "CompressedData = False") });
-      header.push_back({ "CompressedDataSize past the end", WithLine(h, "CompressedDataSize", "CompressedDataSize = 99999999") });
+      header.push_back(
+        { "CompressedDataSize past the end", WithLine(h, "CompressedDataSize", "CompressedDataSize = 99999999") });
     }
     else
     {
@@ -432,7 +444,8 @@ FieldMutations(const Variant & v)
       { "SamplesPerPixel 3", Poked(h, TiffValueOffset(h, 277), std::uint16_t{ 3 }) },
       { "Compression JPEG", Poked(h, TiffValueOffset(h, 259), std::uint16_t{ 7 }) },
       { "StripByteCounts past the end",
-        Poked(h, ReadLittle32(h, TiffValueOffset(h, 279)) > 0 && h.size() > 64 ? TiffValueOffset(h, 279) : 0,
+        Poked(h,
+              ReadLittle32(h, TiffValueOffset(h, 279)) > 0 && h.size() > 64 ? TiffValueOffset(h, 279) : 0,
               std::uint32_t{ 0x7fffffff }) },
       { "the first directory past the end", Poked(h, 4, std::uint32_t{ 0x7ffffff0 }) },
       { "a directory pointing to itself",
@@ -454,20 +467,22 @@ FieldMutations(const Variant & v)
       { "16-bit pixels over 8-bit data", PngWithChunkData(h, "IHDR", 8, std::string(1, '\20')) },
       { "a palette image without its PLTE chunk", PngWithChunkData(h, "IHDR", 9, std::string(1, '\3')) },
       { "RGB over gray data", PngWithChunkData(h, "IHDR", 9, std::string(1, '\2')) },
-      { "a flipped IDAT byte", [&] {
-         std::string b = h;
-         b[PngChunk(h, "IDAT") + 12] ^= 0x55;
-         return b;
-       }() },
+      { "a flipped IDAT byte",
+        [&] {
+          std::string b = h;
+          b[PngChunk(h, "IDAT") + 12] ^= 0x55;
+          return b;
+        }() },
       { "no IEND", h.substr(0, PngChunk(h, "IEND")) },
       { "an IDAT length of 2^31 - 1", Poked(h, PngChunk(h, "IDAT"), __builtin_bswap32(std::uint32_t{ 0x7fffffff })) },
-      { "an unknown critical chunk", [&] {
-         std::string b = h;
-         const size_t at = PngChunk(h, "IDAT");
-         std::string chunk = BigEndian32(0) + "ZZZZ";
-         const std::uint32_t crc = static_cast<std::uint32_t>(crc32(0, reinterpret_cast<const Bytef *>("ZZZZ"), 4));
-         return b.insert(at, chunk + BigEndian32(crc));
-       }() },
+      { "an unknown critical chunk",
+        [&] {
+          std::string         b = h;
+          const size_t        at = PngChunk(h, "IDAT");
+          std::string         chunk = BigEndian32(0) + "ZZZZ";
+          const std::uint32_t crc = static_cast<std::uint32_t>(crc32(0, reinterpret_cast<const Bytef *>("ZZZZ"), 4));
+          return b.insert(at, chunk + BigEndian32(crc));
+        }() },
     };
   }
   std::vector<BadInput> bad;
@@ -502,8 +517,8 @@ WriteFiles(const std::string & dir, const std::vector<FileBytes> & files)
 std::vector<std::string>
 OutputArguments()
 {
-  return { "--labels", "out-labels.nrrd", "--csv", "out.csv", "--saveInput", "out-input.mha", "--returnparameterfile",
-           "out-return.txt", "--backend", "cpu" };
+  return { "--labels",      "out-labels.nrrd",       "--csv",          "out.csv",   "--saveInput",
+           "out-input.mha", "--returnparameterfile", "out-return.txt", "--backend", "cpu" };
 }
 
 int
@@ -519,12 +534,15 @@ Check(const std::string & program, const std::string & dir, unsigned seed)
     const std::string caseDir = dir + "/valid-" + variant.name;
     WriteFiles(caseDir, variant.files);
     RunOptions options;
-    options.argv = { program, variant.files[0].name, "--labels", "labels.nrrd", "--csv", "table.csv", "--backend", "cpu" };
+    options.argv = {
+      program, variant.files[0].name, "--labels", "labels.nrrd", "--csv", "table.csv", "--backend", "cpu"
+    };
     options.workDir = caseDir;
     const auto result = Run(options);
-    Require(result.exitCode == 0, variant.name + ": the valid file was refused: " + result.err + " (" + result.command + ")");
-    const size_t components = CheckOutputsAnyDimension(caseDir + "/" + variant.files[0].name, caseDir + "/labels.nrrd",
-                                                       caseDir + "/table.csv", Expectation{});
+    Require(result.exitCode == 0,
+            variant.name + ": the valid file was refused: " + result.err + " (" + result.command + ")");
+    const size_t components = CheckOutputsAnyDimension(
+      caseDir + "/" + variant.files[0].name, caseDir + "/labels.nrrd", caseDir + "/table.csv", Expectation{});
     std::cout << "valid " << variant.name << ": " << components << " components, as ITK finds\n";
   }
 
@@ -575,8 +593,9 @@ Check(const std::string & program, const std::string & dir, unsigned seed)
           expected.push_back(file.name);
         std::sort(expected.begin(), expected.end());
         const auto found = ListDirectory(caseDir);
-        Require(found == expected, input.what + ": the folder holds " + std::to_string(found.size()) +
-                                     " files after the run, not only the input's " + std::to_string(expected.size()));
+        Require(found == expected,
+                input.what + ": the folder holds " + std::to_string(found.size()) +
+                  " files after the run, not only the input's " + std::to_string(expected.size()));
         RemoveTree(caseDir);
       }
       catch (const Failure & failure)
@@ -587,7 +606,8 @@ Check(const std::string & program, const std::string & dir, unsigned seed)
                 << ": " << OneLineForLog(result.err) << "\n";
     }
   }
-  std::cout << corpus.size() << " damaged inputs, " << failures.size() << " not refused cleanly (seed " << seed << ")\n";
+  std::cout << corpus.size() << " damaged inputs, " << failures.size() << " not refused cleanly (seed " << seed
+            << ")\n";
   for (const auto & failure : failures)
   {
     std::cerr << "FAIL " << failure << "\n";

@@ -55,11 +55,12 @@ ReadTiffLabels(const std::string & path)
   TIFFGetField(tiff, TIFFTAG_IMAGELENGTH, &height);
   TIFFGetField(tiff, TIFFTAG_BITSPERSAMPLE, &bits);
   TIFFGetFieldDefaulted(tiff, TIFFTAG_SAMPLEFORMAT, &format);
-  std::vector<unsigned int> pixels;
+  std::vector<unsigned int>  pixels;
   std::vector<unsigned char> row(TIFFScanlineSize(tiff));
   for (std::uint32_t y = 0; y < height && format == SAMPLEFORMAT_UINT && (bits == 16 || bits == 32); ++y)
   {
-    Require(TIFFReadScanline(tiff, row.data(), y, 0) > 0, "libtiff cannot read row " + std::to_string(y) + " of " + path);
+    Require(TIFFReadScanline(tiff, row.data(), y, 0) > 0,
+            "libtiff cannot read row " + std::to_string(y) + " of " + path);
     for (std::uint32_t x = 0; x < width; ++x)
     {
       if (bits == 16)
@@ -168,16 +169,32 @@ RunScenario(const std::string & program, const std::string & dir, const std::str
   Expectation e;
   if (scenario == "default2d")
   {
-    const auto result = RunIn(program, dir,
-                              { "--defaultSize", "301x203", "--density", "0.5", "--granularity", "2", "--seed", "7",
-                                "--saveInput", "in.nrrd", "--labels", "labels.nrrd", "--csv", "table.csv",
-                                "--returnparameterfile", "return.txt", "--backend", "auto" });
+    const auto result = RunIn(program,
+                              dir,
+                              { "--defaultSize",
+                                "301x203",
+                                "--density",
+                                "0.5",
+                                "--granularity",
+                                "2",
+                                "--seed",
+                                "7",
+                                "--saveInput",
+                                "in.nrrd",
+                                "--labels",
+                                "labels.nrrd",
+                                "--csv",
+                                "table.csv",
+                                "--returnparameterfile",
+                                "return.txt",
+                                "--backend",
+                                "auto" });
     RequireSuccess(result);
     Require(result.out.find("<filter-progress>") != std::string::npos, "no progress lines with --returnparameterfile");
     Require(result.out.find("components:") != std::string::npos, "no summary");
     // The summary gives every stage's time (issue 10): read, analysis with the LabelMap, each output's write.
-    for (const char * stage : { "time:        total", "analysis:    engine", "LabelMap", "write:       labels", "CSV",
-                                "input copy" })
+    for (const char * stage :
+         { "time:        total", "analysis:    engine", "LabelMap", "write:       labels", "CSV", "input copy" })
       Require(result.out.find(stage) != std::string::npos, std::string("the summary has no '") + stage + "'");
     CheckReturnFile(dir + "/return.txt",
                     CheckOutputsAnyDimension(dir + "/in.nrrd", dir + "/labels.nrrd", dir + "/table.csv", e));
@@ -186,10 +203,24 @@ RunScenario(const std::string & program, const std::string & dir, const std::str
   if (scenario == "default3d")
   {
     // The dashed spellings are aliases of the camelCase options.
-    RequireSuccess(RunIn(program, dir,
-                         { "--default-size", "41x30x19", "--density", "0.1", "--granularity", "1", "--fully-connected",
-                           "--feret", "--oriented-bounding-box", "--no-perimeter", "--save-input", "in.nrrd", "--labels",
-                           "labels.nrrd", "--csv", "table.csv" }));
+    RequireSuccess(RunIn(program,
+                         dir,
+                         { "--default-size",
+                           "41x30x19",
+                           "--density",
+                           "0.1",
+                           "--granularity",
+                           "1",
+                           "--fully-connected",
+                           "--feret",
+                           "--oriented-bounding-box",
+                           "--no-perimeter",
+                           "--save-input",
+                           "in.nrrd",
+                           "--labels",
+                           "labels.nrrd",
+                           "--csv",
+                           "table.csv" }));
     e.fullyConnected = true;
     e.perimeterColumns = false;
     e.feretColumn = true;
@@ -200,9 +231,18 @@ RunScenario(const std::string & program, const std::string & dir, const std::str
   if (scenario == "int16-3d-equal")
   {
     MakeImage<short, 3>(dir + "/in.nrrd", itk::Size<3>{ { 23, 17, 13 } }, { -1, 0, 1, 2, 2 }, 11);
-    RequireSuccess(RunIn(program, dir,
-                         { "in.nrrd", "--foregroundValue", "2", "--fullyConnected", "--backend", "cpu", "--labels",
-                           "labels.mha", "--csv", "table.csv" }));
+    RequireSuccess(RunIn(program,
+                         dir,
+                         { "in.nrrd",
+                           "--foregroundValue",
+                           "2",
+                           "--fullyConnected",
+                           "--backend",
+                           "cpu",
+                           "--labels",
+                           "labels.mha",
+                           "--csv",
+                           "table.csv" }));
     e.fullyConnected = true;
     e.equalRule = true;
     e.value = 2;
@@ -219,7 +259,8 @@ RunScenario(const std::string & program, const std::string & dir, const std::str
   if (scenario == "png2d")
   {
     MakeImage<unsigned char, 2>(dir + "/in.png", itk::Size<2>{ { 50, 70 } }, { 1, 1, 7, 255 }, 13);
-    RequireSuccess(RunIn(program, dir, { "in.png", "--backgroundValue", "1", "--labels=labels.nrrd", "--csv=table.csv" }));
+    RequireSuccess(
+      RunIn(program, dir, { "in.png", "--backgroundValue", "1", "--labels=labels.nrrd", "--csv=table.csv" }));
     e.value = 1;
     CheckOutputsAnyDimension(dir + "/in.png", dir + "/labels.nrrd", dir + "/table.csv", e);
     return 0;
@@ -242,8 +283,18 @@ RunScenario(const std::string & program, const std::string & dir, const std::str
           const std::string name = dimension + "-" + compression + "-" + extension.substr(0, extension.find('.'));
           const std::string labels = "labels" + name + "." + extension;
           const std::string copy = "copy" + name + "." + extension;
-          const auto        result = RunIn(program, dir, { input, "--quiet", "--labels", labels, "--csv", "t.csv",
-                                                           "--saveInput", copy, "--compression", compression });
+          const auto        result = RunIn(program,
+                                    dir,
+                                    { input,
+                                             "--quiet",
+                                             "--labels",
+                                             labels,
+                                             "--csv",
+                                             "t.csv",
+                                             "--saveInput",
+                                             copy,
+                                             "--compression",
+                                             compression });
           if (dimension == "3" && extension == "png")
           {
             // A 3D image cannot go into PNG: refused before the analysis, nothing written.
@@ -271,9 +322,10 @@ RunScenario(const std::string & program, const std::string & dir, const std::str
           // compression (PNG is always deflated: level 0 stores the data as it is).
           const bool fixed = extension == "nii" || extension == "hdr" || extension == "vtk" || extension == "nii.gz";
           Require(fixed ? bytes["fast"] == bytes["none"] && bytes["small"] == bytes["none"]
-                : bytes["fast"] < bytes["none"] && bytes["small"] <= bytes["fast"],
+                        : bytes["fast"] < bytes["none"] && bytes["small"] <= bytes["fast"],
                   "." + extension + " (" + dimension + "D): label image sizes none/fast/small " +
-                    std::to_string(bytes["none"]) + "/" + std::to_string(bytes["fast"]) + "/" + std::to_string(bytes["small"]));
+                    std::to_string(bytes["none"]) + "/" + std::to_string(bytes["fast"]) + "/" +
+                    std::to_string(bytes["small"]));
         }
       }
     }
@@ -299,7 +351,8 @@ RunScenario(const std::string & program, const std::string & dir, const std::str
       reference->Update();
       Require(reference->GetObjectCount() == 80000, "the board has 80000 components");
       const unsigned int * expected = reference->GetOutput()->GetBufferPointer();
-      Require(std::equal(tiffLabels.begin(), tiffLabels.end(), expected), "board.tif differs from ConnectedComponentImageFilter");
+      Require(std::equal(tiffLabels.begin(), tiffLabels.end(), expected),
+              "board.tif differs from ConnectedComponentImageFilter");
       // The program refuses to read such a file back through ITK 5.2.
       const auto back = RunIn(program, dir, { "board.tif", "--csv", "back.csv" });
       RequireCleanFailure(back, "a 32-bit TIFF as input");
@@ -362,11 +415,12 @@ RunScenario(const std::string & program, const std::string & dir, const std::str
     // uint64 values >= 2^63 and negative int64 values are compared exactly.
     using U64 = itk::Image<std::uint64_t, 3>;
     const std::uint64_t high = (std::uint64_t{ 1 } << 63) + 5;
-    auto u = RandomImage<std::uint64_t, 3>(itk::Size<3>{ { 19, 11, 6 } }, { 0, 0, 1 }, 18);
+    auto                u = RandomImage<std::uint64_t, 3>(itk::Size<3>{ { 19, 11, 6 } }, { 0, 0, 1 }, 18);
     for (itk::ImageRegionIterator<U64> it(u, u->GetLargestPossibleRegion()); !it.IsAtEnd(); ++it)
       it.Set(it.Get() == 1 ? high : (it.GetIndex()[0] % 7 == 0 ? std::numeric_limits<std::uint64_t>::max() : 0));
     WriteImage(u.GetPointer(), dir + "/u64.nrrd");
-    RequireSuccess(RunIn(program, dir, { "u64.nrrd", "--foregroundValue", std::to_string(high), "--labels", "u64-labels.nrrd" }));
+    RequireSuccess(
+      RunIn(program, dir, { "u64.nrrd", "--foregroundValue", std::to_string(high), "--labels", "u64-labels.nrrd" }));
     CheckExactEqualRule<std::uint64_t>(dir + "/u64.nrrd", dir + "/u64-labels.nrrd", high);
     auto i = RandomImage<std::int64_t, 3>(itk::Size<3>{ { 19, 11, 6 } }, { 0, -5, -5 }, 19);
     WriteImage(i.GetPointer(), dir + "/i64.nrrd");
@@ -374,7 +428,8 @@ RunScenario(const std::string & program, const std::string & dir, const std::str
     CheckExactEqualRule<std::int64_t>(dir + "/i64.nrrd", dir + "/i64-labels.nrrd", -5);
     auto w = RandomImage<std::uint32_t, 3>(itk::Size<3>{ { 19, 11, 6 } }, { 0, 4294967295.0, 7 }, 20);
     WriteImage(w.GetPointer(), dir + "/u32.nrrd");
-    const auto u32 = RunIn(program, dir, { "u32.nrrd", "--foregroundValue", "4294967295", "--labels", "u32-labels.nrrd" });
+    const auto u32 =
+      RunIn(program, dir, { "u32.nrrd", "--foregroundValue", "4294967295", "--labels", "u32-labels.nrrd" });
     RequireSuccess(u32);
     Require(u32.out.find("read as uint32") != std::string::npos, "a uint32 file must be read as uint32");
     CheckExactEqualRule<std::uint32_t>(dir + "/u32.nrrd", dir + "/u32-labels.nrrd", 4294967295u);
@@ -390,19 +445,23 @@ RunScenario(const std::string & program, const std::string & dir, const std::str
     Expectation equal = e;
     equal.equalRule = true;
     equal.value = 1;
-    RequireSuccess(RunIn(program, dir, { "nan.nrrd", "--foregroundValue", "1", "--labels", "nan1.nrrd", "--csv", "nan1.csv" }));
+    RequireSuccess(
+      RunIn(program, dir, { "nan.nrrd", "--foregroundValue", "1", "--labels", "nan1.nrrd", "--csv", "nan1.csv" }));
     CheckOutputsAnyDimension(dir + "/nan.nrrd", dir + "/nan1.nrrd", dir + "/nan1.csv", equal);
     // The equal rule without a value: the type's maximum, as ITK's filter (255, 32767).
     MakeImage<unsigned char, 3>(dir + "/mask.nrrd", itk::Size<3>{ { 21, 15, 7 } }, { 0, 0, 255 }, 22);
-    RequireSuccess(RunIn(program, dir, { "mask.nrrd", "--foregroundRule", "equal", "--labels", "max.nrrd", "--csv", "max.csv" }));
+    RequireSuccess(
+      RunIn(program, dir, { "mask.nrrd", "--foregroundRule", "equal", "--labels", "max.nrrd", "--csv", "max.csv" }));
     equal.value = 255;
     CheckOutputsAnyDimension(dir + "/mask.nrrd", dir + "/max.nrrd", dir + "/max.csv", equal);
     MakeImage<short, 3>(dir + "/short.nrrd", itk::Size<3>{ { 21, 15, 7 } }, { 0, 255, 32767 }, 23);
-    RequireSuccess(RunIn(program, dir, { "short.nrrd", "--foregroundRule", "equal", "--labels", "smax.nrrd", "--csv", "smax.csv" }));
+    RequireSuccess(
+      RunIn(program, dir, { "short.nrrd", "--foregroundRule", "equal", "--labels", "smax.nrrd", "--csv", "smax.csv" }));
     equal.value = 32767;
     CheckOutputsAnyDimension(dir + "/short.nrrd", dir + "/smax.nrrd", dir + "/smax.csv", equal);
     // A 0/255 mask under "equal 1" has no foreground: the run says why.
-    const auto none = RunIn(program, dir, { "mask.nrrd", "--foregroundValue", "1", "--labels", "none.nrrd", "--csv", "none.csv" });
+    const auto none =
+      RunIn(program, dir, { "mask.nrrd", "--foregroundValue", "1", "--labels", "none.nrrd", "--csv", "none.csv" });
     RequireSuccess(none);
     Require(none.err.find("warning: no pixel is foreground") != std::string::npos &&
               none.err.find("0 .. 255") != std::string::npos,

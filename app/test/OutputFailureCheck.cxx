@@ -65,7 +65,7 @@ struct OutputCase
 std::vector<OutputCase>
 OutputCases()
 {
-  std::vector<OutputCase> cases;
+  std::vector<OutputCase>                     cases;
   const std::vector<std::vector<std::string>> labelFormats = {
     // (the data files as the default --compression none names them)
     { "out.nrrd" }, { "out.nhdr", "out.raw" }, { "out.nii" }, { "out.nii.gz" }, { "out.hdr", "out.img" },
@@ -100,7 +100,7 @@ CheckUnwritable()
   FreshDirectory(dir);
   MakeInput(dir);
   WriteText(dir + "/a-file.txt", "a file, not a folder\n");
-  int runs = 0;
+  int  runs = 0;
   auto refused = [&](const std::vector<std::string> & arguments, const std::string & what) {
     std::vector<std::string> all = { "in.nrrd" };
     all.insert(all.end(), arguments.begin(), arguments.end());
@@ -174,7 +174,8 @@ CheckDiskFull()
       {
         continue; // the whole output fits
       }
-      limits.push_back({ "disk full after " + std::to_string(bytes) + " bytes", RLIM_INFINITY,
+      limits.push_back({ "disk full after " + std::to_string(bytes) + " bytes",
+                         RLIM_INFINITY,
                          { "LD_PRELOAD=" + g_Shim, "CCA_SHIM_WRITE_LIMIT=" + std::to_string(bytes) } });
     }
     limits.push_back({ "fsync failing", RLIM_INFINITY, { "LD_PRELOAD=" + g_Shim, "CCA_SHIM_FAIL_FSYNC=1" } });
@@ -197,8 +198,9 @@ CheckDiskFull()
       {
         Require(ReadText(dir + "/" + file) == "old " + file + "\n", what + ": " + file + " was changed");
       }
-      Require(ListDirectory(dir) == before, what + ": files were added or removed (" +
-                                              std::to_string(LeftoverTemporaries(dir).size()) + " temporary folders left)");
+      Require(ListDirectory(dir) == before,
+              what + ": files were added or removed (" + std::to_string(LeftoverTemporaries(dir).size()) +
+                " temporary folders left)");
       std::cout << "refused " << what << ": " << OneLineForLog(result.err) << "\n";
       ++runs;
     }
@@ -222,8 +224,16 @@ CheckDiskFull()
 
   // One failing output of several: none is written (a failing table keeps the labels out).
   {
-    RunOptions options = Options(dir, { "in.nrrd", "--labels", "many.nrrd", "--saveInput", "many-in.nrrd", "--csv",
-                                        "many.csv", "--returnparameterfile", "many.params" });
+    RunOptions options = Options(dir,
+                                 { "in.nrrd",
+                                   "--labels",
+                                   "many.nrrd",
+                                   "--saveInput",
+                                   "many-in.nrrd",
+                                   "--csv",
+                                   "many.csv",
+                                   "--returnparameterfile",
+                                   "many.params" });
     options.environment = { "LD_PRELOAD=" + g_Shim, "CCA_SHIM_WRITE_LIMIT=3000" };
     const auto result = Run(options);
     RequireCleanFailure(result, "four outputs, disk full after 3000 bytes");
@@ -249,10 +259,11 @@ CheckConcurrent()
   MakeImage<unsigned char, 3>(dir + "/a.nrrd", itk::Size<3>{ { 64, 48, 24 } }, { 0, 0, 1 }, 51);
   MakeImage<unsigned char, 3>(dir + "/b.nrrd", itk::Size<3>{ { 64, 48, 24 } }, { 0, 1, 1 }, 52);
   const std::vector<std::string> outputs = { "x.mhd", "x.zraw", "x.csv", "y.nii.gz", "x.params" };
-  auto arguments = [](const std::string & input) {
-    return std::vector<std::string>{ input,      "--quiet",   "--labels",   "x.mhd",    "--compression",
-                                     "fast",     "--csv",     "x.csv",      "--saveInput", "y.nii.gz",
-                                     "--returnparameterfile", "x.params" };
+  auto                           arguments = [](const std::string & input) {
+    return std::vector<std::string>{
+      input,   "--quiet", "--labels",    "x.mhd",    "--compression",         "fast",
+      "--csv", "x.csv",   "--saveInput", "y.nii.gz", "--returnparameterfile", "x.params"
+    };
   };
   // What each input's run writes, alone.
   std::map<std::string, std::map<std::string, std::string>> reference;
@@ -315,8 +326,8 @@ CheckMemory()
   FreshDirectory(dir);
   constexpr rlim_t MiB = 1 << 20;
   // The program's own footprint: the smallest limit under which a tiny run works.
-  const std::vector<std::string> tiny = { "--defaultSize", "64x64", "--backend", "cpu", "--quiet", "--labels", "t.nrrd",
-                                          "--csv", "t.csv" };
+  const std::vector<std::string> tiny = { "--defaultSize", "64x64",  "--backend", "cpu",  "--quiet",
+                                          "--labels",      "t.nrrd", "--csv",     "t.csv" };
   // Below it the run fails, but never by a signal and never leaving files
   // (or the dynamic loader cannot map the libraries: exit 127).
   rlim_t low = 16 * MiB;
@@ -326,8 +337,9 @@ CheckMemory()
   {
     const rlim_t middle = (low + high) / 2;
     const auto   result = RunLimited(dir, tiny, middle);
-    Require(!result.Signalled(), "a run under " + std::to_string(middle / MiB) + " MiB ended by signal " +
-                                   std::to_string(result.signal) + " (" + result.command + ")");
+    Require(!result.Signalled(),
+            "a run under " + std::to_string(middle / MiB) + " MiB ended by signal " + std::to_string(result.signal) +
+              " (" + result.command + ")");
     Require(result.exitCode == 0 || result.exitCode == 127 || Lines(result.err).size() == 1,
             "a failing run must print one line: " + result.err);
     Require(LeftoverTemporaries(dir).empty(), "a run under " + std::to_string(middle / MiB) + " MiB left files");
@@ -340,9 +352,10 @@ CheckMemory()
   // Input + 4 bytes/pixel, plus a fixed allowance for threads, the label map
   // and compression: 256 MiB (here the run needs about 100 MiB of it). A label
   // image of 8 bytes/pixel, or a second copy of it, would not fit.
-  const std::vector<std::string> large = { "--defaultSize", "8192x8192", "--granularity", "64", "--density", "0.5",
-                                           "--seed", "3", "--backend", "cpu", "--labels", "large.nrrd", "--csv",
-                                           "large.csv" };
+  const std::vector<std::string> large = { "--defaultSize", "8192x8192", "--granularity", "64",
+                                           "--density",     "0.5",       "--seed",        "3",
+                                           "--backend",     "cpu",       "--labels",      "large.nrrd",
+                                           "--csv",         "large.csv" };
   const rlim_t                   pixels = 8192 * 8192;
   const rlim_t                   bound = baseline + pixels * (1 + 4) + 256 * MiB;
   const auto                     fits = RunLimited(dir, large, bound);

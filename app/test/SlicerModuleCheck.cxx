@@ -172,25 +172,35 @@ const std::set<std::string> ExecutableChildren = { "category", "title",       "d
                                                    "license",  "contributor", "documentation-url", "acknowledgements",
                                                    "location", "index",       "parameters" };
 // The XSD's <executable> sequence (acknowledgements, location and index are parser-only).
-const std::vector<std::string> ExecutableRequired = { "category", "title",   "description", "version",
+const std::vector<std::string> ExecutableRequired = { "category",          "title",   "description", "version",
                                                       "documentation-url", "license", "contributor" };
-const std::set<std::string> SimpleTags = { "integer", "float", "double", "string", "boolean", "integer-vector",
-                                           "float-vector", "double-vector", "string-vector", "string-enumeration",
-                                           "integer-enumeration", "float-enumeration", "double-enumeration" };
-const std::set<std::string> FileTags = { "file", "directory", "image", "geometry", "transform", "table", "measurement",
-                                         "pointfile", "point", "region" };
-const std::set<std::string> ParameterChildren = { "name",    "label",   "description", "longflag",    "flag",
-                                                  "index",   "default", "channel",     "element",     "constraints",
-                                                  "reference" };
+const std::set<std::string>    SimpleTags = { "integer",
+                                              "float",
+                                              "double",
+                                              "string",
+                                              "boolean",
+                                              "integer-vector",
+                                              "float-vector",
+                                              "double-vector",
+                                              "string-vector",
+                                              "string-enumeration",
+                                              "integer-enumeration",
+                                              "float-enumeration",
+                                              "double-enumeration" };
+const std::set<std::string>    FileTags = { "file",  "directory",   "image",     "geometry", "transform",
+                                            "table", "measurement", "pointfile", "point",    "region" };
+const std::set<std::string>    ParameterChildren = { "name",    "label",       "description", "longflag",
+                                                     "flag",    "index",       "default",     "channel",
+                                                     "element", "constraints", "reference" };
 
 /** The attributes ModuleDescriptionParser accepts per parameter tag, and the
  *  values it accepts where it restricts them (empty set: any value). */
 const std::map<std::string, std::map<std::string, std::set<std::string>>> &
 AllowedAttributes()
 {
-  static const std::set<std::string>                                               any;
-  static const std::set<std::string>                                               trueFalse = { "true", "false" };
-  static const std::set<std::string>                                               coordinates = { "ijk", "lps", "ras" };
+  static const std::set<std::string> any;
+  static const std::set<std::string> trueFalse = { "true", "false" };
+  static const std::set<std::string> coordinates = { "ijk", "lps", "ras" };
   static const std::map<std::string, std::map<std::string, std::set<std::string>>> table = {
     { "integer", { { "hidden", trueFalse }, { "multiple", trueFalse } } },
     { "float", { { "hidden", trueFalse }, { "multiple", trueFalse } } },
@@ -222,7 +232,14 @@ AllowedAttributes()
     { "image",
       { { "multiple", trueFalse },
         { "type",
-          { "any", "scalar", "label", "tensor", "diffusion-weighted", "vector", "signal", "multichannel",
+          { "any",
+            "scalar",
+            "label",
+            "tensor",
+            "diffusion-weighted",
+            "vector",
+            "signal",
+            "multichannel",
             "dynamic-contrast-enhanced" } },
         { "fileExtensions", any },
         { "hidden", trueFalse },
@@ -240,7 +257,11 @@ AllowedAttributes()
         { "type", { "color" } },
         { "fileExtensions", any } } },
     { "measurement",
-      { { "multiple", trueFalse }, { "reference", any }, { "hidden", trueFalse }, { "type", any }, { "fileExtensions", any } } },
+      { { "multiple", trueFalse },
+        { "reference", any },
+        { "hidden", trueFalse },
+        { "type", any },
+        { "fileExtensions", any } } },
   };
   return table;
 }
@@ -437,7 +458,9 @@ SlicerProblems(const std::string & xml, Module * module = nullptr)
         }
         else if (!rule->second.empty() && rule->second.count(attribute.second) == 0)
         {
-          problem(element, "<" + element.name + "> " + attribute.first + "=\"" + attribute.second + "\" is not a value Slicer accepts");
+          problem(element,
+                  "<" + element.name + "> " + attribute.first + "=\"" + attribute.second +
+                    "\" is not a value Slicer accepts");
         }
       }
       bool sawFlag = false;
@@ -520,7 +543,7 @@ SlicerProblems(const std::string & xml, Module * module = nullptr)
         }
       }
 
-      const Parameter parameter = ReadParameter(element);
+      const Parameter   parameter = ReadParameter(element);
       const std::string where = "parameter '" + parameter.name + "'";
       if (parameter.name.empty())
       {
@@ -593,11 +616,13 @@ SlicerProblems(const std::string & xml, Module * module = nullptr)
       }
       // vtkSlicerCLIModuleLogic passes these as "--flag value" even when the
       // value is empty; only strings, files and vectors are left out when empty.
-      const bool passedEvenIfEmpty = parameter.IsFlag() && parameter.tag != "boolean" && SimpleTags.count(parameter.tag) &&
-                                     parameter.tag != "string" && parameter.tag.find("-vector") == std::string::npos;
+      const bool passedEvenIfEmpty = parameter.IsFlag() && parameter.tag != "boolean" &&
+                                     SimpleTags.count(parameter.tag) && parameter.tag != "string" &&
+                                     parameter.tag.find("-vector") == std::string::npos;
       if (passedEvenIfEmpty && parameter.defaultValue.empty())
       {
-        problem(element, where + ": Slicer passes --" + parameter.longflag + " with its value, but it has no <default>");
+        problem(element,
+                where + ": Slicer passes --" + parameter.longflag + " with its value, but it has no <default>");
       }
       parsed.groups.back().push_back(parameter);
     }
@@ -639,32 +664,40 @@ CheckTheChecker(const std::string & valid)
     { "an unknown element", Replace(valid, "<category>", "<bogus/><category>") },
     { "an unknown element in a parameter", Replace(valid, "<name>feret</name>", "<name>feret</name><hint>x</hint>") },
     { "an unknown parameter type",
-      Replace(valid, "<label>Results</label>", "<label>Results</label><bool><name>x</name><longflag>x</longflag></bool>") },
-    { "an unknown attribute", Replace(valid, "<parameters advanced=\"true\">", "<parameters advanced=\"true\" collapsed=\"true\">") },
+      Replace(
+        valid, "<label>Results</label>", "<label>Results</label><bool><name>x</name><longflag>x</longflag></bool>") },
+    { "an unknown attribute",
+      Replace(valid, "<parameters advanced=\"true\">", "<parameters advanced=\"true\" collapsed=\"true\">") },
     { "advanced not true/false", Replace(valid, "<parameters advanced=\"true\">", "<parameters advanced=\"yes\">") },
     { "a table type other than color", Replace(valid, "<table fileExtensions=\".csv\">", "<table type=\"csv\">") },
     { "an image type Slicer does not know", Replace(valid, "<image type=\"label\">", "<image type=\"labels\">") },
-    { "index after a long flag", Replace(valid, "<longflag>labels</longflag>", "<longflag>labels</longflag><index>1</index>") },
+    { "index after a long flag",
+      Replace(valid, "<longflag>labels</longflag>", "<longflag>labels</longflag><index>1</index>") },
     { "a long flag after an index", Replace(valid, "<index>0</index>", "<index>0</index><longflag>input</longflag>") },
     { "a negative index", Replace(valid, "<index>0</index>", "<index>-1</index>") },
     { "a duplicate name", Replace(valid, "<name>feret</name>", "<name>fullyConnected</name>") },
     { "a duplicate long flag", Replace(valid, "<longflag>feret</longflag>", "<longflag>fullyConnected</longflag>") },
-    { "a reserved long flag", Replace(valid, "<longflag>feret</longflag>", "<longflag>returnparameterfile</longflag>") },
+    { "a reserved long flag",
+      Replace(valid, "<longflag>feret</longflag>", "<longflag>returnparameterfile</longflag>") },
     { "a boolean default that is not true/false", Replace(valid, "<default>false</default>", "<default>no</default>") },
-    { "an integer default that is not an integer", Replace(valid, "<default>0</default>\n    </integer>", "<default>0.5</default>\n    </integer>") },
-    { "an enumeration default not among its elements", Replace(valid, "<default>auto</default>", "<default>gpu</default>") },
+    { "an integer default that is not an integer",
+      Replace(valid, "<default>0</default>\n    </integer>", "<default>0.5</default>\n    </integer>") },
+    { "an enumeration default not among its elements",
+      Replace(valid, "<default>auto</default>", "<default>gpu</default>") },
     { "a flagged integer without default", Replace(valid, "<default>0</default>\n    </integer>", "\n    </integer>") },
     { "a constraint that is not a number", Replace(valid, "<maximum>2147483647</maximum>", "<maximum>lots</maximum>") },
     { "an unknown element in constraints", Replace(valid, "<step>1</step>", "<stride>1</stride>") },
     { "a default outside the constraints", Replace(valid, "<minimum>0</minimum>", "<minimum>1</minimum>") },
     { "constraints on a boolean",
-      Replace(valid, "<default>false</default>\n    </boolean>",
+      Replace(valid,
+              "<default>false</default>\n    </boolean>",
               "<default>false</default><constraints><minimum>0</minimum></constraints>\n    </boolean>") },
     { "a channel other than input/output", Replace(valid, "<channel>input</channel>", "<channel>in</channel>") },
     { "an image without channel", Replace(valid, "<channel>input</channel>", "") },
     { "an image as a return parameter", Replace(valid, "<longflag>labels</longflag>", "") },
     { "a parameter Slicer cannot pass", Replace(valid, "<longflag>feret</longflag>", "") },
-    { "<element> outside an enumeration", Replace(valid, "<name>feret</name>", "<name>feret</name><element>a</element>") },
+    { "<element> outside an enumeration",
+      Replace(valid, "<name>feret</name>", "<name>feret</name><element>a</element>") },
     { "a group without label", Replace(valid, "<label>Results</label>", "") },
   };
   int missed = 0;
@@ -690,9 +723,12 @@ CheckTheChecker(const std::string & valid)
  *  parameters by index. `values` holds what the user set (by parameter name);
  *  the rest keep their defaults. Images and tables are files in `folder`. */
 std::vector<std::string>
-SlicerCommandLine(const Module & module, const std::string & program, const std::string & folder,
-                  const std::map<std::string, std::string> & values, std::map<std::string, std::string> & files,
-                  std::string & returnFile)
+SlicerCommandLine(const Module &                             module,
+                  const std::string &                        program,
+                  const std::string &                        folder,
+                  const std::map<std::string, std::string> & values,
+                  std::map<std::string, std::string> &       files,
+                  std::string &                              returnFile)
 {
   std::vector<std::string> argv = { program };
   const std::string        prefix = folder + "/" + std::to_string(::getpid()) + "_";
@@ -782,7 +818,7 @@ ProgramXml(const std::string & program, const std::string & dir)
   RunOptions options;
   options.argv = { program, "--xml" };
   options.workDir = dir;
-  const auto started = std::chrono::steady_clock::now();
+  const auto      started = std::chrono::steady_clock::now();
   const RunResult result = Run(options);
   const double    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   Require(result.exitCode == 0, "--xml failed: " + result.err);
@@ -819,8 +855,12 @@ struct Session
 
 template <typename TPixel>
 void
-RunSession(const std::string & program, const std::string & dir, const Module & module, const Session & session,
-           const std::vector<double> & inputValues, unsigned seed)
+RunSession(const std::string &         program,
+           const std::string &         dir,
+           const Module &              module,
+           const Session &             session,
+           const std::vector<double> & inputValues,
+           unsigned                    seed)
 {
   std::cout << "---- session " << session.name << " (input seed " << seed << ")\n";
   const std::string folder = dir + "/" + session.name; // Slicer's temporary folder

@@ -63,7 +63,8 @@ ReadTable(const std::string & path)
   for (std::size_t i = 1; i < lines.size(); ++i)
   {
     table.rows.push_back(SplitCsvLine(lines[i]));
-    Require(table.rows.back().size() == table.header.size(), path + ": row " + std::to_string(i) + " has a wrong number of cells");
+    Require(table.rows.back().size() == table.header.size(),
+            path + ": row " + std::to_string(i) + " has a wrong number of cells");
   }
   return table;
 }
@@ -107,14 +108,17 @@ CheckIntensityRow(const Table & table, std::size_t row, const TLabelObject & obj
     const std::string axis = axes[d];
     Require(table.Integer(row, "MinimumIndex_" + axis) == object.GetMinimumIndex()[d], where + "MinimumIndex_" + axis);
     Require(table.Integer(row, "MaximumIndex_" + axis) == object.GetMaximumIndex()[d], where + "MaximumIndex_" + axis);
-    RequireNear(table.Number(row, "CenterOfGravity_" + axis), object.GetCenterOfGravity()[d], where + "CenterOfGravity");
-    RequireNear(table.Number(row, "WeightedPrincipalMoments_" + std::to_string(d)), object.GetWeightedPrincipalMoments()[d],
+    RequireNear(
+      table.Number(row, "CenterOfGravity_" + axis), object.GetCenterOfGravity()[d], where + "CenterOfGravity");
+    RequireNear(table.Number(row, "WeightedPrincipalMoments_" + std::to_string(d)),
+                object.GetWeightedPrincipalMoments()[d],
                 where + "WeightedPrincipalMoments");
     // The axes' signs are a convention; each entry's magnitude is not.
     for (unsigned int c = 0; c < D; ++c)
     {
       RequireNear(std::abs(table.Number(row, "WeightedPrincipalAxes_" + std::to_string(d) + "_" + axes[c])),
-                  std::abs(object.GetWeightedPrincipalAxes()[d][c]), where + "WeightedPrincipalAxes");
+                  std::abs(object.GetWeightedPrincipalAxes()[d][c]),
+                  where + "WeightedPrincipalAxes");
     }
   }
 }
@@ -134,7 +138,10 @@ ReadImage(const std::string & path)
 /** Components of a binary mask, measured in an int16 (3D) and a float (2D) feature image. */
 template <unsigned int D, typename TFeature>
 void
-CheckFeatureOfMask(const std::string & program, const std::string & dir, const itk::Size<D> & size, unsigned seed,
+CheckFeatureOfMask(const std::string &         program,
+                   const std::string &         dir,
+                   const itk::Size<D> &        size,
+                   unsigned                    seed,
                    const std::vector<double> & featureValues)
 {
   using MaskType = itk::Image<unsigned char, D>;
@@ -144,9 +151,14 @@ CheckFeatureOfMask(const std::string & program, const std::string & dir, const i
   const auto        feature = RandomImage<TFeature, D>(size, featureValues, seed + 1);
   WriteImage(mask.GetPointer(), dir + "/mask" + name + ".nrrd");
   WriteImage(feature.GetPointer(), dir + "/feature" + name + ".nrrd");
-  RequireSuccess(RunIn(program, dir,
-                       { "mask" + name + ".nrrd", "--feature-image", "feature" + name + ".nrrd", "--csv",
-                         "table" + name + ".csv", "--quiet" }));
+  RequireSuccess(RunIn(program,
+                       dir,
+                       { "mask" + name + ".nrrd",
+                         "--feature-image",
+                         "feature" + name + ".nrrd",
+                         "--csv",
+                         "table" + name + ".csv",
+                         "--quiet" }));
 
   auto reference = itk::BinaryImageToStatisticsLabelMapFilter<MaskType, FeatureType>::New();
   reference->SetInput(mask);
@@ -190,10 +202,12 @@ LabelInputScenario(const std::string & program, const std::string & dir)
   const auto feature = RandomImage<float, D>(size, { -3.5, 0.25, 7.75, 100.5, 1000 }, 52);
   WriteImage(labels.GetPointer(), dir + "/labels.nrrd");
   WriteImage(feature.GetPointer(), dir + "/feature.nrrd");
-  RequireSuccess(RunIn(program, dir,
-                       { "labels.nrrd", "--labelInput", "--featureImage", "feature.nrrd", "--csv", "values.csv", "--quiet" }));
-  RequireSuccess(RunIn(program, dir,
-                       { "labels.nrrd", "--label-input", "--sort-by-size", "--csv", "sorted.csv", "--quiet" }));
+  RequireSuccess(
+    RunIn(program,
+          dir,
+          { "labels.nrrd", "--labelInput", "--featureImage", "feature.nrrd", "--csv", "values.csv", "--quiet" }));
+  RequireSuccess(
+    RunIn(program, dir, { "labels.nrrd", "--label-input", "--sort-by-size", "--csv", "sorted.csv", "--quiet" }));
 
   auto reference = itk::LabelImageToStatisticsLabelMapFilter<LabelType, FeatureType>::New();
   reference->SetInput(labels);
@@ -256,8 +270,10 @@ SplitLabelsScenario(const std::string & program, const std::string & dir)
     components->Update();
     std::map<unsigned int, std::pair<std::size_t, std::size_t>> found; // label -> (first, count)
     std::size_t                                                 raster = 0;
-    for (itk::ImageRegionConstIterator<ComponentType> it(components->GetOutput(), components->GetOutput()->GetLargestPossibleRegion());
-         !it.IsAtEnd(); ++it, ++raster)
+    for (itk::ImageRegionConstIterator<ComponentType> it(components->GetOutput(),
+                                                         components->GetOutput()->GetLargestPossibleRegion());
+         !it.IsAtEnd();
+         ++it, ++raster)
     {
       if (it.Get() != 0)
       {
@@ -273,8 +289,9 @@ SplitLabelsScenario(const std::string & program, const std::string & dir)
   std::sort(expected.begin(), expected.end());
 
   const Table table = ReadTable(dir + "/split.csv");
-  Require(table.rows.size() == expected.size(), "the table has " + std::to_string(table.rows.size()) +
-                                                  " rows, ITK finds " + std::to_string(expected.size()) + " components");
+  Require(table.rows.size() == expected.size(),
+          "the table has " + std::to_string(table.rows.size()) + " rows, ITK finds " + std::to_string(expected.size()) +
+            " components");
   for (std::size_t row = 0; row < expected.size(); ++row)
   {
     Require(table.Integer(row, "Label") == static_cast<long long>(row + 1) &&
@@ -301,8 +318,10 @@ SelectionScenario(const std::string & program, const std::string & dir)
   components->SetInput(mask);
   components->Update();
   std::map<long long, long long> counts; // raster-order label -> pixels
-  for (itk::ImageRegionConstIterator<LabelType> it(components->GetOutput(), components->GetOutput()->GetLargestPossibleRegion());
-       !it.IsAtEnd(); ++it)
+  for (itk::ImageRegionConstIterator<LabelType> it(components->GetOutput(),
+                                                   components->GetOutput()->GetLargestPossibleRegion());
+       !it.IsAtEnd();
+       ++it)
   {
     if (it.Get() != 0)
       ++counts[it.Get()];
@@ -316,27 +335,35 @@ SelectionScenario(const std::string & program, const std::string & dir)
   };
 
   // --sortBySize --minimumSize: RelabelComponentImageFilter's label image, pixel for pixel.
-  RequireSuccess(RunIn(program, dir,
-                       { "mask.nrrd", "--sortBySize", "--minimumSize", "4", "--labels", "relabel.nrrd", "--csv",
-                         "relabel.csv", "--quiet" }));
+  RequireSuccess(RunIn(program,
+                       dir,
+                       { "mask.nrrd",
+                         "--sortBySize",
+                         "--minimumSize",
+                         "4",
+                         "--labels",
+                         "relabel.nrrd",
+                         "--csv",
+                         "relabel.csv",
+                         "--quiet" }));
   auto relabel = itk::RelabelComponentImageFilter<LabelType, LabelType>::New();
   relabel->SetInput(components->GetOutput());
   relabel->SetMinimumObjectSize(4);
   relabel->Update();
-  const auto ours = ReadImage<unsigned int, D>(dir + "/relabel.nrrd");
+  const auto                               ours = ReadImage<unsigned int, D>(dir + "/relabel.nrrd");
   itk::ImageRegionConstIterator<LabelType> a(ours, ours->GetLargestPossibleRegion());
   itk::ImageRegionConstIterator<LabelType> b(relabel->GetOutput(), ours->GetLargestPossibleRegion());
   for (; !a.IsAtEnd(); ++a, ++b)
   {
-    Require(a.Get() == b.Get(), "the label image differs from RelabelComponentImageFilter's at " +
-                                  std::to_string(a.GetIndex()[0]) + "," + std::to_string(a.GetIndex()[1]) + "," +
-                                  std::to_string(a.GetIndex()[2]));
+    Require(a.Get() == b.Get(),
+            "the label image differs from RelabelComponentImageFilter's at " + std::to_string(a.GetIndex()[0]) + "," +
+              std::to_string(a.GetIndex()[1]) + "," + std::to_string(a.GetIndex()[2]));
   }
   Require(tableCounts("relabel.csv").size() == relabel->GetNumberOfObjects(), "one row per relabeled object");
 
   // --minimumSize and --maximumSize (dashed): the components in the range keep their labels.
-  RequireSuccess(RunIn(program, dir,
-                       { "mask.nrrd", "--minimum-size", "3", "--maximum-size", "9", "--csv", "range.csv", "--quiet" }));
+  RequireSuccess(RunIn(
+    program, dir, { "mask.nrrd", "--minimum-size", "3", "--maximum-size", "9", "--csv", "range.csv", "--quiet" }));
   std::map<long long, long long> inRange;
   for (const auto & entry : counts)
     if (entry.second >= 3 && entry.second <= 9)
@@ -344,7 +371,8 @@ SelectionScenario(const std::string & program, const std::string & dir)
   Require(tableCounts("range.csv") == inRange, "the size range keeps other components than ITK's counts say");
 
   // --minimumPhysicalSize: 1.875 per voxel, so 7.4 means at least 4 voxels.
-  RequireSuccess(RunIn(program, dir, { "mask.nrrd", "--minimumPhysicalSize", "7.4", "--csv", "physical.csv", "--quiet" }));
+  RequireSuccess(
+    RunIn(program, dir, { "mask.nrrd", "--minimumPhysicalSize", "7.4", "--csv", "physical.csv", "--quiet" }));
   std::map<long long, long long> physical;
   for (const auto & entry : counts)
     if (entry.second >= 4)
@@ -359,7 +387,8 @@ SelectionScenario(const std::string & program, const std::string & dir)
   std::size_t keep = 3;
   while (keep < sizes.size() && sizes[keep - 1] == sizes[keep])
     ++keep;
-  RequireSuccess(RunIn(program, dir, { "mask.nrrd", "--keep-largest", std::to_string(keep), "--csv", "keep.csv", "--quiet" }));
+  RequireSuccess(
+    RunIn(program, dir, { "mask.nrrd", "--keep-largest", std::to_string(keep), "--csv", "keep.csv", "--quiet" }));
   auto shapes = itk::BinaryImageToShapeLabelMapFilter<MaskType>::New();
   shapes->SetInput(mask);
   shapes->SetInputForegroundValue(1);
@@ -393,7 +422,8 @@ ErrorScenario(const std::string & program, const std::string & dir)
   WriteImage(shifted.GetPointer(), dir + "/other-grid.nrrd");
 
   const std::pair<std::vector<std::string>, std::string> failures[] = {
-    { { "mask.nrrd", "--featureImage", "other-size.nrrd" }, "the feature image is 12 x 10 x 5 pixels and the input 12 x 10 x 4" },
+    { { "mask.nrrd", "--featureImage", "other-size.nrrd" },
+      "the feature image is 12 x 10 x 5 pixels and the input 12 x 10 x 4" },
     { { "mask.nrrd", "--featureImage", "other-grid.nrrd" }, "another pixel grid" },
     { { "mask.nrrd", "--featureImage", "missing.nrrd" }, "missing.nrrd" },
     { { "real.nrrd", "--labelInput" }, "--labelInput needs an integer label image" },
@@ -405,7 +435,8 @@ ErrorScenario(const std::string & program, const std::string & dir)
     const auto before = ListDirectory(dir);
     const auto result = RunIn(program, dir, arguments);
     RequireCleanFailure(result, failure.second);
-    Require(result.err.find(failure.second) != std::string::npos, "the message must say '" + failure.second + "': " + result.err);
+    Require(result.err.find(failure.second) != std::string::npos,
+            "the message must say '" + failure.second + "': " + result.err);
     Require(ListDirectory(dir) == before, "a failed run wrote files: " + result.command);
   }
   const std::pair<std::vector<std::string>, std::string> usage[] = {

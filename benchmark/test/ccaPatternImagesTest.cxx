@@ -152,14 +152,17 @@ Describe(const ccabench::PatternCase & c, std::int64_t size)
 
 /** Components under both connectivities equal the generator's count. */
 void
-CheckComponents(const std::vector<std::uint8_t> & image, std::int64_t size, std::int64_t expected,
-                const std::string & what)
+CheckComponents(const std::vector<std::uint8_t> & image,
+                std::int64_t                      size,
+                std::int64_t                      expected,
+                const std::string &               what)
 {
   for (bool full : { false, true })
   {
     const std::int64_t counted = CountComponents(image, size, full);
-    Check(counted == expected, what + ": " + std::to_string(counted) + " components (" + (full ? "8" : "4") +
-                                   "-connectivity), expected " + std::to_string(expected));
+    Check(counted == expected,
+          what + ": " + std::to_string(counted) + " components (" + (full ? "8" : "4") + "-connectivity), expected " +
+            std::to_string(expected));
   }
 }
 
@@ -177,7 +180,8 @@ TestSingleRidges()
       ccabench::DrawRidge(image, size, g, 0, 0);
       const std::string what = "R_" + std::to_string(l) + "^" + std::to_string(k);
       const int         iterations = LabelEquivalenceIterations(image, size);
-      Check(iterations == l, what + ": " + std::to_string(iterations) + " LE iterations, expected " + std::to_string(l));
+      Check(iterations == l,
+            what + ": " + std::to_string(iterations) + " LE iterations, expected " + std::to_string(l));
       CheckComponents(image, size, 1, what);
       Check(Occupancy(image) <= 0.25, what + ": occupancy " + std::to_string(Occupancy(image)) + " above 25 %");
       // Eq. 17: two pixels at least between side-by-side patterns.
@@ -187,10 +191,12 @@ TestSingleRidges()
       {
         // Eq. 13-16.
         const std::int64_t u = std::int64_t{ 1 } << k;
-        Check(g.rowWidth == (std::int64_t{ 1 } << (k + l - 1)) + (std::int64_t{ 1 } << (k + l - 2)) + u, what + ": Eq. 13");
+        Check(g.rowWidth == (std::int64_t{ 1 } << (k + l - 1)) + (std::int64_t{ 1 } << (k + l - 2)) + u,
+              what + ": Eq. 13");
         Check(g.baseHeight == g.rowWidth - l, what + ": Eq. 16");
         Check(g.width == 2 * g.rowWidth - l - 1, what + ": Eq. 11 (symbolic form)");
-        Check(ccabench::PeakHeight(l, 0) == l && ccabench::PeakHeight(l, g.peaks - 1) == l, what + ": end peaks of height l");
+        Check(ccabench::PeakHeight(l, 0) == l && ccabench::PeakHeight(l, g.peaks - 1) == l,
+              what + ": end peaks of height l");
       }
     }
   }

@@ -26,8 +26,14 @@ namespace cca
  *  >= 1 give constant images without drawing. */
 template <class T>
 void
-FillRandomBlockImage(std::int64_t nx, std::int64_t ny, std::int64_t nz, double density, int granularity,
-                     std::uint32_t seed, T * image, T on = T{ 1 })
+FillRandomBlockImage(std::int64_t  nx,
+                     std::int64_t  ny,
+                     std::int64_t  nz,
+                     double        density,
+                     int           granularity,
+                     std::uint32_t seed,
+                     T *           image,
+                     T             on = T{ 1 })
 {
   if (nx < 0 || ny < 0 || nz < 0 || granularity < 1)
   {
@@ -79,8 +85,7 @@ FillRandomBlockImage(std::int64_t nx, std::int64_t ny, std::int64_t nz, double d
 
 /** The same image as 0/1 bytes. */
 inline std::vector<std::uint8_t>
-RandomBlockImage(std::int64_t nx, std::int64_t ny, std::int64_t nz, double density, int granularity,
-                 std::uint32_t seed)
+RandomBlockImage(std::int64_t nx, std::int64_t ny, std::int64_t nz, double density, int granularity, std::uint32_t seed)
 {
   std::vector<std::uint8_t> image(static_cast<std::size_t>(nx * ny * nz));
   FillRandomBlockImage(nx, ny, nz, density, granularity, seed, image.data());

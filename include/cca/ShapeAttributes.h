@@ -27,8 +27,8 @@ struct ImageGeometry
  *  perimeter on, the other two off by default. */
 struct ShapeAttributeOptions
 {
-  bool perimeter = true;           ///< perimeter, roundness, perimeterOnBorderRatio
-  bool feretDiameter = false;      ///< needs the component's runs
+  bool perimeter = true;            ///< perimeter, roundness, perimeterOnBorderRatio
+  bool feretDiameter = false;       ///< needs the component's runs
   bool orientedBoundingBox = false; ///< needs the component's runs
 };
 
@@ -39,16 +39,16 @@ struct ShapeAttributes
 {
   std::int64_t numberOfPixels = 0;
   double       physicalSize = 0;
-  double       centroid[3] = {};             ///< physical point
-  std::int64_t boundingBoxIndex[3] = {};     ///< ITK index of the first corner (region index added)
-  std::int64_t boundingBoxSize[3] = {};      ///< pixels along x, y, z
+  double       centroid[3] = {};         ///< physical point
+  std::int64_t boundingBoxIndex[3] = {}; ///< ITK index of the first corner (region index added)
+  std::int64_t boundingBoxSize[3] = {};  ///< pixels along x, y, z
   std::int64_t numberOfPixelsOnBorder = 0;
   double       perimeterOnBorder = 0;
   double       perimeter = 0;
   double       roundness = 0;
   double       perimeterOnBorderRatio = 0;
-  double       principalMoments[3] = {};     ///< ascending
-  double       principalAxes[3][3] = {};     ///< row i: the unit axis of principalMoments[i]; a proper rotation
+  double       principalMoments[3] = {}; ///< ascending
+  double       principalAxes[3][3] = {}; ///< row i: the unit axis of principalMoments[i]; a proper rotation
   double       elongation = 0;
   double       flatness = 0;
   double       equivalentSphericalRadius = 0;

@@ -174,11 +174,11 @@ using WritableArray = nb::ndarray<>;
 std::string
 DtypeName(nb::dlpack::dtype dtype)
 {
-  const auto code = static_cast<nb::dlpack::dtype_code>(dtype.code);
-  const char * kind = code == nb::dlpack::dtype_code::Int     ? "int"
-                      : code == nb::dlpack::dtype_code::UInt  ? "uint"
-                      : code == nb::dlpack::dtype_code::Float ? "float"
-                      : code == nb::dlpack::dtype_code::Bool  ? "bool"
+  const auto   code = static_cast<nb::dlpack::dtype_code>(dtype.code);
+  const char * kind = code == nb::dlpack::dtype_code::Int       ? "int"
+                      : code == nb::dlpack::dtype_code::UInt    ? "uint"
+                      : code == nb::dlpack::dtype_code::Float   ? "float"
+                      : code == nb::dlpack::dtype_code::Bool    ? "bool"
                       : code == nb::dlpack::dtype_code::Complex ? "complex"
                                                                 : "dtype-code-";
   return std::string(kind) + std::to_string(dtype.bits);
@@ -364,8 +364,7 @@ CheckLabelDestination(const WritableArray & labels, const cca::ImageView & view)
     expectedStride *= view.size[i];
   }
   const cca::MemorySpace memory = MemoryOf(labels.device_type());
-  if (memory != view.memory ||
-      (memory == cca::MemorySpace::CudaDevice && labels.device_id() != view.deviceOrdinal))
+  if (memory != view.memory || (memory == cca::MemorySpace::CudaDevice && labels.device_id() != view.deviceOrdinal))
   {
     ThrowValue("the label image must be in the image's memory (same device)");
   }
@@ -465,7 +464,8 @@ public:
     {
       for (int j = 0; j < d; ++j)
       {
-        Add("principal_axes-" + std::to_string(i) + "-" + std::to_string(j), false,
+        Add("principal_axes-" + std::to_string(i) + "-" + std::to_string(j),
+            false,
             offsetof(S, principalAxes) + (3 * i + j) * 8);
       }
     }
@@ -504,9 +504,9 @@ public:
   nb::dict
   ToDict()
   {
-    nb::dict                                    columns;
-    std::unique_ptr<unsigned char[]>            labels(new unsigned char[std::max<size_t>(1, m_Rows) * 8]);
-    auto *                                      label = reinterpret_cast<std::int64_t *>(labels.get());
+    nb::dict                         columns;
+    std::unique_ptr<unsigned char[]> labels(new unsigned char[std::max<size_t>(1, m_Rows) * 8]);
+    auto *                           label = reinterpret_cast<std::int64_t *>(labels.get());
     for (size_t r = 0; r < m_Rows; ++r)
     {
       label[r] = static_cast<std::int64_t>(r + 1);
@@ -532,8 +532,10 @@ private:
   void
   Add(std::string name, bool integer, size_t offset)
   {
-    m_Columns.push_back(
-      { std::move(name), integer, offset, std::unique_ptr<unsigned char[]>(new unsigned char[std::max<size_t>(1, m_Rows) * 8]) });
+    m_Columns.push_back({ std::move(name),
+                          integer,
+                          offset,
+                          std::unique_ptr<unsigned char[]>(new unsigned char[std::max<size_t>(1, m_Rows) * 8]) });
   }
 
   template <typename T>
@@ -552,24 +554,24 @@ private:
 // ---- the call ------------------------------------------------------------------
 
 nb::dict
-Analyze(const Array &                       image,
-        bool                                foregroundEqual,
-        nb::handle                          value,
-        bool                                fullyConnected,
-        const std::string &                 backend,
-        int                                 cudaDevice,
-        std::optional<std::uintptr_t>       stream,
-        std::optional<WritableArray>        labels,
-        std::array<double, 3>               spacing,
-        std::array<double, 3>               origin,
-        std::array<double, 9>               direction,
-        std::array<std::int64_t, 3>         regionIndex,
-        bool                                perimeter,
-        bool                                feretDiameter,
-        bool                                orientedBoundingBox,
-        bool                                lines,
-        int                                 threads,
-        const std::string &                 algorithm)
+Analyze(const Array &                 image,
+        bool                          foregroundEqual,
+        nb::handle                    value,
+        bool                          fullyConnected,
+        const std::string &           backend,
+        int                           cudaDevice,
+        std::optional<std::uintptr_t> stream,
+        std::optional<WritableArray>  labels,
+        std::array<double, 3>         spacing,
+        std::array<double, 3>         origin,
+        std::array<double, 9>         direction,
+        std::array<std::int64_t, 3>   regionIndex,
+        bool                          perimeter,
+        bool                          feretDiameter,
+        bool                          orientedBoundingBox,
+        bool                          lines,
+        int                           threads,
+        const std::string &           algorithm)
 {
   const cca::ImageView view = ViewOf(image);
   cca::Options         options;
@@ -634,8 +636,11 @@ Analyze(const Array &                       image,
     engineDone = Clock::now();
     table = std::make_unique<ColumnTable>(view.dimension, attributeOptions, result.componentCount);
     cca::ComputeShapeAttributes(
-      result, geometry, attributeOptions,
-      [&table](std::int64_t index, const cca::ShapeAttributes & row) { table->Store(index, row); }, threads);
+      result,
+      geometry,
+      attributeOptions,
+      [&table](std::int64_t index, const cca::ShapeAttributes & row) { table->Store(index, row); },
+      threads);
     attributesDone = Clock::now();
   }
 
@@ -690,7 +695,8 @@ NB_MODULE(_core, m)
   nb::register_exception_translator(TranslateEngineError);
 
   m.def("cuda_compiled_in", &cca::Engine::CudaCompiledIn, "True when this build has the CUDA backend.");
-  m.def("cuda_available", &cca::Engine::CudaAvailable,
+  m.def("cuda_available",
+        &cca::Engine::CudaAvailable,
         "True when this build has the CUDA backend and a CUDA device is usable.");
   m.def(
     "release_cached_memory",
@@ -699,9 +705,25 @@ NB_MODULE(_core, m)
       cca::Engine::ReleaseCachedMemory();
     },
     "Gives back the memory kept for the next calls: the last result tables, device memory and pinned host memory.");
-  m.def("analyze", &Analyze, nb::arg("image").noconvert(), nb::kw_only(), nb::arg("foreground_equal"),
-        nb::arg("value"), nb::arg("fully_connected"), nb::arg("backend"), nb::arg("cuda_device"),
-        nb::arg("stream").none(), nb::arg("labels").noconvert().none(), nb::arg("spacing"), nb::arg("origin"),
-        nb::arg("direction"), nb::arg("region_index"), nb::arg("perimeter"), nb::arg("feret_diameter"),
-        nb::arg("oriented_bounding_box"), nb::arg("lines"), nb::arg("threads"), nb::arg("algorithm"));
+  m.def("analyze",
+        &Analyze,
+        nb::arg("image").noconvert(),
+        nb::kw_only(),
+        nb::arg("foreground_equal"),
+        nb::arg("value"),
+        nb::arg("fully_connected"),
+        nb::arg("backend"),
+        nb::arg("cuda_device"),
+        nb::arg("stream").none(),
+        nb::arg("labels").noconvert().none(),
+        nb::arg("spacing"),
+        nb::arg("origin"),
+        nb::arg("direction"),
+        nb::arg("region_index"),
+        nb::arg("perimeter"),
+        nb::arg("feret_diameter"),
+        nb::arg("oriented_bounding_box"),
+        nb::arg("lines"),
+        nb::arg("threads"),
+        nb::arg("algorithm"));
 }

@@ -78,8 +78,9 @@ struct Case
     s << "[" << mask.name << ", " << (connectivity == cca::Connectivity::Face ? "face" : "full") << ", "
       << cca::PixelTypeName(pixelType) << ", " << (rule == cca::ForegroundRule::EqualTo ? "EqualTo" : "NotEqualTo")
       << ", labels "
-      << (labelImageType == cca::LabelImageType::None ? "none"
-                                                        : labelImageType == cca::LabelImageType::UInt32 ? "u32" : "u64")
+      << (labelImageType == cca::LabelImageType::None     ? "none"
+          : labelImageType == cca::LabelImageType::UInt32 ? "u32"
+                                                          : "u64")
       << ", " << LayoutName(layout) << ", threads " << threads << (computeRuns ? "" : ", no runs") << "]";
     return s.str();
   }
@@ -222,7 +223,7 @@ EncodeTyped(const Case & c, std::uint64_t seed)
       break; // dense in memory, addressed from the last element below
   }
   // The reversed view's pixel (x, y, z) is element (elements - 1) - (dense index).
-  const bool reversed = c.layout == Layout::Reversed;
+  const bool      reversed = c.layout == Layout::Reversed;
   std::mt19937_64 rng(seed);
   const T         special = SpecialValue<T>();
   const bool      equalTo = c.rule == cca::ForegroundRule::EqualTo;
@@ -340,31 +341,42 @@ private:
 };
 
 void
-CompareFeatures(Reporter & rep, std::int64_t label, const cca::ComponentFeatures & got,
-                const cca::ComponentFeatures & exp, int dimension)
+CompareFeatures(Reporter &                     rep,
+                std::int64_t                   label,
+                const cca::ComponentFeatures & got,
+                const cca::ComponentFeatures & exp,
+                int                            dimension)
 {
   const std::string p = "label " + std::to_string(label) + " ";
   rep.Check(got.pixelCount == exp.pixelCount, p + "pixelCount", got.pixelCount, exp.pixelCount);
   for (int i = 0; i < 3; ++i)
   {
     const std::string a = "[" + std::to_string(i) + "]";
-    rep.Check(got.boundingBoxMin[i] == exp.boundingBoxMin[i], p + "boundingBoxMin" + a, got.boundingBoxMin[i],
+    rep.Check(got.boundingBoxMin[i] == exp.boundingBoxMin[i],
+              p + "boundingBoxMin" + a,
+              got.boundingBoxMin[i],
               exp.boundingBoxMin[i]);
-    rep.Check(got.boundingBoxMax[i] == exp.boundingBoxMax[i], p + "boundingBoxMax" + a, got.boundingBoxMax[i],
+    rep.Check(got.boundingBoxMax[i] == exp.boundingBoxMax[i],
+              p + "boundingBoxMax" + a,
+              got.boundingBoxMax[i],
               exp.boundingBoxMax[i]);
-    rep.Check(got.coordinateSum[i] == exp.coordinateSum[i], p + "coordinateSum" + a, got.coordinateSum[i],
+    rep.Check(got.coordinateSum[i] == exp.coordinateSum[i],
+              p + "coordinateSum" + a,
+              got.coordinateSum[i],
               exp.coordinateSum[i]);
   }
   for (int i = 0; i < 6; ++i)
   {
     const std::string a = "[" + std::to_string(i) + "]";
-    rep.Check(got.coordinateProductSum[i] == exp.coordinateProductSum[i], p + "coordinateProductSum" + a,
-              got.coordinateProductSum[i], exp.coordinateProductSum[i]);
+    rep.Check(got.coordinateProductSum[i] == exp.coordinateProductSum[i],
+              p + "coordinateProductSum" + a,
+              got.coordinateProductSum[i],
+              exp.coordinateProductSum[i]);
     // A 2D image has no z faces: slots 4 and 5 carry no meaning there.
     if (dimension == 3 || i < 4)
     {
-      rep.Check(got.pixelsOnFace[i] == exp.pixelsOnFace[i], p + "pixelsOnFace" + a, got.pixelsOnFace[i],
-                exp.pixelsOnFace[i]);
+      rep.Check(
+        got.pixelsOnFace[i] == exp.pixelsOnFace[i], p + "pixelsOnFace" + a, got.pixelsOnFace[i], exp.pixelsOnFace[i]);
     }
   }
   rep.Check(got.pixelsOnBorder == exp.pixelsOnBorder, p + "pixelsOnBorder", got.pixelsOnBorder, exp.pixelsOnBorder);
@@ -376,7 +388,8 @@ CompareFeatures(Reporter & rep, std::int64_t label, const cca::ComponentFeatures
       continue; // z classes are never used for 2D images
     }
     rep.Check(got.interceptCounts[slot] == exp.interceptCounts[slot],
-              p + "interceptCounts[" + std::to_string(slot) + "]", got.interceptCounts[slot],
+              p + "interceptCounts[" + std::to_string(slot) + "]",
+              got.interceptCounts[slot],
               exp.interceptCounts[slot]);
   }
 }
@@ -393,8 +406,12 @@ RunText(const cca::Run & r)
  *  into a result reused across runs when reused is given (its vectors then
  *  hold the previous case's table and runs: the engine must size them). */
 void
-RunCase(cca::Engine & engine, const Case & c, cca::Backend backend, std::uint64_t valueSeed,
-        const ccatest::OracleResult * precomputed = nullptr, cca::Result * reused = nullptr)
+RunCase(cca::Engine &                 engine,
+        const Case &                  c,
+        cca::Backend                  backend,
+        std::uint64_t                 valueSeed,
+        const ccatest::OracleResult * precomputed = nullptr,
+        cca::Result *                 reused = nullptr)
 {
   const std::string context = c.Describe() + " backend " + cca::BackendName(backend);
   Reporter          rep(context);
@@ -408,10 +425,10 @@ RunCase(cca::Engine & engine, const Case & c, cca::Backend backend, std::uint64_
   options.computeRuns = c.computeRuns;
   options.labelImageType = c.labelImageType;
   options.numberOfThreads = c.threads;
-  const std::int64_t            n = c.mask.NumberOfPixels();
-  std::vector<std::uint32_t>    labels32;
-  std::vector<std::uint64_t>    labels64;
-  constexpr std::uint64_t       poison = 0xABABABABABABABABull;
+  const std::int64_t         n = c.mask.NumberOfPixels();
+  std::vector<std::uint32_t> labels32;
+  std::vector<std::uint64_t> labels64;
+  constexpr std::uint64_t    poison = 0xABABABABABABABABull;
   if (c.labelImageType == cca::LabelImageType::UInt32)
   {
     labels32.assign(static_cast<std::size_t>(n), static_cast<std::uint32_t>(poison));
@@ -447,31 +464,42 @@ RunCase(cca::Engine & engine, const Case & c, cca::Backend backend, std::uint64_
   {
     expectedBackend = cca::Engine::CudaAvailable() ? cca::Backend::Cuda : cca::Backend::Cpu;
   }
-  rep.Check(result.backendUsed == expectedBackend, "backendUsed", cca::BackendName(result.backendUsed),
+  rep.Check(result.backendUsed == expectedBackend,
+            "backendUsed",
+            cca::BackendName(result.backendUsed),
             cca::BackendName(expectedBackend));
-  rep.Check(result.componentCount == oracle.componentCount, "componentCount", result.componentCount,
+  rep.Check(
+    result.componentCount == oracle.componentCount, "componentCount", result.componentCount, oracle.componentCount);
+  rep.Check(static_cast<std::int64_t>(result.features.size()) == oracle.componentCount,
+            "features.size()",
+            result.features.size(),
             oracle.componentCount);
-  rep.Check(static_cast<std::int64_t>(result.features.size()) == oracle.componentCount, "features.size()",
-            result.features.size(), oracle.componentCount);
   if (rep.Failed())
   {
     return;
   }
   for (std::int64_t i = 0; i < oracle.componentCount; ++i)
   {
-    CompareFeatures(rep, i + 1, result.features[static_cast<std::size_t>(i)],
-                    oracle.features[static_cast<std::size_t>(i)], c.mask.dimension);
+    CompareFeatures(rep,
+                    i + 1,
+                    result.features[static_cast<std::size_t>(i)],
+                    oracle.features[static_cast<std::size_t>(i)],
+                    c.mask.dimension);
   }
 
   if (c.computeRuns)
   {
-    rep.Check(static_cast<std::int64_t>(result.runOffsets.size()) == oracle.componentCount + 1, "runOffsets.size()",
-              result.runOffsets.size(), oracle.componentCount + 1);
+    rep.Check(static_cast<std::int64_t>(result.runOffsets.size()) == oracle.componentCount + 1,
+              "runOffsets.size()",
+              result.runOffsets.size(),
+              oracle.componentCount + 1);
     if (!rep.Failed())
     {
       rep.Check(result.runOffsets.front() == 0, "runOffsets[0]", result.runOffsets.front(), 0);
-      rep.Check(result.runOffsets.back() == static_cast<std::int64_t>(result.runs.size()), "runOffsets[N]",
-                result.runOffsets.back(), result.runs.size());
+      rep.Check(result.runOffsets.back() == static_cast<std::int64_t>(result.runs.size()),
+                "runOffsets[N]",
+                result.runOffsets.back(),
+                result.runs.size());
     }
     if (!rep.Failed())
     {
@@ -481,7 +509,9 @@ RunCase(cca::Engine & engine, const Case & c, cca::Backend backend, std::uint64_
         const std::int64_t begin = result.runOffsets[static_cast<std::size_t>(i)];
         const std::int64_t end = result.runOffsets[static_cast<std::size_t>(i) + 1];
         const std::string  p = "label " + std::to_string(i + 1) + " ";
-        rep.Check(end - begin == static_cast<std::int64_t>(expected.size()), p + "number of runs", end - begin,
+        rep.Check(end - begin == static_cast<std::int64_t>(expected.size()),
+                  p + "number of runs",
+                  end - begin,
                   expected.size());
         if (end - begin != static_cast<std::int64_t>(expected.size()))
         {
@@ -506,9 +536,8 @@ RunCase(cca::Engine & engine, const Case & c, cca::Backend backend, std::uint64_
   {
     for (std::int64_t p = 0; p < n; ++p)
     {
-      const std::uint64_t got = c.labelImageType == cca::LabelImageType::UInt32
-                                  ? labels32[static_cast<std::size_t>(p)]
-                                  : labels64[static_cast<std::size_t>(p)];
+      const std::uint64_t got = c.labelImageType == cca::LabelImageType::UInt32 ? labels32[static_cast<std::size_t>(p)]
+                                                                                : labels64[static_cast<std::size_t>(p)];
       const std::uint64_t expected = static_cast<std::uint64_t>(oracle.labels[static_cast<std::size_t>(p)]);
       if (got != expected)
       {
@@ -524,7 +553,7 @@ RunCase(cca::Engine & engine, const Case & c, cca::Backend backend, std::uint64_
 
 // ---- the case lists -------------------------------------------------------------
 
-const cca::PixelType AllPixelTypes[] = { cca::PixelType::UInt8,  cca::PixelType::Int8,  cca::PixelType::UInt16,
+const cca::PixelType AllPixelTypes[] = { cca::PixelType::UInt8,  cca::PixelType::Int8,   cca::PixelType::UInt16,
                                          cca::PixelType::Int16,  cca::PixelType::UInt32, cca::PixelType::Int32,
                                          cca::PixelType::UInt64, cca::PixelType::Int64 };
 const double         Densities[] = { 0.05, 0.2, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.8, 0.95, 1.0 };
@@ -558,7 +587,7 @@ OracleCases()
 {
   std::vector<Case> cases;
   int               k = 0;
-  auto add = [&](Mask m) {
+  auto              add = [&](Mask m) {
     // Every mask runs with both connectivities; other options vary with k.
     for (int conn = 0; conn < 2; ++conn)
     {
@@ -587,11 +616,11 @@ OracleCases()
   }
   // 3D: sizes with 1s, non-multiples of 32 and percolation densities (3D
   // thresholds are lower: about 0.31 for 6-connectivity, 0.1 for 26).
-  const std::int64_t sizes3[][3] = { { 1, 1, 1 },   { 1, 1, 17 },  { 17, 1, 1 },  { 1, 17, 1 },  { 33, 2, 3 },
-                                     { 5, 33, 4 },  { 32, 32, 3 }, { 31, 9, 33 }, { 64, 5, 7 },  { 65, 17, 9 },
+  const std::int64_t sizes3[][3] = { { 1, 1, 1 },    { 1, 1, 17 },  { 17, 1, 1 },  { 1, 17, 1 }, { 33, 2, 3 },
+                                     { 5, 33, 4 },   { 32, 32, 3 }, { 31, 9, 33 }, { 64, 5, 7 }, { 65, 17, 9 },
                                      { 20, 20, 20 }, { 3, 40, 21 }, { 47, 23, 11 } };
-  const double densities3[] = { 0.1, 0.2, 0.31, 0.4, 0.6, 0.9 };
-  int          s = 0;
+  const double       densities3[] = { 0.1, 0.2, 0.31, 0.4, 0.6, 0.9 };
+  int                s = 0;
   for (const auto & sz : sizes3)
   {
     for (int g : Granularities)
@@ -758,8 +787,8 @@ ExpectThrow(const std::string & what, const std::function<void()> & f, cca::Erro
     if (e.GetKind() != kind)
     {
       ++g_Failures;
-      std::cerr << "FAIL " << what << ": threw cca::Error of kind " << static_cast<int>(e.GetKind())
-                << " instead of " << static_cast<int>(kind) << " (" << e.what() << ")\n";
+      std::cerr << "FAIL " << what << ": threw cca::Error of kind " << static_cast<int>(e.GetKind()) << " instead of "
+                << static_cast<int>(kind) << " (" << e.what() << ")\n";
     }
     return;
   }
@@ -777,7 +806,7 @@ void
 ValidationSuite()
 {
   std::vector<std::uint8_t> pixels(64, 1);
-  auto good = [&]() {
+  auto                      good = [&]() {
     cca::ImageView v;
     v.data = pixels.data();
     v.dimension = 2;
@@ -798,46 +827,109 @@ ValidationSuite()
     ++g_Failures;
     std::cerr << "FAIL a valid 8x8 view was rejected: " << e.what() << "\n";
   }
-  ExpectThrow("null data", [&] { auto v = good(); v.data = nullptr; cca::ValidateInput(v, defaults); }, invalid);
-  ExpectThrow("empty region (size[0] = 0)", [&] { auto v = good(); v.size[0] = 0; cca::ValidateInput(v, defaults); },
-              invalid);
-  ExpectThrow("empty region (size[1] = 0)", [&] { auto v = good(); v.size[1] = 0; cca::ValidateInput(v, defaults); },
-              invalid);
-  ExpectThrow("negative size", [&] { auto v = good(); v.size[1] = -4; cca::ValidateInput(v, defaults); }, invalid);
-  ExpectThrow("3D empty region (size[2] = 0)",
-              [&] { auto v = good(); v.dimension = 3; v.size[2] = 0; cca::ValidateInput(v, defaults); }, invalid);
-  ExpectThrow("dimension 4", [&] { auto v = good(); v.dimension = 4; cca::ValidateInput(v, defaults); }, invalid);
-  ExpectThrow("dimension 1", [&] { auto v = good(); v.dimension = 1; cca::ValidateInput(v, defaults); }, invalid);
-  ExpectThrow("2D with size[2] = 2", [&] { auto v = good(); v.size[2] = 2; cca::ValidateInput(v, defaults); }, invalid);
-  ExpectThrow("some strides zero",
-              [&] { auto v = good(); v.stride[0] = 1; cca::ValidateInput(v, defaults); }, invalid);
-  ExpectThrow("label image requested without a buffer",
-              [&] {
-                cca::Options o;
-                o.labelImageType = cca::LabelImageType::UInt32;
-                cca::ValidateInput(good(), o);
-              },
-              invalid);
-  ExpectThrow("negative thread count",
-              [&] {
-                cca::Options o;
-                o.numberOfThreads = -1;
-                cca::ValidateInput(good(), o);
-              },
-              invalid);
-  ExpectThrow("second-order sums past 2^64",
-              [&] {
-                auto v = good();
-                v.size[0] = std::int64_t{ 1 } << 22;
-                v.size[1] = std::int64_t{ 1 } << 22;
-                cca::ValidateInput(v, defaults);
-              },
-              cca::Error::Kind::Overflow);
+  ExpectThrow(
+    "null data",
+    [&] {
+      auto v = good();
+      v.data = nullptr;
+      cca::ValidateInput(v, defaults);
+    },
+    invalid);
+  ExpectThrow(
+    "empty region (size[0] = 0)",
+    [&] {
+      auto v = good();
+      v.size[0] = 0;
+      cca::ValidateInput(v, defaults);
+    },
+    invalid);
+  ExpectThrow(
+    "empty region (size[1] = 0)",
+    [&] {
+      auto v = good();
+      v.size[1] = 0;
+      cca::ValidateInput(v, defaults);
+    },
+    invalid);
+  ExpectThrow(
+    "negative size",
+    [&] {
+      auto v = good();
+      v.size[1] = -4;
+      cca::ValidateInput(v, defaults);
+    },
+    invalid);
+  ExpectThrow(
+    "3D empty region (size[2] = 0)",
+    [&] {
+      auto v = good();
+      v.dimension = 3;
+      v.size[2] = 0;
+      cca::ValidateInput(v, defaults);
+    },
+    invalid);
+  ExpectThrow(
+    "dimension 4",
+    [&] {
+      auto v = good();
+      v.dimension = 4;
+      cca::ValidateInput(v, defaults);
+    },
+    invalid);
+  ExpectThrow(
+    "dimension 1",
+    [&] {
+      auto v = good();
+      v.dimension = 1;
+      cca::ValidateInput(v, defaults);
+    },
+    invalid);
+  ExpectThrow(
+    "2D with size[2] = 2",
+    [&] {
+      auto v = good();
+      v.size[2] = 2;
+      cca::ValidateInput(v, defaults);
+    },
+    invalid);
+  ExpectThrow(
+    "some strides zero",
+    [&] {
+      auto v = good();
+      v.stride[0] = 1;
+      cca::ValidateInput(v, defaults);
+    },
+    invalid);
+  ExpectThrow(
+    "label image requested without a buffer",
+    [&] {
+      cca::Options o;
+      o.labelImageType = cca::LabelImageType::UInt32;
+      cca::ValidateInput(good(), o);
+    },
+    invalid);
+  ExpectThrow(
+    "negative thread count",
+    [&] {
+      cca::Options o;
+      o.numberOfThreads = -1;
+      cca::ValidateInput(good(), o);
+    },
+    invalid);
+  ExpectThrow(
+    "second-order sums past 2^64",
+    [&] {
+      auto v = good();
+      v.size[0] = std::int64_t{ 1 } << 22;
+      v.size[1] = std::int64_t{ 1 } << 22;
+      cca::ValidateInput(v, defaults);
+    },
+    cca::Error::Kind::Overflow);
   // Sizes whose pixel count leaves 64 bits are refused as overflows before any
   // allocation is sized from them (2^30 cubed wraps to exactly 0, which must not
   // read as "empty"); the 64-pixel buffer behind these views is never read.
   const cca::Error::Kind overflow = cca::Error::Kind::Overflow;
-  auto huge = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
+  auto                   huge = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
     auto v = good();
     v.dimension = 3;
     v.size[0] = x;
@@ -846,63 +938,78 @@ ValidationSuite()
     return v;
   };
   constexpr std::int64_t maxExtent = (std::int64_t{ 1 } << 31) - 2;
-  ExpectThrow("pixel count wrapping to 0 (2^30 cubed)",
-              [&] { cca::ValidateInput(huge(std::int64_t{ 1 } << 30, std::int64_t{ 1 } << 30, std::int64_t{ 1 } << 30), defaults); },
-              overflow);
-  ExpectThrow("pixel count past 2^64 ((2^31-2) cubed)",
-              [&] { cca::ValidateInput(huge(maxExtent, maxExtent, maxExtent), defaults); }, overflow);
-  ExpectThrow("NumberOfPixels of (2^31-2) cubed", [&] { (void)huge(maxExtent, maxExtent, maxExtent).NumberOfPixels(); },
-              overflow);
-  ExpectThrow("2^62 pixels (bytes past 2^63)",
-              [&] { cca::ValidateInput(huge(std::int64_t{ 1 } << 21, std::int64_t{ 1 } << 21, std::int64_t{ 1 } << 20), defaults); },
-              overflow);
-  ExpectThrow("strides spanning past 2^64",
-              [&] {
-                auto v = good();
-                v.stride[0] = 1;
-                v.stride[1] = std::int64_t{ 1 } << 62;
-                v.stride[2] = 64;
-                cca::ValidateInput(v, defaults);
-              },
-              overflow);
-  ExpectThrow("Engine::Run on a wrapping size (never reads the 64-pixel buffer)",
-              [&] {
-                cca::Engine  e;
-                cca::Options o;
-                o.backend = cca::Backend::Cpu;
-                e.Run(huge(std::int64_t{ 1 } << 30, std::int64_t{ 1 } << 30, std::int64_t{ 1 } << 30), o);
-              },
-              overflow);
+  ExpectThrow(
+    "pixel count wrapping to 0 (2^30 cubed)",
+    [&] {
+      cca::ValidateInput(huge(std::int64_t{ 1 } << 30, std::int64_t{ 1 } << 30, std::int64_t{ 1 } << 30), defaults);
+    },
+    overflow);
+  ExpectThrow(
+    "pixel count past 2^64 ((2^31-2) cubed)",
+    [&] { cca::ValidateInput(huge(maxExtent, maxExtent, maxExtent), defaults); },
+    overflow);
+  ExpectThrow(
+    "NumberOfPixels of (2^31-2) cubed",
+    [&] { (void)huge(maxExtent, maxExtent, maxExtent).NumberOfPixels(); },
+    overflow);
+  ExpectThrow(
+    "2^62 pixels (bytes past 2^63)",
+    [&] {
+      cca::ValidateInput(huge(std::int64_t{ 1 } << 21, std::int64_t{ 1 } << 21, std::int64_t{ 1 } << 20), defaults);
+    },
+    overflow);
+  ExpectThrow(
+    "strides spanning past 2^64",
+    [&] {
+      auto v = good();
+      v.stride[0] = 1;
+      v.stride[1] = std::int64_t{ 1 } << 62;
+      v.stride[2] = 64;
+      cca::ValidateInput(v, defaults);
+    },
+    overflow);
+  ExpectThrow(
+    "Engine::Run on a wrapping size (never reads the 64-pixel buffer)",
+    [&] {
+      cca::Engine  e;
+      cca::Options o;
+      o.backend = cca::Backend::Cpu;
+      e.Run(huge(std::int64_t{ 1 } << 30, std::int64_t{ 1 } << 30, std::int64_t{ 1 } << 30), o);
+    },
+    overflow);
   // Engine::Run validates too, before touching the data.
-  ExpectThrow("Engine::Run with dimension 4",
-              [&] {
-                cca::Engine e;
-                auto        v = good();
-                v.dimension = 4;
-                cca::Options o;
-                o.backend = cca::Backend::Cpu;
-                e.Run(v, o);
-              },
-              invalid);
-  ExpectThrow("Engine::Run with null data",
-              [&] {
-                cca::Engine e;
-                auto        v = good();
-                v.data = nullptr;
-                cca::Options o;
-                o.backend = cca::Backend::Cpu;
-                e.Run(v, o);
-              },
-              invalid);
-  ExpectThrow("a zero stride along an axis longer than 1 (a broadcast view)",
-              [&] {
-                auto v = good();
-                v.stride[0] = 1;
-                v.stride[1] = 0;
-                v.stride[2] = 64;
-                cca::ValidateInput(v, defaults);
-              },
-              invalid);
+  ExpectThrow(
+    "Engine::Run with dimension 4",
+    [&] {
+      cca::Engine e;
+      auto        v = good();
+      v.dimension = 4;
+      cca::Options o;
+      o.backend = cca::Backend::Cpu;
+      e.Run(v, o);
+    },
+    invalid);
+  ExpectThrow(
+    "Engine::Run with null data",
+    [&] {
+      cca::Engine e;
+      auto        v = good();
+      v.data = nullptr;
+      cca::Options o;
+      o.backend = cca::Backend::Cpu;
+      e.Run(v, o);
+    },
+    invalid);
+  ExpectThrow(
+    "a zero stride along an axis longer than 1 (a broadcast view)",
+    [&] {
+      auto v = good();
+      v.stride[0] = 1;
+      v.stride[1] = 0;
+      v.stride[2] = 64;
+      cca::ValidateInput(v, defaults);
+    },
+    invalid);
   // Device memory: the CPU backend refuses it; the device must be the image's.
   auto onDevice = [&]() {
     auto v = good();
@@ -910,47 +1017,52 @@ ValidationSuite()
     v.deviceOrdinal = 1;
     return v;
   };
-  ExpectThrow("device image with Backend::Cpu",
-              [&] {
-                cca::Options o;
-                o.backend = cca::Backend::Cpu;
-                cca::ValidateInput(onDevice(), o);
-              },
-              invalid);
-  ExpectThrow("device label image with Backend::Cpu",
-              [&] {
-                std::vector<std::uint32_t> labels(64);
-                cca::Options               o;
-                o.backend = cca::Backend::Cpu;
-                o.labelImageType = cca::LabelImageType::UInt32;
-                o.labelImage = labels.data();
-                o.labelImageMemory = cca::MemorySpace::CudaDevice;
-                cca::ValidateInput(good(), o);
-              },
-              invalid);
-  ExpectThrow("device image on device 1 with cudaDevice 0",
-              [&] {
-                cca::Options o;
-                o.backend = cca::Backend::Cuda;
-                o.cudaDevice = 0;
-                cca::ValidateInput(onDevice(), o);
-              },
-              invalid);
-  ExpectThrow("device image with a negative device ordinal",
-              [&] {
-                auto v = onDevice();
-                v.deviceOrdinal = -1;
-                cca::ValidateInput(v, defaults);
-              },
-              invalid);
-  ExpectThrow("Engine::Run, Backend::Cpu, device image",
-              [&] {
-                cca::Engine  e;
-                cca::Options o;
-                o.backend = cca::Backend::Cpu;
-                e.Run(onDevice(), o);
-              },
-              invalid);
+  ExpectThrow(
+    "device image with Backend::Cpu",
+    [&] {
+      cca::Options o;
+      o.backend = cca::Backend::Cpu;
+      cca::ValidateInput(onDevice(), o);
+    },
+    invalid);
+  ExpectThrow(
+    "device label image with Backend::Cpu",
+    [&] {
+      std::vector<std::uint32_t> labels(64);
+      cca::Options               o;
+      o.backend = cca::Backend::Cpu;
+      o.labelImageType = cca::LabelImageType::UInt32;
+      o.labelImage = labels.data();
+      o.labelImageMemory = cca::MemorySpace::CudaDevice;
+      cca::ValidateInput(good(), o);
+    },
+    invalid);
+  ExpectThrow(
+    "device image on device 1 with cudaDevice 0",
+    [&] {
+      cca::Options o;
+      o.backend = cca::Backend::Cuda;
+      o.cudaDevice = 0;
+      cca::ValidateInput(onDevice(), o);
+    },
+    invalid);
+  ExpectThrow(
+    "device image with a negative device ordinal",
+    [&] {
+      auto v = onDevice();
+      v.deviceOrdinal = -1;
+      cca::ValidateInput(v, defaults);
+    },
+    invalid);
+  ExpectThrow(
+    "Engine::Run, Backend::Cpu, device image",
+    [&] {
+      cca::Engine  e;
+      cca::Options o;
+      o.backend = cca::Backend::Cpu;
+      e.Run(onDevice(), o);
+    },
+    invalid);
   try
   {
     // A stride-0 axis of length 1 is fine (NumPy gives such views).
@@ -968,23 +1080,25 @@ ValidationSuite()
   }
   if (!cca::Engine::CudaCompiledIn())
   {
-    ExpectThrow("Engine::Run, Backend::Auto, device image, no CUDA in the build",
-                [&] {
-                  cca::Engine e;
-                  e.Run(onDevice(), defaults);
-                },
-                cca::Error::Kind::NoDevice);
+    ExpectThrow(
+      "Engine::Run, Backend::Auto, device image, no CUDA in the build",
+      [&] {
+        cca::Engine e;
+        e.Run(onDevice(), defaults);
+      },
+      cca::Error::Kind::NoDevice);
   }
   if (!cca::Engine::CudaAvailable())
   {
-    ExpectThrow("Backend::Cuda without a usable device",
-                [&] {
-                  cca::Engine  e;
-                  cca::Options o;
-                  o.backend = cca::Backend::Cuda;
-                  e.Run(good(), o);
-                },
-                cca::Error::Kind::NoDevice);
+    ExpectThrow(
+      "Backend::Cuda without a usable device",
+      [&] {
+        cca::Engine  e;
+        cca::Options o;
+        o.backend = cca::Backend::Cuda;
+        e.Run(good(), o);
+      },
+      cca::Error::Kind::NoDevice);
   }
   std::cout << "validation checks done\n";
 }

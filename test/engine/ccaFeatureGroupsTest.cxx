@@ -204,8 +204,11 @@ LabelLess(cca::PixelType type, std::int64_t a, std::int64_t b)
 /** A label image: blocks of granularity g of values drawn from `palette`. */
 template <class T>
 TypedImage
-RandomLabels(const Mask & shape, cca::PixelType type, const std::vector<std::int64_t> & palette, int g,
-             std::uint32_t seed)
+RandomLabels(const Mask &                      shape,
+             cca::PixelType                    type,
+             const std::vector<std::int64_t> & palette,
+             int                               g,
+             std::uint32_t                     seed)
 {
   std::vector<T> values(static_cast<std::size_t>(shape.NumberOfPixels()));
   for (std::int64_t z = 0; z < shape.size[2]; ++z)
@@ -215,8 +218,8 @@ RandomLabels(const Mask & shape, cca::PixelType type, const std::vector<std::int
       for (std::int64_t x = 0; x < shape.size[0]; ++x)
       {
         // One draw per block: a hash (splitmix64) of the seed and the block coordinates.
-        std::uint64_t h = seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(1 + x / g + 1000 * (y / g) +
-                                                                                      1000000 * (z / g));
+        std::uint64_t h =
+          seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(1 + x / g + 1000 * (y / g) + 1000000 * (z / g));
         h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
         h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
         h ^= h >> 31;
@@ -229,8 +232,11 @@ RandomLabels(const Mask & shape, cca::PixelType type, const std::vector<std::int
 }
 
 TypedImage
-RandomLabelImage(const Mask & shape, cca::PixelType type, const std::vector<std::int64_t> & palette, int g,
-                 std::uint32_t seed)
+RandomLabelImage(const Mask &                      shape,
+                 cca::PixelType                    type,
+                 const std::vector<std::int64_t> & palette,
+                 int                               g,
+                 std::uint32_t                     seed)
 {
   TypedImage image;
   WithType(type, [&](auto zero) {
@@ -285,7 +291,10 @@ struct Reference
  *  predicate accepts, numbered in raster order of first pixels. */
 template <class Joins>
 std::int64_t
-FloodFillLabels(const Mask & shape, const std::vector<bool> & foreground, bool full, Joins && joins,
+FloodFillLabels(const Mask &                shape,
+                const std::vector<bool> &   foreground,
+                bool                        full,
+                Joins &&                    joins,
                 std::vector<std::int64_t> & labels)
 {
   const auto steps = ccatest::NeighbourSteps(shape.dimension, full);
@@ -382,11 +391,11 @@ MakeReference(const Mask & shape, const TypedImage & image, const cca::Options &
         break;
     }
   }
-  Reference r;
+  Reference                 r;
   std::vector<std::int64_t> labels;
   std::int64_t              count = 0;
   std::vector<std::int64_t> valueOf; // per object (0-based)
-  const bool full = options.connectivity == cca::Connectivity::Full;
+  const bool                full = options.connectivity == cca::Connectivity::Full;
   if (options.objects == cca::Objects::LabelValues)
   {
     std::vector<std::int64_t> values;
@@ -397,15 +406,18 @@ MakeReference(const Mask & shape, const TypedImage & image, const cca::Options &
         values.push_back(LabelAt(image, p));
       }
     }
-    std::sort(values.begin(), values.end(), [&](std::int64_t a, std::int64_t b) { return LabelLess(image.type, a, b); });
+    std::sort(
+      values.begin(), values.end(), [&](std::int64_t a, std::int64_t b) { return LabelLess(image.type, a, b); });
     values.erase(std::unique(values.begin(), values.end()), values.end());
     labels.assign(static_cast<std::size_t>(n), 0);
     for (std::int64_t p = 0; p < n; ++p)
     {
       if (foreground[p])
       {
-        const auto it = std::lower_bound(values.begin(), values.end(), LabelAt(image, p),
-                                         [&](std::int64_t a, std::int64_t b) { return LabelLess(image.type, a, b); });
+        const auto it =
+          std::lower_bound(values.begin(), values.end(), LabelAt(image, p), [&](std::int64_t a, std::int64_t b) {
+            return LabelLess(image.type, a, b);
+          });
         labels[p] = (it - values.begin()) + 1;
       }
     }
@@ -415,9 +427,12 @@ MakeReference(const Mask & shape, const TypedImage & image, const cca::Options &
   else
   {
     const bool byValue = options.objects == cca::Objects::LabelValueComponents;
-    count = FloodFillLabels(shape, foreground, full,
-                            [&](std::int64_t p, std::int64_t q) { return !byValue || LabelAt(image, p) == LabelAt(image, q); },
-                            labels);
+    count = FloodFillLabels(
+      shape,
+      foreground,
+      full,
+      [&](std::int64_t p, std::int64_t q) { return !byValue || LabelAt(image, p) == LabelAt(image, q); },
+      labels);
     valueOf.assign(static_cast<std::size_t>(count), 0);
     for (std::int64_t p = 0; p < n; ++p)
     {
@@ -605,9 +620,9 @@ CompareShapes(Reporter & rep, const Reference & ref, const cca::Result & got, co
   }
   for (std::int64_t k = 0; k < o.componentCount; ++k)
   {
-    const auto & expected = o.runs[k];
+    const auto &       expected = o.runs[k];
     const std::int64_t count = got.runOffsets[k + 1] - got.runOffsets[k];
-    bool same = count == static_cast<std::int64_t>(expected.size());
+    bool               same = count == static_cast<std::int64_t>(expected.size());
     for (std::int64_t i = 0; same && i < count; ++i)
     {
       const cca::Run & a = got.runs[got.runOffsets[k] + i];
@@ -636,22 +651,27 @@ CompareShapes(Reporter & rep, const Reference & ref, const cca::Result & got, co
  *  quantities to 1e-12 of their own scale; reals: to the rounding of double
  *  sums (64 epsilon of the sums of magnitudes). */
 void
-CompareIntensity(Reporter & rep, const Mask & shape, const TypedImage & feature, const cca::Options & options,
-                 const Reference & ref, const cca::Result & got)
+CompareIntensity(Reporter &           rep,
+                 const Mask &         shape,
+                 const TypedImage &   feature,
+                 const cca::Options & options,
+                 const Reference &    ref,
+                 const cca::Result &  got)
 {
   const auto &       o = ref.objects;
   const std::int64_t K = o.componentCount;
   if (got.intensity.size() != static_cast<std::size_t>(K))
   {
-    rep.Fail("intensity has " + std::to_string(got.intensity.size()) + " entries for " + std::to_string(K) + " objects");
+    rep.Fail("intensity has " + std::to_string(got.intensity.size()) + " entries for " + std::to_string(K) +
+             " objects");
     return;
   }
   const bool exact = feature.type != cca::PixelType::Float32 && feature.type != cca::PixelType::Float64 &&
                      feature.type != cca::PixelType::Int64 && feature.type != cca::PixelType::UInt64;
-  const L    eps = std::numeric_limits<double>::epsilon();
+  const L                       eps = std::numeric_limits<double>::epsilon();
   const cca::HistogramOptions & h = options.intensity.histogram;
-  double lower = h.lower;
-  double upper = h.upper;
+  double                        lower = h.lower;
+  double                        upper = h.upper;
   if (h.bins > 0 && h.rangeOfFeatureImage)
   {
     lower = std::numeric_limits<double>::max();
@@ -671,10 +691,10 @@ CompareIntensity(Reporter & rep, const Mask & shape, const TypedImage & feature,
 
   struct Acc
   {
-    std::int64_t n = 0;
-    L            sum = 0, absSum = 0, min = 0, max = 0;
-    std::int64_t minIndex = -1, maxIndex = -1;
-    L            p[3] = { 0, 0, 0 };
+    std::int64_t              n = 0;
+    L                         sum = 0, absSum = 0, min = 0, max = 0;
+    std::int64_t              minIndex = -1, maxIndex = -1;
+    L                         p[3] = { 0, 0, 0 };
     std::vector<L>            values;
     std::vector<std::int64_t> pixels;
   };
@@ -713,15 +733,17 @@ CompareIntensity(Reporter & rep, const Mask & shape, const TypedImage & feature,
     rep.Equal(g.minimum, static_cast<double>(a.min), what + "minimum");
     rep.Equal(g.maximum, static_cast<double>(a.max), what + "maximum");
     const std::int64_t nx = shape.size[0], ny = shape.size[1];
-    auto coordinates = [&](std::int64_t p) {
+    auto               coordinates = [&](std::int64_t p) {
       return std::to_string(p % nx) + "," + std::to_string((p / nx) % ny) + "," + std::to_string(p / (nx * ny));
     };
     rep.Equal(std::to_string(g.minimumIndex[0]) + "," + std::to_string(g.minimumIndex[1]) + "," +
                 std::to_string(g.minimumIndex[2]),
-              coordinates(a.minIndex), what + "minimumIndex");
+              coordinates(a.minIndex),
+              what + "minimumIndex");
     rep.Equal(std::to_string(g.maximumIndex[0]) + "," + std::to_string(g.maximumIndex[1]) + "," +
                 std::to_string(g.maximumIndex[2]),
-              coordinates(a.maxIndex), what + "maximumIndex");
+              coordinates(a.maxIndex),
+              what + "maximumIndex");
     if (exact)
     {
       rep.Equal(g.sum, static_cast<double>(a.sum), what + "sum");
@@ -751,7 +773,8 @@ CompareIntensity(Reporter & rep, const Mask & shape, const TypedImage & feature,
         raw += std::pow(std::abs(v), power);
       }
       const L tolerance = exact ? 1e-12L * magnitude + 1e-300L : (256 + 2 * a.n) * eps * raw;
-      rep.Near(g.centralMoments[power - 2], central, tolerance, what + "centralMoments[" + std::to_string(power - 2) + "]");
+      rep.Near(
+        g.centralMoments[power - 2], central, tolerance, what + "centralMoments[" + std::to_string(power - 2) + "]");
     }
     if (options.intensity.weightedMoments && a.sum != 0)
     {
@@ -760,7 +783,7 @@ CompareIntensity(Reporter & rep, const Mask & shape, const TypedImage & feature,
       for (std::size_t i = 0; i < a.values.size(); ++i)
       {
         const std::int64_t p = a.pixels[i];
-        const L            q[3] = { static_cast<L>(p % nx), static_cast<L>((p / nx) % ny), static_cast<L>(p / (nx * ny)) };
+        const L q[3] = { static_cast<L>(p % nx), static_cast<L>((p / nx) % ny), static_cast<L>(p / (nx * ny)) };
         for (int d = 0; d < 3; ++d)
         {
           c[d] += a.values[i] * q[d];
@@ -771,13 +794,14 @@ CompareIntensity(Reporter & rep, const Mask & shape, const TypedImage & feature,
       {
         cd /= a.sum;
       }
-      L       cov[6] = { 0, 0, 0, 0, 0, 0 };
+      L         cov[6] = { 0, 0, 0, 0, 0, 0 };
       const int pairs[6][2] = { { 0, 0 }, { 1, 1 }, { 2, 2 }, { 0, 1 }, { 0, 2 }, { 1, 2 } };
       for (std::size_t i = 0; i < a.values.size(); ++i)
       {
         const std::int64_t p = a.pixels[i];
-        const L q[3] = { static_cast<L>(p % nx) - c[0], static_cast<L>((p / nx) % ny) - c[1],
-                         static_cast<L>(p / (nx * ny)) - c[2] };
+        const L            q[3] = { static_cast<L>(p % nx) - c[0],
+                                    static_cast<L>((p / nx) % ny) - c[1],
+                                    static_cast<L>(p / (nx * ny)) - c[2] };
         for (int e = 0; e < 6; ++e)
         {
           cov[e] += a.values[i] * q[pairs[e][0]] * q[pairs[e][1]];
@@ -791,7 +815,9 @@ CompareIntensity(Reporter & rep, const Mask & shape, const TypedImage & feature,
       }
       for (int e = 0; e < 6; ++e)
       {
-        rep.Near(g.weightedCovariance[e], cov[e] / a.sum, relative * (1 + scale / std::abs(a.sum)),
+        rep.Near(g.weightedCovariance[e],
+                 cov[e] / a.sum,
+                 relative * (1 + scale / std::abs(a.sum)),
                  what + "weightedCovariance[" + std::to_string(e) + "]");
       }
     }
@@ -856,13 +882,17 @@ CompareIntensity(Reporter & rep, const Mask & shape, const TypedImage & feature,
 
 /** Runs the engine on the case and compares everything. */
 void
-RunCase(Runner & engine, const std::string & name, const Mask & shape, const TypedImage & image,
-        const TypedImage * feature, cca::Options options)
+RunCase(Runner &            engine,
+        const std::string & name,
+        const Mask &        shape,
+        const TypedImage &  image,
+        const TypedImage *  feature,
+        cca::Options        options)
 {
   Reporter                   rep(name + " objects=" + cca::ObjectsName(options.objects) +
-                                 (options.connectivity == cca::Connectivity::Full ? " full" : " face") +
-                                 " backend=" + (engine.Emulated() ? "emulated" : cca::BackendName(options.backend)) +
-                                 (feature ? std::string(" feature=") + cca::PixelTypeName(feature->type) : ""));
+               (options.connectivity == cca::Connectivity::Full ? " full" : " face") +
+               " backend=" + (engine.Emulated() ? "emulated" : cca::BackendName(options.backend)) +
+               (feature ? std::string(" feature=") + cca::PixelTypeName(feature->type) : ""));
   std::vector<std::uint64_t> labels(static_cast<std::size_t>(shape.NumberOfPixels()), 0x77);
   options.labelImageType = cca::LabelImageType::UInt64;
   options.labelImage = labels.data();
@@ -895,7 +925,7 @@ RunCase(Runner & engine, const std::string & name, const Mask & shape, const Typ
 std::vector<Mask>
 Shapes(std::uint32_t seed)
 {
-  std::vector<Mask> shapes;
+  std::vector<Mask>  shapes;
   const std::int64_t sizes[][4] = { { 2, 1, 1, 1 },   { 2, 37, 23, 1 }, { 2, 64, 9, 1 }, { 2, 1, 40, 1 },
                                     { 2, 70, 41, 1 }, { 3, 9, 7, 5 },   { 3, 33, 6, 4 }, { 3, 17, 13, 11 } };
   for (const auto & s : sizes)
@@ -911,8 +941,9 @@ PaletteFor(cca::PixelType type, int variant)
   static const std::vector<std::int64_t> small = { 0, 1, 2, 3 };
   static const std::vector<std::int64_t> sparseSigned = { 0, -7, 5, 300, -2000 };
   static const std::vector<std::int64_t> sparseWide = { 0, 7, 1000000, -4000000000LL, 1LL << 40 };
-  static const std::vector<std::int64_t> sparseUnsigned64 = { 0, 9, static_cast<std::int64_t>(0xfffffffffffffff0ULL),
-                                                              1LL << 50 };
+  static const std::vector<std::int64_t> sparseUnsigned64 = {
+    0, 9, static_cast<std::int64_t>(0xfffffffffffffff0ULL), 1LL << 50
+  };
   if (variant == 0)
   {
     return small;
@@ -934,10 +965,11 @@ PaletteFor(cca::PixelType type, int variant)
 void
 LabelsSuite(cca::Backend backend)
 {
-  Runner        engine(g_Emulated);
-  std::uint32_t seed = 100;
-  const cca::PixelType types[] = { cca::PixelType::UInt8, cca::PixelType::Int16, cca::PixelType::Int32,
-                                   cca::PixelType::UInt64, cca::PixelType::Int64 };
+  Runner               engine(g_Emulated);
+  std::uint32_t        seed = 100;
+  const cca::PixelType types[] = {
+    cca::PixelType::UInt8, cca::PixelType::Int16, cca::PixelType::Int32, cca::PixelType::UInt64, cca::PixelType::Int64
+  };
   int k = 0;
   for (const Mask & shape : Shapes(seed))
   {
@@ -945,9 +977,9 @@ LabelsSuite(cca::Backend backend)
     {
       for (int g : { 1, 3 })
       {
-        const int          variant = (k++) % 2;
-        const TypedImage   image = RandomLabelImage(shape, type, PaletteFor(type, variant), g, seed);
-        const std::string  name = shape.name + " labels " + cca::PixelTypeName(type) + " g=" + std::to_string(g) +
+        const int         variant = (k++) % 2;
+        const TypedImage  image = RandomLabelImage(shape, type, PaletteFor(type, variant), g, seed);
+        const std::string name = shape.name + " labels " + cca::PixelTypeName(type) + " g=" + std::to_string(g) +
                                  " palette=" + std::to_string(variant) + " seed=" + std::to_string(seed);
         ++seed;
         for (cca::Objects objects :
@@ -961,8 +993,12 @@ LabelsSuite(cca::Backend backend)
             options.connectivity = connectivity;
             options.foregroundRule = (k % 3 == 0) ? cca::ForegroundRule::All : cca::ForegroundRule::NotEqualTo;
             options.foregroundValue = 0;
-            RunCase(engine, name + (options.foregroundRule == cca::ForegroundRule::All ? " rule=all" : ""), shape,
-                    image, nullptr, options);
+            RunCase(engine,
+                    name + (options.foregroundRule == cca::ForegroundRule::All ? " rule=all" : ""),
+                    shape,
+                    image,
+                    nullptr,
+                    options);
           }
         }
       }
@@ -992,14 +1028,15 @@ IntensitySuite(cca::Backend backend)
                                 { cca::PixelType::UInt64, 0, 5 },
                                 { cca::PixelType::Float32, -5, 20 },
                                 { cca::PixelType::Float64, 1000, 1001 } };
-  int k = 0;
+  int               k = 0;
   for (const Mask & shape : Shapes(seed))
   {
     for (const FeatureKind & kind : kinds)
     {
       const TypedImage feature = RandomFeatureImage(shape, kind.type, kind.low, kind.high, seed);
       const TypedImage mask = MakeTyped(cca::PixelType::UInt8, shape.on);
-      const TypedImage labels = RandomLabelImage(shape, cca::PixelType::Int16, PaletteFor(cca::PixelType::Int16, 1), 2, seed);
+      const TypedImage labels =
+        RandomLabelImage(shape, cca::PixelType::Int16, PaletteFor(cca::PixelType::Int16, 1), 2, seed);
       const std::string name = shape.name + " feature range [" + std::to_string(kind.low) + ", " +
                                std::to_string(kind.high) + "] seed=" + std::to_string(seed);
       ++seed;
@@ -1036,12 +1073,13 @@ SelectionSuite(cca::Backend backend)
   for (const Mask & shape : Shapes(seed))
   {
     const TypedImage mask = MakeTyped(cca::PixelType::UInt8, shape.on);
-    const TypedImage labels = RandomLabelImage(shape, cca::PixelType::UInt16, PaletteFor(cca::PixelType::UInt16, 0), 2, seed);
+    const TypedImage labels =
+      RandomLabelImage(shape, cca::PixelType::UInt16, PaletteFor(cca::PixelType::UInt16, 0), 2, seed);
     const TypedImage feature = RandomFeatureImage(shape, cca::PixelType::Int16, -100, 100, seed);
     ++seed;
     const cca::Selection selections[] = {
-      { 2, INT64_MAX, 0, false }, { 0, 3, 0, false }, { 0, INT64_MAX, 3, false }, { 0, INT64_MAX, 0, true },
-      { 2, 40, 5, true },         { 1000000, INT64_MAX, 0, true },
+      { 2, INT64_MAX, 0, false }, { 0, 3, 0, false }, { 0, INT64_MAX, 3, false },
+      { 0, INT64_MAX, 0, true },  { 2, 40, 5, true }, { 1000000, INT64_MAX, 0, true },
     };
     for (const cca::Selection & selection : selections)
     {
@@ -1072,33 +1110,73 @@ LargeSuite(cca::Backend backend)
   Runner engine(g_Emulated);
   struct LargeCase
   {
-    int                dimension;
-    std::int64_t       size[3];
-    double             density;
-    cca::Objects       objects;
-    cca::PixelType     labelType;
-    cca::PixelType     featureType;
-    double             low, high;
-    cca::Connectivity  connectivity;
-    cca::Selection     selection;
+    int               dimension;
+    std::int64_t      size[3];
+    double            density;
+    cca::Objects      objects;
+    cca::PixelType    labelType;
+    cca::PixelType    featureType;
+    double            low, high;
+    cca::Connectivity connectivity;
+    cca::Selection    selection;
   };
   const cca::Selection all{};
-  const LargeCase cases[] = {
-    { 2, { 1200, 1000, 1 }, 0.6, cca::Objects::ForegroundComponents, cca::PixelType::UInt8, cca::PixelType::Int16,
-      -1024, 3071, cca::Connectivity::Face, all },
-    { 2, { 1100, 900, 1 }, 0.45, cca::Objects::ForegroundComponents, cca::PixelType::UInt8, cca::PixelType::Float32,
-      -5, 20, cca::Connectivity::Full, { 3, INT64_MAX, 0, true } },
-    { 3, { 100, 90, 80 }, 0.3, cca::Objects::LabelValues, cca::PixelType::Int32, cca::PixelType::UInt16, 0, 65535,
-      cca::Connectivity::Face, { 0, INT64_MAX, 3, true } },
-    { 3, { 96, 64, 70 }, 0.25, cca::Objects::LabelValueComponents, cca::PixelType::Int64, cca::PixelType::Float64,
-      1000, 1001, cca::Connectivity::Full, { 3, INT64_MAX, 0, false } },
-    { 2, { 1024, 1024, 1 }, 0.5, cca::Objects::LabelValues, cca::PixelType::UInt64, cca::PixelType::Int32,
-      -2147483647.0, 2147483647.0, cca::Connectivity::Face, { 0, INT64_MAX, 0, true } },
+  const LargeCase      cases[] = {
+         { 2,
+           { 1200, 1000, 1 },
+           0.6,
+           cca::Objects::ForegroundComponents,
+           cca::PixelType::UInt8,
+           cca::PixelType::Int16,
+           -1024,
+           3071,
+           cca::Connectivity::Face,
+           all },
+         { 2,
+           { 1100, 900, 1 },
+           0.45,
+           cca::Objects::ForegroundComponents,
+           cca::PixelType::UInt8,
+           cca::PixelType::Float32,
+           -5,
+           20,
+           cca::Connectivity::Full,
+           { 3, INT64_MAX, 0, true } },
+         { 3,
+           { 100, 90, 80 },
+           0.3,
+           cca::Objects::LabelValues,
+           cca::PixelType::Int32,
+           cca::PixelType::UInt16,
+           0,
+           65535,
+           cca::Connectivity::Face,
+           { 0, INT64_MAX, 3, true } },
+         { 3,
+           { 96, 64, 70 },
+           0.25,
+           cca::Objects::LabelValueComponents,
+           cca::PixelType::Int64,
+           cca::PixelType::Float64,
+           1000,
+           1001,
+           cca::Connectivity::Full,
+           { 3, INT64_MAX, 0, false } },
+         { 2,
+           { 1024, 1024, 1 },
+           0.5,
+           cca::Objects::LabelValues,
+           cca::PixelType::UInt64,
+           cca::PixelType::Int32,
+           -2147483647.0,
+           2147483647.0,
+           cca::Connectivity::Face,
+           { 0, INT64_MAX, 0, true } },
   };
   std::uint32_t seed = 4000;
   for (const LargeCase & c : cases)
   {
-    const Mask shape = ccatest::RandomMask(c.dimension, c.size[0], c.size[1], c.size[2], c.density, 1, seed);
+    const Mask       shape = ccatest::RandomMask(c.dimension, c.size[0], c.size[1], c.size[2], c.density, 1, seed);
     const TypedImage image = c.objects == cca::Objects::ForegroundComponents
                                ? MakeTyped(cca::PixelType::UInt8, shape.on)
                                : RandomLabelImage(shape, c.labelType, PaletteFor(c.labelType, 1), 4, seed);
@@ -1110,8 +1188,12 @@ LargeSuite(cca::Backend backend)
     options.selection = c.selection;
     options.intensity.histogram = cca::StatisticsLabelMapHistogram(c.featureType);
     options.intensity.histogram.keep = true;
-    RunCase(engine, shape.name + " large " + cca::PixelTypeName(c.labelType) + " seed=" + std::to_string(seed), shape,
-            image, &feature, options);
+    RunCase(engine,
+            shape.name + " large " + cca::PixelTypeName(c.labelType) + " seed=" + std::to_string(seed),
+            shape,
+            image,
+            &feature,
+            options);
     ++seed;
   }
 }
@@ -1144,7 +1226,7 @@ ValidationSuite()
   const TypedImage feature = RandomFeatureImage(shape, cca::PixelType::Float32, 0, 1, 1);
   const Mask       other = ccatest::RandomMask(2, 8, 7, 1, 0.5, 1, 1);
   const TypedImage otherFeature = RandomFeatureImage(other, cca::PixelType::Int16, 0, 1, 1);
-  auto run = [&](cca::Options o, const cca::ImageView & view) {
+  auto             run = [&](cca::Options o, const cca::ImageView & view) {
     cca::Engine e;
     o.backend = cca::Backend::Cpu;
     e.Run(view, o);
@@ -1258,7 +1340,7 @@ main(int argc, char * argv[])
     return 2;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::cout << suite << " on " << backendName << ": " << g_Cases << " cases, " << g_Failures << " failing, "
-            << seconds << " s\n";
+  std::cout << suite << " on " << backendName << ": " << g_Cases << " cases, " << g_Failures << " failing, " << seconds
+            << " s\n";
   return g_Failures == 0 ? 0 : 1;
 }

@@ -20,8 +20,8 @@ namespace ccatest
 
 struct OracleResult
 {
-  std::int64_t                   componentCount = 0;
-  std::vector<std::int64_t>      labels; ///< per pixel, 0 = background, 1..N in raster order of first pixel
+  std::int64_t                        componentCount = 0;
+  std::vector<std::int64_t>           labels; ///< per pixel, 0 = background, 1..N in raster order of first pixel
   std::vector<cca::ComponentFeatures> features;
   std::vector<std::vector<cca::Run>>  runs; ///< per component, raster order
 };
@@ -58,7 +58,7 @@ FeaturesOfLabels(const Mask & mask, OracleResult & r)
   const std::int64_t nx = mask.size[0];
   const std::int64_t ny = mask.size[1];
   const std::int64_t nz = mask.size[2];
-  auto inside = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
+  auto               inside = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
     return x >= 0 && y >= 0 && z >= 0 && x < nx && y < ny && z < nz;
   };
   // Features, one pixel at a time.
@@ -161,9 +161,10 @@ FeaturesOfLabels(const Mask & mask, OracleResult & r)
         {
           ++end;
         }
-        r.runs[static_cast<std::size_t>(label - 1)].push_back(
-          cca::Run{ static_cast<std::int32_t>(x), static_cast<std::int32_t>(y), static_cast<std::int32_t>(z),
-                    static_cast<std::int32_t>(end - x) });
+        r.runs[static_cast<std::size_t>(label - 1)].push_back(cca::Run{ static_cast<std::int32_t>(x),
+                                                                        static_cast<std::int32_t>(y),
+                                                                        static_cast<std::int32_t>(z),
+                                                                        static_cast<std::int32_t>(end - x) });
         x = end;
       }
     }
@@ -173,13 +174,13 @@ FeaturesOfLabels(const Mask & mask, OracleResult & r)
 inline OracleResult
 FloodFill(const Mask & mask, bool fullConnectivity)
 {
-  OracleResult r;
+  OracleResult       r;
   const std::int64_t nx = mask.size[0];
   const std::int64_t ny = mask.size[1];
   const std::int64_t nz = mask.size[2];
   r.labels.assign(static_cast<std::size_t>(mask.NumberOfPixels()), 0);
   const auto steps = NeighbourSteps(mask.dimension, fullConnectivity);
-  auto inside = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
+  auto       inside = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
     return x >= 0 && y >= 0 && z >= 0 && x < nx && y < ny && z < nz;
   };
 

@@ -39,10 +39,13 @@ int
 main()
 {
   // Hand-made: (2^62 + 1) * 4 = 2^64 + 4; -(2^63) * (2^63 - 1); 2^53 + 1 rounds to even.
-  Expect(Int128::Product(std::int64_t{ 1 } << 62 | 1, std::uint64_t{ 4 }).ToFloating<double>() == 18446744073709551620.0,
-         "hand-made product", 0);
+  Expect(Int128::Product(std::int64_t{ 1 } << 62 | 1, std::uint64_t{ 4 }).ToFloating<double>() ==
+           18446744073709551620.0,
+         "hand-made product",
+         0);
   Expect((Int128::From(std::int64_t{ 1 } << 53) + Int128::From(1)).ToFloating<double>() == 9007199254740992.0,
-         "ties to even", 1);
+         "ties to even",
+         1);
   Expect((Int128::From(0) - Int128::From(5)).ToFloating<double>() == -5.0, "negation", 2);
 #if defined(__SIZEOF_INT128__)
   std::mt19937_64 rng(20261122);
@@ -73,8 +76,8 @@ main()
     const Int128   mixed = Int128::Product(a < 0 ? a / 2 : a, u);
     const Int128   sum = product - mixed + Int128::From(c);
     Expect(Same(product.ToFloating<double>(), static_cast<double>(expectedProduct)), "product to double", k);
-    Expect(Same(product.ToFloating<long double>(), static_cast<long double>(expectedProduct)),
-           "product to long double", k);
+    Expect(
+      Same(product.ToFloating<long double>(), static_cast<long double>(expectedProduct)), "product to long double", k);
     Expect(Same(mixed.ToFloating<double>(), static_cast<double>(expectedMixed)), "mixed product to double", k);
     Expect(Same(sum.ToFloating<double>(), static_cast<double>(expectedSum)), "sum to double", k);
     Expect(Same(sum.ToFloating<long double>(), static_cast<long double>(expectedSum)), "sum to long double", k);

@@ -32,10 +32,10 @@ Fingerprint(const std::vector<std::uint8_t> & pixels)
 std::vector<std::uint8_t>
 Reference(std::int64_t nx, std::int64_t ny, std::int64_t nz, double density, int g, std::uint32_t seed)
 {
-  const std::int64_t bx = (nx + g - 1) / g;
-  const std::int64_t by = (ny + g - 1) / g;
-  const std::int64_t bz = (nz + g - 1) / g;
-  std::mt19937       rng(seed);
+  const std::int64_t         bx = (nx + g - 1) / g;
+  const std::int64_t         by = (ny + g - 1) / g;
+  const std::int64_t         bz = (nz + g - 1) / g;
+  std::mt19937               rng(seed);
   std::vector<std::uint32_t> draws(static_cast<std::size_t>(bx * by * bz));
   for (auto & d : draws)
   {
@@ -72,19 +72,15 @@ main()
     std::uint64_t fingerprint;
   };
   // Seeds as the benchmark protocol numbers them (1000 g + density step).
-  const Print prints[] = { { 2, 257, 0.5, 1, 1005, 0x67a39693420c1141ull },
-                           { 2, 257, 0.3, 4, 4003, 0x2ab4e0f223aaa9f5ull },
-                           { 2, 300, 0.7, 16, 16007, 0xa9b84d77164d22d3ull },
-                           { 2, 1000, 0.45, 4, 4004, 0x56abcf03d037b063ull },
-                           { 2, 64, 0.6, 1, 1006, 0x60eb9c854474e1bfull },
-                           { 2, 100, 1.0, 1, 1010, 0x46971c13f59c6353ull },
-                           { 2, 100, 0.0, 4, 4000, 0x9217a97c29270043ull },
-                           { 2, 33, 0.1, 16, 16001, 0x7badb069919c8af9ull },
-                           { 3, 64, 0.3, 1, 1003, 0xaaf89022872dea4full },
-                           { 3, 50, 0.5, 4, 4005, 0xd2e17f1a5b6cf2a3ull },
-                           { 3, 40, 0.7, 16, 16007, 0x5a1eca583a669983ull },
-                           { 3, 37, 0.45, 4, 4004, 0xa8105d5b80709c25ull },
-                           { 3, 20, 1.0, 1, 1010, 0x4da1349b052a41c3ull } };
+  const Print prints[] = {
+    { 2, 257, 0.5, 1, 1005, 0x67a39693420c1141ull },   { 2, 257, 0.3, 4, 4003, 0x2ab4e0f223aaa9f5ull },
+    { 2, 300, 0.7, 16, 16007, 0xa9b84d77164d22d3ull }, { 2, 1000, 0.45, 4, 4004, 0x56abcf03d037b063ull },
+    { 2, 64, 0.6, 1, 1006, 0x60eb9c854474e1bfull },    { 2, 100, 1.0, 1, 1010, 0x46971c13f59c6353ull },
+    { 2, 100, 0.0, 4, 4000, 0x9217a97c29270043ull },   { 2, 33, 0.1, 16, 16001, 0x7badb069919c8af9ull },
+    { 3, 64, 0.3, 1, 1003, 0xaaf89022872dea4full },    { 3, 50, 0.5, 4, 4005, 0xd2e17f1a5b6cf2a3ull },
+    { 3, 40, 0.7, 16, 16007, 0x5a1eca583a669983ull },  { 3, 37, 0.45, 4, 4004, 0xa8105d5b80709c25ull },
+    { 3, 20, 1.0, 1, 1010, 0x4da1349b052a41c3ull }
+  };
   for (const Print & p : prints)
   {
     const std::int64_t nz = p.dimension == 3 ? p.size : 1;
@@ -103,9 +99,9 @@ main()
     int           g;
     std::uint32_t seed;
   };
-  const Odd odd[] = { { 301, 203, 1, 0.5, 2, 7 },  { 41, 30, 19, 0.1, 1, 8 },   { 16385, 3, 1, 0.9, 4, 14 },
-                      { 48, 40, 24, 0.6, 4, 34 },  { 1, 5000, 1, 0.5, 1, 11 }, { 5, 7, 3, 0.45, 16, 9 },
-                      { 70, 1, 33, 0.3, 3, 10 },   { 0, 4, 1, 0.5, 1, 12 } };
+  const Odd odd[] = { { 301, 203, 1, 0.5, 2, 7 }, { 41, 30, 19, 0.1, 1, 8 },  { 16385, 3, 1, 0.9, 4, 14 },
+                      { 48, 40, 24, 0.6, 4, 34 }, { 1, 5000, 1, 0.5, 1, 11 }, { 5, 7, 3, 0.45, 16, 9 },
+                      { 70, 1, 33, 0.3, 3, 10 },  { 0, 4, 1, 0.5, 1, 12 } };
   for (const Odd & o : odd)
   {
     if (cca::RandomBlockImage(o.nx, o.ny, o.nz, o.density, o.g, o.seed) !=
@@ -117,7 +113,7 @@ main()
     }
   }
   {
-    const auto                bytes = cca::RandomBlockImage(61, 47, 1, 0.45, 4, 5489);
+    const auto                 bytes = cca::RandomBlockImage(61, 47, 1, 0.45, 4, 5489);
     std::vector<std::uint16_t> wide(bytes.size());
     cca::FillRandomBlockImage<std::uint16_t>(61, 47, 1, 0.45, 4, 5489, wide.data(), 255);
     for (std::size_t i = 0; i < bytes.size(); ++i)

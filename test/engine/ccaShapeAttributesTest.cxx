@@ -32,7 +32,7 @@ Expect(bool ok, const std::string & what)
 void
 EigenPairs()
 {
-  std::mt19937_64 rng(20261122);
+  std::mt19937_64                        rng(20261122);
   std::uniform_real_distribution<double> uniform(-10.0, 10.0);
   for (int trial = 0; trial < 2000; ++trial)
   {
@@ -47,8 +47,8 @@ EigenPairs()
         a[i][j] = a[j][i] = v;
       }
     }
-    double values[3];
-    double vectors[3][3];
+    double            values[3];
+    double            vectors[3][3];
     const std::string what = "eigen pairs, trial " + std::to_string(trial) + " (seed 20261122)";
     Expect(cca::SymmetricEigenDecomposition(n, a, values, vectors), what + ": converged");
     double scale = 0;
@@ -86,8 +86,10 @@ EigenPairs()
 
 /** The attributes of the single component of a dense 0/1 mask. */
 cca::ShapeAttributes
-Single(const std::vector<std::uint8_t> & mask, int dimension, const std::int64_t size[3],
-       const cca::ImageGeometry & geometry)
+Single(const std::vector<std::uint8_t> & mask,
+       int                               dimension,
+       const std::int64_t                size[3],
+       const cca::ImageGeometry &        geometry)
 {
   cca::ImageView view;
   view.data = mask.data();
@@ -98,7 +100,7 @@ Single(const std::vector<std::uint8_t> & mask, int dimension, const std::int64_t
   }
   cca::Options options;
   options.backend = cca::Backend::Cpu;
-  cca::Engine engine;
+  cca::Engine       engine;
   const cca::Result result = engine.Run(view, options);
   Expect(result.componentCount == 1, "one component");
   std::vector<cca::ShapeAttributes> attributes;

@@ -113,11 +113,11 @@ Checkerboard(int dim, std::int64_t nx, std::int64_t ny, std::int64_t nz, int pha
 inline Mask
 Spiral(int dim, std::int64_t nx, std::int64_t ny, std::int64_t nz)
 {
-  Mask      m(dim, nx, ny, nz, "spiral " + SizeText(dim, nx, ny, nz));
-  Mask      plane(2, nx, ny, 1, "");
-  const int dx[4] = { 1, 0, -1, 0 };
-  const int dy[4] = { 0, 1, 0, -1 };
-  auto      inside = [&](std::int64_t x, std::int64_t y) { return x >= 0 && y >= 0 && x < nx && y < ny; };
+  Mask         m(dim, nx, ny, nz, "spiral " + SizeText(dim, nx, ny, nz));
+  Mask         plane(2, nx, ny, 1, "");
+  const int    dx[4] = { 1, 0, -1, 0 };
+  const int    dy[4] = { 0, 1, 0, -1 };
+  auto         inside = [&](std::int64_t x, std::int64_t y) { return x >= 0 && y >= 0 && x < nx && y < ny; };
   std::int64_t x = 0;
   std::int64_t y = 0;
   int          dir = 0;
@@ -129,8 +129,7 @@ Spiral(int dim, std::int64_t nx, std::int64_t ny, std::int64_t nz)
     const std::int64_t y1 = y + dy[dir];
     const std::int64_t x2 = x + 2 * dx[dir];
     const std::int64_t y2 = y + 2 * dy[dir];
-    const bool         canMove =
-      inside(x1, y1) && !plane.At(x1, y1, 0) && (!inside(x2, y2) || !plane.At(x2, y2, 0));
+    const bool         canMove = inside(x1, y1) && !plane.At(x1, y1, 0) && (!inside(x2, y2) || !plane.At(x2, y2, 0));
     if (canMove)
     {
       x = x1;
@@ -162,7 +161,10 @@ Spiral(int dim, std::int64_t nx, std::int64_t ny, std::int64_t nz)
 inline Mask
 OnePixel(int dim, std::int64_t nx, std::int64_t ny, std::int64_t nz, std::int64_t x, std::int64_t y, std::int64_t z)
 {
-  Mask m(dim, nx, ny, nz,
+  Mask m(dim,
+         nx,
+         ny,
+         nz,
          "one pixel at (" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + ") in " +
            SizeText(dim, nx, ny, nz));
   m.Set(x, y, dim == 3 ? z : 0, true);

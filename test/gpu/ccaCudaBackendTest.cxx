@@ -298,9 +298,8 @@ RunBackend(cca::Engine & engine, const TestImage & image, cca::Options options, 
   return out;
 }
 
-const char * const featureNames[] = { "pixelCount",     "boundingBoxMin",       "boundingBoxMax",
-                                      "coordinateSum",  "coordinateProductSum", "pixelsOnBorder",
-                                      "pixelsOnFace",   "interceptCounts" };
+const char * const featureNames[] = { "pixelCount",           "boundingBoxMin", "boundingBoxMax", "coordinateSum",
+                                      "coordinateProductSum", "pixelsOnBorder", "pixelsOnFace",   "interceptCounts" };
 
 /** First difference between two feature records, or an empty string. */
 std::string
@@ -322,7 +321,9 @@ DiffFeatures(const cca::ComponentFeatures & a, const cca::ComponentFeatures & b)
   }
   for (int i = 0; i < 6; ++i)
   {
-    field(featureNames[4], i, static_cast<long long>(a.coordinateProductSum[i]),
+    field(featureNames[4],
+          i,
+          static_cast<long long>(a.coordinateProductSum[i]),
           static_cast<long long>(b.coordinateProductSum[i]));
     field(featureNames[6], i, a.pixelsOnFace[i], b.pixelsOnFace[i]);
   }
@@ -338,7 +339,7 @@ DiffFeatures(const cca::ComponentFeatures & a, const cca::ComponentFeatures & b)
 std::string
 Compare(const Outcome & cpu, const Outcome & gpu, const cca::Options & options)
 {
-  std::ostringstream s;
+  std::ostringstream  s;
   const cca::Result & a = cpu.result;
   const cca::Result & b = gpu.result;
   if (b.backendUsed != cca::Backend::Cuda && options.backend == cca::Backend::Cuda)
@@ -408,8 +409,7 @@ std::string
 OptionsText(const cca::Options & o)
 {
   std::ostringstream s;
-  s << (o.connectivity == Connectivity::Full ? "full" : "face")
-    << " runs=" << (o.computeRuns ? 1 : 0) << " labels="
+  s << (o.connectivity == Connectivity::Full ? "full" : "face") << " runs=" << (o.computeRuns ? 1 : 0) << " labels="
     << (o.labelImageType == LabelImageType::None ? "none"
                                                  : (o.labelImageType == LabelImageType::UInt32 ? "u32" : "u64"));
   return s.str();
@@ -447,8 +447,7 @@ Check(cca::Engine & engine, const TestImage & image, cca::Options options, const
             << (currentCompaction != cca::FeatureCompaction::Scan
                   ? std::string(cca::FeatureCompactionName(currentCompaction)) + " "
                   : std::string())
-            << caseName << " [" << image.description
-            << ", " << OptionsText(options) << "]: " << problem << std::endl;
+            << caseName << " [" << image.description << ", " << OptionsText(options) << "]: " << problem << std::endl;
   return false;
 }
 
@@ -487,7 +486,13 @@ RandomCase(cca::Engine & engine, std::uint32_t seed, Tally & tally)
   Encoding e;
   e.type = pick(2) == 0 ? PixelType::UInt8 : allTypes[pick(8)];
   e.rule = pick(2) == 0 ? ForegroundRule::NotEqualTo : ForegroundRule::EqualTo;
-  const std::int64_t values[] = { 0, 1, -1, 255, 1000, -70000, std::numeric_limits<std::int64_t>::min(),
+  const std::int64_t values[] = { 0,
+                                  1,
+                                  -1,
+                                  255,
+                                  1000,
+                                  -70000,
+                                  std::numeric_limits<std::int64_t>::min(),
                                   static_cast<std::int64_t>(0x123456789abcdef0ULL) };
   e.value = values[pick(8)];
   if (pick(4) == 0)
@@ -516,9 +521,9 @@ EdgeCases(cca::Engine & engine, bool reduced, Tally & tally)
   std::vector<Mask> masks;
   masks.push_back(Filled(2, 1, 1, 1, false, "1x1 empty"));
   masks.push_back(Filled(2, 1, 1, 1, true, "1x1 full"));
-  masks.push_back(RandomMask(2, 1, 5000, 1, 0.5, 1, 11));     // 1xN
+  masks.push_back(RandomMask(2, 1, 5000, 1, 0.5, 1, 11)); // 1xN
   masks.push_back(Filled(2, 1, 5000, 1, true, "1x5000 full"));
-  masks.push_back(RandomMask(2, 5000, 1, 1, 0.5, 1, 12));     // Nx1
+  masks.push_back(RandomMask(2, 5000, 1, 1, 0.5, 1, 12)); // Nx1
   masks.push_back(Filled(2, 5000, 1, 1, true, "5000x1 full"));
   masks.push_back(RandomMask(2, 16385, 3, 1, 0.5, 1, 13));
   masks.push_back(RandomMask(2, 16385, 3, 1, 0.9, 4, 14));
@@ -572,8 +577,8 @@ Repeatability(cca::Engine & engine, int images, Tally & tally)
 {
   for (int i = 0; i < images; ++i)
   {
-    const auto      seed = static_cast<std::uint32_t>(900000 + i);
-    const Mask      mask = RandomMask(i % 2 ? 3 : 2, i % 2 ? 60 : 700, i % 2 ? 50 : 500, 40, 0.6, 1 + 3 * (i % 2), seed);
+    const auto seed = static_cast<std::uint32_t>(900000 + i);
+    const Mask mask = RandomMask(i % 2 ? 3 : 2, i % 2 ? 60 : 700, i % 2 ? 50 : 500, 40, 0.6, 1 + 3 * (i % 2), seed);
     const TestImage image = Plain(mask);
     cca::Options    options;
     options.connectivity = i % 3 ? Connectivity::Full : Connectivity::Face;
@@ -582,7 +587,7 @@ Repeatability(cca::Engine & engine, int images, Tally & tally)
     const Outcome first = RunBackend(engine, image, options, cca::Backend::Cuda);
     for (int k = 0; k < 3; ++k)
     {
-      const Outcome again = RunBackend(engine, image, options, cca::Backend::Cuda);
+      const Outcome     again = RunBackend(engine, image, options, cca::Backend::Cuda);
       const std::string problem = Compare(first, again, options);
       if (!problem.empty())
       {
@@ -665,7 +670,7 @@ CountingChecks(cca::Engine & engine, Tally & tally)
         problem << "counting off gave " << off.atomicFeatureUpdates << " / " << off.estimatedConflicts;
       }
       options.countAtomicUpdates = true;
-      const cca::Result on = engine.Run(image.view, options);
+      const cca::Result  on = engine.Run(image.view, options);
       const std::int64_t u = on.atomicFeatureUpdates;
       if (on.componentCount != 1 || on.features[0].pixelCount != 257 * 129)
       {
@@ -738,8 +743,8 @@ CompactionChecks(bool quick, std::uint32_t seed, Tally & tally)
       {
         cca::Options options;
         options.connectivity = c;
-        options.labelImageType = (i + (c == Connectivity::Full ? 1 : 0)) % 2 == 0 ? LabelImageType::UInt32
-                                                                                  : LabelImageType::UInt64;
+        options.labelImageType =
+          (i + (c == Connectivity::Full ? 1 : 0)) % 2 == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
         Check(engine, image, options, "compaction " + masks[i].description, tally);
       }
     }
@@ -782,11 +787,12 @@ CompactionChecks(bool quick, std::uint32_t seed, Tally & tally)
     cca::Options    options;
     options.connectivity = Connectivity::Full;
     options.labelImageType = LabelImageType::UInt32;
-    std::int64_t bytes[3] = { 0, 0, 0 };
-    cca::Result  scan;
-    const cca::FeatureCompaction modes[] = { cca::FeatureCompaction::Scan, cca::FeatureCompaction::None,
+    std::int64_t                 bytes[3] = { 0, 0, 0 };
+    cca::Result                  scan;
+    const cca::FeatureCompaction modes[] = { cca::FeatureCompaction::Scan,
+                                             cca::FeatureCompaction::None,
                                              cca::FeatureCompaction::TreeMerge };
-    cca::Engine engine;
+    cca::Engine                  engine;
     for (int k = 0; k < 3; ++k)
     {
       currentCompaction = modes[k];
@@ -810,8 +816,8 @@ CompactionChecks(bool quick, std::uint32_t seed, Tally & tally)
     }
     if (bytes[1] - bytes[0] != (units - components) * record)
     {
-      problem << "None copied " << bytes[1] << " bytes, Scan " << bytes[0] << ", " << units << " units, "
-              << components << " components; ";
+      problem << "None copied " << bytes[1] << " bytes, Scan " << bytes[0] << ", " << units << " units, " << components
+              << " components; ";
     }
     if (treeExtra % node != 0 || treeExtra / node < components)
     {
@@ -904,8 +910,8 @@ main(int argc, char * argv[])
     }
     else
     {
-      std::cerr << "usage: " << argv[0]
-                << " [--quick] [--no-large] [--cases N] [--seed S] [--algorithm NAME|all]" << std::endl;
+      std::cerr << "usage: " << argv[0] << " [--quick] [--no-large] [--cases N] [--seed S] [--algorithm NAME|all]"
+                << std::endl;
       return 2;
     }
   }
@@ -925,7 +931,7 @@ main(int argc, char * argv[])
   for (Algorithm algorithm : algorithms)
   {
     currentAlgorithm = algorithm;
-    const bool  isDefault = algorithm == Algorithm::Default;
+    const bool   isDefault = algorithm == Algorithm::Default;
     const char * name = cca::AlgorithmName(algorithm);
     // With all algorithms, the others run a sixth of the default's random cases.
     const int   defaultCases = cases >= 0 ? cases : (quick ? 40 : 1200);
@@ -944,8 +950,7 @@ main(int argc, char * argv[])
     std::cout << name << " edge cases: " << edge.passed << " passed, " << edge.failed << " failed" << std::endl;
 
     Repeatability(engine, quick ? (isDefault ? 2 : 0) : (isDefault ? 6 : 2), repeat);
-    std::cout << name << " repeatability: " << repeat.passed << " passed, " << repeat.failed << " failed"
-              << std::endl;
+    std::cout << name << " repeatability: " << repeat.passed << " passed, " << repeat.failed << " failed" << std::endl;
 
     CountingChecks(engine, counting);
     std::cout << name << " update counting: " << counting.passed << " passed, " << counting.failed << " failed"
@@ -961,8 +966,7 @@ main(int argc, char * argv[])
         RandomCase(wideEngine, 500000 + seed + static_cast<std::uint32_t>(i), wide);
       }
       cca::cuda::SetForceWideRunIndex(false);
-      std::cout << name << " 64-bit run index: " << wide.passed << " passed, " << wide.failed << " failed"
-                << std::endl;
+      std::cout << name << " 64-bit run index: " << wide.passed << " passed, " << wide.failed << " failed" << std::endl;
     }
 
     // Host images uploaded in slabs of a few rows (their units counted as
@@ -977,13 +981,13 @@ main(int argc, char * argv[])
         RandomCase(i % 2 == 0 ? fresh : engine, 700000 + seed + static_cast<std::uint32_t>(i), slabs);
       }
       cca::cuda::SetUploadSlabBytes(0);
-      std::cout << name << " upload slabs, fresh engines: " << slabs.passed << " passed, " << slabs.failed
-                << " failed" << std::endl;
+      std::cout << name << " upload slabs, fresh engines: " << slabs.passed << " passed, " << slabs.failed << " failed"
+                << std::endl;
     }
 
     CompactionChecks(quick, seed, compaction);
-    std::cout << name << " feature compactions: " << compaction.passed << " passed, " << compaction.failed
-              << " failed" << std::endl;
+    std::cout << name << " feature compactions: " << compaction.passed << " passed, " << compaction.failed << " failed"
+              << std::endl;
 
     if (large && isDefault)
     {

@@ -183,8 +183,9 @@ Case(cca::Engine & engine, std::uint32_t seed, int layoutKind, int stream, bool 
   CheckCuda(cudaMemset(labels.pointer, 0xAB, pixels * labelBytes), "cudaMemset");
   if (stream >= 0)
   {
-    CheckCuda(cudaMemcpyAsync(image.pointer, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, callerStream),
-              "cudaMemcpyAsync");
+    CheckCuda(
+      cudaMemcpyAsync(image.pointer, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, callerStream),
+      "cudaMemcpyAsync");
     options.useCallerStream = true;
     options.cudaStream = reinterpret_cast<std::uintptr_t>(callerStream);
   }
@@ -199,9 +200,9 @@ Case(cca::Engine & engine, std::uint32_t seed, int layoutKind, int stream, bool 
   options.backend = cca::Backend::Auto; // device memory: CUDA
   options.labelImage = deviceLabels ? labels.pointer : gpuLabels.data();
   options.labelImageMemory = deviceLabels ? cca::MemorySpace::CudaDevice : cca::MemorySpace::Host;
-  std::string name = std::string("seed ") + std::to_string(seed) + " " + layout.name + " " +
-                     std::to_string(size[0]) + "x" + std::to_string(size[1]) + "x" + std::to_string(size[2]) +
-                     " stream " + std::to_string(stream) + (deviceLabels ? " device labels" : " host labels");
+  std::string name = std::string("seed ") + std::to_string(seed) + " " + layout.name + " " + std::to_string(size[0]) +
+                     "x" + std::to_string(size[1]) + "x" + std::to_string(size[2]) + " stream " +
+                     std::to_string(stream) + (deviceLabels ? " device labels" : " host labels");
   try
   {
     const cca::Result gpu = engine.Run(deviceView, options);
@@ -252,8 +253,8 @@ RefusedPointers(cca::Engine & engine)
   {
     Report(e.GetKind() == cca::Error::Kind::InvalidInput, std::string("host pointer as device image: ") + e.what());
   }
-  DeviceArray  image(64 * 64);
-  cca::Options options;
+  DeviceArray                image(64 * 64);
+  cca::Options               options;
   std::vector<std::uint32_t> labels(64 * 64);
   view.data = image.pointer;
   options.labelImageType = cca::LabelImageType::UInt32;
@@ -281,7 +282,7 @@ main()
   }
   int device = -1;
   CheckCuda(cudaGetDevice(&device), "cudaGetDevice");
-  cca::Engine engine;
+  cca::Engine   engine;
   std::uint32_t seed = 1;
   for (int layout = 0; layout < 4; ++layout)
   {

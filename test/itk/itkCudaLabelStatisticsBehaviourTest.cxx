@@ -182,8 +182,8 @@ ErrorSuite(Checker & check)
       std::cout << "overflow message: " << message << "\n";
       check.Equal(filter->GetOutput()->GetNumberOfLabelObjects(), 0u, "label objects left in the output");
       const auto * labels = filter->GetLabelImage();
-      const bool   labelBufferLeft = labels->GetBufferPointer() != nullptr &&
-                                   labels->GetBufferedRegion().GetNumberOfPixels() > 0;
+      const bool   labelBufferLeft =
+        labels->GetBufferPointer() != nullptr && labels->GetBufferedRegion().GetNumberOfPixels() > 0;
       check.Equal(labelBufferLeft, false, "label image buffer left in the output");
     }
     // The filter recovers: a later valid input works.
@@ -291,8 +291,8 @@ MemorySuite(Checker & check)
   using ImageType = itk::Image<unsigned char, 2>;
   // An 8192 x 8192 checkerboard: 33.5 million runs and components, far more
   // working memory than the limit leaves after the 64 MB input.
-  const auto image = ccaitktest::MakeImage<ImageType>(ccatest::Checkerboard(2, 8192, 8192, 1, 0),
-                                                      ccaitktest::IdentityGeometry(), 255, 0);
+  const auto image = ccaitktest::MakeImage<ImageType>(
+    ccatest::Checkerboard(2, 8192, 8192, 1, 0), ccaitktest::IdentityGeometry(), 255, 0);
   auto filter = itk::CudaLabelStatisticsImageFilter<ImageType>::New();
   filter->SetInput(image);
   filter->SetBackend(BackendEnum::CPU);
@@ -349,8 +349,8 @@ MemorySuite(Checker & check)
   check.Equal(filter->GetOutput()->GetNumberOfLabelObjects(), 0u, "label objects left in the output");
 
   check.Begin("the same filter once the limit is lifted, on a small input");
-  filter->SetInput(ccaitktest::MakeImage<ImageType>(ccatest::Checkerboard(2, 8, 8, 1, 0), ccaitktest::IdentityGeometry(),
-                                                    255, 0));
+  filter->SetInput(
+    ccaitktest::MakeImage<ImageType>(ccatest::Checkerboard(2, 8, 8, 1, 0), ccaitktest::IdentityGeometry(), 255, 0));
   filter->Update();
   check.Equal(filter->GetOutput()->GetNumberOfLabelObjects(), 32u, "objects of an 8 x 8 checkerboard");
 #else
@@ -401,8 +401,8 @@ ProgressSuite(Checker & check)
     // The recorder itself, on ITK's filter: it ends at 1.0.
     check.Begin("progress of BinaryImageToShapeLabelMapFilter (the recorder's own check)");
     auto reference = itk::BinaryImageToShapeLabelMapFilter<ImageType>::New();
-    reference->SetInput(ccaitktest::MakeImage<ImageType>(ccatest::RandomMask(3, 30, 20, 10, 0.5, 1, 11),
-                                                         ccaitktest::IdentityGeometry(), 255, 0));
+    reference->SetInput(ccaitktest::MakeImage<ImageType>(
+      ccatest::RandomMask(3, 30, 20, 10, 0.5, 1, 11), ccaitktest::IdentityGeometry(), 255, 0));
     auto recorder = ProgressRecorder::New();
     recorder->m_Filter = reference.GetPointer();
     reference->AddObserver(itk::ProgressEvent(), recorder);
@@ -413,8 +413,8 @@ ProgressSuite(Checker & check)
   {
     check.Begin(std::string("progress, backend ") + (backend == BackendEnum::CPU ? "CPU" : "Auto"));
     auto filter = itk::CudaLabelStatisticsImageFilter<ImageType>::New();
-    filter->SetInput(ccaitktest::MakeImage<ImageType>(ccatest::RandomMask(3, 30, 20, 10, 0.5, 1, 11),
-                                                      ccaitktest::IdentityGeometry(), 255, 0));
+    filter->SetInput(ccaitktest::MakeImage<ImageType>(
+      ccatest::RandomMask(3, 30, 20, 10, 0.5, 1, 11), ccaitktest::IdentityGeometry(), 255, 0));
     filter->SetBackend(backend);
     auto recorder = ProgressRecorder::New();
     recorder->m_Filter = filter.GetPointer();
@@ -439,15 +439,15 @@ PixelTypeCase(const std::string & typeName, TPixel foreground, Checker & check)
 {
   using ImageType = itk::Image<TPixel, D>;
   using LabelImageType = itk::Image<itk::SizeValueType, D>;
-  const auto       geometries = ccaitktest::TestGeometries(D);
-  std::mt19937     rng(1234);
+  const auto         geometries = ccaitktest::TestGeometries(D);
+  std::mt19937       rng(1234);
   const std::int64_t nz = D == 3 ? 9 : 1;
   for (int k = 0; k < 4; ++k)
   {
-    const ccatest::Mask mask = ccatest::RandomMask(D, 37 + 13 * k, 21 + k, nz, 0.35 + 0.1 * k, 1 + 3 * (k % 2),
-                                                   900 + static_cast<std::uint32_t>(k));
-    const Geometry &    geometry = geometries[k % geometries.size()];
-    const bool          full = k % 2 == 1;
+    const ccatest::Mask mask = ccatest::RandomMask(
+      D, 37 + 13 * k, 21 + k, nz, 0.35 + 0.1 * k, 1 + 3 * (k % 2), 900 + static_cast<std::uint32_t>(k));
+    const Geometry & geometry = geometries[k % geometries.size()];
+    const bool       full = k % 2 == 1;
     // Background pixels hold values that differ from the foreground in various ways.
     auto image = ccaitktest::MakeImage<ImageType>(mask, geometry, foreground, 0);
     {
@@ -456,8 +456,11 @@ PixelTypeCase(const std::string & typeName, TPixel foreground, Checker & check)
       {
         if (it.Get() != foreground)
         {
-          const TPixel choices[] = { 0, static_cast<TPixel>(foreground - 1), static_cast<TPixel>(foreground + 1),
-                                     itk::NumericTraits<TPixel>::NonpositiveMin(), 1 };
+          const TPixel choices[] = { 0,
+                                     static_cast<TPixel>(foreground - 1),
+                                     static_cast<TPixel>(foreground + 1),
+                                     itk::NumericTraits<TPixel>::NonpositiveMin(),
+                                     1 };
           TPixel       v = choices[rng() % 5];
           it.Set(v == foreground ? TPixel{ 0 } : v);
         }
@@ -482,8 +485,8 @@ PixelTypeCase(const std::string & typeName, TPixel foreground, Checker & check)
     filter->SetBackend(k < 2 ? BackendEnum::CPU : BackendEnum::Auto);
     filter->Update();
     Margins margins;
-    ccaitktest::CompareLabelMaps(reference->GetOutput(), filter->GetOutput(),
-                                 ccaitktest::CoordinateScale(image.GetPointer()), check, margins);
+    ccaitktest::CompareLabelMaps(
+      reference->GetOutput(), filter->GetOutput(), ccaitktest::CoordinateScale(image.GetPointer()), check, margins);
 
     // The same image with "anything but 0 is foreground", as ConnectedComponentImageFilter sees it.
     check.Begin(name + ", NotEqualToBackgroundValue 0");
@@ -499,8 +502,8 @@ PixelTypeCase(const std::string & typeName, TPixel foreground, Checker & check)
     notEqual->SetComputeLabelImage(true);
     notEqual->SetBackend(k < 2 ? BackendEnum::Auto : BackendEnum::CPU);
     notEqual->Update();
-    check.Equal(notEqual->GetNumberOfObjects(), static_cast<itk::SizeValueType>(connected->GetObjectCount()),
-                "NumberOfObjects");
+    check.Equal(
+      notEqual->GetNumberOfObjects(), static_cast<itk::SizeValueType>(connected->GetObjectCount()), "NumberOfObjects");
     ccaitktest::CompareLabelImages(notEqual->GetLabelImage(), connected->GetOutput(), check);
   }
 }
@@ -537,8 +540,8 @@ LabelTypeCase(const std::string & typeName, TLabel background, Checker & check)
     filter->SetBackend(backend);
     filter->Update();
     Margins margins;
-    ccaitktest::CompareLabelMaps(reference->GetOutput(), filter->GetOutput(),
-                                 ccaitktest::CoordinateScale(image.GetPointer()), check, margins);
+    ccaitktest::CompareLabelMaps(
+      reference->GetOutput(), filter->GetOutput(), ccaitktest::CoordinateScale(image.GetPointer()), check, margins);
     ccaitktest::CompareLabelImages(filter->GetLabelImage(), connected->GetOutput(), check);
   }
 }
@@ -566,8 +569,8 @@ ReuseCase(Checker & check)
     filter->SetBackend(k == 2 ? BackendEnum::CPU : BackendEnum::Auto);
     filter->Update();
     Margins margins;
-    ccaitktest::CompareLabelMaps(reference->GetOutput(), filter->GetOutput(),
-                                 ccaitktest::CoordinateScale(image.GetPointer()), check, margins);
+    ccaitktest::CompareLabelMaps(
+      reference->GetOutput(), filter->GetOutput(), ccaitktest::CoordinateScale(image.GetPointer()), check, margins);
   }
 }
 
@@ -579,8 +582,7 @@ TypesSuite(Checker & check)
   PixelTypeCase<unsigned int, 3>("unsigned int", 4000000000u, check);
   PixelTypeCase<signed char, 3>("signed char", -128, check);
   // 64 bits: a foreground value above 2^63 (the engine compares bit patterns).
-  PixelTypeCase<unsigned long long, 2>("unsigned long long", itk::NumericTraits<unsigned long long>::max() - 2,
-                                       check);
+  PixelTypeCase<unsigned long long, 2>("unsigned long long", itk::NumericTraits<unsigned long long>::max() - 2, check);
   LabelTypeCase<unsigned int>("unsigned int", 0, check);
   LabelTypeCase<unsigned int>("unsigned int", 3, check);
   LabelTypeCase<unsigned short>("unsigned short", 65535, check);
@@ -609,8 +611,8 @@ AlgorithmSuite(Checker & check)
     std::ostringstream printed;
     printed << algorithm;
     check.Begin(std::string("the name of ") + cca::AlgorithmName(a));
-    check.Equal(printed.str(), std::string("itk::CudaLabelStatisticsEnums::Algorithm::") + cca::AlgorithmName(a),
-                "operator<<");
+    check.Equal(
+      printed.str(), std::string("itk::CudaLabelStatisticsEnums::Algorithm::") + cca::AlgorithmName(a), "operator<<");
   }
   auto runAll = [&](auto image, const std::string & name) {
     using ImageType = typename decltype(image)::ObjectType;
@@ -633,8 +635,8 @@ AlgorithmSuite(Checker & check)
         filter->SetAlgorithm(algorithm);
         filter->Update();
         Margins margins;
-        ccaitktest::CompareLabelMaps(reference->GetOutput(), filter->GetOutput(),
-                                     ccaitktest::CoordinateScale(image.GetPointer()), check, margins);
+        ccaitktest::CompareLabelMaps(
+          reference->GetOutput(), filter->GetOutput(), ccaitktest::CoordinateScale(image.GetPointer()), check, margins);
       }
       // The feature compaction option, passed on to the engine: on a GPU
       // machine the CUDA backend runs each mode (same output required); here
@@ -662,8 +664,8 @@ AlgorithmSuite(Checker & check)
         }
         filter->Update();
         Margins margins;
-        ccaitktest::CompareLabelMaps(reference->GetOutput(), filter->GetOutput(),
-                                     ccaitktest::CoordinateScale(image.GetPointer()), check, margins);
+        ccaitktest::CompareLabelMaps(
+          reference->GetOutput(), filter->GetOutput(), ccaitktest::CoordinateScale(image.GetPointer()), check, margins);
       }
     }
   };
@@ -671,7 +673,8 @@ AlgorithmSuite(Checker & check)
   const auto geometries3 = ccaitktest::TestGeometries(3);
   for (std::uint32_t seed = 0; seed < 3; ++seed)
   {
-    const ccatest::Mask mask2 = ccatest::RandomMask(2, 97 + 31 * seed, 45, 1, 0.4 + 0.1 * seed, 1 + 3 * seed, 700 + seed);
+    const ccatest::Mask mask2 =
+      ccatest::RandomMask(2, 97 + 31 * seed, 45, 1, 0.4 + 0.1 * seed, 1 + 3 * seed, 700 + seed);
     runAll(ccaitktest::MakeImage<itk::Image<unsigned char, 2>>(mask2, geometries2[seed], 255, 0), mask2.name);
     const ccatest::Mask mask3 = ccatest::RandomMask(3, 33 + seed, 19, 11, 0.3 + 0.1 * seed, 1 + seed, 800 + seed);
     runAll(ccaitktest::MakeImage<itk::Image<unsigned char, 3>>(mask3, geometries3[seed], 255, 0), mask3.name);
@@ -685,9 +688,9 @@ WriteLabelImages(const std::string & oursFile, const std::string & referenceFile
 {
   using ImageType = itk::Image<unsigned char, 3>;
   using LabelImageType = itk::Image<itk::SizeValueType, 3>;
-  const auto image = ccaitktest::MakeImage<ImageType>(ccatest::RandomMask(3, 40, 33, 17, 0.3, 1, 2024),
-                                                      ccaitktest::TestGeometries(3)[1], 255, 0);
-  auto       filter = itk::CudaLabelStatisticsImageFilter<ImageType>::New();
+  const auto image = ccaitktest::MakeImage<ImageType>(
+    ccatest::RandomMask(3, 40, 33, 17, 0.3, 1, 2024), ccaitktest::TestGeometries(3)[1], 255, 0);
+  auto filter = itk::CudaLabelStatisticsImageFilter<ImageType>::New();
   filter->SetInput(image);
   filter->SetComputeLabelImage(true);
   filter->Update();
@@ -707,7 +710,8 @@ itkCudaLabelStatisticsBehaviourTest(int argc, char * argv[])
 {
   if (argc < 2)
   {
-    std::cerr << "usage: " << argv[0] << " golden|errors|progress|types|algorithms|memory|labelimage [ours reference]\n";
+    std::cerr << "usage: " << argv[0]
+              << " golden|errors|progress|types|algorithms|memory|labelimage [ours reference]\n";
     return EXIT_FAILURE;
   }
   const std::string suite = argv[1];

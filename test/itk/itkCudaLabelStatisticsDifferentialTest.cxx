@@ -56,14 +56,17 @@ BackendText(BackendEnum b)
 
 template <unsigned int D>
 void
-DifferentialCase(const ccatest::Mask & mask, const Geometry & geometry, bool fullyConnected, Checker & check,
-                 Margins & margins)
+DifferentialCase(const ccatest::Mask & mask,
+                 const Geometry &      geometry,
+                 bool                  fullyConnected,
+                 Checker &             check,
+                 Margins &             margins)
 {
   using ImageType = itk::Image<unsigned char, D>;
   using LabelImageType = itk::Image<itk::SizeValueType, D>;
-  const auto image = ccaitktest::MakeImage<ImageType>(mask, geometry, 255, 0);
-  const std::string caseName = "[" + mask.name + ", " + geometry.name + ", " +
-                               (fullyConnected ? "fully connected" : "face connected") + "]";
+  const auto        image = ccaitktest::MakeImage<ImageType>(mask, geometry, 255, 0);
+  const std::string caseName =
+    "[" + mask.name + ", " + geometry.name + ", " + (fullyConnected ? "fully connected" : "face connected") + "]";
 
   // The references, computed once per image.
   using ReferenceType = itk::BinaryImageToShapeLabelMapFilter<ImageType>;
@@ -98,8 +101,10 @@ DifferentialCase(const ccatest::Mask & mask, const Geometry & geometry, bool ful
     BackendEnum backend;
     bool        exactMoments;
   };
-  for (const Variant v : { Variant{ BackendEnum::CPU, false }, Variant{ BackendEnum::Auto, false },
-                           Variant{ BackendEnum::CPU, true }, Variant{ BackendEnum::Auto, true } })
+  for (const Variant v : { Variant{ BackendEnum::CPU, false },
+                           Variant{ BackendEnum::Auto, false },
+                           Variant{ BackendEnum::CPU, true },
+                           Variant{ BackendEnum::Auto, true } })
   {
     const BackendEnum backend = v.backend;
     check.Begin(caseName + " backend " + BackendText(backend) + (v.exactMoments ? " ExactMoments" : ""));
@@ -127,8 +132,12 @@ DifferentialCase(const ccatest::Mask & mask, const Geometry & geometry, bool ful
     check.Equal(BackendText(filter->GetBackendUsed()), std::string(BackendText(expectedBackend)), "BackendUsed");
     check.Equal(filter->GetNumberOfObjects(), reference->GetOutput()->GetNumberOfLabelObjects(), "NumberOfObjects");
     check.Equal(filter->GetNumberOfObjects(), connected->GetObjectCount(), "NumberOfObjects vs connected components");
-    ccaitktest::CompareLabelMaps(reference->GetOutput(), filter->GetOutput(), scale, check,
-                                 v.exactMoments ? margins.exact : margins.itk, v.exactMoments);
+    ccaitktest::CompareLabelMaps(reference->GetOutput(),
+                                 filter->GetOutput(),
+                                 scale,
+                                 check,
+                                 v.exactMoments ? margins.exact : margins.itk,
+                                 v.exactMoments);
     ccaitktest::CompareLabelImages(filter->GetLabelImage(), connected->GetOutput(), check);
   }
 }
@@ -156,8 +165,8 @@ Cases2D(Checker & check, Margins & margins)
   for (std::int64_t w = 1; w <= 130; ++w)
   {
     const std::int64_t h = heights[w % 10];
-    BothConnectivities<2>(ccatest::RandomMask(2, w, h, 1, Densities[w % 11], Granularities[(w / 11) % 3], seed++),
-                          k++, check, margins);
+    BothConnectivities<2>(
+      ccatest::RandomMask(2, w, h, 1, Densities[w % 11], Granularities[(w / 11) % 3], seed++), k++, check, margins);
   }
   // The percolation thresholds (0.4 for 8-, 0.6 for 4-connectivity) at every granularity.
   for (double d : { 0.4, 0.6 })
@@ -173,9 +182,9 @@ void
 Cases3D(Checker & check, Margins & margins)
 {
   // Sizes stay small: ITK's Feret diameter is quadratic in the border pixels.
-  const std::int64_t sizes[][3] = { { 1, 1, 1 },  { 1, 1, 9 },  { 9, 1, 1 },   { 1, 9, 1 },   { 33, 2, 3 },
-                                    { 5, 33, 4 }, { 32, 3, 5 }, { 31, 9, 12 }, { 20, 16, 14 }, { 24, 22, 20 },
-                                    { 65, 4, 6 }, { 3, 30, 21 } };
+  const std::int64_t sizes[][3] = { { 1, 1, 1 },    { 1, 1, 9 },    { 9, 1, 1 },  { 1, 9, 1 },
+                                    { 33, 2, 3 },   { 5, 33, 4 },   { 32, 3, 5 }, { 31, 9, 12 },
+                                    { 20, 16, 14 }, { 24, 22, 20 }, { 65, 4, 6 }, { 3, 30, 21 } };
   // 3D thresholds are lower: about 0.31 for 6-, 0.1 for 26-connectivity.
   const double  densities[] = { 0.1, 0.2, 0.31, 0.4, 0.6, 0.9 };
   std::uint32_t seed = 7000;
@@ -184,8 +193,7 @@ Cases3D(Checker & check, Margins & margins)
   {
     for (int g : Granularities)
     {
-      BothConnectivities<3>(ccatest::RandomMask(3, s[0], s[1], s[2], densities[k % 6], g, seed++), k, check,
-                            margins);
+      BothConnectivities<3>(ccatest::RandomMask(3, s[0], s[1], s[2], densities[k % 6], g, seed++), k, check, margins);
       ++k;
     }
   }
@@ -207,10 +215,10 @@ CasesShapes(Checker & check, Margins & margins)
   {
     BothConnectivities<2>(ccatest::ConstantMask(2, 1, n, 1, true), k++, check, margins);
     BothConnectivities<2>(ccatest::ConstantMask(2, n, 1, 1, true), k++, check, margins);
-    BothConnectivities<2>(ccatest::RandomMask(2, 1, n, 1, 0.5, 1, 100 + static_cast<std::uint32_t>(n)), k++, check,
-                          margins);
-    BothConnectivities<2>(ccatest::RandomMask(2, n, 1, 1, 0.5, 1, 200 + static_cast<std::uint32_t>(n)), k++, check,
-                          margins);
+    BothConnectivities<2>(
+      ccatest::RandomMask(2, 1, n, 1, 0.5, 1, 100 + static_cast<std::uint32_t>(n)), k++, check, margins);
+    BothConnectivities<2>(
+      ccatest::RandomMask(2, n, 1, 1, 0.5, 1, 200 + static_cast<std::uint32_t>(n)), k++, check, margins);
   }
   for (std::int64_t w : { 1, 2, 7, 32, 33, 64, 97 })
   {
@@ -237,8 +245,8 @@ CasesShapes(Checker & check, Margins & margins)
     BothConnectivities<3>(ccatest::ConstantMask(3, w, 6, 5, true), k++, check, margins);
     BothConnectivities<3>(ccatest::ConstantMask(3, w, 6, 5, false), k++, check, margins);
     BothConnectivities<3>(ccatest::ConstantMask(3, 1, 1, w, true), k++, check, margins);
-    BothConnectivities<3>(ccatest::RandomMask(3, 1, 1, w + 10, 0.5, 1, 300 + static_cast<std::uint32_t>(w)), k++,
-                          check, margins);
+    BothConnectivities<3>(
+      ccatest::RandomMask(3, 1, 1, w + 10, 0.5, 1, 300 + static_cast<std::uint32_t>(w)), k++, check, margins);
   }
   BothConnectivities<3>(ccatest::Spiral(3, 23, 19, 5), k++, check, margins);
 }
@@ -276,8 +284,8 @@ itkCudaLabelStatisticsDifferentialTest(int argc, char * argv[])
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << which << ": " << check.Cases() << " comparisons, " << check.FailedCases() << " failed, " << seconds
-            << " s; CUDA available: " << itk::CudaLabelStatisticsImageFilter<itk::Image<unsigned char, 2>>::IsCudaAvailable()
-            << "\n";
+            << " s; CUDA available: "
+            << itk::CudaLabelStatisticsImageFilter<itk::Image<unsigned char, 2>>::IsCudaAvailable() << "\n";
   std::cout << "ExactMoments off: ";
   margins.itk.Print(std::cout);
   std::cout << "ExactMoments on:  ";

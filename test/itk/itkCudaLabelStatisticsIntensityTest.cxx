@@ -76,13 +76,13 @@ template <typename T>
 const char *
 TypeText()
 {
-  return std::is_same<T, unsigned char>::value  ? "uint8"
-         : std::is_same<T, short>::value        ? "int16"
+  return std::is_same<T, unsigned char>::value    ? "uint8"
+         : std::is_same<T, short>::value          ? "int16"
          : std::is_same<T, unsigned short>::value ? "uint16"
-         : std::is_same<T, int>::value          ? "int32"
-         : std::is_same<T, float>::value        ? "float"
-         : std::is_same<T, double>::value       ? "double"
-                                                : "other";
+         : std::is_same<T, int>::value            ? "int32"
+         : std::is_same<T, float>::value          ? "float"
+         : std::is_same<T, double>::value         ? "double"
+                                                  : "other";
 }
 
 /** Runs update, reporting an exception as a failure of the case. */
@@ -105,8 +105,14 @@ Updated(const std::function<void()> & update, const char * who, Checker & check)
 
 template <unsigned int D, typename TFeature>
 void
-BinaryCase(const ccatest::Mask & mask, const Geometry & geometry, bool full, double low, double high,
-           std::uint32_t seed, Checker & check, Margins & margins)
+BinaryCase(const ccatest::Mask & mask,
+           const Geometry &      geometry,
+           bool                  full,
+           double                low,
+           double                high,
+           std::uint32_t         seed,
+           Checker &             check,
+           Margins &             margins)
 {
   using ImageType = itk::Image<unsigned char, D>;
   using FeatureType = itk::Image<TFeature, D>;
@@ -174,16 +180,21 @@ BinaryCases(Checker & check, Margins & margins)
 
 template <unsigned int D, typename TLabel, typename TFeature>
 void
-LabelCase(const ccatest::Mask & shape, const Geometry & geometry, const std::vector<long long> & palette, int g,
-          std::uint32_t seed, Checker & check, Margins & margins)
+LabelCase(const ccatest::Mask &          shape,
+          const Geometry &               geometry,
+          const std::vector<long long> & palette,
+          int                            g,
+          std::uint32_t                  seed,
+          Checker &                      check,
+          Margins &                      margins)
 {
   using LabelImageType = itk::Image<TLabel, D>;
   using FeatureType = itk::Image<TFeature, D>;
   const auto        labels = ccaitktest::BlockLabelImage<LabelImageType>(shape, geometry, palette, g, seed);
   const auto        feature = ccaitktest::RandomValueImage<FeatureType>(shape, geometry, -50, 200, seed + 1);
-  const std::string name = "[labels " + ccatest::SizeText(D, shape.size[0], shape.size[1], shape.size[2]) + " g=" +
-                           std::to_string(g) + " seed " + std::to_string(seed) + ", " + geometry.name + ", feature " +
-                           TypeText<TFeature>() + "]";
+  const std::string name = "[labels " + ccatest::SizeText(D, shape.size[0], shape.size[1], shape.size[2]) +
+                           " g=" + std::to_string(g) + " seed " + std::to_string(seed) + ", " + geometry.name +
+                           ", feature " + TypeText<TFeature>() + "]";
   const double scale = ccaitktest::CoordinateScale(labels.GetPointer());
 
   // Label 0 is the background of both (ITK's default is the label type's
@@ -222,7 +233,8 @@ LabelCase(const ccatest::Mask & shape, const Geometry & geometry, const std::vec
       for (itk::SizeValueType i = 0; i < filter->GetOutput()->GetNumberOfLabelObjects() && !check.CaseFailed(); ++i)
       {
         const auto label = filter->GetOutput()->GetNthLabelObject(i)->GetLabel();
-        check.Equal(static_cast<long long>(filter->GetInputLabelOfObject(label)), static_cast<long long>(label),
+        check.Equal(static_cast<long long>(filter->GetInputLabelOfObject(label)),
+                    static_cast<long long>(label),
                     "GetInputLabelOfObject");
       }
     }
@@ -249,25 +261,27 @@ LabelCases(Checker & check, Margins & margins)
   const std::vector<long long> sparse = { 0, 7, 300, 20000, 1000000 };
   int                          k = 0;
   std::uint32_t                seed = 14000;
-  for (const auto & s : { std::vector<std::int64_t>{ 2, 1, 1, 1 }, std::vector<std::int64_t>{ 2, 41, 29, 1 },
-                          std::vector<std::int64_t>{ 2, 97, 33, 1 }, std::vector<std::int64_t>{ 3, 9, 8, 7 },
+  for (const auto & s : { std::vector<std::int64_t>{ 2, 1, 1, 1 },
+                          std::vector<std::int64_t>{ 2, 41, 29, 1 },
+                          std::vector<std::int64_t>{ 2, 97, 33, 1 },
+                          std::vector<std::int64_t>{ 3, 9, 8, 7 },
                           std::vector<std::int64_t>{ 3, 21, 14, 9 } })
   {
     const ccatest::Mask shape(static_cast<int>(s[0]), s[1], s[2], s[3], "");
     if (s[0] == 2)
     {
       static const std::vector<Geometry> geometries = ccaitktest::TestGeometries(2);
-      LabelCase<2, unsigned short, short>(shape, geometries[k % geometries.size()], small, 1 + k % 3, seed++, check,
-                                          margins);
+      LabelCase<2, unsigned short, short>(
+        shape, geometries[k % geometries.size()], small, 1 + k % 3, seed++, check, margins);
       LabelCase<2, int, float>(shape, geometries[(k + 1) % geometries.size()], sparse, 2, seed++, check, margins);
-      LabelCase<2, unsigned char, unsigned char>(shape, geometries[(k + 2) % geometries.size()], small, 3, seed++,
-                                                 check, margins);
+      LabelCase<2, unsigned char, unsigned char>(
+        shape, geometries[(k + 2) % geometries.size()], small, 3, seed++, check, margins);
     }
     else
     {
       static const std::vector<Geometry> geometries = ccaitktest::TestGeometries(3);
-      LabelCase<3, unsigned short, short>(shape, geometries[k % geometries.size()], small, 1 + k % 3, seed++, check,
-                                          margins);
+      LabelCase<3, unsigned short, short>(
+        shape, geometries[k % geometries.size()], small, 1 + k % 3, seed++, check, margins);
       LabelCase<3, int, double>(shape, geometries[(k + 1) % geometries.size()], sparse, 2, seed++, check, margins);
     }
     ++k;
@@ -278,13 +292,18 @@ LabelCases(Checker & check, Margins & margins)
 
 template <unsigned int D>
 void
-ComponentCase(const ccatest::Mask & shape, const Geometry & geometry, bool full, int g, std::uint32_t seed,
-              Checker & check, Margins & margins)
+ComponentCase(const ccatest::Mask & shape,
+              const Geometry &      geometry,
+              bool                  full,
+              int                   g,
+              std::uint32_t         seed,
+              Checker &             check,
+              Margins &             margins)
 {
   using LabelImageType = itk::Image<short, D>;
   using OutputLabelImage = itk::Image<itk::SizeValueType, D>;
   const std::vector<long long> palette = { 0, -3, 1, 2, 9 };
-  const auto        labels = ccaitktest::BlockLabelImage<LabelImageType>(shape, geometry, palette, g, seed);
+  const auto                   labels = ccaitktest::BlockLabelImage<LabelImageType>(shape, geometry, palette, g, seed);
   const std::string name = "[label components " + ccatest::SizeText(D, shape.size[0], shape.size[1], shape.size[2]) +
                            " g=" + std::to_string(g) + " seed " + std::to_string(seed) + ", " + geometry.name + ", " +
                            (full ? "full" : "face") + "]";
@@ -353,7 +372,8 @@ ComponentCase(const ccatest::Mask & shape, const Geometry & geometry, bool full,
       for (itk::SizeValueType i = 0; i < filter->GetOutput()->GetNumberOfLabelObjects() && !check.CaseFailed(); ++i)
       {
         const auto * object = filter->GetOutput()->GetNthLabelObject(i);
-        check.Equal(filter->GetInputLabelOfObject(object->GetLabel()), labels->GetPixel(object->GetIndex(0)),
+        check.Equal(filter->GetInputLabelOfObject(object->GetLabel()),
+                    labels->GetPixel(object->GetIndex(0)),
                     "GetInputLabelOfObject(" + std::to_string(object->GetLabel()) + ")");
       }
     }
@@ -367,7 +387,8 @@ ComponentCases(Checker & check, Margins & margins)
   static const std::vector<Geometry> geometries3 = ccaitktest::TestGeometries(3);
   std::uint32_t                      seed = 15000;
   int                                k = 0;
-  for (const auto & s : { std::vector<std::int64_t>{ 2, 1, 1, 1 }, std::vector<std::int64_t>{ 2, 45, 31, 1 },
+  for (const auto & s : { std::vector<std::int64_t>{ 2, 1, 1, 1 },
+                          std::vector<std::int64_t>{ 2, 45, 31, 1 },
                           std::vector<std::int64_t>{ 2, 66, 20, 1 } })
   {
     const ccatest::Mask shape(2, s[1], s[2], 1, "");
@@ -433,12 +454,13 @@ SelectionCase(const ccatest::Mask & mask, const Geometry & geometry, bool full, 
       {
         ccaitktest::CompareLabelImages(filter->GetLabelImage(), relabel->GetOutput(), check);
         check.Equal(filter->GetNumberOfObjects(), relabel->GetNumberOfObjects(), "NumberOfObjects");
-        check.Equal(filter->GetOriginalNumberOfObjects(), relabel->GetOriginalNumberOfObjects(),
-                    "OriginalNumberOfObjects");
+        check.Equal(
+          filter->GetOriginalNumberOfObjects(), relabel->GetOriginalNumberOfObjects(), "OriginalNumberOfObjects");
         for (itk::SizeValueType i = 0; i < filter->GetNumberOfObjects() && !check.CaseFailed(); ++i)
         {
           check.Equal(filter->GetOutput()->GetLabelObject(i + 1)->GetNumberOfPixels(),
-                      relabel->GetSizeOfObjectsInPixels()[i], "size of object " + std::to_string(i + 1));
+                      relabel->GetSizeOfObjectsInPixels()[i],
+                      "size of object " + std::to_string(i + 1));
         }
       }
     }
@@ -481,7 +503,8 @@ SelectionCase(const ccatest::Mask & mask, const Geometry & geometry, bool full, 
           const auto * object = ref->GetNthLabelObject(i);
           if (object->GetNumberOfPixels() > smallest || refSizes.count(smallest) == 1)
           {
-            check.Equal(ours->HasLabel(object->GetLabel()), true, "label " + std::to_string(object->GetLabel()) + " kept");
+            check.Equal(
+              ours->HasLabel(object->GetLabel()), true, "label " + std::to_string(object->GetLabel()) + " kept");
           }
         }
         for (itk::SizeValueType i = 0; i < ours->GetNumberOfLabelObjects(); ++i)
@@ -493,7 +516,8 @@ SelectionCase(const ccatest::Mask & mask, const Geometry & geometry, bool full, 
             const auto * other = binary->GetOutput()->GetNthLabelObject(j);
             if (other->GetNumberOfPixels() == object->GetNumberOfPixels() && other->GetLabel() < object->GetLabel())
             {
-              check.Equal(ours->HasLabel(other->GetLabel()), true,
+              check.Equal(ours->HasLabel(other->GetLabel()),
+                          true,
                           "a lower label of the same size (" + std::to_string(other->GetLabel()) + ") kept");
             }
           }
@@ -537,8 +561,11 @@ SelectionCases(Checker & check, Margins & margins)
   {
     for (const double d : { 0.3, 0.55 })
     {
-      SelectionCase<2>(ccatest::RandomMask(2, s[0], s[1], 1, d, 1 + k % 2, seed++), geometries2[k % geometries2.size()],
-                       k % 2 == 0, check, margins);
+      SelectionCase<2>(ccatest::RandomMask(2, s[0], s[1], 1, d, 1 + k % 2, seed++),
+                       geometries2[k % geometries2.size()],
+                       k % 2 == 0,
+                       check,
+                       margins);
       ++k;
     }
   }
@@ -550,16 +577,23 @@ SelectionCases(Checker & check, Margins & margins)
 
 template <unsigned int D, typename TIntensity, typename TLabel>
 void
-ClassicCase(const ccatest::Mask & shape, const Geometry & geometry, const std::vector<long long> & palette, int g,
-            double low, double high, bool histograms, std::uint32_t seed, Checker & check)
+ClassicCase(const ccatest::Mask &          shape,
+            const Geometry &               geometry,
+            const std::vector<long long> & palette,
+            int                            g,
+            double                         low,
+            double                         high,
+            bool                           histograms,
+            std::uint32_t                  seed,
+            Checker &                      check)
 {
   using IntensityType = itk::Image<TIntensity, D>;
   using LabelImageType = itk::Image<TLabel, D>;
   const auto        labels = ccaitktest::BlockLabelImage<LabelImageType>(shape, geometry, palette, g, seed);
   const auto        intensity = ccaitktest::RandomValueImage<IntensityType>(shape, geometry, low, high, seed + 1);
-  const std::string name = "[classic " + ccatest::SizeText(D, shape.size[0], shape.size[1], shape.size[2]) + " g=" +
-                           std::to_string(g) + " seed " + std::to_string(seed) + ", " + geometry.name + ", intensity " +
-                           TypeText<TIntensity>() + (histograms ? ", histograms" : "") + "]";
+  const std::string name = "[classic " + ccatest::SizeText(D, shape.size[0], shape.size[1], shape.size[2]) +
+                           " g=" + std::to_string(g) + " seed " + std::to_string(seed) + ", " + geometry.name +
+                           ", intensity " + TypeText<TIntensity>() + (histograms ? ", histograms" : "") + "]";
   // Bounds inside the values' range: some values fall outside and are left out.
   const int    bins = 17;
   const double lower = low + (high - low) * 0.1;
@@ -612,8 +646,10 @@ ClassicCase(const ccatest::Mask & shape, const Geometry & geometry, const std::v
       check.Near(filter->GetVariance(label), reference->GetVariance(label), varianceError + 1e-300, p + "GetVariance");
       if (reference->GetVariance(label) > 4 * varianceError)
       {
-        check.Near(filter->GetSigma(label), reference->GetSigma(label),
-                   varianceError / reference->GetSigma(label), p + "GetSigma");
+        check.Near(filter->GetSigma(label),
+                   reference->GetSigma(label),
+                   varianceError / reference->GetSigma(label),
+                   p + "GetSigma");
       }
       check.Equal(filter->GetBoundingBox(label) == reference->GetBoundingBox(label), true, p + "GetBoundingBox");
       check.Equal(filter->GetRegion(label), reference->GetRegion(label), p + "GetRegion");
@@ -676,8 +712,10 @@ ClassicCases(Checker & check)
 // ---- errors ----------------------------------------------------------------------
 
 void
-ExpectException(Checker & check, const std::string & what, const std::function<void()> & update,
-                const std::string & expected)
+ExpectException(Checker &                     check,
+                const std::string &           what,
+                const std::function<void()> & update,
+                const std::string &           expected)
 {
   check.Begin("errors: " + what);
   try
@@ -712,95 +750,110 @@ ErrorCases(Checker & check)
     return filter;
   };
   const auto wrongSize = ccaitktest::RandomValueImage<FeatureType>(other, identity, 0, 1, 1);
-  ExpectException(check, "a feature image of another size", [&] { filterWith(wrongSize)->Update(); }, "region");
+  ExpectException(
+    check, "a feature image of another size", [&] { filterWith(wrongSize)->Update(); }, "region");
   Geometry shifted = identity;
   shifted.index[0] = 3;
   const auto wrongRegion = ccaitktest::RandomValueImage<FeatureType>(mask, shifted, 0, 1, 1);
-  ExpectException(check, "a feature image of another region", [&] { filterWith(wrongRegion)->Update(); }, "region");
+  ExpectException(
+    check, "a feature image of another region", [&] { filterWith(wrongRegion)->Update(); }, "region");
   Geometry spaced = identity;
   spaced.spacing[1] = 2;
   const auto wrongSpacing = ccaitktest::RandomValueImage<FeatureType>(mask, spaced, 0, 1, 1);
-  ExpectException(check, "a feature image of another spacing", [&] { filterWith(wrongSpacing)->Update(); },
-                  "physical space");
+  ExpectException(
+    check, "a feature image of another spacing", [&] { filterWith(wrongSpacing)->Update(); }, "physical space");
   Geometry moved = identity;
   moved.origin[0] = 0.75;
   const auto wrongOrigin = ccaitktest::RandomValueImage<FeatureType>(mask, moved, 0, 1, 1);
-  ExpectException(check, "a feature image of another origin", [&] { filterWith(wrongOrigin)->Update(); },
-                  "physical space");
+  ExpectException(
+    check, "a feature image of another origin", [&] { filterWith(wrongOrigin)->Update(); }, "physical space");
   Geometry turned = identity;
   ccaitktest::RotationMatrix(0.3, std::vector<double>{ 0, 0, 1 }.data(), turned.direction);
   const auto wrongDirection = ccaitktest::RandomValueImage<FeatureType>(mask, turned, 0, 1, 1);
-  ExpectException(check, "a feature image of another direction", [&] { filterWith(wrongDirection)->Update(); },
-                  "physical space");
+  ExpectException(
+    check, "a feature image of another direction", [&] { filterWith(wrongDirection)->Update(); }, "physical space");
   const auto good = ccaitktest::RandomValueImage<FeatureType>(mask, identity, 0, 1, 1);
-  ExpectException(check, "NumberOfBins 0",
-                  [&] {
-                    auto filter = filterWith(good);
-                    filter->SetNumberOfBins(0);
-                    filter->Update();
-                  },
-                  "NumberOfBins");
+  ExpectException(
+    check,
+    "NumberOfBins 0",
+    [&] {
+      auto filter = filterWith(good);
+      filter->SetNumberOfBins(0);
+      filter->Update();
+    },
+    "NumberOfBins");
   using VectorFeature = itk::Image<itk::Vector<float, 2>, 2>;
   auto vectors = VectorFeature::New();
   vectors->CopyInformation(image);
   vectors->SetRegions(image->GetLargestPossibleRegion());
   vectors->Allocate();
-  ExpectException(check, "a vector feature image", [&] { filterWith(vectors)->Update(); }, "scalar");
+  ExpectException(
+    check, "a vector feature image", [&] { filterWith(vectors)->Update(); }, "scalar");
   // Label values beyond the output's label type: 300 into unsigned char labels, -2 into unsigned ones.
   using WideLabels = itk::Image<short, 2>;
   const auto wide = ccaitktest::BlockLabelImage<WideLabels>(mask, identity, { 0, 5, 300 }, 2, 3);
-  ExpectException(check, "a label beyond the output label type",
-                  [&] {
-                    using SmallMap = itk::LabelMap<itk::StatisticsLabelObject<unsigned char, 2>>;
-                    auto filter = itk::CudaLabelStatisticsImageFilter<WideLabels, SmallMap>::New();
-                    filter->SetInput(wide);
-                    filter->SetObjects(ObjectsEnum::LabelValues);
-                    filter->SetInputBackgroundValue(0);
-                    filter->SetOutputBackgroundValue(0);
-                    filter->SetBackend(BackendEnum::CPU);
-                    filter->Update();
-                  },
-                  "cannot be a label");
+  ExpectException(
+    check,
+    "a label beyond the output label type",
+    [&] {
+      using SmallMap = itk::LabelMap<itk::StatisticsLabelObject<unsigned char, 2>>;
+      auto filter = itk::CudaLabelStatisticsImageFilter<WideLabels, SmallMap>::New();
+      filter->SetInput(wide);
+      filter->SetObjects(ObjectsEnum::LabelValues);
+      filter->SetInputBackgroundValue(0);
+      filter->SetOutputBackgroundValue(0);
+      filter->SetBackend(BackendEnum::CPU);
+      filter->Update();
+    },
+    "cannot be a label");
   const auto negative = ccaitktest::BlockLabelImage<WideLabels>(mask, identity, { 0, 5, -2 }, 2, 3);
-  ExpectException(check, "a negative label into unsigned labels",
-                  [&] {
-                    auto filter = itk::CudaLabelStatisticsImageFilter<WideLabels>::New();
-                    filter->SetInput(negative);
-                    filter->SetObjects(ObjectsEnum::LabelValues);
-                    filter->SetInputBackgroundValue(0);
-                    filter->SetOutputBackgroundValue(0);
-                    filter->SetBackend(BackendEnum::CPU);
-                    filter->Update();
-                  },
-                  "cannot be a label");
-  ExpectException(check, "label values with a pixel labeling",
-                  [&] {
-                    auto filter = itk::CudaLabelStatisticsImageFilter<WideLabels>::New();
-                    filter->SetInput(wide);
-                    filter->SetObjects(ObjectsEnum::LabelValues);
-                    filter->SetAlgorithm(itk::CudaLabelStatisticsEnums::Algorithm::DLP);
-                    filter->Update();
-                  },
-                  "full-run");
-  ExpectException(check, "size limits that remove everything",
-                  [&] {
-                    auto filter = itk::CudaLabelStatisticsImageFilter<ImageType>::New();
-                    filter->SetInput(image);
-                    filter->SetMinimumObjectSize(10);
-                    filter->SetMaximumObjectSize(5);
-                    filter->Update();
-                  },
-                  "remove every object");
+  ExpectException(
+    check,
+    "a negative label into unsigned labels",
+    [&] {
+      auto filter = itk::CudaLabelStatisticsImageFilter<WideLabels>::New();
+      filter->SetInput(negative);
+      filter->SetObjects(ObjectsEnum::LabelValues);
+      filter->SetInputBackgroundValue(0);
+      filter->SetOutputBackgroundValue(0);
+      filter->SetBackend(BackendEnum::CPU);
+      filter->Update();
+    },
+    "cannot be a label");
+  ExpectException(
+    check,
+    "label values with a pixel labeling",
+    [&] {
+      auto filter = itk::CudaLabelStatisticsImageFilter<WideLabels>::New();
+      filter->SetInput(wide);
+      filter->SetObjects(ObjectsEnum::LabelValues);
+      filter->SetAlgorithm(itk::CudaLabelStatisticsEnums::Algorithm::DLP);
+      filter->Update();
+    },
+    "full-run");
+  ExpectException(
+    check,
+    "size limits that remove everything",
+    [&] {
+      auto filter = itk::CudaLabelStatisticsImageFilter<ImageType>::New();
+      filter->SetInput(image);
+      filter->SetMinimumObjectSize(10);
+      filter->SetMaximumObjectSize(5);
+      filter->Update();
+    },
+    "remove every object");
   // A feature image on a label map without intensity attributes.
-  ExpectException(check, "a feature image with shape label objects",
-                  [&] {
-                    using ShapeMap = itk::LabelMap<itk::ShapeLabelObject<itk::SizeValueType, 2>>;
-                    auto filter = itk::CudaLabelStatisticsImageFilter<ImageType, ShapeMap>::New();
-                    filter->SetInput(image);
-                    filter->SetFeatureImage(good);
-                    filter->Update();
-                  },
-                  "no intensity attributes");
+  ExpectException(
+    check,
+    "a feature image with shape label objects",
+    [&] {
+      using ShapeMap = itk::LabelMap<itk::ShapeLabelObject<itk::SizeValueType, 2>>;
+      auto filter = itk::CudaLabelStatisticsImageFilter<ImageType, ShapeMap>::New();
+      filter->SetInput(image);
+      filter->SetFeatureImage(good);
+      filter->Update();
+    },
+    "no intensity attributes");
 }
 
 } // namespace

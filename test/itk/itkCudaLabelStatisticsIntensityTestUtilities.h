@@ -65,8 +65,11 @@ RandomValueImage(const ccatest::Mask & mask, const Geometry & geometry, double l
 /** A label image: blocks of g pixels per side, each a value of palette. */
 template <typename TImage>
 typename TImage::Pointer
-BlockLabelImage(const ccatest::Mask & mask, const Geometry & geometry, const std::vector<long long> & palette, int g,
-                std::uint32_t seed)
+BlockLabelImage(const ccatest::Mask &          mask,
+                const Geometry &               geometry,
+                const std::vector<long long> & palette,
+                int                            g,
+                std::uint32_t                  seed)
 {
   using PixelType = typename TImage::PixelType;
   auto image = MakeImage<TImage>(mask, geometry, PixelType{}, PixelType{});
@@ -96,8 +99,12 @@ BlockLabelImage(const ccatest::Mask & mask, const Geometry & geometry, const std
  *  flatness where the eigenvalues lie above that noise. */
 template <typename TRefMap, typename TOurMap>
 void
-CompareIntensity(const TRefMap * ref, const TOurMap * ours, double coordinateScale, bool compareHistogram,
-                 Checker & check, Margins & margins)
+CompareIntensity(const TRefMap * ref,
+                 const TOurMap * ours,
+                 double          coordinateScale,
+                 bool            compareHistogram,
+                 Checker &       check,
+                 Margins &       margins)
 {
   constexpr unsigned int D = TRefMap::ImageDimension;
   const double           eps = std::numeric_limits<double>::epsilon();
@@ -140,8 +147,8 @@ CompareIntensity(const TRefMap * ref, const TOurMap * ours, double coordinateSca
       const double sigma = std::sqrt(variance);
       near(o->GetStandardDeviation(), r->GetStandardDeviation(), varianceError / sigma, "StandardDeviation");
       const double relative = varianceError / variance;
-      const double skewError = 8 * grow * (u3 + u2 * m + u1 * m * m) / n / (variance * sigma) +
-                               2 * relative * std::abs(r->GetSkewness());
+      const double skewError =
+        8 * grow * (u3 + u2 * m + u1 * m * m) / n / (variance * sigma) + 2 * relative * std::abs(r->GetSkewness());
       near(o->GetSkewness(), r->GetSkewness(), skewError, "Skewness");
       const double kurtosisError = 16 * grow * (u4 + u3 * m + u2 * m * m + u1 * m * m * m) / n / (variance * variance) +
                                    3 * relative * std::abs(r->GetKurtosis() + 3);
@@ -156,10 +163,13 @@ CompareIntensity(const TRefMap * ref, const TOurMap * ours, double coordinateSca
       const double cogError = 8 * grow * leverage * coordinateScale;
       for (unsigned int d = 0; d < D; ++d)
       {
-        near(o->GetCenterOfGravity()[d], r->GetCenterOfGravity()[d], cogError + 1e-12 * coordinateScale,
+        near(o->GetCenterOfGravity()[d],
+             r->GetCenterOfGravity()[d],
+             cogError + 1e-12 * coordinateScale,
              "CenterOfGravity[" + std::to_string(d) + "]");
       }
-      const double noise = 16 * grow * leverage * coordinateScale * coordinateScale + 1e-12 * coordinateScale * coordinateScale;
+      const double noise =
+        16 * grow * leverage * coordinateScale * coordinateScale + 1e-12 * coordinateScale * coordinateScale;
       const auto & pmR = r->GetWeightedPrincipalMoments();
       const auto & pmO = o->GetWeightedPrincipalMoments();
       for (unsigned int d = 0; d < D; ++d)
@@ -193,7 +203,9 @@ CompareIntensity(const TRefMap * ref, const TOurMap * ours, double coordinateSca
         {
           const double got = sign * o->GetWeightedPrincipalAxes()[a][c];
           Track(margins.axes, std::abs(got - r->GetWeightedPrincipalAxes()[a][c]), tolerance);
-          check.Near(got, r->GetWeightedPrincipalAxes()[a][c], tolerance,
+          check.Near(got,
+                     r->GetWeightedPrincipalAxes()[a][c],
+                     tolerance,
                      p + "WeightedPrincipalAxes[" + std::to_string(a) + "][" + std::to_string(c) + "]");
         }
       }
@@ -236,9 +248,9 @@ CompareIntensity(const TRefMap * ref, const TOurMap * ours, double coordinateSca
           {
             std::ostringstream s;
             s.precision(17);
-            s << p << "Histogram bin " << b << ": got [" << ho->GetBinMin(0, b) << ", " << ho->GetBinMax(0, b)
-              << ") x " << ho->GetFrequency(b) << ", expected [" << hr->GetBinMin(0, b) << ", " << hr->GetBinMax(0, b)
-              << ") x " << hr->GetFrequency(b);
+            s << p << "Histogram bin " << b << ": got [" << ho->GetBinMin(0, b) << ", " << ho->GetBinMax(0, b) << ") x "
+              << ho->GetFrequency(b) << ", expected [" << hr->GetBinMin(0, b) << ", " << hr->GetBinMax(0, b) << ") x "
+              << hr->GetFrequency(b);
             check.Fail(s.str());
             break;
           }

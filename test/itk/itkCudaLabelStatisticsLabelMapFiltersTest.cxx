@@ -142,8 +142,8 @@ Case(const ccatest::Mask & mask, int threads, bool full, Checker & check)
     for (unsigned int i = 0; i < D; ++i)
     {
       check.Relative(a->GetCentroid()[i], b->GetCentroid()[i], 1e-9, label + ": centroid", 1e-6);
-      check.Relative(a->GetPrincipalMoments()[i], b->GetPrincipalMoments()[i], 1e-9, label + ": principal moment",
-                     1e-9);
+      check.Relative(
+        a->GetPrincipalMoments()[i], b->GetPrincipalMoments()[i], 1e-9, label + ": principal moment", 1e-9);
     }
   }
 
@@ -184,7 +184,8 @@ Case(const ccatest::Mask & mask, int threads, bool full, Checker & check)
   change->Update();
   check.Equal(change->GetOutput()->HasLabel(1000000), true, "ChangeLabelLabelMapFilter: the new label");
   check.Equal(change->GetOutput()->HasLabel(1), false, "ChangeLabelLabelMapFilter: the old label");
-  check.Equal(change->GetOutput()->GetNumberOfLabelObjects(), map->GetNumberOfLabelObjects(),
+  check.Equal(change->GetOutput()->GetNumberOfLabelObjects(),
+              map->GetNumberOfLabelObjects(),
               "ChangeLabelLabelMapFilter: object count");
   auto aggregate = itk::AggregateLabelMapFilter<MapType>::New();
   aggregate->SetInput(map);
@@ -195,7 +196,8 @@ Case(const ccatest::Mask & mask, int threads, bool full, Checker & check)
   {
     foreground += it.GetLabelObject()->GetNumberOfPixels();
   }
-  check.Equal(aggregate->GetOutput()->GetNumberOfLabelObjects(), itk::SizeValueType{ 1 },
+  check.Equal(aggregate->GetOutput()->GetNumberOfLabelObjects(),
+              itk::SizeValueType{ 1 },
               "AggregateLabelMapFilter: object count");
   if (aggregate->GetOutput()->GetNumberOfLabelObjects() == 1)
   {

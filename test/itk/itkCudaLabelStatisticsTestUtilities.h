@@ -89,7 +89,7 @@ TestGeometries(unsigned int dimension)
   std::vector<Geometry> g;
   g.push_back(IdentityGeometry());
 
-  Geometry rotated{ "index(5,-3,2) spacing(0.5,1.25,2) origin(10.5,-20.25,3) rotated",
+  Geometry     rotated{ "index(5,-3,2) spacing(0.5,1.25,2) origin(10.5,-20.25,3) rotated",
                     { 5, -3, 2 },
                     { 0.5, 1.25, 2.0 },
                     { 10.5, -20.25, 3.0 },
@@ -106,7 +106,7 @@ TestGeometries(unsigned int dimension)
                       { { 0, 1, 0 }, { 1, 0, 0 }, { 0, 0, 1 } } };
   g.push_back(reflected);
 
-  Geometry far{ "index(0,0,0) spacing(0.9,1.1,1) origin(300,-200,100) rotated",
+  Geometry     far{ "index(0,0,0) spacing(0.9,1.1,1) origin(300,-200,100) rotated",
                 { 0, 0, 0 },
                 { 0.9, 1.1, 1.0 },
                 { 300, -200, 100 },
@@ -129,7 +129,9 @@ TestGeometries(unsigned int dimension)
 /** An image of the mask: foreground pixels hold fg, the others bg. */
 template <typename TImage>
 typename TImage::Pointer
-MakeImage(const ccatest::Mask & mask, const Geometry & geometry, typename TImage::PixelType fg,
+MakeImage(const ccatest::Mask &      mask,
+          const Geometry &           geometry,
+          typename TImage::PixelType fg,
           typename TImage::PixelType bg)
 {
   constexpr unsigned int D = TImage::ImageDimension;
@@ -223,8 +225,8 @@ public:
     {
       std::ostringstream s;
       s.precision(17);
-      s << what << ": got " << got << ", expected " << expected << " (difference " << got - expected
-        << ", tolerance " << tolerance << ")";
+      s << what << ": got " << got << ", expected " << expected << " (difference " << got - expected << ", tolerance "
+        << tolerance << ")";
       Fail(s.str());
     }
   }
@@ -299,14 +301,14 @@ struct Margins
   double ratios = 0;
   double others = 0;
   long   objects = 0;
-  long   axesSkipped = 0;  ///< axes not compared: eigenvalues not separated
+  long   axesSkipped = 0;   ///< axes not compared: eigenvalues not separated
   long   ratiosSkipped = 0; ///< ratio attributes not compared: eigenvalues in the noise
   void
   Print(std::ostream & os) const
   {
     os << "largest error/tolerance: moments " << moments << ", axes " << axes << ", ratio attributes " << ratios
-       << ", other attributes " << others << "; " << objects << " objects, " << axesSkipped
-       << " axes and " << ratiosSkipped << " ratio attributes not comparable\n";
+       << ", other attributes " << others << "; " << objects << " objects, " << axesSkipped << " axes and "
+       << ratiosSkipped << " ratio attributes not comparable\n";
   }
 };
 
@@ -347,13 +349,18 @@ constexpr double MomentNoise = 1e-12;
  *  1e-9 relative everywhere (strict). */
 template <typename TRefMap, typename TOurMap>
 void
-CompareLabelMaps(const TRefMap * ref, const TOurMap * ours, double coordinateScale, Checker & check,
-                 Margins & margins, bool exactMoments = false)
+CompareLabelMaps(const TRefMap * ref,
+                 const TOurMap * ours,
+                 double          coordinateScale,
+                 Checker &       check,
+                 Margins &       margins,
+                 bool            exactMoments = false)
 {
-  const bool strict = !exactMoments;
+  const bool             strict = !exactMoments;
   constexpr unsigned int D = TRefMap::ImageDimension;
   check.Equal(ours->GetNumberOfLabelObjects(), ref->GetNumberOfLabelObjects(), "number of label objects");
-  check.Equal(static_cast<double>(ours->GetBackgroundValue()), static_cast<double>(ref->GetBackgroundValue()),
+  check.Equal(static_cast<double>(ours->GetBackgroundValue()),
+              static_cast<double>(ref->GetBackgroundValue()),
               "background value");
   check.Equal(ours->GetLargestPossibleRegion(), ref->GetLargestPossibleRegion(), "largest possible region");
   check.Equal(ours->GetSpacing(), ref->GetSpacing(), "spacing");
@@ -366,9 +373,9 @@ CompareLabelMaps(const TRefMap * ref, const TOurMap * ours, double coordinateSca
   const double rel = RelativeTolerance;
   for (itk::SizeValueType i = 0; i < ref->GetNumberOfLabelObjects(); ++i)
   {
-    const auto *       r = ref->GetNthLabelObject(i);
-    const auto         label = r->GetLabel();
-    const std::string  p = "label " + std::to_string(static_cast<long long>(label)) + " ";
+    const auto *      r = ref->GetNthLabelObject(i);
+    const auto        label = r->GetLabel();
+    const std::string p = "label " + std::to_string(static_cast<long long>(label)) + " ";
     if (!ours->HasLabel(static_cast<typename TOurMap::LabelType>(label)))
     {
       check.Fail(p + "missing in our label map");
@@ -416,8 +423,7 @@ CompareLabelMaps(const TRefMap * ref, const TOurMap * ours, double coordinateSca
     scalar(o->GetPerimeter(), r->GetPerimeter(), "Perimeter");
     scalar(o->GetRoundness(), r->GetRoundness(), "Roundness");
     scalar(o->GetEquivalentSphericalRadius(), r->GetEquivalentSphericalRadius(), "EquivalentSphericalRadius");
-    scalar(o->GetEquivalentSphericalPerimeter(), r->GetEquivalentSphericalPerimeter(),
-           "EquivalentSphericalPerimeter");
+    scalar(o->GetEquivalentSphericalPerimeter(), r->GetEquivalentSphericalPerimeter(), "EquivalentSphericalPerimeter");
     scalar(o->GetPerimeterOnBorderRatio(), r->GetPerimeterOnBorderRatio(), "PerimeterOnBorderRatio");
     for (unsigned int d = 0; d < D; ++d)
     {
@@ -491,7 +497,7 @@ CompareLabelMaps(const TRefMap * ref, const TOurMap * ours, double coordinateSca
 
     // Ratios of eigenvalues where the eigenvalues are above ITK's noise.
     const double floorOfNoise = strict ? -1.0 : 1e3 * noise;
-    auto ratio = [&](double got, double expected, const char * name, double smallest) {
+    auto         ratio = [&](double got, double expected, const char * name, double smallest) {
       const double tol = rel * std::abs(expected) + (strict ? 0.0 : 2 * std::abs(expected) * noise / smallest);
       Track(margins.ratios, std::abs(got - expected), tol);
       check.Near(got, expected, tol, p + name);
@@ -526,8 +532,10 @@ CompareLabelMaps(const TRefMap * ref, const TOurMap * ours, double coordinateSca
     {
       for (unsigned int d = 0; d < D; ++d)
       {
-        ratio(o->GetEquivalentEllipsoidDiameter()[d], r->GetEquivalentEllipsoidDiameter()[d],
-              ("EquivalentEllipsoidDiameter[" + std::to_string(d) + "]").c_str(), smallestMoment);
+        ratio(o->GetEquivalentEllipsoidDiameter()[d],
+              r->GetEquivalentEllipsoidDiameter()[d],
+              ("EquivalentEllipsoidDiameter[" + std::to_string(d) + "]").c_str(),
+              smallestMoment);
       }
     }
 
@@ -558,13 +566,16 @@ CompareLabelMaps(const TRefMap * ref, const TOurMap * ours, double coordinateSca
       for (unsigned int d = 0; d < D; ++d)
       {
         const double tolSize = rel * std::abs(r->GetOrientedBoundingBoxSize()[d]) + worstAxisTolerance * extent;
-        Track(margins.axes, std::abs(o->GetOrientedBoundingBoxSize()[d] - r->GetOrientedBoundingBoxSize()[d]),
-              tolSize);
-        check.Near(o->GetOrientedBoundingBoxSize()[d], r->GetOrientedBoundingBoxSize()[d], tolSize,
+        Track(margins.axes, std::abs(o->GetOrientedBoundingBoxSize()[d] - r->GetOrientedBoundingBoxSize()[d]), tolSize);
+        check.Near(o->GetOrientedBoundingBoxSize()[d],
+                   r->GetOrientedBoundingBoxSize()[d],
+                   tolSize,
                    p + "OrientedBoundingBoxSize[" + std::to_string(d) + "]");
         const double tolOrigin = rel * coordinateScale + worstAxisTolerance * extent;
         Track(margins.axes, std::abs(o->GetOrientedBoundingBoxOrigin()[d] - expectedOrigin[d]), tolOrigin);
-        check.Near(o->GetOrientedBoundingBoxOrigin()[d], expectedOrigin[d], tolOrigin,
+        check.Near(o->GetOrientedBoundingBoxOrigin()[d],
+                   expectedOrigin[d],
+                   tolOrigin,
                    p + "OrientedBoundingBoxOrigin[" + std::to_string(d) + "]");
       }
     }
@@ -591,7 +602,7 @@ CompareLabelImages(const TGot * got, const TExpected * expected, Checker & check
     return;
   }
   itk::ImageRegionConstIteratorWithIndex<TExpected> it(expected, expected->GetLargestPossibleRegion());
-  int shown = 0;
+  int                                               shown = 0;
   for (; !it.IsAtEnd(); ++it)
   {
     const auto g = got->GetPixel(it.GetIndex());

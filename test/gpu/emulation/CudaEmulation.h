@@ -121,7 +121,7 @@ template <class T>
 unsigned
 __match_any_sync(unsigned, T key)
 {
-  std::uint64_t all[32];
+  std::uint64_t       all[32];
   const std::uint64_t mine = emulation::Bits(key);
   emulation::Gather(mine, all);
   unsigned mask = 0;
@@ -182,8 +182,7 @@ atomicMin(T * p, T v)
   std::atomic_ref<T> a(*p);
   T                  old = a.load();
   while (v < old && !a.compare_exchange_weak(old, v))
-  {
-  }
+  {}
   return old;
 }
 template <class T>
@@ -194,8 +193,7 @@ atomicMax(T * p, T v)
   std::atomic_ref<T> a(*p);
   T                  old = a.load();
   while (v > old && !a.compare_exchange_weak(old, v))
-  {
-  }
+  {}
   return old;
 }
 inline int

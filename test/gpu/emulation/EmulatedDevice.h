@@ -122,15 +122,23 @@ public:
 
   template <class Key, class Value>
   void
-  SortPairs(const char * what, const Key * keysIn, Key * keysOut, const Value * valuesIn, Value * valuesOut,
-            std::int64_t count, int endBit)
+  SortPairs(const char *  what,
+            const Key *   keysIn,
+            Key *         keysOut,
+            const Value * valuesIn,
+            Value *       valuesOut,
+            std::int64_t  count,
+            int           endBit)
   {
     for (std::int64_t i = 0; i < count; ++i)
     {
       if (endBit < 64 && static_cast<std::uint64_t>(keysIn[i]) >> endBit != 0)
       {
-        std::fprintf(stderr, "emulation: %s: key %llu has bits above bit %d, which a radix sort would ignore\n", what,
-                     static_cast<unsigned long long>(keysIn[i]), endBit);
+        std::fprintf(stderr,
+                     "emulation: %s: key %llu has bits above bit %d, which a radix sort would ignore\n",
+                     what,
+                     static_cast<unsigned long long>(keysIn[i]),
+                     endBit);
         std::abort();
       }
     }
@@ -152,8 +160,11 @@ public:
     {
       if (endBit < 64 && static_cast<std::uint64_t>(keysIn[i]) >> endBit != 0)
       {
-        std::fprintf(stderr, "emulation: %s: key %llu has bits above bit %d, which a radix sort would ignore\n", what,
-                     static_cast<unsigned long long>(keysIn[i]), endBit);
+        std::fprintf(stderr,
+                     "emulation: %s: key %llu has bits above bit %d, which a radix sort would ignore\n",
+                     what,
+                     static_cast<unsigned long long>(keysIn[i]),
+                     endBit);
         std::abort();
       }
     }
@@ -165,8 +176,7 @@ public:
    *  staging buffers take the stream in chunks; onSlab after each slab. */
   template <class OnSlab>
   void
-  Upload(void * device, std::size_t bytes, const cca::BytesProducer & produce, std::size_t slabBytes,
-         OnSlab && onSlab)
+  Upload(void * device, std::size_t bytes, const cca::BytesProducer & produce, std::size_t slabBytes, OnSlab && onSlab)
   {
     constexpr std::size_t piece = 4096;
     for (std::size_t begin = 0; begin < bytes; begin += slabBytes)

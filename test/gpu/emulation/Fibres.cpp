@@ -155,7 +155,7 @@ FibreStack::~FibreStack()
 #if defined(CCA_FIBRES_MMAP)
   munmap(m_Mapping, m_MappingSize);
 #else
-  ::operator delete(m_Mapping);
+  ::           operator delete(m_Mapping);
 #endif
 }
 
@@ -199,8 +199,13 @@ StartFibre(FibreContext & fibre, FibreStack & stack, void (*entry)(void *), void
   context.uc_link = nullptr;
   const auto e = reinterpret_cast<std::uintptr_t>(entry);
   const auto a = reinterpret_cast<std::uintptr_t>(argument);
-  makecontext(&context, reinterpret_cast<void (*)()>(&PortableStart), 4, static_cast<unsigned>(e >> 32),
-              static_cast<unsigned>(e), static_cast<unsigned>(a >> 32), static_cast<unsigned>(a));
+  makecontext(&context,
+              reinterpret_cast<void (*)()>(&PortableStart),
+              4,
+              static_cast<unsigned>(e >> 32),
+              static_cast<unsigned>(e),
+              static_cast<unsigned>(a >> 32),
+              static_cast<unsigned>(a));
 #endif
 }
 

@@ -15,13 +15,13 @@ namespace emulation
 /** A saved execution context: the OS thread's own, or a fibre's. */
 struct FibreContext
 {
-  void *      stackPointer = nullptr; ///< where the switch left the registers
-  void *      native = nullptr;       ///< the ucontext_t of the portable fallback
-  const void * stackBottom = nullptr; ///< the lowest address of the stack (sanitizers)
-  std::size_t stackSize = 0;
-  void *      sanitizerFakeStack = nullptr;
-  void *      threadSanitizerFibre = nullptr;
-  bool        ownsThreadSanitizerFibre = false;
+  void *       stackPointer = nullptr; ///< where the switch left the registers
+  void *       native = nullptr;       ///< the ucontext_t of the portable fallback
+  const void * stackBottom = nullptr;  ///< the lowest address of the stack (sanitizers)
+  std::size_t  stackSize = 0;
+  void *       sanitizerFakeStack = nullptr;
+  void *       threadSanitizerFibre = nullptr;
+  bool         ownsThreadSanitizerFibre = false;
 };
 
 /** A fibre's stack (with a guard page below it where the system allows). */

@@ -36,8 +36,8 @@ using Sequence = emulation::Sequence;
 using Emulator = emulation::Backend;
 
 /** DLP-GPU without the optional DLP-SR + DLP-R of its tile step (not in the table). */
-using DlpUnregularizedStrategy = Strategy<PixelRuns, FeatureMerge::ConflictDetection,
-                                          DistancelessLabelPropagationOf<DlpRegularization::Skipped>>;
+using DlpUnregularizedStrategy =
+  Strategy<PixelRuns, FeatureMerge::ConflictDetection, DistancelessLabelPropagationOf<DlpRegularization::Skipped>>;
 
 /** One image to label. */
 struct Case
@@ -96,8 +96,8 @@ RunWithLabels(const Case & c, Options options, Run && run)
 std::string
 Compare(const Outcome & cpu, const Outcome & emulated)
 {
-  const Result & a = cpu.result;
-  const Result & b = emulated.result;
+  const Result &     a = cpu.result;
+  const Result &     b = emulated.result;
   std::ostringstream s;
   if (a.componentCount != b.componentCount || a.features.size() != b.features.size())
   {
@@ -160,13 +160,11 @@ EmulateAndCompare(Engine & engine, Emulator & emulator, const Case & c, const Op
 {
   Options cpuOptions = options;
   cpuOptions.backend = Backend::Cpu;
-  const Outcome cpu = RunWithLabels(c, cpuOptions, [&](const ImageView & view, const Options & o, Result & result) {
-    engine.Run(view, o, result);
-  });
+  const Outcome cpu = RunWithLabels(
+    c, cpuOptions, [&](const ImageView & view, const Options & o, Result & result) { engine.Run(view, o, result); });
   emulator.sequence.SetForceWideIndex(wide);
-  const Outcome emulated = RunWithLabels(c, options, [&](const ImageView & view, const Options & o, Result & result) {
-    run(emulator, view, o, result);
-  });
+  const Outcome emulated = RunWithLabels(
+    c, options, [&](const ImageView & view, const Options & o, Result & result) { run(emulator, view, o, result); });
   std::string problem = wide ? FeaturesLeftBehind<unsigned long long>(emulator.sequence)
                              : FeaturesLeftBehind<std::uint32_t>(emulator.sequence);
   return problem.empty() ? Compare(cpu, emulated) : problem;
@@ -222,8 +220,8 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
     // The outputs on and off, the other foreground rule, and resident vote
     // grids of 2 blocks (each block then folds the votes of many tiles).
     const int variant = pick(4);
-    options.labelImageType = variant == 1 ? LabelImageType::UInt64 : (variant == 2 ? LabelImageType::None
-                                                                                   : LabelImageType::UInt32);
+    options.labelImageType =
+      variant == 1 ? LabelImageType::UInt64 : (variant == 2 ? LabelImageType::None : LabelImageType::UInt32);
     options.computeRuns = variant != 3;
     if (pick(2) != 0)
     {
@@ -250,9 +248,8 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
     if (!problem.empty())
     {
       ++failed;
-      std::cout << "FAIL " << name << " seed=" << caseSeed << " " << c.size[0] << "x" << c.size[1] << "x"
-                << c.size[2] << (full ? " full" : " face") << " slab bytes " << slabBytes << ": " << problem
-                << std::endl;
+      std::cout << "FAIL " << name << " seed=" << caseSeed << " " << c.size[0] << "x" << c.size[1] << "x" << c.size[2]
+                << (full ? " full" : " face") << " slab bytes " << slabBytes << ": " << problem << std::endl;
     }
   }
   std::cout << name << ": " << cases - failed << " passed, " << failed << " failed" << std::endl;
@@ -271,12 +268,12 @@ DeviceMemory(int cases, std::uint32_t seed)
   int      failed = 0;
   for (int k = 0; k < cases; ++k)
   {
-    const std::uint32_t caseSeed = seed + static_cast<std::uint32_t>(k);
-    std::mt19937        rng(caseSeed);
-    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
-    const int           dimension = pick(2) == 0 ? 3 : 2;
-    const std::int64_t  size[3] = { 1 + pick(70), 1 + pick(30), dimension == 3 ? 1 + pick(6) : 1 };
-    const double        density = pick(11) / 10.0;
+    const std::uint32_t      caseSeed = seed + static_cast<std::uint32_t>(k);
+    std::mt19937             rng(caseSeed);
+    auto                     pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    const int                dimension = pick(2) == 0 ? 3 : 2;
+    const std::int64_t       size[3] = { 1 + pick(70), 1 + pick(30), dimension == 3 ? 1 + pick(6) : 1 };
+    const double             density = pick(11) / 10.0;
     const std::vector<Pixel> logical =
       RandomBlockImage(size[0], size[1], size[2], density, 1 + pick(3), caseSeed * 104729u);
     // The layout: 0 dense, 1 axes x and y swapped in memory, 2 x reversed,
@@ -476,7 +473,7 @@ TileShapes()
     for (std::int64_t z = 0; z < d; ++z)
     {
       c.image[(z * h + 13 + z) * w + 29 + z] = 1; // a step of (1, 1, 1): Full only, across tile borders
-      for (std::int64_t x = 33; x < w; ++x)     // meets the diagonal in slice 4
+      for (std::int64_t x = 33; x < w; ++x)       // meets the diagonal in slice 4
       {
         c.image[(z * h + 17) * w + x] = 1;
       }
@@ -640,11 +637,14 @@ main(int argc, char * argv[])
   failed += Shapes("TM_Early", Algorithm::TM_Early, false, tiles, RunTable);
   failed += Shapes("TM_Late 64-bit", Algorithm::TM_Late, true, tiles, RunTable);
   failed += Shapes("DLP", Algorithm::DLP, false, tiles, RunTable);
-  failed += Shapes("DLP without SR+R 64-bit", Algorithm::DLP, true, tiles,
-                   [](Emulator & e, const ImageView & view, const Options & options, Result & result) {
-                     e.sequence.RunStrategy<unsigned long long, DlpUnregularizedStrategy>(e.device, view, options,
-                                                                                          result);
-                   });
+  failed +=
+    Shapes("DLP without SR+R 64-bit",
+           Algorithm::DLP,
+           true,
+           tiles,
+           [](Emulator & e, const ImageView & view, const Options & options, Result & result) {
+             e.sequence.RunStrategy<unsigned long long, DlpUnregularizedStrategy>(e.device, view, options, result);
+           });
   const auto le = LeShapes();
   failed += Shapes("LE_Early", Algorithm::LE_Early, false, le, RunTable);
   failed += Shapes("LE_Late", Algorithm::LE_Late, false, le, RunTable);

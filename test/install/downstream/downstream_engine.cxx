@@ -23,8 +23,7 @@ main()
 
   cca::Engine       engine;
   const cca::Result result = engine.Run(image, options);
-  std::cout << "engine: " << result.componentCount << " components on " << cca::BackendName(result.backendUsed)
-            << "\n";
+  std::cout << "engine: " << result.componentCount << " components on " << cca::BackendName(result.backendUsed) << "\n";
   // {(0,0),(1,0),(1,1)}, {(4,0),(4,1)}, {(3,2),(3,3)}, {(0,3)}
   if (result.componentCount != 4 || result.features[0].pixelCount != 3)
   {

@@ -75,7 +75,8 @@ main()
     filter3->FullyConnectedOn();
     filter3->Update();
     failures += Check("3D components", filter3->GetOutput()->GetNumberOfLabelObjects(), 27);
-    failures += Check("voxels of the last component", filter3->GetOutput()->GetNthLabelObject(26)->GetNumberOfPixels(), 8);
+    failures +=
+      Check("voxels of the last component", filter3->GetOutput()->GetNthLabelObject(26)->GetNumberOfPixels(), 8);
   }
   catch (const itk::ExceptionObject & error)
   {
