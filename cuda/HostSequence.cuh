@@ -239,9 +239,14 @@ public:
       m_Grouping.KeysOfComponents(device, labeled, components);
     }
     result.objectsFound = static_cast<std::int64_t>(components.count);
-    WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) {
-      table.template Build<Index, S>(device, frame, labeled, components, m_Counts);
-    });
+    // Labels only (cca::ValidateInput: then no selection, no feature image): no table.
+    const bool features = options.computeFeatures;
+    if (features)
+    {
+      WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) {
+        table.template Build<Index, S>(device, frame, labeled, components, m_Counts);
+      });
+    }
     DenseTable<Device> &  dense = std::get<DenseTable<Device>>(m_Tables); // the only table with groups
     const std::uint64_t * objectKeys = labelImage ? m_Grouping.ObjectKeys() : nullptr;
     if (options.selection.Active())
@@ -283,7 +288,14 @@ public:
     device.Record(Milestone::OutputsComputed);
 
     result.componentCount = static_cast<std::int64_t>(components.count);
-    WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) { table.Download(device, result); });
+    if (features)
+    {
+      WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) { table.Download(device, result); });
+    }
+    else
+    {
+      result.features.clear();
+    }
     m_Outputs.Download(device, frame, result);
     std::vector<double> & medians = m_Medians;
     if (intensity)
@@ -309,7 +321,10 @@ public:
     result.times.labelMs = device.Milliseconds(Milestone::ImageUploaded, Milestone::UnitsLabeled);
     result.times.featuresMs = device.Milliseconds(Milestone::UnitsLabeled, Milestone::OutputsComputed);
     result.times.downloadMs = device.Milliseconds(Milestone::OutputsComputed, Milestone::OutputsDownloaded);
-    WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) { table.Finish(result); });
+    if (features)
+    {
+      WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) { table.Finish(result); });
+    }
     if (intensity)
     {
       m_Intensity.Finish(frame, medians, result);

@@ -668,6 +668,84 @@ IntensityOnCpu(const Options &                   options,
   }
 }
 
+/** The feature table of the numbered runs: each chunk of rows votes its
+ *  runs and adjacent pairs into the entries of the components first met
+ *  in it, and into a side table for components of earlier chunks, merged after. */
+void
+ComputeFeatures(const RunTable &                  runs,
+                const std::vector<std::int64_t> & runLabel,
+                const std::vector<std::int64_t> & chunkRows,
+                const std::vector<std::int64_t> & labelsBeforeChunk,
+                const detail::ImageFaces &        faces,
+                const RowNeighbourhood &          neighbourhood,
+                std::int64_t                      height,
+                int                               threads,
+                std::vector<ComponentFeatures> &  table)
+{
+  const auto componentCount = static_cast<std::int64_t>(table.size());
+  using ForeignTable = std::unordered_map<std::int64_t, ComponentFeatures>;
+  std::vector<ForeignTable> foreign(threads);
+  ParallelForChunks(threads, [&](int c) {
+    const std::int64_t firstOwned = labelsBeforeChunk[c] + 1;
+    for (std::int64_t label = firstOwned; label <= labelsBeforeChunk[c + 1]; ++label)
+    {
+      detail::ClearFeatures(table[label - 1]);
+    }
+    auto featuresOf = [&](std::int64_t label) -> ComponentFeatures & {
+      if (label >= firstOwned)
+      {
+        return table[label - 1];
+      }
+      auto inserted = foreign[c].try_emplace(label);
+      if (inserted.second)
+      {
+        detail::ClearFeatures(inserted.first->second);
+      }
+      return inserted.first->second;
+    };
+    ComponentFeatures contribution;
+    for (std::int64_t r = chunkRows[c]; r < chunkRows[c + 1]; ++r)
+    {
+      const auto y = static_cast<std::int32_t>(r % height);
+      const auto z = static_cast<std::int32_t>(r / height);
+      for (std::int64_t i = runs.rowStart[r]; i < runs.rowStart[r + 1]; ++i)
+      {
+        detail::RunContribution(runs.x[i], y, z, runs.length[i], faces, contribution);
+        detail::MergeFeatures(featuresOf(runLabel[i]), contribution);
+      }
+      neighbourhood.ForEachFollowingRow(r, [&](std::int64_t rb, bool yStep, bool zStep) {
+        ForEachTouchingPair(runs, r, rb, 1, [&](std::int64_t i, std::int64_t j) {
+          if (runLabel[i] == runLabel[j])
+          {
+            detail::AddAdjacentPairs(runs.x[i],
+                                     runs.length[i],
+                                     runs.x[j],
+                                     runs.length[j],
+                                     yStep,
+                                     zStep,
+                                     featuresOf(runLabel[i]).interceptCounts);
+          }
+        });
+      });
+    }
+  });
+  for (const ForeignTable & side : foreign)
+  {
+    for (const auto & entry : side)
+    {
+      detail::MergeFeatures(table[entry.first - 1], entry.second);
+    }
+  }
+  ParallelForChunks(threads, [&](int c) {
+    const std::int64_t begin = componentCount * c / threads;
+    const std::int64_t end = componentCount * (c + 1) / threads;
+    for (std::int64_t i = begin; i < end; ++i)
+    {
+      detail::FinalizeIntercepts(table[i]);
+    }
+  });
+}
+
 class CpuBackend final : public BackendImplementation
 {
 public:
@@ -802,68 +880,11 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
                                   static_cast<std::int32_t>(depth),
                                   image.dimension == 3 };
   std::vector<ComponentFeatures> & table = result.features;
-  table.resize(componentCount);
-  using ForeignTable = std::unordered_map<std::int64_t, ComponentFeatures>;
-  std::vector<ForeignTable> foreign(threads);
-  ParallelForChunks(threads, [&](int c) {
-    const std::int64_t firstOwned = labelsBeforeChunk[c] + 1;
-    for (std::int64_t label = firstOwned; label <= labelsBeforeChunk[c + 1]; ++label)
-    {
-      detail::ClearFeatures(table[label - 1]);
-    }
-    auto featuresOf = [&](std::int64_t label) -> ComponentFeatures & {
-      if (label >= firstOwned)
-      {
-        return table[label - 1];
-      }
-      auto inserted = foreign[c].try_emplace(label);
-      if (inserted.second)
-      {
-        detail::ClearFeatures(inserted.first->second);
-      }
-      return inserted.first->second;
-    };
-    ComponentFeatures contribution;
-    for (std::int64_t r = chunkRows[c]; r < chunkRows[c + 1]; ++r)
-    {
-      const auto y = static_cast<std::int32_t>(r % height);
-      const auto z = static_cast<std::int32_t>(r / height);
-      for (std::int64_t i = runs.rowStart[r]; i < runs.rowStart[r + 1]; ++i)
-      {
-        detail::RunContribution(runs.x[i], y, z, runs.length[i], faces, contribution);
-        detail::MergeFeatures(featuresOf(runLabel[i]), contribution);
-      }
-      neighbourhood.ForEachFollowingRow(r, [&](std::int64_t rb, bool yStep, bool zStep) {
-        ForEachTouchingPair(runs, r, rb, 1, [&](std::int64_t i, std::int64_t j) {
-          if (runLabel[i] == runLabel[j])
-          {
-            detail::AddAdjacentPairs(runs.x[i],
-                                     runs.length[i],
-                                     runs.x[j],
-                                     runs.length[j],
-                                     yStep,
-                                     zStep,
-                                     featuresOf(runLabel[i]).interceptCounts);
-          }
-        });
-      });
-    }
-  });
-  for (const ForeignTable & side : foreign)
+  table.resize(options.computeFeatures ? componentCount : 0);
+  if (options.computeFeatures)
   {
-    for (const auto & entry : side)
-    {
-      detail::MergeFeatures(table[entry.first - 1], entry.second);
-    }
+    ComputeFeatures(runs, runLabel, chunkRows, labelsBeforeChunk, faces, neighbourhood, height, threads, table);
   }
-  ParallelForChunks(threads, [&](int c) {
-    const std::int64_t begin = componentCount * c / threads;
-    const std::int64_t end = componentCount * (c + 1) / threads;
-    for (std::int64_t i = begin; i < end; ++i)
-    {
-      detail::FinalizeIntercepts(table[i]);
-    }
-  });
 
   // The objects' order (label values: by value) and the selection: object k
   // of the result is object order[k] of the raster numbering.
@@ -892,11 +913,14 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
   }
   if (reordered)
   {
-    std::vector<ComponentFeatures> ordered(order.size());
+    std::vector<ComponentFeatures> ordered(table.empty() ? 0 : order.size());
     std::vector<std::int64_t>      newLabel(static_cast<std::size_t>(componentCount), 0);
     for (std::size_t k = 0; k < order.size(); ++k)
     {
-      ordered[k] = table[order[k]];
+      if (!table.empty())
+      {
+        ordered[k] = table[order[k]];
+      }
       newLabel[order[k]] = static_cast<std::int64_t>(k) + 1;
     }
     table.swap(ordered);

@@ -108,6 +108,10 @@ ValidateGroups(const ImageView & image, const Options & options)
     Fail(std::string("label images, a feature image and a selection need FeatureCompaction::Scan, not ") +
          FeatureCompactionName(options.featureCompaction));
   }
+  if (!options.computeFeatures && (options.selection.Active() || options.intensity.Requested()))
+  {
+    Fail("a selection and a feature image need the feature table: Options::computeFeatures must be true");
+  }
   const Selection & s = options.selection;
   if (s.minimumPixels < 0 || s.keepLargest < 0)
   {

@@ -257,6 +257,11 @@ struct Options
   Connectivity connectivity = Connectivity::Face;
   Backend      backend = Backend::Auto;
   bool         computeRuns = true; ///< fill Result::runs / runOffsets
+  /** false: labels only. No feature table is built (Result::features stays
+   *  empty; componentCount, the label image and the runs are as usual): the
+   *  labeling of a caller that wants only the label image, at the speed of
+   *  the labeling alone. The selection and a feature image need the table. */
+  bool computeFeatures = true;
   /** Label image destination: dense, x fastest, NumberOfPixels() elements of
    *  labelImageType, owned by the caller. 0 = background, components 1..N. */
   LabelImageType labelImageType = LabelImageType::None;
@@ -371,8 +376,9 @@ struct StageTimes
 
 struct Result
 {
-  std::int64_t                   componentCount = 0;
-  std::vector<ComponentFeatures> features; ///< componentCount entries; label L is features[L-1]
+  std::int64_t componentCount = 0;
+  /** componentCount entries (none when Options::computeFeatures is false); label L is features[L-1]. */
+  std::vector<ComponentFeatures> features;
   /** Runs grouped by component (label 1 first), raster order within one component. */
   std::vector<Run>          runs;
   std::vector<std::int64_t> runOffsets; ///< componentCount + 1 entries into runs

@@ -70,6 +70,7 @@ struct Case
   Layout              layout = Layout::Dense;
   int                 threads = 0;
   bool                computeRuns = true;
+  bool                computeFeatures = true;
 
   std::string
   Describe() const
@@ -81,7 +82,8 @@ struct Case
       << (labelImageType == cca::LabelImageType::None     ? "none"
           : labelImageType == cca::LabelImageType::UInt32 ? "u32"
                                                           : "u64")
-      << ", " << LayoutName(layout) << ", threads " << threads << (computeRuns ? "" : ", no runs") << "]";
+      << ", " << LayoutName(layout) << ", threads " << threads << (computeRuns ? "" : ", no runs")
+      << (computeFeatures ? "" : ", labels only") << "]";
     return s.str();
   }
 };
@@ -423,6 +425,7 @@ RunCase(cca::Engine &                 engine,
   options.connectivity = c.connectivity;
   options.backend = backend;
   options.computeRuns = c.computeRuns;
+  options.computeFeatures = c.computeFeatures;
   options.labelImageType = c.labelImageType;
   options.numberOfThreads = c.threads;
   const std::int64_t         n = c.mask.NumberOfPixels();
@@ -470,15 +473,16 @@ RunCase(cca::Engine &                 engine,
             cca::BackendName(expectedBackend));
   rep.Check(
     result.componentCount == oracle.componentCount, "componentCount", result.componentCount, oracle.componentCount);
-  rep.Check(static_cast<std::int64_t>(result.features.size()) == oracle.componentCount,
+  const std::int64_t tableSize = c.computeFeatures ? oracle.componentCount : 0;
+  rep.Check(static_cast<std::int64_t>(result.features.size()) == tableSize,
             "features.size()",
             result.features.size(),
-            oracle.componentCount);
+            tableSize);
   if (rep.Failed())
   {
     return;
   }
-  for (std::int64_t i = 0; i < oracle.componentCount; ++i)
+  for (std::int64_t i = 0; i < tableSize; ++i)
   {
     CompareFeatures(rep,
                     i + 1,
@@ -579,6 +583,8 @@ VaryOptions(Mask mask, int k)
   c.layout = Layouts[(k / 7) % 6];
   c.threads = ThreadCounts[(k / 11) % 6];
   c.computeRuns = (k % 13) != 12;
+  // Labels only (no feature table) every fifth case, with a label image or runs to check.
+  c.computeFeatures = (k % 5) != 4 || (c.labelImageType == cca::LabelImageType::None && !c.computeRuns);
   return c;
 }
 
@@ -1034,6 +1040,15 @@ ValidationSuite()
       o.labelImageType = cca::LabelImageType::UInt32;
       o.labelImage = labels.data();
       o.labelImageMemory = cca::MemorySpace::CudaDevice;
+      cca::ValidateInput(good(), o);
+    },
+    invalid);
+  ExpectThrow(
+    "labels only (no feature table) with a selection",
+    [&] {
+      cca::Options o;
+      o.computeFeatures = false;
+      o.selection.minimumPixels = 2;
       cca::ValidateInput(good(), o);
     },
     invalid);

@@ -409,7 +409,8 @@ std::string
 OptionsText(const cca::Options & o)
 {
   std::ostringstream s;
-  s << (o.connectivity == Connectivity::Full ? "full" : "face") << " runs=" << (o.computeRuns ? 1 : 0) << " labels="
+  s << (o.connectivity == Connectivity::Full ? "full" : "face") << " runs=" << (o.computeRuns ? 1 : 0)
+    << " features=" << (o.computeFeatures ? 1 : 0) << " labels="
     << (o.labelImageType == LabelImageType::None ? "none"
                                                  : (o.labelImageType == LabelImageType::UInt32 ? "u32" : "u64"));
   return s.str();
@@ -511,6 +512,7 @@ RandomCase(cca::Engine & engine, std::uint32_t seed, Tally & tally)
   options.computeRuns = pick(5) != 0;
   const LabelImageType labelTypes[] = { LabelImageType::None, LabelImageType::UInt32, LabelImageType::UInt64 };
   options.labelImageType = labelTypes[pick(3)];
+  options.computeFeatures = pick(4) != 0;    // labels only: no feature table
   options.countAtomicUpdates = pick(4) == 0; // the instrumentation must not change the result
   Check(engine, image, options, "random seed=" + std::to_string(seed), tally);
 }

@@ -223,6 +223,7 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
     options.labelImageType =
       variant == 1 ? LabelImageType::UInt64 : (variant == 2 ? LabelImageType::None : LabelImageType::UInt32);
     options.computeRuns = variant != 3;
+    options.computeFeatures = pick(4) != 0; // labels only: no feature table
     if (pick(2) != 0)
     {
       options.foregroundRule = ForegroundRule::EqualTo;
