@@ -1,9 +1,14 @@
 // The papers' random-image protocol (Lemaitre 2021, their GTC 2021 talk,
 // Cabaret 2017; docs/references.md), shared by the benchmark programs so that
-// every program times the very same images: N x N uint8 images from
-// cca/RandomImages.h (MT19937, g x g blocks share one draw), density d = 0 .. 1
-// in steps, granularity g = 1, 4, 16, plus the all-foreground image. External
-// harnesses regenerate these images: seeds and the generator must not change.
+// every program times the very same images: N x N uint8 images (or N^3
+// volumes) from cca/RandomImages.h (MT19937, g x g (x g) blocks share one
+// draw), density d = 0 .. 1 in steps, granularity g = 1, 4, 16, plus the
+// all-foreground image. External harnesses regenerate these images: seeds and
+// the generator must not change. The peers' harness (peers-bench,
+// src/random_images.h: RandomImage, RandomVolume) is a copy of this protocol
+// whose 2D and 3D images are bit-identical to these (same seeds 1000 g + k,
+// densities k * step, draw order and threshold; ccaRandomImagesTest pins a
+// 512^3 protocol volume's fingerprint).
 #ifndef ccabench_RandomImages_h
 #define ccabench_RandomImages_h
 
@@ -96,11 +101,14 @@ ProtocolCases(double densityStep, int onlyG = -1, double onlyDensity = -1)
   return cases;
 }
 
-/** Makes the image of one protocol case. */
+/** Makes the image of one protocol case: size^2 (dimension 2) or size^3 (dimension 3). */
 inline void
-MakeImage(std::int64_t size, const ImageCase & c, std::vector<std::uint8_t> & image)
+MakeImage(std::int64_t size, const ImageCase & c, std::vector<std::uint8_t> & image, int dimension = 2)
 {
-  RandomImage(size, c.density, c.g, c.seed, image);
+  if (dimension == 3)
+    RandomVolume(size, c.density, c.g, c.seed, image);
+  else
+    RandomImage(size, c.density, c.g, c.seed, image);
 }
 
 /** Averages of a throughput over density: the mean of the per-image

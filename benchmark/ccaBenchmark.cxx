@@ -1,68 +1,154 @@
-// Engine-level benchmark following the papers' protocol (Lemaitre 2021, their GTC 2021 talk, Cabaret 2017):
-// random N x N images from MT19937 with density d = 0 .. 100 % in steps of
-// 10 % and granularity g = 1, 4, 16 (g x g blocks share one draw), plus the
-// all-foreground image. Each image runs warm-up times, then the median of
-// repeated runs is taken; stage times come from the engine (CUDA events on the
-// GPU). Kernel throughput = pixels / (label + features time), averaged over
-// density as in the papers.
+// Engine-level benchmark following the papers' protocol (Lemaitre 2021, their GTC 2021 talk,
+// Cabaret 2017): random N x N images (or N^3 volumes) from MT19937 with
+// density d = 0 .. 100 % in steps of 10 % and granularity g = 1, 4, 16 (g x g
+// (x g) blocks share one draw), plus the all-foreground image (RandomImages.h;
+// the peers' harness regenerates the same images bit for bit). Each image runs
+// warm-up times, then the median of repeated runs is taken; stage times come
+// from the engine (CUDA events on the GPU). Kernel throughput = pixels /
+// (label + features time), averaged over density two ways: all pixels over the
+// summed time, and the mean of the per-image throughputs (as the papers
+// average). Per image, one more untimed run of a fresh engine gives the device
+// memory the engine's buffers need (bytes per pixel).
 //
-// Usage: cca_benchmark [--quick] [--size N] [--reps R] [--warmup W]
-//                      [--connectivity face|full|both] [--outputs features|all]
-//                      [--backend cuda|cpu] [--algorithm NAME|all] [--g G] [--density D]
-//                      [--compaction Scan|TreeMerge|None] [--json FILE]
+// Usage: cca_benchmark [--quick] [--dimension 2|3] [--size N] [--reps R] [--warmup W]
+//                      [--connectivity face|full|both] [--outputs features|all|labels]
+//                      [--labels-on-device] [--backend cuda|cpu] [--algorithm NAME|all]
+//                      [--g G] [--density D] [--compaction Scan|TreeMerge|None]
+//                      [--no-atomic-counts] [--json FILE]
 #include "RandomImages.h"
 #include "cca/Engine.h"
 
+#ifdef CCA_HAVE_CUDA
+#  include <cuda_runtime_api.h>
+#endif
+
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace
 {
 
+using ccabench::Average;
+using ccabench::ImageCase;
 using ccabench::Median;
-using ccabench::RandomImage;
 
 struct Settings : ccabench::ProtocolOptions
 {
   Settings()
   {
-    size = 8192;
+    size = 0; // after parsing: 8192 (2D) or 512 (3D); --quick: 2048 or 256
     reps = 10;
     warmup = 2;
     connectivity = "both";
   }
-  std::string                 outputs = "features";
+  int                         dimension = 2;
+  bool                        quick = false;
+  std::string                 outputs = "features"; ///< features | all (+ runs, labels) | labels (labels only)
+  bool                        labelsOnDevice = false;
+  bool                        atomicCounts = true; ///< one more untimed run per image counts atomic updates
   std::string                 backend = "cuda";
   std::vector<cca::Algorithm> algorithms{ cca::Algorithm::Default };     ///< --algorithm NAME|all
   cca::FeatureCompaction      compaction = cca::FeatureCompaction::Scan; ///< --compaction Scan|TreeMerge|None
+
+  std::int64_t
+  Pixels() const
+  {
+    return dimension == 3 ? size * size * size : size * size;
+  }
+  bool
+  WritesLabels() const
+  {
+    return outputs != "features";
+  }
+  /** "Gpix/s" or, for volumes, "Gvox/s". */
+  const char *
+  Unit() const
+  {
+    return dimension == 3 ? "Gvox/s" : "Gpix/s";
+  }
 };
+
+/** 4 / 8 neighbours in 2D, 6 / 26 in 3D. */
+int
+Neighbours(int dimension, cca::Connectivity c)
+{
+  if (dimension == 3)
+    return c == cca::Connectivity::Face ? 6 : 26;
+  return c == cca::Connectivity::Face ? 4 : 8;
+}
 
 struct Measurement
 {
   std::string  algorithm;
   std::string  connectivity;
-  int          g = 1;
-  double       density = 0;
-  bool         allForeground = false;
+  int          neighbours = 0;
+  ImageCase    image;
   std::int64_t components = 0;
   std::int64_t runs = 0;
   double       uploadMs = 0;
   double       labelMs = 0;
   double       featuresMs = 0;
   double       downloadMs = 0;
+  double       kernelMs = 0; ///< median of label + features
   double       totalMs = 0;
   double       kernelGpixPerS = 0;
   double       totalGpixPerS = 0;
   std::int64_t atomicFeatureUpdates = -1; ///< from one extra, untimed run
   double       estimatedConflicts = -1;
   std::int64_t bytesCopiedToHost = 0; ///< device to host, last timed run
+  std::int64_t deviceBytes = -1;      ///< peak of the engine's device buffers in a fresh engine's run; -1: not measured
+  double       deviceBytesPerPixel = -1;
+};
+
+/** The label image in device memory (--labels-on-device), as the peers write
+ *  theirs: allocated once, outside the timed runs. */
+class DeviceLabelImage
+{
+public:
+  DeviceLabelImage() = default;
+  DeviceLabelImage(const DeviceLabelImage &) = delete;
+  DeviceLabelImage &
+  operator=(const DeviceLabelImage &) = delete;
+  ~DeviceLabelImage()
+  {
+#ifdef CCA_HAVE_CUDA
+    cudaFree(m_Pointer);
+#endif
+  }
+
+  void *
+  Reserve(std::size_t bytes)
+  {
+#ifdef CCA_HAVE_CUDA
+    if (bytes > m_Bytes)
+    {
+      cudaFree(m_Pointer);
+      m_Pointer = nullptr;
+      m_Bytes = 0;
+      const cudaError_t status = cudaMalloc(&m_Pointer, bytes);
+      if (status != cudaSuccess)
+      {
+        throw std::runtime_error(std::string("cudaMalloc of the device label image: ") + cudaGetErrorString(status));
+      }
+      m_Bytes = bytes;
+    }
+    return m_Pointer;
+#else
+    (void)bytes;
+    throw std::runtime_error("a device label image needs a build with the CUDA backend");
+#endif
+  }
+
+private:
+  void *      m_Pointer = nullptr;
+  std::size_t m_Bytes = 0;
 };
 
 Measurement
@@ -71,26 +157,27 @@ Measure(cca::Engine &                     engine,
         const Settings &                  s,
         cca::Connectivity                 c,
         cca::Algorithm                    algorithm,
-        std::vector<std::uint32_t> &      labels,
+        void *                            labels,
         cca::Result &                     r)
 {
   cca::ImageView view;
   view.data = image.data();
   view.pixelType = cca::PixelType::UInt8;
-  view.dimension = 2;
-  view.size[0] = s.size;
-  view.size[1] = s.size;
+  view.dimension = s.dimension;
+  for (int axis = 0; axis < s.dimension; ++axis)
+    view.size[axis] = s.size;
   cca::Options options;
   options.connectivity = c;
   options.backend = s.backend == "cpu" ? cca::Backend::Cpu : cca::Backend::Cuda;
   options.computeRuns = s.outputs == "all";
+  options.computeFeatures = s.outputs != "labels";
   options.algorithm = algorithm;
   options.featureCompaction = s.compaction;
-  if (s.outputs == "all")
+  if (s.WritesLabels())
   {
-    labels.resize(image.size());
     options.labelImageType = cca::LabelImageType::UInt32;
-    options.labelImage = labels.data();
+    options.labelImage = labels;
+    options.labelImageMemory = s.labelsOnDevice ? cca::MemorySpace::CudaDevice : cca::MemorySpace::Host;
   }
   std::vector<double> upload, label, features, download, total, kernel;
   Measurement         m;
@@ -116,16 +203,30 @@ Measure(cca::Engine &                     engine,
   m.labelMs = Median(label);
   m.featuresMs = Median(features);
   m.downloadMs = Median(download);
+  m.kernelMs = Median(kernel);
   m.totalMs = Median(total);
-  m.kernelGpixPerS = pixels / (Median(kernel) * 1e6);
+  m.kernelGpixPerS = pixels / (m.kernelMs * 1e6);
   m.totalGpixPerS = pixels / (m.totalMs * 1e6);
   if (s.backend == "cuda")
   {
-    // Lemaitre 2021 section 4.1: atomic feature updates and estimated conflicts.
-    options.countAtomicUpdates = true;
-    engine.Run(view, options, r);
-    m.atomicFeatureUpdates = r.atomicFeatureUpdates;
-    m.estimatedConflicts = r.estimatedConflicts;
+    // The device memory that a fresh engine's buffers need for this image
+    // (the engine above keeps its own between runs): one more, untimed run.
+    cca::Engine::ResetDeviceMemoryPeak();
+    const std::int64_t held = cca::Engine::DeviceMemoryInUse().heldBytes;
+    {
+      cca::Engine fresh;
+      fresh.Run(view, options, r);
+    }
+    m.deviceBytes = cca::Engine::DeviceMemoryInUse().peakBytes - held;
+    m.deviceBytesPerPixel = static_cast<double>(m.deviceBytes) / pixels;
+    if (s.atomicCounts && options.computeFeatures)
+    {
+      // Lemaitre 2021 section 4.1: atomic feature updates and estimated conflicts.
+      options.countAtomicUpdates = true;
+      engine.Run(view, options, r);
+      m.atomicFeatureUpdates = r.atomicFeatureUpdates;
+      m.estimatedConflicts = r.estimatedConflicts;
+    }
   }
   return m;
 }
@@ -137,9 +238,12 @@ WriteJson(const std::string &              file,
           const std::vector<std::string> & summary)
 {
   std::ofstream out(file);
-  out << "{\n  \"program\": \"cca_benchmark\",\n  \"size\": " << s.size << ",\n  \"reps\": " << s.reps
-      << ",\n  \"warmup\": " << s.warmup << ",\n  \"backend\": \"" << s.backend << "\",\n  \"outputs\": \"" << s.outputs
-      << "\",\n  \"compaction\": \"" << cca::FeatureCompactionName(s.compaction) << "\",\n  \"summary\": [\n";
+  out << "{\n  \"program\": \"cca_benchmark\",\n  \"dimension\": " << s.dimension << ",\n  \"size\": " << s.size
+      << ",\n  \"reps\": " << s.reps << ",\n  \"warmup\": " << s.warmup << ",\n  \"backend\": \"" << s.backend
+      << "\",\n  \"outputs\": \"" << s.outputs << "\",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false")
+      << ",\n  \"compaction\": \"" << cca::FeatureCompactionName(s.compaction)
+      << "\",\n  \"deviceBytes\": \"peak device memory of the engine's buffers in one run of a fresh engine "
+         "(a device label image is the caller's and not counted)\",\n  \"summary\": [\n";
   for (std::size_t i = 0; i < summary.size(); ++i)
   {
     out << "    " << summary[i] << (i + 1 < summary.size() ? ",\n" : "\n");
@@ -149,39 +253,91 @@ WriteJson(const std::string &              file,
   {
     const Measurement & m = all[i];
     out << "    {\"algorithm\": \"" << m.algorithm << "\", \"connectivity\": \"" << m.connectivity
-        << "\", \"g\": " << m.g << ", \"density\": " << m.density
-        << ", \"allForeground\": " << (m.allForeground ? "true" : "false") << ", \"components\": " << m.components
-        << ", \"runs\": " << m.runs << ", \"uploadMs\": " << m.uploadMs << ", \"labelMs\": " << m.labelMs
-        << ", \"featuresMs\": " << m.featuresMs << ", \"downloadMs\": " << m.downloadMs
-        << ", \"totalMs\": " << m.totalMs << ", \"kernelGpixPerS\": " << m.kernelGpixPerS
-        << ", \"totalGpixPerS\": " << m.totalGpixPerS << ", \"atomicFeatureUpdates\": " << m.atomicFeatureUpdates
+        << "\", \"neighbours\": " << m.neighbours << ", \"g\": " << (m.image.allForeground ? 0 : m.image.g)
+        << ", \"density\": " << m.image.density << ", \"allForeground\": " << (m.image.allForeground ? "true" : "false")
+        << ", \"seed\": " << m.image.seed << ", \"components\": " << m.components << ", \"runs\": " << m.runs
+        << ", \"uploadMs\": " << m.uploadMs << ", \"labelMs\": " << m.labelMs << ", \"featuresMs\": " << m.featuresMs
+        << ", \"downloadMs\": " << m.downloadMs << ", \"kernelMs\": " << m.kernelMs << ", \"totalMs\": " << m.totalMs
+        << ", \"kernelGpixPerS\": " << m.kernelGpixPerS << ", \"totalGpixPerS\": " << m.totalGpixPerS
+        << ", \"atomicFeatureUpdates\": " << m.atomicFeatureUpdates
         << ", \"estimatedConflicts\": " << m.estimatedConflicts << ", \"bytesCopiedToHost\": " << m.bytesCopiedToHost
-        << "}" << (i + 1 < all.size() ? ",\n" : "\n");
+        << ", \"deviceBytes\": " << m.deviceBytes << ", \"deviceBytesPerPixel\": " << m.deviceBytesPerPixel << "}"
+        << (i + 1 < all.size() ? ",\n" : "\n");
   }
   out << "  ]\n}\n";
 }
 
-} // namespace
-
-int
-main(int argc, char * argv[])
+/** The averages of one granularity: kernel and end to end, and the most device memory per pixel. */
+struct GroupSummary
 {
-  Settings s;
+  std::string key;
+  Average     kernel;
+  Average     total;
+  double      maxDeviceBytesPerPixel = -1;
+
+  void
+  Add(const Measurement & m, double pixels)
+  {
+    kernel.Add(pixels, m.kernelMs);
+    total.Add(pixels, m.totalMs);
+    maxDeviceBytesPerPixel = std::max(maxDeviceBytesPerPixel, m.deviceBytesPerPixel);
+  }
+
+  /** Prints the summary line (pixels over summed time first) and appends the JSON fields. */
+  void
+  Report(const Settings & s, const std::string & algorithm, const std::string & connectivity, std::ostream & json) const
+  {
+    const double pixels = static_cast<double>(s.Pixels());
+    json << ", \"" << key << "KernelGpixPerSTimeWeighted\": " << kernel.TimeWeighted(pixels) << ", \"" << key
+         << "KernelGpixPerS\": " << kernel.Mean() << ", \"" << key
+         << "TotalGpixPerSTimeWeighted\": " << total.TimeWeighted(pixels) << ", \"" << key
+         << "TotalGpixPerS\": " << total.Mean() << ", \"" << key
+         << "MaxDeviceBytesPerPixel\": " << maxDeviceBytesPerPixel;
+    std::printf("== %s %s %s: kernel %.2f %s (pixels/summed time; %.2f mean over density), end-to-end %.2f (%.2f)",
+                algorithm.c_str(),
+                connectivity.c_str(),
+                key.c_str(),
+                kernel.TimeWeighted(pixels),
+                s.Unit(),
+                kernel.Mean(),
+                total.TimeWeighted(pixels),
+                total.Mean());
+    if (maxDeviceBytesPerPixel >= 0)
+      std::printf(", device memory <= %.2f bytes/pixel", maxDeviceBytesPerPixel);
+    std::printf("\n");
+  }
+};
+
+const char * const Usage =
+  " [--quick] [--dimension 2|3] [--size N] [--reps R] [--warmup W] [--g G] [--density D]"
+  " [--connectivity face|full|both] [--outputs features|all|labels] [--labels-on-device] [--backend cuda|cpu]"
+  " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--no-atomic-counts] [--json FILE]\n";
+
+/** Parses the command line into s; returns 0 to go on, else the exit code. */
+int
+Parse(int argc, char * argv[], Settings & s)
+{
   for (int i = 1; i < argc; ++i)
   {
     const std::string arg = argv[i];
     auto              next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : std::string(); };
     if (arg == "--quick")
     {
-      s.size = 2048;
+      s.quick = true;
       s.reps = 3;
       s.warmup = 1;
       s.densityStep = 0.2;
     }
     else if (ccabench::ParseProtocolOption(arg, next, s))
       continue;
+    else if (arg == "--dimension")
+      s.dimension = std::stoi(next());
     else if (arg == "--outputs")
       s.outputs = next();
+    else if (arg == "--labels-on-device")
+      s.labelsOnDevice = true;
+    else if (arg == "--no-atomic-counts")
+      s.atomicCounts = false;
     else if (arg == "--backend")
       s.backend = next();
     else if (arg == "--compaction")
@@ -221,39 +377,113 @@ main(int argc, char * argv[])
     }
     else
     {
-      std::cerr << "usage: " << argv[0]
-                << " [--quick] [--size N] [--reps R] [--warmup W] [--g G] [--density D]"
-                   " [--connectivity face|full|both] [--outputs features|all] [--backend cuda|cpu]"
-                   " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--json FILE]\n";
+      std::cerr << "usage: " << argv[0] << Usage;
       return 2;
     }
   }
-  if (s.backend == "cuda" && !cca::Engine::CudaAvailable())
+  if (s.size <= 0)
+    s.size = s.dimension == 3 ? (s.quick ? 256 : 512) : (s.quick ? 2048 : 8192);
+  std::string problem;
+  if (s.dimension != 2 && s.dimension != 3)
+    problem = "--dimension must be 2 or 3";
+  else if (s.outputs != "features" && s.outputs != "all" && s.outputs != "labels")
+    problem = "--outputs must be features, all or labels";
+  else if (s.backend != "cuda" && s.backend != "cpu")
+    problem = "--backend must be cuda or cpu";
+  else if (s.labelsOnDevice && !s.WritesLabels())
+    problem = "--labels-on-device needs --outputs all or labels";
+  else if (s.labelsOnDevice && s.backend != "cuda")
+    problem = "--labels-on-device needs --backend cuda";
+  else if (s.labelsOnDevice && !cca::Engine::CudaCompiledIn())
+    problem = "--labels-on-device needs a build with the CUDA backend";
+  if (!problem.empty())
   {
-    std::cout << "skipped: no CUDA device" << std::endl;
-    return 77;
+    std::cerr << problem << "\nusage: " << argv[0] << Usage;
+    return 2;
+  }
+  return 0;
+}
+
+/** One algorithm with one connectivity over the protocol's images. */
+struct Series
+{
+  Series(const Settings & s, cca::Algorithm a, cca::Connectivity c)
+    : algorithm(a)
+    , connectivity(c)
+    , algorithmName(cca::AlgorithmName(a))
+    , name(c == cca::Connectivity::Face ? "face" : "full")
+    , shown(name + "(" + std::to_string(Neighbours(s.dimension, c)) + ")")
+  {
+    summary << "{\"algorithm\": \"" << algorithmName << "\", \"connectivity\": \"" << name
+            << "\", \"neighbours\": " << Neighbours(s.dimension, c);
   }
 
+  cca::Algorithm     algorithm;
+  cca::Connectivity  connectivity;
+  std::string        algorithmName;
+  std::string        name;    ///< "face" or "full", as the JSON says
+  std::string        shown;   ///< with the number of neighbours, as the tables print it
+  std::ostringstream summary; ///< the JSON summary so far, without its closing brace
+  GroupSummary       group;   ///< the granularity in progress
+};
+
+void
+PrintRow(const Measurement & m, const std::string & connectivity)
+{
+  char bytesPerPixel[16] = "-";
+  if (m.deviceBytesPerPixel >= 0)
+    std::snprintf(bytesPerPixel, sizeof(bytesPerPixel), "%.2f", m.deviceBytesPerPixel);
+  std::printf("%-8s %-8s %3s %5.2f %10lld %9.3f %9.3f %9.3f %9.3f %9.3f %10.2f %6s\n",
+              m.algorithm.c_str(),
+              connectivity.c_str(),
+              m.image.GName().c_str(),
+              m.image.density,
+              static_cast<long long>(m.components),
+              m.uploadMs,
+              m.labelMs,
+              m.featuresMs,
+              m.downloadMs,
+              m.totalMs,
+              m.kernelGpixPerS,
+              bytesPerPixel);
+  std::fflush(stdout);
+}
+
+/** Runs the protocol and prints (and writes) what it measured. */
+void
+RunProtocol(const Settings & s)
+{
   std::vector<cca::Connectivity> connectivities;
   if (s.connectivity != "full")
     connectivities.push_back(cca::Connectivity::Face);
   if (s.connectivity != "face")
     connectivities.push_back(cca::Connectivity::Full);
 
-  cca::Engine                engine;
-  cca::Result                result;
-  std::vector<std::uint8_t>  image;
-  std::vector<std::uint32_t> labels;
-  std::vector<Measurement>   all;
-  std::vector<std::string>   summary;
-  std::printf("%s backend, %lldx%lld uint8, outputs=%s, median of %d after %d warm-up\n",
+  const std::vector<ImageCase> cases = ccabench::ProtocolCases(s.densityStep, s.onlyG, s.onlyDensity);
+  const double                 pixels = static_cast<double>(s.Pixels());
+  cca::Engine                  engine;
+  cca::Result                  result;
+  std::vector<std::uint8_t>    image;
+  std::vector<std::uint32_t>   hostLabels;
+  DeviceLabelImage             deviceLabels;
+  void *                       labels = nullptr;
+  if (s.labelsOnDevice)
+    labels = deviceLabels.Reserve(static_cast<std::size_t>(s.Pixels()) * sizeof(std::uint32_t));
+  else if (s.WritesLabels())
+  {
+    hostLabels.resize(static_cast<std::size_t>(s.Pixels()));
+    labels = hostLabels.data();
+  }
+  std::vector<Measurement> all;
+  const std::string        shape = std::to_string(s.size) + (s.dimension == 3 ? "^3" : "^2");
+  std::printf("%s backend, %s uint8, outputs=%s%s, median of %d after %d warm-up\n",
               s.backend.c_str(),
-              static_cast<long long>(s.size),
-              static_cast<long long>(s.size),
+              shape.c_str(),
               s.outputs.c_str(),
+              s.labelsOnDevice ? " (labels in device memory)" : "",
               s.reps,
               s.warmup);
-  std::printf("%-8s %-5s %3s %5s %10s %9s %9s %9s %9s %9s %10s\n",
+  std::printf("%-8s %-8s %3s %5s %10s %9s %9s %9s %9s %9s %10s %6s\n",
               "algo",
               "conn",
               "g",
@@ -264,85 +494,72 @@ main(int argc, char * argv[])
               "features",
               "download",
               "total",
-              "kern Gpx/s");
-  const int steps = static_cast<int>(1.0 / s.densityStep + 0.5);
+              s.dimension == 3 ? "kern Gvx/s" : "kern Gpx/s",
+              "B/px");
+  // Each image is made once, then timed with every algorithm and connectivity
+  // (a 512^3 volume at g = 1 takes the host about half a second to draw).
+  std::vector<Series> series;
   for (cca::Algorithm algorithm : s.algorithms)
     for (cca::Connectivity c : connectivities)
-    {
-      const std::string  name = c == cca::Connectivity::Face ? "face" : "full";
-      const std::string  algorithmName = cca::AlgorithmName(algorithm);
-      std::ostringstream line;
-      line << "{\"algorithm\": \"" << algorithmName << "\", \"connectivity\": \"" << name << "\"";
-      for (int g : { 1, 4, 16, 0 })
-      {
-        if (s.onlyG >= 0 && g != s.onlyG)
-          continue;
-        // Two averages over density: the mean of throughputs (as the papers
-        // average) and pixels over summed time (weights slow densities fully).
-        double sumKernel = 0, sumTotal = 0, sumKernelMs = 0, sumTotalMs = 0;
-        int    count = 0;
-        for (int k = 0; k <= steps; ++k)
-        {
-          const bool   allOn = g == 0;
-          const double d = allOn ? 1.0 : std::min(1.0, k * s.densityStep);
-          if (allOn && k > 0)
-            break;
-          if (s.onlyDensity >= 0 && !allOn && std::abs(d - s.onlyDensity) > 1e-9)
-            continue;
-          RandomImage(s.size, d, allOn ? 1 : g, static_cast<std::uint32_t>(1000 * g + k), image);
-          Measurement m = Measure(engine, image, s, c, algorithm, labels, result);
-          m.algorithm = algorithmName;
-          m.connectivity = name;
-          m.g = g;
-          m.density = d;
-          m.allForeground = allOn;
-          all.push_back(m);
-          std::printf("%-8s %-5s %3s %5.2f %10lld %9.3f %9.3f %9.3f %9.3f %9.3f %10.2f\n",
-                      algorithmName.c_str(),
-                      name.c_str(),
-                      allOn ? "all" : std::to_string(g).c_str(),
-                      d,
-                      static_cast<long long>(m.components),
-                      m.uploadMs,
-                      m.labelMs,
-                      m.featuresMs,
-                      m.downloadMs,
-                      m.totalMs,
-                      m.kernelGpixPerS);
-          std::fflush(stdout);
-          sumKernel += m.kernelGpixPerS;
-          sumTotal += m.totalGpixPerS;
-          sumKernelMs += m.labelMs + m.featuresMs;
-          sumTotalMs += m.totalMs;
-          ++count;
-        }
-        if (count == 0)
-          continue;
-        const double      pixels = static_cast<double>(s.size) * static_cast<double>(s.size) * count;
-        const std::string key = g == 0 ? "all" : "g" + std::to_string(g);
-        line << ", \"" << key << "KernelGpixPerS\": " << sumKernel / count << ", \"" << key
-             << "TotalGpixPerS\": " << sumTotal / count << ", \"" << key
-             << "KernelGpixPerSTimeWeighted\": " << pixels / (sumKernelMs * 1e6) << ", \"" << key
-             << "TotalGpixPerSTimeWeighted\": " << pixels / (sumTotalMs * 1e6);
-        std::printf(
-          "== %s %s %s: kernel %.2f Gpix/s (mean over density; %.2f pixels/summed time), end-to-end %.2f (%.2f)\n",
-          algorithmName.c_str(),
-          name.c_str(),
-          key.c_str(),
-          sumKernel / count,
-          pixels / (sumKernelMs * 1e6),
-          sumTotal / count,
-          pixels / (sumTotalMs * 1e6));
-      }
-      line << "}";
-      summary.push_back(line.str());
-      // Written after each connectivity too: a run cut short keeps what it measured.
-      if (!s.json.empty())
-        WriteJson(s.json, s, all, summary);
-    }
-  if (!s.json.empty())
+      series.emplace_back(s, algorithm, c);
+  for (std::size_t i = 0; i < cases.size(); ++i)
   {
-    WriteJson(s.json, s, all, summary);
+    const ImageCase & ic = cases[i];
+    ccabench::MakeImage(s.size, ic, image, s.dimension);
+    // The protocol's cases come granularity by granularity: summaries at the end of each.
+    const bool lastOfGroup = i + 1 == cases.size() || cases[i + 1].Key() != ic.Key();
+    for (Series & one : series)
+    {
+      Measurement m = Measure(engine, image, s, one.connectivity, one.algorithm, labels, result);
+      m.algorithm = one.algorithmName;
+      m.connectivity = one.name;
+      m.neighbours = Neighbours(s.dimension, one.connectivity);
+      m.image = ic;
+      all.push_back(m);
+      PrintRow(m, one.shown);
+      one.group.key = ic.Key();
+      one.group.Add(m, pixels);
+    }
+    if (lastOfGroup)
+    {
+      for (Series & one : series)
+      {
+        one.group.Report(s, one.algorithmName, one.shown, one.summary);
+        one.group = GroupSummary{};
+      }
+    }
+    // Written after every image: a run cut short keeps what it measured.
+    if (!s.json.empty())
+    {
+      std::vector<std::string> summary;
+      for (const Series & one : series)
+        summary.push_back(one.summary.str() + "}");
+      WriteJson(s.json, s, all, summary);
+    }
+  }
+}
+
+} // namespace
+
+int
+main(int argc, char * argv[])
+{
+  Settings s;
+  if (const int code = Parse(argc, argv, s))
+    return code;
+  if (s.backend == "cuda" && !cca::Engine::CudaAvailable())
+  {
+    std::cout << "skipped: no CUDA device" << std::endl;
+    return 77;
+  }
+  try
+  {
+    RunProtocol(s);
+  }
+  catch (const std::exception & e)
+  {
+    std::cerr << "cca_benchmark: " << e.what() << std::endl;
+    return 1;
   }
   return 0;
 }

@@ -21,7 +21,7 @@ programs=$(ls "$build"/benchmark/cca_benchmark "$build"/benchmark/cca_filter_ben
   "$build"/bin/CudaLabelStatistics 2>/dev/null || true)
 [[ -n "$programs" ]] || { echo "no benchmark programs in $build/benchmark" >&2; exit 1; }
 ldd $programs | awk '/=>/ && $3 ~ /^\// {print $3}' | sort -u |
-  grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt)\.so|ld-linux|/libnpp|/libcuda\.so' |
+  { grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt)\.so|ld-linux|/libnpp|/libcuda\.so' || true; } |
   xargs -r cp -L -t "$work/lib"
 { echo "$programs"; ls "$build"/src/libCudaLabelStatisticsEngine.a; } | tar -cf "$work/build.tar" -T -
 tar -C "$work" -cf - lib build.tar | xz -T2 -6 > .devcarry/bench-bundle.tar.xz

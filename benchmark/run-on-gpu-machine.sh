@@ -27,6 +27,15 @@
 #                a 100-label segmentation and a thresholded mask, ours (CUDA, CPU)
 #                against ITK's statistics filters on 16 threads, results compared;
 #                the intensity votes' kernel cost beside the shape-only run at 8192^2
+# Kernels against the labels-only peers (issue 13), each only if named:
+#   kernels2d    cca_benchmark, 8192^2, face (4) and full (8) connectivity:
+#                --outputs labels (labels only) and --outputs all (labels, runs,
+#                features), the label image in device memory as the peers write
+#                theirs; with the engine's device memory per pixel
+#   kernels3d    the same on the 512^3 volumes (--dimension 3; 6 and 26 neighbours)
+# Median of 5 (labels) or 3 (all) after 1 warm-up; STEPS="kernels2d kernels3d plot"
+# should take about 4 minutes on an H100 (each run is capped; the JSON is
+# rewritten after every image, so a capped run keeps what it measured).
 set -uo pipefail
 deadline=${1:-390}
 STEPS=${STEPS:-engine-features npp filter engine-all plot}
@@ -103,6 +112,17 @@ want filter-full && step filter-full 170 "$bin/cca_filter_benchmark" --size 2048
 want engine-all && step engine-all 150 "$bin/cca_benchmark" --size 8192 --reps 3 --warmup 1 --outputs all \
   --json "$res/$tag-8192-all.json"
 
+kernels() { # name dimension size cap-labels cap-all
+  local name=$1 dim=$2 size=$3 shape
+  shape=$size$([[ $dim == 3 ]] && echo -3d)
+  step "$name-labels" "$4" "$bin/cca_benchmark" --dimension "$dim" --size "$size" --connectivity both --reps 5 \
+    --warmup 1 --outputs labels --labels-on-device --no-atomic-counts --json "$res/$tag-$shape-labels.json"
+  step "$name-all" "$5" "$bin/cca_benchmark" --dimension "$dim" --size "$size" --connectivity both --reps 3 \
+    --warmup 1 --outputs all --labels-on-device --no-atomic-counts --json "$res/$tag-$shape-all-device-labels.json"
+}
+want kernels2d && kernels kernels2d 2 8192 40 80
+want kernels3d && kernels kernels3d 3 512 50 100
+
 e2e=$bin/cca_e2e_benchmark
 table_masks=ct-face,ct-full,balls-60k,random3d-g4,random3d-g1,random2d-g16,random2d-g4,random2d-g1
 want e2e && step e2e 260 "$e2e" --threads 16 --only "$table_masks" --json "$res/$tag-e2e.json"
@@ -126,6 +146,7 @@ cat "$res/table.md" 2>/dev/null
 tar -C "$res" -czf "$out/bench-results.tar.gz" .
 cp "$res"/table.md "$res"/*.png "$out"/ 2>/dev/null
 cp "$res"/stats.log "$res"/*-statistics.json "$out"/ 2>/dev/null
+cp "$res"/kernels*.log "$out"/ 2>/dev/null
 cp "$res"/e2e.log "$res"/e2e-program.log "$res"/e2e-large.log "$res"/e2e-table.md "$res"/e2e.png "$out"/ 2>/dev/null
 ls -la "$out"
 echo "total ${SECONDS}s"

@@ -267,4 +267,22 @@ ReleaseCudaCachedMemory()
   cuda::ReleaseCachedMemory();
 }
 
+std::int64_t
+CudaDeviceBytesHeld()
+{
+  return static_cast<std::int64_t>(cuda::DeviceBytesHeld());
+}
+
+std::int64_t
+CudaDeviceBytesPeak()
+{
+  return static_cast<std::int64_t>(cuda::DeviceBytesPeak());
+}
+
+void
+ResetCudaDeviceBytesPeak()
+{
+  cuda::ResetDeviceBytesPeak();
+}
+
 } // namespace cca

@@ -1,9 +1,11 @@
 // The memory pools of the process behind DeviceBuffer and PinnedBuffer
 // (DeviceMemory.h): a CUDA memory pool per device, and a cache of pinned
 // host blocks. Both live until the process ends (never destroyed: CUDA may
-// already be shut down when static destructors run).
+// already be shut down when static destructors run). And the count of the
+// device bytes that buffers hold, with its high-water mark.
 #include "DeviceMemory.h"
 
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -149,6 +151,20 @@ Pinned()
   static auto * cache = new PinnedCache;
   return *cache;
 }
+
+/** Device bytes held by DeviceBuffer objects, and their high-water mark. */
+std::atomic<std::size_t> bytesHeld{ 0 };
+std::atomic<std::size_t> bytesPeak{ 0 };
+
+void
+CountHeld(std::size_t bytes)
+{
+  const std::size_t held = bytesHeld.fetch_add(bytes) + bytes;
+  std::size_t       peak = bytesPeak.load();
+  // A failed exchange reloads peak: stop once it is at least this count.
+  while (held > peak && !bytesPeak.compare_exchange_weak(peak, held))
+  {}
+}
 } // namespace
 
 const StreamSlot *
@@ -174,6 +190,24 @@ ReleaseCachedMemory()
 {
   Pools().Trim();
   Pinned().Trim();
+}
+
+std::size_t
+DeviceBytesHeld()
+{
+  return bytesHeld.load();
+}
+
+std::size_t
+DeviceBytesPeak()
+{
+  return bytesPeak.load();
+}
+
+void
+ResetDeviceBytesPeak()
+{
+  bytesPeak.store(bytesHeld.load());
 }
 
 void *
@@ -226,6 +260,7 @@ DeviceBuffer::Reserve(std::size_t bytes, const char * what)
   }
   m_Pointer = pointer;
   m_Capacity = capacity;
+  CountHeld(capacity);
   return m_Pointer;
 }
 
@@ -235,6 +270,7 @@ DeviceBuffer::Release()
   if (m_Pointer != nullptr)
   {
     cudaFreeAsync(m_Pointer, m_Slot->stream);
+    bytesHeld.fetch_sub(m_Capacity);
     m_Pointer = nullptr;
     m_Capacity = 0;
   }

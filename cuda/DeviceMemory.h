@@ -43,6 +43,17 @@ DeviceMemoryPool(int device);
 void
 ReleaseCachedMemory();
 
+/** Bytes of device memory that DeviceBuffer objects of the process hold now
+ *  (their capacities, on every device), and the most they held at once since
+ *  the process started or ResetDeviceBytesPeak (Engine::DeviceMemoryInUse). */
+std::size_t
+DeviceBytesHeld();
+std::size_t
+DeviceBytesPeak();
+/** Starts a new high-water mark at the bytes held now. */
+void
+ResetDeviceBytesPeak();
+
 /** Device memory of at least the requested size, from the device's pool, in
  *  stream order; contents are not kept on growth. */
 class DeviceBuffer

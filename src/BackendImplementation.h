@@ -4,6 +4,7 @@
 
 #include "cca/Types.h"
 
+#include <cstdint>
 #include <memory>
 
 namespace cca
@@ -44,6 +45,13 @@ void
 StartCudaDevice(int device);
 void
 ReleaseCudaCachedMemory();
+/** Engine::DeviceMemoryInUse and ResetDeviceMemoryPeak (zeros without CUDA). */
+std::int64_t
+CudaDeviceBytesHeld();
+std::int64_t
+CudaDeviceBytesPeak();
+void
+ResetCudaDeviceBytesPeak();
 
 } // namespace cca
 

@@ -24,6 +24,22 @@ void
 ReleaseCudaCachedMemory()
 {}
 
+std::int64_t
+CudaDeviceBytesHeld()
+{
+  return 0;
+}
+
+std::int64_t
+CudaDeviceBytesPeak()
+{
+  return 0;
+}
+
+void
+ResetCudaDeviceBytesPeak()
+{}
+
 std::unique_ptr<BackendImplementation>
 MakeCudaBackend(int)
 {

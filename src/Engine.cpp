@@ -218,6 +218,18 @@ Engine::ReleaseCachedMemory()
   }
 }
 
+DeviceMemoryUse
+Engine::DeviceMemoryInUse()
+{
+  return DeviceMemoryUse{ CudaDeviceBytesHeld(), CudaDeviceBytesPeak() };
+}
+
+void
+Engine::ResetDeviceMemoryPeak()
+{
+  ResetCudaDeviceBytesPeak();
+}
+
 BackendImplementation &
 Engine::BackendFor(Backend resolved, int cudaDevice)
 {

@@ -6,12 +6,22 @@
 
 #include "cca/Types.h"
 
+#include <cstdint>
 #include <memory>
 
 namespace cca
 {
 
 class BackendImplementation;
+
+/** Device memory that the engines of the process hold in their buffers
+ *  (Engine::DeviceMemoryInUse): what runs need, not what CUDA's pools keep
+ *  idle for the next run, nor the caller's own device images. */
+struct DeviceMemoryUse
+{
+  std::int64_t heldBytes = 0; ///< held now, by every engine on every device
+  std::int64_t peakBytes = 0; ///< the most held at once since the last ResetDeviceMemoryPeak
+};
 
 /** Holds backend state (CUDA stream, device and pinned buffers, CPU threads)
  *  so that repeated Run() calls reuse it. Not thread-safe: one engine per thread. */
@@ -56,6 +66,21 @@ public:
    *  for callers that need that memory elsewhere once done with the engine. */
   static void
   ReleaseCachedMemory();
+
+  /** The device memory held now by the buffers of every engine of the
+   *  process (device input, labels, tables, CUB's workspace: each buffer's
+   *  capacity, which may exceed what the run asked for by a quarter), and
+   *  its high-water mark. Engines keep their buffers between runs, so what
+   *  one run of a new engine needs is peakBytes after it minus heldBytes
+   *  before it, with ResetDeviceMemoryPeak called before it. Both are 0
+   *  without the CUDA backend. Safe from any thread; a reset that races
+   *  with a run on another thread may miss that run's growth. */
+  static DeviceMemoryUse
+  DeviceMemoryInUse();
+
+  /** Starts a new high-water mark at the memory held now. */
+  static void
+  ResetDeviceMemoryPeak();
 
 private:
   BackendImplementation &

@@ -1103,6 +1103,25 @@ ValidationSuite()
       },
       cca::Error::Kind::NoDevice);
   }
+  {
+    // Engine::DeviceMemoryInUse: a CPU run holds no device memory, and
+    // without the CUDA backend nothing is ever held.
+    cca::Engine::ResetDeviceMemoryPeak();
+    const cca::DeviceMemoryUse before = cca::Engine::DeviceMemoryInUse();
+    cca::Engine                e;
+    cca::Options               o;
+    o.backend = cca::Backend::Cpu;
+    e.Run(good(), o);
+    const cca::DeviceMemoryUse after = cca::Engine::DeviceMemoryInUse();
+    if (before.peakBytes != before.heldBytes || after.heldBytes != before.heldBytes ||
+        after.peakBytes != before.heldBytes ||
+        (!cca::Engine::CudaCompiledIn() && (after.heldBytes != 0 || after.peakBytes != 0)))
+    {
+      ++g_Failures;
+      std::cerr << "FAIL device memory around a CPU run: held " << before.heldBytes << " -> " << after.heldBytes
+                << ", peak " << before.peakBytes << " -> " << after.peakBytes << "\n";
+    }
+  }
   if (!cca::Engine::CudaAvailable())
   {
     ExpectThrow(

@@ -4,7 +4,8 @@
 // padded) packed on the device, label images written to device memory, the
 // caller's streams (its own, the legacy default stream, the per-thread
 // stream) with the input still being copied on that stream when Run is
-// called, and pointers that are not device memory refused. Exits 77
+// called, and pointers that are not device memory refused; and the count of
+// the device memory that engines hold (Engine::DeviceMemoryInUse). Exits 77
 // (skipped) where no CUDA device is usable.
 #include "cca/Engine.h"
 #include "cca/RandomImages.h"
@@ -270,6 +271,50 @@ RefusedPointers(cca::Engine & engine)
     Report(e.GetKind() == cca::Error::Kind::InvalidInput, std::string("host pointer as device labels: ") + e.what());
   }
 }
+/** Engine::DeviceMemoryInUse: a new engine's run raises the peak by at least
+ *  the image it uploads, the engine holds its buffers until it goes, and
+ *  then the count is back where it was. */
+void
+DeviceMemoryCount()
+{
+  for (const int dimension : { 2, 3 })
+  {
+    const std::int64_t         side = dimension == 3 ? 96 : 1024;
+    const auto                 image = cca::RandomBlockImage(side, side, dimension == 3 ? side : 1, 0.5, 1, 4005);
+    std::vector<std::uint32_t> labels(image.size());
+    cca::ImageView             view;
+    view.data = image.data();
+    view.dimension = dimension;
+    view.size[0] = side;
+    view.size[1] = side;
+    view.size[2] = dimension == 3 ? side : 1;
+    cca::Options options;
+    options.backend = cca::Backend::Cuda;
+    options.labelImageType = cca::LabelImageType::UInt32;
+    options.labelImage = labels.data();
+    cca::Engine::ResetDeviceMemoryPeak();
+    const cca::DeviceMemoryUse before = cca::Engine::DeviceMemoryInUse();
+    cca::DeviceMemoryUse       during;
+    {
+      cca::Engine engine;
+      engine.Run(view, options);
+      during = cca::Engine::DeviceMemoryInUse();
+    }
+    const cca::DeviceMemoryUse after = cca::Engine::DeviceMemoryInUse();
+    const std::string name = "device memory count, " + std::to_string(dimension) + "D " + std::to_string(image.size()) +
+                             " pixels: held " + std::to_string(before.heldBytes) + " / " +
+                             std::to_string(during.heldBytes) + " / " + std::to_string(after.heldBytes) + ", peak " +
+                             std::to_string(before.peakBytes) + " / " + std::to_string(during.peakBytes) + " / " +
+                             std::to_string(after.peakBytes);
+    Report(before.peakBytes == before.heldBytes, name + ": the reset peak is the bytes held");
+    Report(during.peakBytes - before.heldBytes >= static_cast<std::int64_t>(image.size()),
+           name + ": the run's peak is at least the image");
+    Report(during.heldBytes > before.heldBytes, name + ": the engine keeps its buffers after the run");
+    Report(after.heldBytes == before.heldBytes, name + ": the engine's buffers are counted off when it goes");
+    Report(after.peakBytes == during.peakBytes && during.peakBytes >= during.heldBytes,
+           name + ": the peak stays the high-water mark");
+  }
+}
 } // namespace
 
 int
@@ -307,6 +352,7 @@ main()
     }
   }
   RefusedPointers(engine);
+  DeviceMemoryCount();
   int after = -1;
   CheckCuda(cudaGetDevice(&after), "cudaGetDevice");
   Report(after == device, "the caller's current device is kept");
