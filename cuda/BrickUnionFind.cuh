@@ -257,8 +257,7 @@ __launch_bounds__(BlockThreads) LinkBrickRunsKernel(RunArrays<Index> runs,
         {
           if (joins(a, b))
           {
-            Merge(
-              local, static_cast<unsigned>(i), static_cast<unsigned>(segmentLocal[k] + static_cast<int>(b - begin)));
+            Merge(local, static_cast<unsigned>(i), static_cast<unsigned>(segmentLocal[k] + static_cast<int>(b - begin)));
             linked[b] = 1; // racing stores of the same value
             joined = true;
           }
