@@ -371,13 +371,6 @@ public:
     m_Upload.SetSlabBytes(bytes);
   }
 
-  /** Tests: bricks of this shape for the strategies that join runs in bricks. */
-  void
-  SetBrickShape(const BrickShape & shape)
-  {
-    m_Labeling.SetBrickShape(shape);
-  }
-
   /** Copies of the tree merge compaction that needed a second one, over all runs. */
   std::int64_t
   TreeMergeSecondCopies() const

@@ -12,7 +12,6 @@
 #ifndef cca_cuda_LabelStage_cuh
 #define cca_cuda_LabelStage_cuh
 
-#include "BrickUnionFind.cuh"
 #include "Frame.cuh"
 #include "OnTheFlyMerge.cuh"
 #include "PixelLabeling.cuh"
@@ -164,13 +163,6 @@ public:
     return l;
   }
 
-  /** Tests: bricks of this shape and capacity for the brick union-find (0: defaults). */
-  void
-  SetBrickShape(const BrickShape & shape)
-  {
-    m_BrickShape = shape;
-  }
-
   /** The device arrays of the last run with Index (the emulation tests read them). */
   template <class Index>
   const LabeledUnits<Index> &
@@ -307,57 +299,38 @@ private:
                     l.parent,
                     l.linked,
                     OnTheFlyUnion{ l.unitFeatures, moves },
-                    AnyTouchingRuns{},
-                    static_cast<const std::uint8_t *>(nullptr));
+                    AnyTouchingRuns{});
     }
-    else
+    else if (l.runKeys != nullptr)
     {
-      // Runs of one value only in a label image's components.
-      auto link = [&](auto joins) {
-        using Joins = decltype(joins);
-        const std::uint8_t * onlyCrossing = nullptr;
-        if constexpr (S::JoinsInBricks)
-        {
-          const Bricks bricks = MakeBricks(frame.geometry, l.runKeys != nullptr, m_BrickShape);
-          auto *       crossing = Reserve<std::uint8_t>(m_Crossing, l.units.count, "brick crossing flags");
-          device.Launch("brick union-find kernel",
-                        BlocksFor(bricks.count, 1),
-                        BlockThreads,
-                        LinkBrickRunsKernel<Index, Joins>,
-                        l.units,
-                        frame.geometry,
-                        bricks,
-                        frame.full,
-                        l.parent,
-                        l.linked,
-                        crossing,
-                        joins);
-          onlyCrossing = crossing;
-        }
+      if constexpr (LabelsLabelImages<S>)
+      {
         device.Launch("union-find kernel",
                       blocks,
                       BlockThreads,
-                      LinkRunsKernel<Index, PlainUnion, S::Units::Span, Joins>,
+                      LinkRunsKernel<Index, PlainUnion, S::Units::Span, SameValueRuns>,
                       l.units,
                       frame.geometry,
                       frame.full,
                       l.parent,
                       l.linked,
                       PlainUnion{},
-                      joins,
-                      onlyCrossing);
-      };
-      if (l.runKeys != nullptr)
-      {
-        if constexpr (LabelsLabelImages<S>)
-        {
-          link(SameValueRuns{ l.runKeys });
-        }
+                      SameValueRuns{ l.runKeys });
       }
-      else
-      {
-        link(AnyTouchingRuns{});
-      }
+    }
+    else
+    {
+      device.Launch("union-find kernel",
+                    blocks,
+                    BlockThreads,
+                    LinkRunsKernel<Index, PlainUnion, S::Units::Span>,
+                    l.units,
+                    frame.geometry,
+                    frame.full,
+                    l.parent,
+                    l.linked,
+                    PlainUnion{},
+                    AnyTouchingRuns{});
     }
     device.Launch("flatten kernel", blocks, BlockThreads, FlattenKernel<Index>, l.units.count, l.parent);
   }
@@ -394,8 +367,6 @@ private:
   void *                  m_UnitCounts = nullptr; ///< m_Units.counts as CountUnits reserved it this run
   UnitBuffers             m_FullRuns;             ///< the runs, for strategies whose units are smaller
   typename Device::Buffer m_Linked;
-  typename Device::Buffer m_Crossing; ///< per run, whether it touches a run of another brick
-  BrickShape              m_BrickShape;
   typename Device::Buffer m_RunKeys;
   typename Device::Buffer m_UnitFeatures;
   typename Device::Buffer m_PixelLabels; ///< the label grid of pixel labelings

@@ -57,18 +57,6 @@ enum class FeatureMerge
 struct UnitUnionFind
 {};
 
-/** The same union-find, first in shared memory within bricks of the image
- *  (BrickUnionFind.cuh), then globally for the runs that touch another
- *  brick's: whole runs only. Same parents, far fewer and shallower global
- *  unions near the percolation threshold. */
-struct BrickUnitUnionFind
-{};
-
-/** Labelings that join units by union-find (the others label a pixel grid). */
-template <class LabelingT>
-constexpr bool JoinsUnitsByUnionFind =
-  std::is_same<LabelingT, UnitUnionFind>::value || std::is_same<LabelingT, BrickUnitUnionFind>::value;
-
 /** Units: FullRuns (FLSL), BlockRuns (HA: sub-runs of 32-pixel warp blocks,
  *  joined across block borders) or PixelRuns (naive: one unit per pixel).
  *  Labeling: UnitUnionFind, or a pixel labeling (its units are pixels).
@@ -80,12 +68,8 @@ struct Strategy
 {
   using Units = UnitsT;
   using Labeling = LabelingT;
-  static constexpr bool LabelsPixels = !JoinsUnitsByUnionFind<LabelingT>;
+  static constexpr bool LabelsPixels = !std::is_same<LabelingT, UnitUnionFind>::value;
   static_assert(!LabelsPixels || std::is_same<UnitsT, PixelRuns>::value, "pixel labelings work on pixel units");
-  /** Runs joined brick by brick in shared memory first. */
-  static constexpr bool JoinsInBricks = std::is_same<LabelingT, BrickUnitUnionFind>::value;
-  static_assert(!JoinsInBricks || (UnitsT::Span == UnitSpan::WholeRuns && MergeV != FeatureMerge::OnTheFly),
-                "bricks join whole runs, and features do not move along their unions");
   static constexpr FeatureMerge Merge = MergeV;
   /** Units are pieces of runs: joined within their row, and the run
    *  grouping and label image need the full runs detected separately. */
@@ -117,7 +101,7 @@ using StrategyTable = std::tuple<
   StrategyEntry<Algorithm::HA_OTF, Strategy<BlockRuns, FeatureMerge::OnTheFly>>,
   StrategyEntry<Algorithm::FLSL, Strategy<FullRuns, FeatureMerge::Plain>>,
   StrategyEntry<Algorithm::FLSL_OTF, Strategy<FullRuns, FeatureMerge::OnTheFly>>,
-  StrategyEntry<Algorithm::FLSL_CD, Strategy<FullRuns, FeatureMerge::ConflictDetection, BrickUnitUnionFind>>,
+  StrategyEntry<Algorithm::FLSL_CD, Strategy<FullRuns, FeatureMerge::ConflictDetection>>,
   StrategyEntry<Algorithm::DLP, Strategy<PixelRuns, FeatureMerge::ConflictDetection, DistancelessLabelPropagation>>,
   StrategyEntry<Algorithm::LE_Early, Strategy<PixelRuns, FeatureMerge::OnTheFly, LabelEquivalence>>,
   StrategyEntry<Algorithm::LE_Late, Strategy<PixelRuns, FeatureMerge::Plain, LabelEquivalence>>,

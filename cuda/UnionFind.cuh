@@ -118,8 +118,7 @@ struct SameValueRuns
 };
 
 /** One thread per run: merges it with every touching run of the preceding
- *  neighbour rows (with onlyCrossing: only the runs flagged there, after
- *  LinkBrickRunsKernel joined the others within their bricks). Face: ranges must share a pixel column; Full: ranges may
+ *  neighbour rows. Face: ranges must share a pixel column; Full: ranges may
  *  also touch diagonally (range extended by one pixel each side). Runs that
  *  touch any other run get linked[i] = 1 (linked must start all zero): the
  *  others are components of one run, which need no shared votes.
@@ -128,22 +127,17 @@ struct SameValueRuns
  *  starts where the previous unit of its row ends is joined with it too. */
 template <class Index, class Union = PlainUnion, UnitSpan Span = UnitSpan::WholeRuns, class Joins = AnyTouchingRuns>
 __global__ void
-LinkRunsKernel(RunArrays<Index>     runs,
-               Geometry             geometry,
-               bool                 full,
-               Index *              parent,
-               std::uint8_t *       linked,
-               Union                join = Union{},
-               Joins                joins = Joins{},
-               const std::uint8_t * onlyCrossing = nullptr)
+LinkRunsKernel(RunArrays<Index> runs,
+               Geometry         geometry,
+               bool             full,
+               Index *          parent,
+               std::uint8_t *   linked,
+               Union            join = Union{},
+               Joins            joins = Joins{})
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
   {
-    if (onlyCrossing != nullptr && onlyCrossing[a] == 0)
-    {
-      continue; // joined within its brick (BrickUnionFind.cuh)
-    }
     const std::int64_t r = runs.row[a];
     const std::int64_t y = r % geometry.height;
     const std::int64_t z = r / geometry.height;

@@ -235,18 +235,6 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
     // are counted as it arrives.
     const std::size_t slabBytes = pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0;
     emulator.sequence.SetSlabBytes(slabBytes);
-    // Bricks of the brick union-find (FLSL_CD): the default, or small ones
-    // (many runs cross their borders), some with so low a capacity that
-    // bricks overflow and all their runs are joined globally.
-    BrickShape bricks;
-    if (pick(2) != 0)
-    {
-      bricks.bx = 1 + pick(40);
-      bricks.by = 1 + pick(6);
-      bricks.bz = 1 + pick(4);
-      bricks.capacity = pick(3) == 0 ? 1 + pick(30) : 0;
-    }
-    emulator.sequence.SetBrickShape(bricks);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, granularity, caseSeed * 7919u);
     const std::int64_t slabsBefore = emulator.device.UploadedSlabs();
     std::string        problem = EmulateAndCompare(engine, emulator, c, options, wide, RunTable);
