@@ -7,10 +7,14 @@ SimpleITK.
     >>> table = cls.label_shape_statistics(mask, backend="cpu")
     >>> table["number_of_pixels"]
     array([350])
+    >>> labels, count = cls.label(mask, backend="cpu")
+    >>> count
+    1
 """
 
 from ._api import CpuFallbackWarning, cuda_available, cuda_compiled_in, label_shape_statistics
 from ._core import CudaError, CudaUnavailableError, release_cached_memory
+from ._label import label
 from ._statistics import ShapeStatistics
 
 __version__ = "0.1.0"
@@ -22,6 +26,7 @@ __all__ = [
     "ShapeStatistics",
     "cuda_available",
     "cuda_compiled_in",
+    "label",
     "label_shape_statistics",
     "release_cached_memory",
 ]

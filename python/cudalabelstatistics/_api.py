@@ -1,4 +1,4 @@
-"""label_shape_statistics: the package's one entry point."""
+"""label_shape_statistics, and the steps every entry point of the package takes."""
 
 from __future__ import annotations
 
@@ -24,6 +24,48 @@ def cuda_compiled_in() -> bool:
 def cuda_available() -> bool:
     """True when this build has the CUDA backend and a CUDA device is usable."""
     return _core.cuda_available()
+
+
+def prepare_input(image, *, backend: str, device: Optional[int], **rule_and_geometry):
+    """The checks and the input preparation every call starts with."""
+    if backend not in ("auto", "cpu", "cuda"):
+        raise ValueError(f"backend must be 'auto', 'cpu' or 'cuda', not {backend!r}")
+    prepared = prepare(image, **rule_and_geometry)
+    if prepared.on_cuda and device is not None and int(device) != prepared.device_index:
+        raise ValueError(f"the image is on CUDA device {prepared.device_index}, not on device {device}")
+    return prepared
+
+
+def run_arguments(prepared, *, fully_connected: bool, backend: str, device: Optional[int], stream, threads: int,
+                  algorithm: str):
+    """The extension's arguments of the run, once every argument is checked;
+    warns when backend="auto" will run on the CPU."""
+    if backend == "auto" and not prepared.on_cuda and not _core.cuda_available():
+        why = "this build has no CUDA backend" if not _core.cuda_compiled_in() else "no CUDA device is usable"
+        warnings.warn(f"backend='auto': {why}; running on the CPU", CpuFallbackWarning, stacklevel=3)
+    return _core.RunArguments(
+        prepared.array,
+        foreground_equal=prepared.foreground_equal,
+        value=prepared.value,
+        fully_connected=bool(fully_connected),
+        backend=backend,
+        cuda_device=-1 if device is None else int(device),
+        stream=caller_stream(prepared, stream),
+        threads=int(threads),
+        algorithm=str(algorithm),
+    )
+
+
+def check_run(out, labels) -> None:
+    """The engine's warnings as CpuFallbackWarning; OverflowError when an int32
+    label image cannot hold the count (the engine checks uint32 itself, before
+    it writes the labels; int32 it writes as uint32)."""
+    for message in out["warnings"]:
+        warnings.warn(message, CpuFallbackWarning, stacklevel=3)
+    if labels is not None and out["component_count"] > np.iinfo(np.int32).max and \
+            str(labels.dtype) in ("int32", "torch.int32"):
+        raise OverflowError(f"{out['component_count']} components do not fit the int32 label image: pass a 64-bit "
+                            "label_dtype (or out=)")
 
 
 def label_shape_statistics(
@@ -128,27 +170,14 @@ def label_shape_statistics(
     CudaUnavailableError, CudaError (RuntimeError subclasses), MemoryError
         For CUDA failures; MemoryError when memory runs out.
     """
-    if backend not in ("auto", "cpu", "cuda"):
-        raise ValueError(f"backend must be 'auto', 'cpu' or 'cuda', not {backend!r}")
-    prepared = prepare(image, background_value=background_value, foreground_value=foreground_value,
-                       threshold=threshold, spacing=spacing, origin=origin, direction=direction,
-                       region_index=region_index)
-    if prepared.on_cuda and device is not None and int(device) != prepared.device_index:
-        raise ValueError(f"the image is on CUDA device {prepared.device_index}, not on device {device}")
-    if backend == "auto" and not prepared.on_cuda and not _core.cuda_available():
-        why = "this build has no CUDA backend" if not _core.cuda_compiled_in() else "no CUDA device is usable"
-        warnings.warn(f"backend='auto': {why}; running on the CPU", CpuFallbackWarning, stacklevel=2)
+    prepared = prepare_input(image, backend=backend, device=device, background_value=background_value,
+                             foreground_value=foreground_value, threshold=threshold, spacing=spacing, origin=origin,
+                             direction=direction, region_index=region_index)
     labels = allocate_labels(prepared, label_dtype) if label_image else None
-    handle = caller_stream(prepared, stream)
-
+    run = run_arguments(prepared, fully_connected=fully_connected, backend=backend, device=device, stream=stream,
+                        threads=threads, algorithm=algorithm)
     out = _core.analyze(
-        prepared.array,
-        foreground_equal=prepared.foreground_equal,
-        value=prepared.value,
-        fully_connected=bool(fully_connected),
-        backend=backend,
-        cuda_device=-1 if device is None else int(device),
-        stream=handle,
+        run,
         labels=labels,
         spacing=prepared.spacing,
         origin=prepared.origin,
@@ -158,14 +187,8 @@ def label_shape_statistics(
         feret_diameter=bool(feret_diameter),
         oriented_bounding_box=bool(oriented_bounding_box),
         lines=bool(lines),
-        threads=int(threads),
-        algorithm=str(algorithm),
     )
-    for message in out["warnings"]:
-        warnings.warn(message, CpuFallbackWarning, stacklevel=2)
-    if labels is not None and out["component_count"] > np.iinfo(np.int32).max and "int32" in str(labels.dtype):
-        raise OverflowError(f"{out['component_count']} components do not fit the int32 label image: pass "
-                            "label_dtype=torch.int64")
+    check_run(out, labels)
     d = prepared.dimension
     return ShapeStatistics(
         out["columns"],

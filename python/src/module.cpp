@@ -1,7 +1,8 @@
 // The Python extension: turns a DLPack/buffer array into a cca::ImageView
 // (no copy: host or CUDA device memory, strides passed through), runs the
-// engine without the GIL, computes ITK's shape attributes with
-// cca::ComputeShapeAttributes and returns them as NumPy columns. Argument
+// engine without the GIL, and either computes ITK's shape attributes with
+// cca::ComputeShapeAttributes and returns them as NumPy columns (analyze) or
+// writes only the label image into the caller's array (label). Argument
 // checks that need a framework (float thresholds, stream objects, ITK and
 // SimpleITK images) live in the Python package; this module checks what the
 // engine needs.
@@ -334,20 +335,46 @@ ViewOf(const Array & array)
   return view;
 }
 
-/** A label image destination must be dense in C order, with the image's shape,
- *  in the image's memory, of 32 or 64-bit integers. */
-cca::LabelImageType
-CheckLabelDestination(const WritableArray & labels, const cca::ImageView & view)
+/** The bytes [first, last) a view's pixels span: strides may be negative. */
+std::pair<std::uintptr_t, std::uintptr_t>
+ByteExtent(const cca::ImageView & view)
 {
-  const auto code = static_cast<nb::dlpack::dtype_code>(labels.dtype().code);
+  const std::int64_t dense[3] = { 1, view.size[0], view.size[0] * view.size[1] };
+  std::int64_t       low = 0;
+  std::int64_t       high = 0;
+  for (int i = 0; i < 3; ++i)
+  {
+    const std::int64_t stride = view.stride[0] == 0 && view.stride[1] == 0 ? dense[i] : view.stride[i];
+    const std::int64_t reach = (view.size[i] - 1) * stride;
+    (reach < 0 ? low : high) += reach;
+  }
+  const std::int64_t bytes = cca::PixelTypeSize(view.pixelType);
+  const auto         data = reinterpret_cast<std::uintptr_t>(view.data);
+  return { data + low * bytes, data + (high + 1) * bytes };
+}
+
+/** A label image destination must be dense in C order, with the image's shape,
+ *  in the image's memory, of 32 or 64-bit integers, and apart from the image
+ *  (the engine reads pixels while it writes labels). `name` is what the
+ *  caller calls it in messages. */
+cca::LabelImageType
+CheckLabelDestination(const WritableArray & labels, const cca::ImageView & view, const char * name)
+{
+  const std::string what(name);
+  const auto        code = static_cast<nb::dlpack::dtype_code>(labels.dtype().code);
   if ((code != nb::dlpack::dtype_code::UInt && code != nb::dlpack::dtype_code::Int) ||
       (labels.dtype().bits != 32 && labels.dtype().bits != 64))
   {
-    ThrowType("the label image must have a 32 or 64-bit integer dtype");
+    ThrowType(what + " must have a 32 or 64-bit integer dtype, not " + DtypeName(labels.dtype()));
+  }
+  std::string shape;
+  for (int i = view.dimension - 1; i >= 0; --i)
+  {
+    shape += std::to_string(view.size[i]) + (i > 0 ? ", " : "");
   }
   if (static_cast<int>(labels.ndim()) != view.dimension)
   {
-    ThrowValue("the label image must have the image's dimension");
+    ThrowValue(what + " must have the image's shape (" + shape + ")");
   }
   std::int64_t expectedStride = 1;
   for (int i = 0; i < view.dimension; ++i)
@@ -355,18 +382,28 @@ CheckLabelDestination(const WritableArray & labels, const cca::ImageView & view)
     const size_t axis = view.dimension - 1 - i;
     if (static_cast<std::int64_t>(labels.shape(axis)) != view.size[i])
     {
-      ThrowValue("the label image must have the image's shape");
+      ThrowValue(what + " must have the image's shape (" + shape + ")");
     }
     if (labels.stride_ptr() != nullptr && view.size[i] > 1 && labels.stride(axis) != expectedStride)
     {
-      ThrowValue("the label image must be C-contiguous");
+      ThrowValue(what + " must be C-contiguous");
     }
     expectedStride *= view.size[i];
   }
   const cca::MemorySpace memory = MemoryOf(labels.device_type());
   if (memory != view.memory || (memory == cca::MemorySpace::CudaDevice && labels.device_id() != view.deviceOrdinal))
   {
-    ThrowValue("the label image must be in the image's memory (same device)");
+    ThrowValue(what + " must be in the image's memory (" +
+               (view.memory == cca::MemorySpace::Host ? std::string("host memory")
+                                                      : "CUDA device " + std::to_string(view.deviceOrdinal)) +
+               ")");
+  }
+  const auto           image = ByteExtent(view);
+  const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(labels.data());
+  const std::uintptr_t last = first + static_cast<std::uintptr_t>(expectedStride) * labels.dtype().bits / 8;
+  if (first < image.second && image.first < last)
+  {
+    ThrowValue(what + " shares memory with the image; pass a separate array");
   }
   return labels.dtype().bits == 64 ? cca::LabelImageType::UInt64 : cca::LabelImageType::UInt32;
 }
@@ -551,48 +588,93 @@ private:
   std::vector<Column> m_Columns;
 };
 
-// ---- the call ------------------------------------------------------------------
+// ---- the calls ----------------------------------------------------------------
 
-nb::dict
-Analyze(const Array &                 image,
-        bool                          foregroundEqual,
-        nb::handle                    value,
-        bool                          fullyConnected,
-        const std::string &           backend,
-        int                           cudaDevice,
-        std::optional<std::uintptr_t> stream,
-        std::optional<WritableArray>  labels,
-        std::array<double, 3>         spacing,
-        std::array<double, 3>         origin,
-        std::array<double, 9>         direction,
-        std::array<std::int64_t, 3>   regionIndex,
-        bool                          perimeter,
-        bool                          feretDiameter,
-        bool                          orientedBoundingBox,
-        bool                          lines,
-        int                           threads,
-        const std::string &           algorithm)
+/** What every call passes: the image, its foreground rule and where and how
+ *  to run. A Python object of its own (_core.RunArguments), made once by the
+ *  package for whichever call it makes. */
+struct RunArguments
 {
-  const cca::ImageView view = ViewOf(image);
+  Array                         image;
+  bool                          foregroundEqual;
+  nb::object                    value;
+  bool                          fullyConnected;
+  std::string                   backend;
+  int                           cudaDevice;
+  std::optional<std::uintptr_t> stream;
+  int                           threads;
+  std::string                   algorithm;
+};
+
+/** The engine's view of the image and the options every call shares; the
+ *  label image goes to `labels` when given (`name` in messages). */
+std::pair<cca::ImageView, cca::Options>
+EngineInput(const RunArguments & arguments, const std::optional<WritableArray> & labels, const char * name)
+{
+  const cca::ImageView view = ViewOf(arguments.image);
   cca::Options         options;
-  options.foregroundRule = foregroundEqual ? cca::ForegroundRule::EqualTo : cca::ForegroundRule::NotEqualTo;
-  options.foregroundValue = ForegroundBits(value, image.dtype());
-  options.connectivity = fullyConnected ? cca::Connectivity::Full : cca::Connectivity::Face;
-  options.backend = BackendOf(backend);
-  options.cudaDevice = cudaDevice;
-  options.algorithm = AlgorithmOf(algorithm);
-  options.numberOfThreads = threads;
-  if (stream)
+  options.foregroundRule = arguments.foregroundEqual ? cca::ForegroundRule::EqualTo : cca::ForegroundRule::NotEqualTo;
+  options.foregroundValue = ForegroundBits(arguments.value, arguments.image.dtype());
+  options.connectivity = arguments.fullyConnected ? cca::Connectivity::Full : cca::Connectivity::Face;
+  options.backend = BackendOf(arguments.backend);
+  options.cudaDevice = arguments.cudaDevice;
+  options.algorithm = AlgorithmOf(arguments.algorithm);
+  options.numberOfThreads = arguments.threads;
+  if (arguments.stream)
   {
     options.useCallerStream = true;
-    options.cudaStream = *stream;
+    options.cudaStream = *arguments.stream;
   }
   if (labels)
   {
-    options.labelImageType = CheckLabelDestination(*labels, view);
+    options.labelImageType = CheckLabelDestination(*labels, view, name);
     options.labelImage = labels->data();
     options.labelImageMemory = view.memory;
   }
+  return { view, options };
+}
+
+/** What every call reports besides its own results: the count, the backend
+ *  that ran, the engine's stage times, its warnings and the transfers. */
+nb::dict
+RunReport(const cca::Result & result, const cca::ImageView & view)
+{
+  nb::dict out;
+  out["component_count"] = result.componentCount;
+  out["backend"] = result.backendUsed == cca::Backend::Cuda ? "cuda" : "cpu";
+  nb::dict times;
+  times["upload_ms"] = result.times.uploadMs;
+  times["label_ms"] = result.times.labelMs;
+  times["features_ms"] = result.times.featuresMs;
+  times["download_ms"] = result.times.downloadMs;
+  times["total_ms"] = result.times.totalMs;
+  out["times"] = times;
+  nb::list warnings;
+  for (const std::string & warning : result.warnings)
+  {
+    warnings.append(nb::str(warning.c_str()));
+  }
+  out["warnings"] = warnings;
+  out["data_pointer"] = reinterpret_cast<std::uintptr_t>(view.data);
+  out["bytes_copied_to_device"] = result.bytesCopiedToDevice;
+  out["bytes_copied_to_host"] = result.bytesCopiedToHost;
+  return out;
+}
+
+/** label_shape_statistics: the engine's table, then ITK's shape attributes as columns. */
+nb::dict
+Analyze(const RunArguments &         arguments,
+        std::optional<WritableArray> labels,
+        std::array<double, 3>        spacing,
+        std::array<double, 3>        origin,
+        std::array<double, 9>        direction,
+        std::array<std::int64_t, 3>  regionIndex,
+        bool                         perimeter,
+        bool                         feretDiameter,
+        bool                         orientedBoundingBox,
+        bool                         lines)
+{
+  auto [view, options] = EngineInput(arguments, labels, "the label image");
   cca::ShapeAttributeOptions attributeOptions;
   attributeOptions.perimeter = perimeter;
   attributeOptions.feretDiameter = feretDiameter;
@@ -640,33 +722,16 @@ Analyze(const Array &                 image,
       geometry,
       attributeOptions,
       [&table](std::int64_t index, const cca::ShapeAttributes & row) { table->Store(index, row); },
-      threads);
+      arguments.threads);
     attributesDone = Clock::now();
   }
 
-  nb::dict out;
+  nb::dict out = RunReport(result, view);
   out["columns"] = table->ToDict();
   const Clock::time_point columnsDone = Clock::now();
-  out["component_count"] = result.componentCount;
-  out["backend"] = result.backendUsed == cca::Backend::Cuda ? "cuda" : "cpu";
-  nb::dict times;
-  times["upload_ms"] = result.times.uploadMs;
-  times["label_ms"] = result.times.labelMs;
-  times["features_ms"] = result.times.featuresMs;
-  times["download_ms"] = result.times.downloadMs;
-  times["total_ms"] = result.times.totalMs;
+  nb::dict                times = out["times"];
   times["shape_attributes_ms"] = milliseconds(engineDone, attributesDone);
   times["columns_ms"] = milliseconds(attributesDone, columnsDone);
-  out["times"] = times;
-  nb::list warnings;
-  for (const std::string & warning : result.warnings)
-  {
-    warnings.append(nb::str(warning.c_str()));
-  }
-  out["warnings"] = warnings;
-  out["data_pointer"] = reinterpret_cast<std::uintptr_t>(view.data);
-  out["bytes_copied_to_device"] = result.bytesCopiedToDevice;
-  out["bytes_copied_to_host"] = result.bytesCopiedToHost;
   if (options.computeRuns && lines)
   {
     std::vector<std::int32_t> runs(result.runs.size() * 4);
@@ -681,6 +746,24 @@ Analyze(const Array &                 image,
     out["run_offsets"] = NumpyColumn(std::vector<std::int64_t>(result.runOffsets.begin(), result.runOffsets.end()));
   }
   return out;
+}
+
+/** label: the label image only. No feature table and no runs are made, so
+ *  nothing but the count (and, for host images on the CUDA backend, the label
+ *  image) comes back from the device. */
+nb::dict
+Label(const RunArguments & arguments, const WritableArray & labels)
+{
+  auto [view, options] = EngineInput(arguments, labels, "out");
+  options.computeFeatures = false;
+  options.computeRuns = false;
+  auto          worker = EnginePool::Instance().Borrow();
+  cca::Result & result = worker->result;
+  {
+    nb::gil_scoped_release released;
+    worker->engine.Run(view, options, result);
+  }
+  return RunReport(result, view);
 }
 
 } // namespace
@@ -705,16 +788,36 @@ NB_MODULE(_core, m)
       cca::Engine::ReleaseCachedMemory();
     },
     "Gives back the memory kept for the next calls: the last result tables, device memory and pinned host memory.");
+  nb::class_<RunArguments>(m, "RunArguments")
+    .def(
+      "__init__",
+      [](RunArguments *                self,
+         const Array &                 image,
+         bool                          foregroundEqual,
+         nb::object                    value,
+         bool                          fullyConnected,
+         std::string                   backend,
+         int                           cudaDevice,
+         std::optional<std::uintptr_t> stream,
+         int                           threads,
+         std::string                   algorithm) {
+        new (self) RunArguments{ image,      foregroundEqual, std::move(value), fullyConnected,      std::move(backend),
+                                 cudaDevice, stream,          threads,          std::move(algorithm) };
+      },
+      nb::arg("image").noconvert(),
+      nb::kw_only(),
+      nb::arg("foreground_equal"),
+      nb::arg("value"),
+      nb::arg("fully_connected"),
+      nb::arg("backend"),
+      nb::arg("cuda_device"),
+      nb::arg("stream").none(),
+      nb::arg("threads"),
+      nb::arg("algorithm"));
   m.def("analyze",
         &Analyze,
-        nb::arg("image").noconvert(),
+        nb::arg("run"),
         nb::kw_only(),
-        nb::arg("foreground_equal"),
-        nb::arg("value"),
-        nb::arg("fully_connected"),
-        nb::arg("backend"),
-        nb::arg("cuda_device"),
-        nb::arg("stream").none(),
         nb::arg("labels").noconvert().none(),
         nb::arg("spacing"),
         nb::arg("origin"),
@@ -723,7 +826,6 @@ NB_MODULE(_core, m)
         nb::arg("perimeter"),
         nb::arg("feret_diameter"),
         nb::arg("oriented_bounding_box"),
-        nb::arg("lines"),
-        nb::arg("threads"),
-        nb::arg("algorithm"));
+        nb::arg("lines"));
+  m.def("label", &Label, nb::arg("run"), nb::kw_only(), nb::arg("labels").noconvert());
 }
