@@ -206,6 +206,8 @@ def prepare(image, *, background_value=None, foreground_value=None, threshold=No
     if dimension not in (2, 3):
         raise ValueError(f"the image must have 2 or 3 dimensions (y, x or z, y, x), not {dimension} "
                          f"(shape {shape})")
+    if 0 in shape:
+        raise ValueError(f"the image is empty (shape {shape})")
     numpy_like = isinstance(array, np.ndarray) or framework == "cupy"
     kind = _dtype_kind(array, "numpy" if isinstance(array, np.ndarray) else framework)
     if numpy_like and kind in "biu":
