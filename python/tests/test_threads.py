@@ -62,3 +62,24 @@ def test_results_do_not_depend_on_earlier_calls():
     for name in fresh:
         np.testing.assert_array_equal(after_large[name], fresh[name], err_msg=name)
         np.testing.assert_array_equal(after_release[name], fresh[name], err_msg=name)
+
+
+def test_label_calls_from_threads_and_between_table_calls():
+    # label() borrows the same pooled engines as label_shape_statistics: a
+    # labels-only run between full ones, in any thread, changes neither.
+    masks = [random_blocks((60 + 5 * k, 70), 0.4, 1 + k % 2, 120 + k) for k in range(8)]
+    jobs = [(mask, k % 2 == 1) for k, mask in enumerate(masks)] * 3
+    expected = [cls.label(mask, connectivity=2 if full else 1, backend="cpu", threads=1) for mask, full in jobs]
+
+    def job(k):
+        mask, full = jobs[k]
+        if k % 3 == 0:
+            table = _run(mask, full)
+            return table.label_image, table.number_of_labels
+        return cls.label(mask, connectivity=2 if full else 1, backend="cpu", threads=1)
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        results = list(pool.map(job, range(len(jobs))))
+    for k, ((labels, count), (want, want_count)) in enumerate(zip(results, expected)):
+        assert count == want_count, f"job {k}"
+        np.testing.assert_array_equal(labels, want, err_msg=f"job {k}")
