@@ -1,8 +1,8 @@
-"""label(): (labels, count) against skimage.measure.label and against
+"""label(): (labels, count) against skimage.measure.label, scipy.ndimage.label and
 label_shape_statistics' label image; the numbering (raster order of the first
 pixels), foreground rules, dtypes, views, itk/SimpleITK/PyTorch CPU input,
-out= and its misuse. The scikit-image comparisons skip without scikit-image;
-the rest needs only NumPy."""
+out= and its misuse. The scikit-image and SciPy comparisons skip without
+them; the rest needs only NumPy."""
 
 import warnings
 
@@ -138,6 +138,20 @@ def test_views_are_numbered_by_their_own_indices(measure, view):
         assert_raster_numbered(labels, count, view)
         dense, dense_count = cls.label(np.ascontiguousarray(array), connectivity=connectivity, backend="cpu")
         np.testing.assert_array_equal(labels, dense, err_msg=view)
+
+
+@pytest.mark.parametrize("case", [RANDOM_MASKS[1], RANDOM_MASKS[6]], ids=mask_id)
+def test_equals_scipy_ndimage_label(case):
+    ndimage = pytest.importorskip("scipy.ndimage")
+    shape, density, block, seed = case
+    mask = random_blocks(shape, density, block, seed)
+    for connectivity in (1, mask.ndim):
+        structure = ndimage.generate_binary_structure(mask.ndim, connectivity)
+        for image in (mask, mask[::-1].T):  # the array and a reversed, transposed view
+            expected, expected_count = ndimage.label(image, structure)
+            labels, count = cls.label(image, connectivity=connectivity, backend="cpu")
+            np.testing.assert_array_equal(labels, expected, err_msg=f"{mask_id(case)} connectivity={connectivity}")
+            assert count == expected_count
 
 
 def test_numbering_is_c_order_of_the_array_as_given():
