@@ -1,5 +1,7 @@
-"""Shared test helpers: generated masks (fixed seeds, printed on failure), the
-SimpleITK and itk references, and the column comparison with its tolerances.
+"""Shared test helpers: generated masks (fixed seeds, printed on failure),
+named strided views, the CuPy and PyTorch (CUDA) fixtures of the GPU tests,
+the SimpleITK and itk references, and the column comparison with its
+tolerances.
 
 Tolerances (see `compare_with_reference`): integer columns exactly; real
 columns within 1e-9 relative to their scale. Where ITK's own rounding decides
@@ -98,6 +100,41 @@ class Case:
         origin = self.origin or (0.0,) * d
         direction = np.eye(d) if self.direction is None else np.asarray(self.direction, float)
         return spacing, origin, direction
+
+
+# ---- GPU frameworks (test_gpu.py, test_label_gpu.py) ----------------------------------
+
+
+@pytest.fixture(scope="session")
+def cupy():
+    """CuPy, or the test is skipped."""
+    return pytest.importorskip("cupy")
+
+
+@pytest.fixture(scope="session")
+def torch():
+    """PyTorch with a CUDA device, or the test is skipped."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch sees no CUDA device")
+    return torch
+
+
+# ---- strided views ----------------------------------------------------------------
+
+# Views of a 2D and a 3D NumPy or CuPy array that are not C-contiguous (the
+# Fortran one is contiguous in the other order), by name: the engine reads
+# them in place. The bases need at least 12 x 4 x 4 and 4 x 50 pixels.
+STRIDED_VIEWS = {
+    "every other column": lambda base2, base3: base2[:, ::2],
+    "reversed rows and columns": lambda base2, base3: base2[::-1, ::-1],
+    "transposed": lambda base2, base3: base2.T,
+    "sliced 3D": lambda base2, base3: base3[1:12:2, 3:, ::3],
+    "reversed 3D": lambda base2, base3: base3[::-1, :, ::-1],
+    "Fortran order 3D": lambda base2, base3: base3.T.copy().T,  # NumPy's or CuPy's
+    "negative step 2": lambda base2, base3: base2[::-2, 5:50],
+    "permuted 3D": lambda base2, base3: base3.transpose(2, 0, 1),
+}
 
 
 # ---- references -------------------------------------------------------------------

@@ -44,11 +44,6 @@ MASKS = {
 # ---- CuPy -------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def cupy():
-    return pytest.importorskip("cupy")
-
-
 @pytest.mark.parametrize("name", list(MASKS))
 @pytest.mark.parametrize("fully", [False, True], ids=["face", "full"])
 def test_cupy_in_place_equals_cpu(cupy, name, fully):
@@ -102,14 +97,6 @@ def test_cupy_float_threshold_and_cpu_backend_refusal(cupy):
 
 
 # ---- PyTorch ------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def torch():
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("PyTorch sees no CUDA device")
-    return torch
 
 
 @pytest.mark.parametrize("dtype", ["uint8", "bool", "int32", "int64"])

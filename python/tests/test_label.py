@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
-from conftest import blobs, random_blocks
+from conftest import STRIDED_VIEWS, blobs, random_blocks
 
 import cudalabelstatistics as cls
 
@@ -117,21 +117,9 @@ def test_threshold_on_an_integer_image(measure):
     assert_equals_skimage(measure, image, image > 8, 1, "threshold 8", threshold=8)
 
 
-@pytest.mark.parametrize("view", ["every other column", "reversed rows and columns", "transposed", "sliced 3D",
-                                  "reversed 3D", "Fortran order 3D", "negative step 2", "permuted 3D"])
+@pytest.mark.parametrize("view", list(STRIDED_VIEWS))
 def test_views_are_numbered_by_their_own_indices(measure, view):
-    base2 = random_blocks((60, 70), 0.5, 1, 415)
-    base3 = random_blocks((14, 18, 22), 0.4, 1, 416)
-    array = {
-        "every other column": lambda: base2[:, ::2],
-        "reversed rows and columns": lambda: base2[::-1, ::-1],
-        "transposed": lambda: base2.T,
-        "sliced 3D": lambda: base3[1:12:2, 3:, ::3],
-        "reversed 3D": lambda: base3[::-1, :, ::-1],
-        "Fortran order 3D": lambda: np.asfortranarray(base3),
-        "negative step 2": lambda: base2[::-2, 5:50],
-        "permuted 3D": lambda: base3.transpose(2, 0, 1),
-    }[view]()
+    array = STRIDED_VIEWS[view](random_blocks((60, 70), 0.5, 1, 415), random_blocks((14, 18, 22), 0.4, 1, 416))
     for connectivity in (1, array.ndim):
         labels, count = assert_equals_skimage(measure, array, array != 0, connectivity, f"{view} seeds 415/416")
         assert labels.flags.c_contiguous

@@ -7,7 +7,7 @@ usable GPU (and per framework without CuPy or PyTorch)."""
 import numpy as np
 import pytest
 
-from conftest import blobs, random_blocks
+from conftest import STRIDED_VIEWS, blobs, random_blocks
 
 import cudalabelstatistics as cls
 
@@ -29,11 +29,6 @@ def cpu_label(mask, connectivity=1, **kwargs):
 
 
 # ---- CuPy -------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def cupy():
-    return pytest.importorskip("cupy")
 
 
 @pytest.mark.parametrize("name", list(MASKS))
@@ -59,12 +54,11 @@ def test_cupy_every_kind_of_algorithm(cupy, algorithm):
     np.testing.assert_array_equal(cupy.asnumpy(labels), want, err_msg=algorithm)
 
 
-@pytest.mark.parametrize("view", ["every other column", "reversed", "transposed 3D"])
+@pytest.mark.parametrize("view", list(STRIDED_VIEWS))
 def test_cupy_strided_views(cupy, view):
-    base2 = cupy.asarray(random_blocks((200, 240), 0.5, 2, 506))
-    base3 = cupy.asarray(random_blocks((20, 30, 40), 0.3, 1, 507))
-    array = {"every other column": lambda: base2[:, ::2], "reversed": lambda: base2[::-1, ::-1],
-             "transposed 3D": lambda: base3.transpose(2, 0, 1)}[view]()
+    array = STRIDED_VIEWS[view](cupy.asarray(random_blocks((200, 240), 0.5, 2, 506)),
+                                cupy.asarray(random_blocks((20, 30, 40), 0.3, 1, 507)))
+    assert not array.flags.c_contiguous
     labels, count = cls.label(array)
     want, want_count = cpu_label(cupy.asnumpy(array))
     assert count == want_count
@@ -112,14 +106,6 @@ def test_cupy_non_default_stream(cupy):
 
 
 # ---- PyTorch ------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def torch():
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("PyTorch sees no CUDA device")
-    return torch
 
 
 @pytest.mark.parametrize("dtype", ["uint8", "bool", "int32", "int64"])

@@ -5,7 +5,7 @@ against skimage.measure.label."""
 import numpy as np
 import pytest
 
-from conftest import Case, blobs, compare_with_reference, random_blocks, sitk_reference
+from conftest import STRIDED_VIEWS, Case, blobs, compare_with_reference, random_blocks, sitk_reference
 
 import cudalabelstatistics as cls
 
@@ -52,21 +52,9 @@ def test_foreground_value_rule():
     np.testing.assert_array_equal(ours.label_image, skimage_labels(image == 3, False))
 
 
-@pytest.mark.parametrize("view", ["every other column", "reversed rows and columns", "transposed", "sliced 3D",
-                                  "reversed 3D", "Fortran order 3D", "negative step 2"])
+@pytest.mark.parametrize("view", list(STRIDED_VIEWS))
 def test_strided_views_are_read_in_place(view):
-    base2 = random_blocks((60, 70), 0.5, 2, 64)
-    base3 = random_blocks((14, 18, 22), 0.4, 1, 65)
-    views = {
-        "every other column": lambda: base2[:, ::2],
-        "reversed rows and columns": lambda: base2[::-1, ::-1],
-        "transposed": lambda: base2.T,
-        "sliced 3D": lambda: base3[1:12:2, 3:, ::3],
-        "reversed 3D": lambda: base3[::-1, :, ::-1],
-        "Fortran order 3D": lambda: np.asfortranarray(base3),
-        "negative step 2": lambda: base2[::-2, 5:50],
-    }
-    array = views[view]()
+    array = STRIDED_VIEWS[view](random_blocks((60, 70), 0.5, 2, 64), random_blocks((14, 18, 22), 0.4, 1, 65))
     assert not array.flags.c_contiguous or view == "Fortran order 3D"
     ours = cls.label_shape_statistics(array, label_image=True, backend="cpu", feret_diameter=True,
                                       oriented_bounding_box=True)
