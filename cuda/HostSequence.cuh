@@ -371,6 +371,13 @@ public:
     m_Upload.SetSlabBytes(bytes);
   }
 
+  /** Tests: rows of the blocks the union-find labels first (0: the default). */
+  void
+  SetBlockRows(std::int64_t rows)
+  {
+    m_Labeling.SetBlockRows(rows);
+  }
+
   /** Copies of the tree merge compaction that needed a second one, over all runs. */
   std::int64_t
   TreeMergeSecondCopies() const

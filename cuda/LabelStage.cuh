@@ -163,6 +163,13 @@ public:
     return l;
   }
 
+  /** Tests: rows of the blocks the union-find labels first (0: the default). */
+  void
+  SetBlockRows(std::int64_t rows)
+  {
+    m_BlockRows = rows;
+  }
+
   /** The device arrays of the last run with Index (the emulation tests read them). */
   template <class Index>
   const LabeledUnits<Index> &
@@ -287,52 +294,43 @@ private:
   JoinUnits(Device & device, const Frame & frame, LabeledUnits<Index> & l, UpdateCounter moves)
   {
     const unsigned blocks = BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads);
-    if constexpr (S::Merge == FeatureMerge::OnTheFly)
-    {
-      device.Launch("union-find kernel",
-                    blocks,
-                    BlockThreads,
-                    LinkRunsKernel<Index, OnTheFlyUnion, S::Units::Span>,
-                    l.units,
-                    frame.geometry,
-                    frame.full,
-                    l.parent,
-                    l.linked,
-                    OnTheFlyUnion{ l.unitFeatures, moves },
-                    AnyTouchingRuns{});
-    }
-    else if (l.runKeys != nullptr)
-    {
-      if constexpr (LabelsLabelImages<S>)
-      {
+    // Within blocks of rows first, then the block borders and the slices
+    // level by level (ForEachLinkPass: no long chains of roots), then every
+    // unit its root.
+    auto link = [&](auto join, auto joins) {
+      const std::int64_t blockRows =
+        m_BlockRows > 0 ? m_BlockRows : (frame.geometry.depth > 1 ? DefaultVolumeBlockRows : 0);
+      ForEachLinkPass(frame.geometry, blockRows, [&](const LinkPass & p) {
         device.Launch("union-find kernel",
-                      blocks,
+                      LinkPassBlocks(p, frame.geometry, static_cast<std::int64_t>(l.units.count), BlockThreads),
                       BlockThreads,
-                      LinkRunsKernel<Index, PlainUnion, S::Units::Span, SameValueRuns>,
+                      LinkRunsKernel<Index, decltype(join), S::Units::Span, decltype(joins)>,
                       l.units,
                       frame.geometry,
                       frame.full,
                       l.parent,
                       l.linked,
-                      PlainUnion{},
-                      SameValueRuns{ l.runKeys });
+                      join,
+                      joins,
+                      p);
+      });
+      device.Launch("flatten kernel", blocks, BlockThreads, FlattenKernel<Index>, l.units.count, l.parent);
+    };
+    if constexpr (S::Merge == FeatureMerge::OnTheFly)
+    {
+      link(OnTheFlyUnion{ l.unitFeatures, moves }, AnyTouchingRuns{});
+    }
+    else if (l.runKeys != nullptr)
+    {
+      if constexpr (LabelsLabelImages<S>)
+      {
+        link(PlainUnion{}, SameValueRuns{ l.runKeys });
       }
     }
     else
     {
-      device.Launch("union-find kernel",
-                    blocks,
-                    BlockThreads,
-                    LinkRunsKernel<Index, PlainUnion, S::Units::Span>,
-                    l.units,
-                    frame.geometry,
-                    frame.full,
-                    l.parent,
-                    l.linked,
-                    PlainUnion{},
-                    AnyTouchingRuns{});
+      link(PlainUnion{}, AnyTouchingRuns{});
     }
-    device.Launch("flatten kernel", blocks, BlockThreads, FlattenKernel<Index>, l.units.count, l.parent);
   }
 
   /** A pixel labeling on the grid of the papers (raster indices in, first
@@ -367,10 +365,17 @@ private:
   void *                  m_UnitCounts = nullptr; ///< m_Units.counts as CountUnits reserved it this run
   UnitBuffers             m_FullRuns;             ///< the runs, for strategies whose units are smaller
   typename Device::Buffer m_Linked;
-  typename Device::Buffer m_RunKeys;
-  typename Device::Buffer m_UnitFeatures;
-  typename Device::Buffer m_PixelLabels; ///< the label grid of pixel labelings
-  typename Device::Buffer m_UnitAt;      ///< pixel -> unit, for pixel labelings
+  /** Rows of the blocks the union-find labels first in a volume: short
+   *  enough that the chains within a block stay short, long enough that few
+   *  rows are borders. A 2D image is joined in one pass over its rows: on the
+   *  H100 (8192^2) the levels of row blocks saved 0.2-0.4 ms near and above
+   *  the percolation threshold and cost 0.1-0.15 ms below it. */
+  static constexpr std::int64_t DefaultVolumeBlockRows = 32;
+  std::int64_t                  m_BlockRows = 0; ///< tests: > 0 overrides the default
+  typename Device::Buffer       m_RunKeys;
+  typename Device::Buffer       m_UnitFeatures;
+  typename Device::Buffer       m_PixelLabels; ///< the label grid of pixel labelings
+  typename Device::Buffer       m_UnitAt;      ///< pixel -> unit, for pixel labelings
   std::tuple<LabeledUnits<std::uint32_t>, LabeledUnits<unsigned long long>> m_Last{};
 };
 

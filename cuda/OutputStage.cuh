@@ -62,6 +62,16 @@ public:
     m_Offsets = nullptr;
     if (l.units.count == 0)
     {
+      // No foreground at all: a label image in device memory is cleared here,
+      // with the outputs (timed as they are); one in host memory on download.
+      if (frame.options.labelImageType != LabelImageType::None &&
+          frame.options.labelImageMemory == MemorySpace::CudaDevice)
+      {
+        device.Fill(frame.options.labelImage,
+                    0,
+                    static_cast<std::size_t>(frame.pixels) * LabelBytes(frame.options),
+                    "clearing the label image");
+      }
       return;
     }
     const Index * runLabel = fullRunLabel != nullptr ? fullRunLabel : RunLabels<Index, S>(device, l, c);
@@ -129,13 +139,9 @@ public:
     {
       const std::size_t bytes = static_cast<std::size_t>(frame.pixels) * LabelBytes(options);
       const bool        onDevice = options.labelImageMemory == MemorySpace::CudaDevice;
-      if (m_Labels == nullptr) // no foreground at all
+      if (m_Labels == nullptr) // no foreground at all: a device label image is cleared already
       {
-        if (onDevice)
-        {
-          device.Fill(options.labelImage, 0, bytes, "clearing the label image");
-        }
-        else
+        if (!onDevice)
         {
           std::memset(options.labelImage, 0, bytes);
         }

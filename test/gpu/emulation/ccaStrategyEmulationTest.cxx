@@ -235,6 +235,9 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
     // are counted as it arrives.
     const std::size_t slabBytes = pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0;
     emulator.sequence.SetSlabBytes(slabBytes);
+    // The union-find's blocks of rows: the default, or a few rows, so that
+    // these small images have many block borders and levels.
+    emulator.sequence.SetBlockRows(pick(2) != 0 ? 1 + pick(5) : 0);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, granularity, caseSeed * 7919u);
     const std::int64_t slabsBefore = emulator.device.UploadedSlabs();
     std::string        problem = EmulateAndCompare(engine, emulator, c, options, wide, RunTable);
