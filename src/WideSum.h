@@ -229,7 +229,14 @@ ToFloating(const WideSum<W> & s)
   {
     sticky = true;
   }
-  const F value = std::ldexp(static_cast<F>(mantissa | (sticky ? 1u : 0u)), 64 * (top - 1) + bits);
+  // Scaled by 2^(64 (top - 1) + bits), built from exact powers of two
+  // (std::ldexp of a long double costs as much as the rest of the conversion).
+  F scale = static_cast<F>(std::uint64_t{ 1 } << (bits - 1)) * F(2);
+  for (int i = 1; i < top; ++i)
+  {
+    scale *= F(18446744073709551616.0); // 2^64
+  }
+  const F value = static_cast<F>(mantissa | (sticky ? 1u : 0u)) * scale;
   return negative ? -value : value;
 }
 
