@@ -145,13 +145,13 @@ GatherRunsKernel(RunArrays<Index> runs,
  *  whose label is `removed` (objects the selection left out) are background. */
 template <class T, class Index, class LabelT, RunBreaks Breaks = RunBreaks::Foreground>
 __global__ void
-WriteLabelImageKernel(const T * __restrict__ image,
-                      Geometry          geometry,
-                      ForegroundTest<T> test,
-                      const Index * __restrict__ rowOffsets,
-                      const Index * __restrict__ label,
-                      LabelT * __restrict__ labels,
-                      Index removed = ~Index{ 0 })
+__launch_bounds__(BlockThreads, RowScanBlocksPerProcessor) WriteLabelImageKernel(const T * __restrict__ image,
+                                                                                 Geometry          geometry,
+                                                                                 ForegroundTest<T> test,
+                                                                                 const Index * __restrict__ rowOffsets,
+                                                                                 const Index * __restrict__ label,
+                                                                                 LabelT * __restrict__ labels,
+                                                                                 Index removed = ~Index{ 0 })
 {
   for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
   {

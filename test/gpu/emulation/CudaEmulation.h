@@ -26,7 +26,7 @@
 #define __global__
 #define __host__
 #define __forceinline__ inline
-#define __launch_bounds__(x)
+#define __launch_bounds__(...)
 #define __shared__ static thread_local // one block at a time per OS thread
 
 namespace emulation
