@@ -8,7 +8,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from . import _core
-from ._inputs import allocate_labels, caller_stream, prepare, wrap_labels
+from ._inputs import allocate_labels, caller_stream, prepare, prepare_feature_image, wrap_labels
 from ._statistics import ShapeStatistics
 
 
@@ -56,6 +56,42 @@ def run_arguments(prepared, *, fully_connected: bool, backend: str, device: Opti
     )
 
 
+OBJECTS = ("components", "label_values", "label_value_components")
+
+
+def _pixel_count(value, what: str) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{what} must be an integer number of pixels, not {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{what} must be >= 0, not {value}")
+    return int(value)
+
+
+def object_arguments(prepared, *, objects: str, feature_image, histogram_bins: int, min_size: int,
+                     max_size: Optional[int], keep_largest: Optional[int], sort_by_size: bool):
+    """The extension's ObjectArguments after checking them against the prepared image (objects is checked by
+    label_shape_statistics before the image is prepared: it decides whether a mask may be made)."""
+    minimum = _pixel_count(min_size, "min_size")
+    maximum = np.iinfo(np.int64).max if max_size is None else _pixel_count(max_size, "max_size")
+    if maximum < minimum:
+        raise ValueError(f"max_size ({maximum}) is below min_size ({minimum}): no object could stay")
+    largest = 0 if keep_largest is None else _pixel_count(keep_largest, "keep_largest")
+    if keep_largest is not None and largest == 0:
+        raise ValueError("keep_largest must be >= 1 (None keeps every object)")
+    bins = _pixel_count(histogram_bins, "histogram_bins")
+    if bins > np.iinfo(np.uint32).max:
+        raise ValueError(f"histogram_bins must be below 2^32, not {bins}")
+    return _core.ObjectArguments(
+        objects=objects,
+        feature_image=None if feature_image is None else prepare_feature_image(feature_image, prepared),
+        histogram_bins=bins,
+        minimum_pixels=minimum,
+        maximum_pixels=maximum,
+        keep_largest=largest,
+        order_by_size=bool(sort_by_size),
+    )
+
+
 def check_run(out, labels) -> None:
     """The engine's warnings as CpuFallbackWarning; OverflowError when an int32
     label image cannot hold the count (the engine checks uint32 itself, before
@@ -85,6 +121,13 @@ def label_shape_statistics(
     label_image: bool = False,
     label_dtype=None,
     lines: bool = False,
+    feature_image=None,
+    histogram_bins: int = 0,
+    objects: str = "components",
+    min_size: int = 0,
+    max_size: Optional[int] = None,
+    keep_largest: Optional[int] = None,
+    sort_by_size: bool = False,
     backend: str = "auto",
     device: Optional[int] = None,
     stream=None,
@@ -134,6 +177,37 @@ def label_shape_statistics(
     lines
         Keep the run-length lines (``ShapeStatistics.lines``), needed by
         ``to_itk_label_map()``.
+    feature_image
+        Adds the intensity columns (``minimum``, ``maximum``, ``mean``,
+        ``sum``, ``standard_deviation``, ``variance``, ``median``,
+        ``skewness``, ``kurtosis``, ``minimum_index-i``, ``maximum_index-i``,
+        ``center_of_gravity-i``) of this image over each object's pixels, as
+        ``sitk.LabelIntensityStatisticsImageFilter`` computes them. A NumPy
+        array, a CPU tensor, an ``itk.Image`` or a ``SimpleITK.Image`` of the
+        image's shape, any integer or bool dtype, float32 or float64, read in
+        place. Host memory only for now: CuPy arrays and CUDA tensors raise
+        TypeError.
+    histogram_bins
+        The bins of the histogram the ``median`` is read from (ITK's
+        StatisticsLabelMapFilter rule: the centre of the bin where half the
+        pixels are reached). 0: ITK's default, one bin per value for 8 and
+        16-bit integer feature images, else 128 bins over the feature image's
+        range (SimpleITK's ``NumberOfBins``).
+    objects
+        ``"components"`` (default): the connected components of the
+        foreground. ``"label_values"``: the image is an integer label image
+        and each value other than the background is one object, connected or
+        not (``sitk.LabelShapeStatisticsImageFilter`` on a label image); rows
+        are in increasing order of the values. ``"label_value_components"``:
+        the connected components of each value. Both add a ``label_value``
+        column; ``label`` numbers the rows 1..N (the label image's values).
+    min_size, max_size, keep_largest, sort_by_size
+        Object selection by pixel count, before anything leaves the device:
+        objects with fewer than ``min_size`` or more than ``max_size`` pixels
+        are dropped, ``keep_largest=K`` keeps the K largest of the others, and
+        ``sort_by_size`` numbers them by decreasing size, ties in the original
+        order (``sitk.RelabelComponent``'s rule). A selection adds a
+        ``source_label`` column: each object's number before it.
     backend
         "auto" (CUDA when a device is usable, else the CPU with a
         ``CpuFallbackWarning``; CUDA for device input), "cuda" (raises
@@ -170,14 +244,20 @@ def label_shape_statistics(
     CudaUnavailableError, CudaError (RuntimeError subclasses), MemoryError
         For CUDA failures; MemoryError when memory runs out.
     """
+    if objects not in OBJECTS:
+        raise ValueError(f"objects must be one of {OBJECTS}, not {objects!r}")
     prepared = prepare_input(image, backend=backend, device=device, background_value=background_value,
                              foreground_value=foreground_value, threshold=threshold, spacing=spacing, origin=origin,
-                             direction=direction, region_index=region_index)
+                             direction=direction, region_index=region_index, label_values=objects != "components")
+    selected = object_arguments(prepared, objects=objects, feature_image=feature_image,
+                                histogram_bins=histogram_bins, min_size=min_size, max_size=max_size,
+                                keep_largest=keep_largest, sort_by_size=sort_by_size)
     labels = allocate_labels(prepared, label_dtype) if label_image else None
     run = run_arguments(prepared, fully_connected=fully_connected, backend=backend, device=device, stream=stream,
                         threads=threads, algorithm=algorithm)
     out = _core.analyze(
         run,
+        selected,
         labels=labels,
         spacing=prepared.spacing,
         origin=prepared.origin,

@@ -139,14 +139,19 @@ def _check_numpy_like_layout(array, framework: str) -> None:
                              f"{framework}.ascontiguousarray(image) if a copy is what you want")
 
 
-def _foreground_rule(array, framework: str, kind: str, background_value, foreground_value, threshold):
-    """(array, foreground_equal, value), making a mask only for an explicit threshold or a real-typed image."""
+def _foreground_rule(array, framework: str, kind: str, background_value, foreground_value, threshold,
+                     label_values: bool):
+    """(array, foreground_equal, value), making a mask only for an explicit threshold or a real-typed image.
+    label_values: the pixel values name the objects, so no mask may replace them."""
     given = [name for name, v in (("background_value", background_value), ("foreground_value", foreground_value),
                                   ("threshold", threshold)) if v is not None]
     if len(given) > 1:
         raise ValueError(f"give at most one of background_value, foreground_value and threshold (got {given})")
     if kind == "c":
         raise TypeError("complex images are not supported")
+    if label_values and (kind == "f" or threshold is not None):
+        raise TypeError("a label image (objects='label_values' or 'label_value_components') must have an integer "
+                        "dtype, and takes no threshold: each value is an object")
     if threshold is not None:
         return array > threshold, False, 0
     if kind == "f":
@@ -167,19 +172,19 @@ def _as_int(value, what: str) -> int:
     raise TypeError(f"{what} must be an integer for an integer or boolean image, not {type(value).__name__}")
 
 
-def prepare(image, *, background_value=None, foreground_value=None, threshold=None, spacing=None, origin=None,
-            direction=None, region_index: Optional[Sequence[int]] = None) -> PreparedInput:
-    keep_alive = None
+def _unwrap(image):
+    """(framework, array, itk/SimpleITK image or None, (spacing, origin, direction, index) or None) of
+    anything the package takes as an image."""
     source = None
-    image_spacing = image_origin = image_direction = image_index = None
+    geometry = None
     if is_sitk_image(image):
         framework = "sitk"
-        keep_alive = source = image
-        array, image_spacing, image_origin, image_direction, image_index = _unwrap_sitk(image)
+        source = image
+        array, *geometry = _unwrap_sitk(image)
     elif is_itk_image(image):
         framework = "itk"
-        keep_alive = source = image
-        array, image_spacing, image_origin, image_direction, image_index = _unwrap_itk(image)
+        source = image
+        array, *geometry = _unwrap_itk(image)
     elif is_torch_tensor(image):
         framework = "torch"
         if image.device.type not in ("cpu", "cuda"):
@@ -200,6 +205,27 @@ def prepare(image, *, background_value=None, foreground_value=None, threshold=No
     else:
         raise TypeError(f"unsupported image type {type(image).__name__}: pass a NumPy, CuPy or PyTorch array, "
                         "an itk.Image or a SimpleITK.Image")
+    return framework, array, source, geometry
+
+
+def _device_of(array, framework: str):
+    """(on_cuda, CUDA device index) of an unwrapped array."""
+    if framework == "torch":
+        return array.is_cuda, array.device.index if array.is_cuda else 0
+    if framework == "cupy":
+        return True, int(array.device.id)
+    if framework == "dlpack" and hasattr(array, "__dlpack_device__"):
+        device_type, device_id = array.__dlpack_device__()
+        on_cuda = int(device_type) in (2, 13)  # kDLCUDA, kDLCUDAManaged
+        return on_cuda, int(device_id) if on_cuda else 0
+    return False, 0
+
+
+def prepare(image, *, background_value=None, foreground_value=None, threshold=None, spacing=None, origin=None,
+            direction=None, region_index: Optional[Sequence[int]] = None, label_values: bool = False) -> PreparedInput:
+    framework, array, source, geometry = _unwrap(image)
+    keep_alive = source
+    image_spacing, image_origin, image_direction, image_index = geometry or (None,) * 4
 
     shape = tuple(int(s) for s in array.shape)
     dimension = len(shape)
@@ -212,20 +238,10 @@ def prepare(image, *, background_value=None, foreground_value=None, threshold=No
     kind = _dtype_kind(array, "numpy" if isinstance(array, np.ndarray) else framework)
     if numpy_like and kind in "biu":
         _check_numpy_like_layout(array, "numpy" if isinstance(array, np.ndarray) else "cupy")
-    array, equal, value = _foreground_rule(array, framework, kind, background_value, foreground_value, threshold)
+    array, equal, value = _foreground_rule(array, framework, kind, background_value, foreground_value, threshold,
+                                           label_values)
 
-    on_cuda = False
-    device_index = 0
-    if framework == "torch":
-        on_cuda = array.is_cuda
-        device_index = array.device.index if on_cuda else 0
-    elif framework == "cupy":
-        on_cuda = True
-        device_index = int(array.device.id)
-    elif framework == "dlpack" and hasattr(array, "__dlpack_device__"):
-        device_type, device_id = array.__dlpack_device__()
-        on_cuda = int(device_type) in (2, 13)  # kDLCUDA, kDLCUDAManaged
-        device_index = int(device_id) if on_cuda else 0
+    on_cuda, device_index = _device_of(array, framework)
 
     return PreparedInput(
         array=array,
@@ -246,6 +262,28 @@ def prepare(image, *, background_value=None, foreground_value=None, threshold=No
         keep_alive=keep_alive,
         source=source,
     )
+
+
+def prepare_feature_image(feature_image, prepared: PreparedInput):
+    """The feature image as the extension takes it (read in place, never
+    copied): host memory, the image's shape, an integer, boolean or 32/64-bit
+    real dtype. An itk/SimpleITK image's array is a view of its buffer: the
+    caller's reference to the image keeps it alive during the call."""
+    framework, array, _source, _geometry = _unwrap(feature_image)
+    if _device_of(array, framework)[0]:
+        raise TypeError("the feature image must be in host memory for now (a NumPy array, an itk.Image or a "
+                        "SimpleITK.Image, or a CPU tensor); copy it to the host first")
+    shape = tuple(int(s) for s in array.shape)
+    if shape != prepared.shape:
+        raise ValueError(f"the feature image's shape {shape} differs from the image's {prepared.shape}")
+    kind = _dtype_kind(array, "numpy" if isinstance(array, np.ndarray) else framework)
+    if kind == "c":
+        raise TypeError("complex feature images are not supported")
+    if isinstance(array, np.ndarray):
+        if kind == "f" and array.dtype.itemsize not in (4, 8):
+            raise TypeError(f"the feature image's dtype {array.dtype} is not supported: use float32 or float64")
+        _check_numpy_like_layout(array, "numpy")
+    return array
 
 
 def caller_stream(prepared: PreparedInput, stream) -> Optional[int]:

@@ -19,7 +19,9 @@ class ShapeStatistics(dict):
     coordinate, ``bbox-0`` the first x index. Columns, for dimension D:
 
     - ``label``: 1..N, numbered in raster order of each component's first
-      pixel (x fastest), as ``sitk.ConnectedComponent`` numbers them;
+      pixel (x fastest), as ``sitk.ConnectedComponent`` numbers them (in
+      increasing order of the values for ``objects="label_values"``, by
+      decreasing size with ``sort_by_size``);
     - ``number_of_pixels``, ``physical_size`` (pixels x spacing product);
     - ``centroid-i`` (physical point);
     - ``bbox-0`` .. ``bbox-(2D-1)``: SimpleITK's ``GetBoundingBox``: the start
@@ -37,6 +39,15 @@ class ShapeStatistics(dict):
     - ``oriented_bounding_box_origin-i``, ``oriented_bounding_box_size-i``
       (when ``oriented_bounding_box=True``; the box's direction is
       ``principal_axes``).
+    - ``label_value`` (``objects="label_values"`` or
+      ``"label_value_components"``): the label image's value of each object;
+    - ``source_label`` (a selection: ``min_size``, ``max_size``,
+      ``keep_largest``, ``sort_by_size``): the object's number without it;
+    - with ``feature_image``: ``minimum``, ``maximum``, ``mean``, ``sum``,
+      ``standard_deviation``, ``variance``, ``median``, ``skewness``,
+      ``kurtosis``, ``minimum_index-i``, ``maximum_index-i`` (ITK index),
+      ``center_of_gravity-i`` (physical point), as SimpleITK's
+      ``LabelIntensityStatisticsImageFilter``.
 
     Attributes besides the columns: ``label_image`` (or None), ``backend``
     ("cpu" or "cuda"), ``times`` (milliseconds by stage), ``dimension``,

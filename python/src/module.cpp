@@ -1,12 +1,14 @@
 // The Python extension: turns a DLPack/buffer array into a cca::ImageView
 // (no copy: host or CUDA device memory, strides passed through), runs the
 // engine without the GIL, and either computes ITK's shape attributes with
-// cca::ComputeShapeAttributes and returns them as NumPy columns (analyze) or
+// cca::ComputeShapeAttributes (with a feature image, the intensity group by
+// cca::ComputeIntensityAttributes) and returns them as NumPy columns (analyze) or
 // writes only the label image into the caller's array (label). Argument
 // checks that need a framework (float thresholds, stream objects, ITK and
 // SimpleITK images) live in the Python package; this module checks what the
 // engine needs.
 #include "cca/Engine.h"
+#include "cca/IntensityAttributes.h"
 #include "cca/ShapeAttributes.h"
 
 #include <nanobind/nanobind.h>
@@ -185,9 +187,10 @@ DtypeName(nb::dlpack::dtype dtype)
   return std::string(kind) + std::to_string(dtype.bits);
 }
 
-/** The engine's pixel type of an integer or boolean dtype; TypeError otherwise. */
+/** The engine's pixel type of an integer or boolean dtype, or of a 32 or
+ *  64-bit real dtype when `real` (feature images); TypeError otherwise. */
 cca::PixelType
-PixelTypeOf(nb::dlpack::dtype dtype)
+PixelTypeOf(nb::dlpack::dtype dtype, bool real)
 {
   const auto code = static_cast<nb::dlpack::dtype_code>(dtype.code);
   if (dtype.lanes == 1)
@@ -213,6 +216,14 @@ PixelTypeOf(nb::dlpack::dtype dtype)
           break;
       }
     }
+  }
+  if (real && code == nb::dlpack::dtype_code::Float && dtype.lanes == 1 && (dtype.bits == 32 || dtype.bits == 64))
+  {
+    return dtype.bits == 32 ? cca::PixelType::Float32 : cca::PixelType::Float64;
+  }
+  if (real)
+  {
+    ThrowType("the feature image's dtype " + DtypeName(dtype) + " is not an integer, boolean, float32 or float64 type");
   }
   if (code == nb::dlpack::dtype_code::Float || code == nb::dlpack::dtype_code::Bfloat)
   {
@@ -285,9 +296,10 @@ ForegroundBits(nb::handle value, nb::dlpack::dtype dtype)
 }
 
 /** The array as an engine view: axes reversed (NumPy's z, y, x to x, y, z),
- *  strides in elements passed through, never copied. */
+ *  strides in elements passed through, never copied. `real`: a feature
+ *  image, which may have a real dtype. */
 cca::ImageView
-ViewOf(const Array & array)
+ViewOf(const Array & array, bool real = false)
 {
   const size_t dimension = array.ndim();
   if (dimension != 2 && dimension != 3)
@@ -295,7 +307,7 @@ ViewOf(const Array & array)
     ThrowValue("the image must have 2 or 3 dimensions (y, x or z, y, x), not " + std::to_string(dimension));
   }
   cca::ImageView view;
-  view.pixelType = PixelTypeOf(array.dtype());
+  view.pixelType = PixelTypeOf(array.dtype(), real);
   view.dimension = static_cast<int>(dimension);
   view.data = array.data();
   view.memory = MemoryOf(array.device_type());
@@ -588,6 +600,127 @@ private:
   std::vector<Column> m_Columns;
 };
 
+/** The columns beside the shape table: label_value (label-image input),
+ *  source_label (a selection renumbered the objects) and the intensity group
+ *  (a feature image), named as SimpleITK's LabelIntensityStatisticsImageFilter
+ *  names its measurements, in snake_case; vectors split as the shape columns. */
+void
+AddObjectColumns(const cca::Result & result, const cca::ImageGeometry & geometry, nb::dict & columns)
+{
+  const auto rows = static_cast<size_t>(result.componentCount);
+  if (!result.labelValues.empty())
+  {
+    columns["label_value"] = NumpyColumn(std::vector<std::int64_t>(result.labelValues));
+  }
+  if (!result.sourceNumbers.empty())
+  {
+    columns["source_label"] = NumpyColumn(std::vector<std::int64_t>(result.sourceNumbers));
+  }
+  if (result.intensity.size() != rows)
+  {
+    return;
+  }
+  const int                              d = geometry.dimension;
+  std::vector<std::vector<double>>       scalars(9, std::vector<double>(rows));
+  std::vector<std::vector<std::int64_t>> indices(2 * d, std::vector<std::int64_t>(rows));
+  std::vector<std::vector<double>>       centers(d, std::vector<double>(rows));
+  for (size_t r = 0; r < rows; ++r)
+  {
+    const cca::ObjectIntensity &   s = result.intensity[r];
+    const cca::IntensityAttributes a = cca::ComputeIntensityAttributes(s, result.features[r].pixelCount, geometry);
+    const double                   values[9] = { s.minimum,  s.maximum, a.mean,     s.sum,     a.standardDeviation,
+                                                 a.variance, s.median,  a.skewness, a.kurtosis };
+    for (int c = 0; c < 9; ++c)
+    {
+      scalars[c][r] = values[c];
+    }
+    for (int i = 0; i < d; ++i)
+    {
+      indices[i][r] = a.minimumIndex[i];
+      indices[d + i][r] = a.maximumIndex[i];
+      centers[i][r] = a.centerOfGravity[i];
+    }
+  }
+  const char * names[9] = { "minimum",  "maximum", "mean",     "sum",     "standard_deviation",
+                            "variance", "median",  "skewness", "kurtosis" };
+  for (int c = 0; c < 9; ++c)
+  {
+    columns[names[c]] = NumpyColumn(std::move(scalars[c]));
+  }
+  for (int i = 0; i < d; ++i)
+  {
+    columns[("minimum_index-" + std::to_string(i)).c_str()] = NumpyColumn(std::move(indices[i]));
+  }
+  for (int i = 0; i < d; ++i)
+  {
+    columns[("maximum_index-" + std::to_string(i)).c_str()] = NumpyColumn(std::move(indices[d + i]));
+  }
+  for (int i = 0; i < d; ++i)
+  {
+    columns[("center_of_gravity-" + std::to_string(i)).c_str()] = NumpyColumn(std::move(centers[i]));
+  }
+}
+
+cca::Objects
+ObjectsOf(const std::string & name)
+{
+  if (name == "components")
+  {
+    return cca::Objects::ForegroundComponents;
+  }
+  if (name == "label_values")
+  {
+    return cca::Objects::LabelValues;
+  }
+  if (name == "label_value_components")
+  {
+    return cca::Objects::LabelValueComponents;
+  }
+  ThrowValue("objects must be 'components', 'label_values' or 'label_value_components', not '" + name + "'");
+}
+
+/** What label_shape_statistics measures besides the shape: which objects, a
+ *  feature image and its histogram's bins (0: the engine's default rule),
+ *  and the selection by size. A Python object of its own
+ *  (_core.ObjectArguments), made by the package after its checks. */
+struct ObjectArguments
+{
+  std::string          objects;
+  std::optional<Array> featureImage;
+  std::uint32_t        histogramBins;
+  std::int64_t         minimumPixels;
+  std::int64_t         maximumPixels;
+  std::int64_t         keepLargest;
+  bool                 orderBySize;
+};
+
+/** Sets options.objects, intensity and selection from `arguments`. */
+void
+ApplyObjectArguments(const ObjectArguments & arguments, const cca::ImageView & view, cca::Options & options)
+{
+  options.objects = ObjectsOf(arguments.objects);
+  if (arguments.featureImage)
+  {
+    const cca::ImageView feature = ViewOf(*arguments.featureImage, true);
+    if (feature.memory != cca::MemorySpace::Host)
+    {
+      ThrowType("the feature image must be in host memory (a NumPy array, an itk or SimpleITK image)");
+    }
+    if (feature.dimension != view.dimension || feature.size[0] != view.size[0] || feature.size[1] != view.size[1] ||
+        feature.size[2] != view.size[2])
+    {
+      ThrowValue("the feature image must have the image's shape");
+    }
+    options.intensity.featureImage = feature;
+    options.intensity.weightedMoments = true;
+    options.intensity.histogram = cca::StatisticsLabelMapHistogram(feature.pixelType, arguments.histogramBins);
+  }
+  options.selection.minimumPixels = arguments.minimumPixels;
+  options.selection.maximumPixels = arguments.maximumPixels;
+  options.selection.keepLargest = arguments.keepLargest;
+  options.selection.orderBySize = arguments.orderBySize;
+}
+
 // ---- the calls ----------------------------------------------------------------
 
 /** What every call passes: the image, its foreground rule and where and how
@@ -664,6 +797,7 @@ RunReport(const cca::Result & result, const cca::ImageView & view)
 /** label_shape_statistics: the engine's table, then ITK's shape attributes as columns. */
 nb::dict
 Analyze(const RunArguments &         arguments,
+        const ObjectArguments &      objects,
         std::optional<WritableArray> labels,
         std::array<double, 3>        spacing,
         std::array<double, 3>        origin,
@@ -675,6 +809,7 @@ Analyze(const RunArguments &         arguments,
         bool                         lines)
 {
   auto [view, options] = EngineInput(arguments, labels, "the label image");
+  ApplyObjectArguments(objects, view, options);
   cca::ShapeAttributeOptions attributeOptions;
   attributeOptions.perimeter = perimeter;
   attributeOptions.feretDiameter = feretDiameter;
@@ -727,7 +862,9 @@ Analyze(const RunArguments &         arguments,
   }
 
   nb::dict out = RunReport(result, view);
-  out["columns"] = table->ToDict();
+  nb::dict columns = table->ToDict();
+  AddObjectColumns(result, geometry, columns);
+  out["columns"] = columns;
   const Clock::time_point columnsDone = Clock::now();
   nb::dict                times = out["times"];
   times["shape_attributes_ms"] = milliseconds(engineDone, attributesDone);
@@ -814,9 +951,33 @@ NB_MODULE(_core, m)
       nb::arg("stream").none(),
       nb::arg("threads"),
       nb::arg("algorithm"));
+  nb::class_<ObjectArguments>(m, "ObjectArguments")
+    .def(
+      "__init__",
+      [](ObjectArguments *    self,
+         std::string          objects,
+         std::optional<Array> featureImage,
+         std::uint32_t        histogramBins,
+         std::int64_t         minimumPixels,
+         std::int64_t         maximumPixels,
+         std::int64_t         keepLargest,
+         bool                 orderBySize) {
+        new (self) ObjectArguments{ std::move(objects), std::move(featureImage), histogramBins,
+                                    minimumPixels,      maximumPixels,           keepLargest,
+                                    orderBySize };
+      },
+      nb::kw_only(),
+      nb::arg("objects"),
+      nb::arg("feature_image").noconvert().none(),
+      nb::arg("histogram_bins"),
+      nb::arg("minimum_pixels"),
+      nb::arg("maximum_pixels"),
+      nb::arg("keep_largest"),
+      nb::arg("order_by_size"));
   m.def("analyze",
         &Analyze,
         nb::arg("run"),
+        nb::arg("objects"),
         nb::kw_only(),
         nb::arg("labels").noconvert().none(),
         nb::arg("spacing"),

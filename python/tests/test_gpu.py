@@ -162,3 +162,35 @@ def test_concurrent_gpu_calls(torch):
         results = list(pool.map(lambda t: cls.label_shape_statistics(t, **OPTIONS), tensors * 2))
     for k, got in enumerate(results):
         assert_same_table(got, cpu_table(masks[k % len(masks)]), f"thread job {k}")
+
+
+# ---- feature image, label images and the selection ----------------------------------
+
+
+@pytest.mark.parametrize("objects", ["components", "label_values", "label_value_components"])
+def test_objects_selection_and_intensity_equal_cpu(objects):
+    # A label image of 5 values (seed 211) read as labels or as a mask; an
+    # int16 feature image (seed 212) is summed exactly on both backends.
+    rng = np.random.default_rng(211)
+    labels = np.repeat(np.repeat(rng.integers(0, 6, (90, 110)), 2, 0), 2, 1).astype(np.uint16)
+    feature = np.random.default_rng(212).integers(-3000, 3000, labels.shape).astype(np.int16)
+    kwargs = dict(objects=objects, feature_image=feature, min_size=3, keep_largest=40, sort_by_size=True)
+    want = cpu_table(labels, **kwargs)
+    got = cls.label_shape_statistics(labels, backend="cuda", label_image=True, **OPTIONS, **kwargs)
+    assert_same_table(got, want, f"objects={objects} seeds 211, 212")
+    np.testing.assert_array_equal(got.label_image, want.label_image)
+
+
+def test_real_feature_image_close_to_cpu():
+    mask = random_blocks((200, 230), 0.45, 1, 213)
+    feature = np.random.default_rng(214).normal(10.0, 3.0, mask.shape)
+    want = cls.label_shape_statistics(mask, backend="cpu", feature_image=feature)
+    got = cls.label_shape_statistics(mask, backend="cuda", feature_image=feature)
+    for name in want:  # double atomics add in a varying order: the last bits may differ
+        np.testing.assert_allclose(got[name], want[name], rtol=1e-9, atol=1e-9, err_msg=f"seeds 213, 214: {name}")
+
+
+def test_device_feature_image_is_refused(cupy):
+    mask = cupy.asarray(random_blocks((20, 30), 0.5, 1, 215))
+    with pytest.raises(TypeError, match="host memory"):
+        cls.label_shape_statistics(mask, feature_image=cupy.zeros(mask.shape, cupy.float32))
