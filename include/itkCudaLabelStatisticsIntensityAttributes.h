@@ -16,10 +16,10 @@
 #ifndef itkCudaLabelStatisticsIntensityAttributes_h
 #define itkCudaLabelStatisticsIntensityAttributes_h
 
+#include "cca/IntensityAttributes.h"
 #include "cca/Types.h"
 
 #include "itkMath.h"
-#include "itkNumericTraits.h"
 #include "vnl/algo/vnl_real_eigensystem.h"
 #include "vnl/algo/vnl_symmetric_eigensystem.h"
 
@@ -36,9 +36,9 @@ namespace itk
  * histogram into the intensity attributes of a StatisticsLabelObject, with the
  * formulas of ITK 5.2.1's StatisticsLabelMapFilter.
  *
- * Mean = Sum / N; Variance = sum (v - mean)^2 / (N - 1) (0 for one pixel);
- * Skewness and Kurtosis from the central moments with ITK's guards against a
- * zero variance; CenterOfGravity = the weighted centroid mapped to physical
+ * Mean, Variance (N - 1), StandardDeviation, Skewness and Kurtosis by
+ * cca::ComputeIntensityMoments (cca/IntensityAttributes.h, shared with the
+ * Python package); CenterOfGravity = the weighted centroid mapped to physical
  * space; the weighted second moments are the index-space weighted covariance
  * C mapped as A C A^T (A = Direction * diag(Spacing)), plus spacing^2 / 12 on
  * the diagonal as ITK adds it, then vnl's eigensystem, the last axis times
@@ -87,21 +87,8 @@ public:
   Assign(std::int64_t k, LabelObjectType & object) const
   {
     const cca::ObjectIntensity & s = m_Result.intensity[static_cast<std::size_t>(k)];
-    const double                 n = static_cast<double>(m_Result.features[static_cast<std::size_t>(k)].pixelCount);
-
-    const double mean = s.sum / n;
-    const double variance = n > 1 ? s.centralMoments[0] / (n - 1) : 0.0;
-    const double sigma = std::sqrt(variance);
-    double       skewness = 0.0;
-    if (std::abs(variance * sigma) > NumericTraits<double>::min())
-    {
-      skewness = (s.centralMoments[1] / n) / (variance * sigma);
-    }
-    double kurtosis = 0.0;
-    if (std::abs(variance) > NumericTraits<double>::min())
-    {
-      kurtosis = (s.centralMoments[2] / n) / (variance * variance) - 3.0;
-    }
+    const cca::IntensityMoments  scalars =
+      cca::ComputeIntensityMoments(s, m_Result.features[static_cast<std::size_t>(k)].pixelCount);
 
     IndexType minimumIndex = m_RegionIndex;
     IndexType maximumIndex = m_RegionIndex;
@@ -159,18 +146,18 @@ public:
     object.SetMinimum(s.minimum);
     object.SetMaximum(s.maximum);
     object.SetSum(s.sum);
-    object.SetMean(mean);
+    object.SetMean(scalars.mean);
     object.SetMedian(s.median);
-    object.SetVariance(variance);
-    object.SetStandardDeviation(sigma);
+    object.SetVariance(scalars.variance);
+    object.SetStandardDeviation(scalars.standardDeviation);
     object.SetMinimumIndex(minimumIndex);
     object.SetMaximumIndex(maximumIndex);
     object.SetCenterOfGravity(centerOfGravity);
     object.SetWeightedPrincipalAxes(principalAxes);
     object.SetWeightedFlatness(flatness);
     object.SetWeightedPrincipalMoments(principalMoments);
-    object.SetSkewness(skewness);
-    object.SetKurtosis(kurtosis);
+    object.SetSkewness(scalars.skewness);
+    object.SetKurtosis(scalars.kurtosis);
     object.SetWeightedElongation(elongation);
     if (m_HistogramBins > 0)
     {

@@ -15,15 +15,41 @@
 namespace cca
 {
 
-/** Named as StatisticsLabelObject's attributes; vectors in x, y, z order (2D:
- *  the first two entries). */
-struct IntensityAttributes
+/** The moments of the values, named as StatisticsLabelObject's attributes. */
+struct IntensityMoments
 {
-  double       mean = 0;
-  double       variance = 0; ///< sum (v - mean)^2 / (N - 1), 0 for one pixel
-  double       standardDeviation = 0;
-  double       skewness = 0;         ///< 0 when the variance is 0 (ITK's guard)
-  double       kurtosis = 0;         ///< excess kurtosis; 0 when the variance is 0
+  double mean = 0;
+  double variance = 0; ///< sum (v - mean)^2 / (N - 1), 0 for one pixel
+  double standardDeviation = 0;
+  double skewness = 0; ///< 0 when the variance is 0 (ITK's guard)
+  double kurtosis = 0; ///< excess kurtosis; 0 when the variance is 0
+};
+
+/** The moments of object `s` of `pixelCount` pixels. */
+inline IntensityMoments
+ComputeIntensityMoments(const ObjectIntensity & s, std::int64_t pixelCount)
+{
+  IntensityMoments m;
+  const double     n = static_cast<double>(pixelCount);
+  m.mean = s.sum / n;
+  m.variance = n > 1 ? s.centralMoments[0] / (n - 1) : 0.0;
+  m.standardDeviation = std::sqrt(m.variance);
+  // itk::NumericTraits<double>::min() is DBL_MIN.
+  if (std::abs(m.variance * m.standardDeviation) > DBL_MIN)
+  {
+    m.skewness = (s.centralMoments[1] / n) / (m.variance * m.standardDeviation);
+  }
+  if (std::abs(m.variance) > DBL_MIN)
+  {
+    m.kurtosis = (s.centralMoments[2] / n) / (m.variance * m.variance) - 3.0;
+  }
+  return m;
+}
+
+/** The moments and the positions; vectors in x, y, z order (2D: the first
+ *  two entries). */
+struct IntensityAttributes : IntensityMoments
+{
   std::int64_t minimumIndex[3] = {}; ///< ITK index (the region index added)
   std::int64_t maximumIndex[3] = {};
   double       centerOfGravity[3] = {}; ///< physical point; 0 when the sum is almost 0 (ITK's rule)
@@ -34,19 +60,7 @@ inline IntensityAttributes
 ComputeIntensityAttributes(const ObjectIntensity & s, std::int64_t pixelCount, const ImageGeometry & geometry)
 {
   IntensityAttributes a;
-  const double        n = static_cast<double>(pixelCount);
-  a.mean = s.sum / n;
-  a.variance = n > 1 ? s.centralMoments[0] / (n - 1) : 0.0;
-  a.standardDeviation = std::sqrt(a.variance);
-  // itk::NumericTraits<double>::min() is DBL_MIN.
-  if (std::abs(a.variance * a.standardDeviation) > DBL_MIN)
-  {
-    a.skewness = (s.centralMoments[1] / n) / (a.variance * a.standardDeviation);
-  }
-  if (std::abs(a.variance) > DBL_MIN)
-  {
-    a.kurtosis = (s.centralMoments[2] / n) / (a.variance * a.variance) - 3.0;
-  }
+  static_cast<IntensityMoments &>(a) = ComputeIntensityMoments(s, pixelCount);
   const int d = geometry.dimension;
   for (int i = 0; i < d; ++i)
   {
