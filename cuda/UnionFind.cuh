@@ -143,15 +143,24 @@ struct LinkPass
   std::int64_t rowsPerSlice = 0;
 };
 
+/** Coordinates below extent that are odd multiples of half: the lines a
+ *  level of ForEachLinkPass joins to their predecessors. */
+inline std::int64_t
+OddMultiplesBelow(std::int64_t extent, std::int64_t half)
+{
+  return (extent + half - 1) / (2 * half);
+}
+
 /** The passes that join every pair of touching runs once, each pass short
- *  of long chains: one pass over all runs within blocks of blockRows rows of
- *  a slice (blockRows 0: all rows of a slice), then the block borders level by level (the rows at odd multiples
- *  of blockRows, then of 2 blockRows, ... : each level joins pairs of
- *  labeled blocks, so the trees deepen by one level, not one row), then
- *  the slices the same way (odd slices with the slice before, then odd
- *  multiples of 2, ...). One pass over all rows at once built chains of
- *  roots along y and z that every later walk climbed: near the percolation
- *  threshold 10-50 ms at 512^3, now 3-9 ms. Calls pass(p) in order. */
+ *  of long chains: one pass over all runs within blocks of blockRows rows
+ *  of a slice (blockRows 0: all rows of a slice), then the block borders
+ *  level by level (the rows at odd multiples of blockRows, then of
+ *  2 blockRows, ...: each level joins pairs of labeled blocks, so the trees
+ *  deepen by one level, not one row), then the slices the same way (odd
+ *  slices with the slice before, then odd multiples of 2, ...). One pass
+ *  over all rows at once built chains of roots along y and z that every
+ *  later walk climbed: near the percolation threshold 10-50 ms at 512^3,
+ *  now 3-9 ms. Calls pass(p) in order. */
 template <class F>
 void
 ForEachLinkPass(const Geometry & g, std::int64_t blockRows, F && pass)
@@ -166,7 +175,7 @@ ForEachLinkPass(const Geometry & g, std::int64_t blockRows, F && pass)
     level.rows = within.rows;
     level.first = half;
     level.stride = 2 * half;
-    level.rowsPerSlice = (g.height - half + 2 * half - 1) / (2 * half);
+    level.rowsPerSlice = OddMultiplesBelow(g.height, half);
     level.lines = level.rowsPerSlice * g.depth;
     pass(level);
   }
@@ -176,7 +185,7 @@ ForEachLinkPass(const Geometry & g, std::int64_t blockRows, F && pass)
     level.rows = LinkedRows::PreviousSlice;
     level.first = half;
     level.stride = 2 * half;
-    level.lines = (g.depth - half + 2 * half - 1) / (2 * half);
+    level.lines = OddMultiplesBelow(g.depth, half);
     pass(level);
   }
 }
