@@ -34,15 +34,18 @@ ShuffleValue(const T & value, int sourceLane)
   return result;
 }
 
-/** All 32 lanes must call this. Folds the values of lanes with equal keys
- *  with combine(value, other) into the lowest of those lanes and returns
- *  true there (the leader); other lanes return false and their value is
- *  undefined. combine must be associative and commutative. */
-template <class Key, class Value, class Combine>
+/** All 32 lanes must call this, with peers = __match_any_sync(FullWarp, key).
+ *  Folds the values of lanes with equal keys into the lowest of those lanes
+ *  and returns true there (the leader); the others return false. Each round
+ *  of the tree calls foldFrom(source, fold) on every lane: foldFrom reads
+ *  the value of lane source with ShuffleValue (every lane, as __shfl_sync
+ *  requires) and adds it to its own where fold is true. A large value can
+ *  so be shuffled part by part, holding one part twice at a time, not the
+ *  whole value. The fold must be associative and commutative. */
+template <class FoldFrom>
 __device__ __forceinline__ bool
-WarpCombineByKey(Key key, Value & value, Combine && combine)
+WarpFoldPeers(unsigned peers, FoldFrom && foldFrom)
 {
-  unsigned   peers = __match_any_sync(FullWarp, key);
   unsigned   rank = __popc(peers & LanesBelow());
   const bool leader = rank == 0;
   peers &= LanesAbove();
@@ -50,16 +53,26 @@ WarpCombineByKey(Key key, Value & value, Combine && combine)
   // lanes of odd rank then drop out (a tree over non-contiguous lanes).
   while (__any_sync(FullWarp, peers != 0))
   {
-    const int   next = __ffs(peers); // 1-based; 0 when no peer is left above
-    const Value other = ShuffleValue(value, next == 0 ? static_cast<int>(LaneId()) : next - 1);
-    if (next != 0)
-    {
-      combine(value, other);
-    }
+    const int next = __ffs(peers); // 1-based; 0 when no peer is left above
+    foldFrom(next == 0 ? static_cast<int>(LaneId()) : next - 1, next != 0);
     peers &= __ballot_sync(FullWarp, (rank & 1) == 0);
     rank >>= 1;
   }
   return leader;
+}
+
+/** WarpFoldPeers for a whole value: combine(value, other) adds other. */
+template <class Key, class Value, class Combine>
+__device__ __forceinline__ bool
+WarpCombineByKey(Key key, Value & value, Combine && combine)
+{
+  return WarpFoldPeers(__match_any_sync(FullWarp, key), [&](int source, bool fold) {
+    const Value other = ShuffleValue(value, source);
+    if (fold)
+    {
+      combine(value, other);
+    }
+  });
 }
 
 } // namespace cuda

@@ -54,8 +54,9 @@ public:
       {
         return;
       }
+      constexpr std::int64_t words = sizeof(Record) / 8;
       device.Launch("intensity table kernel",
-                    BlocksFor(static_cast<std::int64_t>(objects), BlockThreads),
+                    BlocksFor(static_cast<std::int64_t>(objects) * words, BlockThreads),
                     BlockThreads,
                     ClearIntensityKernel<detail::IntensitySum_t<T>>,
                     static_cast<std::int64_t>(objects),
@@ -75,13 +76,18 @@ public:
                       m_Packed,
                       table);
       };
-      if (frame.options.intensity.weightedMoments)
+      // Only the sums the image can make nonzero are voted: a plane has no z.
+      if (!frame.options.intensity.weightedMoments)
       {
-        launch(IntensityVotesKernel<T, Index, true>);
+        launch(IntensityVotesKernel<T, Index, detail::FirstWeightedSum>);
+      }
+      else if (frame.geometry.depth == 1)
+      {
+        launch(IntensityVotesKernel<T, Index, detail::PlanarIntensitySums>);
       }
       else
       {
-        launch(IntensityVotesKernel<T, Index, false>);
+        launch(IntensityVotesKernel<T, Index, detail::NumberOfIntensitySums>);
       }
       if (!m_Packed)
       {

@@ -1,14 +1,18 @@
 // The intensity group's votes (Options::intensity): each full run reads its
 // feature pixels once (IntensityRecord.h: the sums of powers, the weighted
-// sums, the extremes), the lanes of a warp fold their records by object
-// with conflict detection, the block folds the votes for its first run's
-// object in shared memory (the giant component above the percolation
-// threshold), and the leaders merge into the object's entry with atomics:
-// word by word with carries for the exact integer sums (order-free, so the
-// table is exact and reproducible), double atomics for the real ones, an
-// atomic min and max for the extremes' keys. Where the key has no room for
-// the pixel index (64-bit values), a second pass finds the last pixel of
-// each object holding its extreme.
+// sums, the extremes); where keys repeat in a warp (large components), the
+// lanes fold their records by object with conflict detection, sum by sum so
+// that a record is never held twice in registers; the block folds the votes
+// for its first run's object in shared memory (the giant component above
+// the percolation threshold), and the leaders merge into the object's entry
+// with atomics: word by word with carries for the exact integer sums
+// (order-free, so the table is exact and reproducible; the low words of all
+// sums are sent at once, then the carries, so a leader waits for one round
+// trip, not one per sum), double atomics for the real ones, an atomic min
+// and max for the extremes' keys. Only the sums the image can make nonzero
+// are voted (a plane has no z). Where the key has no room for the pixel
+// index (64-bit values), a second pass finds the last pixel of each object
+// holding its extreme.
 #ifndef cca_cuda_IntensityVotes_cuh
 #define cca_cuda_IntensityVotes_cuh
 
@@ -17,6 +21,7 @@
 #include "IntensityRecord.h"
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 namespace cca
@@ -24,62 +29,141 @@ namespace cca
 namespace cuda
 {
 
-/** target += v, exactly: word by word, the carry of each word added to the next. */
-template <int W>
+/** target[i] += v[i] for i < Sums, exactly: word by word with carries. The
+ *  same word of every sum is sent before any result is awaited, so a voter
+ *  waits W - 1 round trips, not one per sum; the top words need no result
+ *  and go as reductions. */
+template <int Sums, int W>
 __device__ __forceinline__ void
-AtomicAddSum(detail::WideSum<W> & target, const detail::WideSum<W> & v)
+AtomicAddSums(detail::WideSum<W> * target, const detail::WideSum<W> * v)
 {
-  unsigned long long carry = 0;
-  for (int i = 0; i < W; ++i)
+  unsigned long long carry[Sums];
+#pragma unroll
+  for (int i = 0; i < Sums; ++i)
   {
-    const unsigned long long add = v.word[i] + carry;
-    carry = add < carry ? 1u : 0u; // v.word[i] was all ones and a carry came in
-    if (add != 0)
+    carry[i] = 0;
+  }
+#pragma unroll
+  for (int j = 0; j < W; ++j)
+  {
+#pragma unroll
+    for (int i = 0; i < Sums; ++i)
     {
-      const unsigned long long old = atomicAdd(reinterpret_cast<unsigned long long *>(&target.word[i]), add);
-      carry += old + add < old ? 1u : 0u;
+      const unsigned long long add = v[i].word[j] + carry[i];
+      unsigned long long       next = add < carry[i] ? 1u : 0u; // v's word was all ones and a carry came in
+      if (add != 0)
+      {
+        auto * word = reinterpret_cast<unsigned long long *>(&target[i].word[j]);
+        if (j + 1 < W)
+        {
+          const unsigned long long old = atomicAdd(word, add);
+          next += old + add < old ? 1u : 0u;
+        }
+        else
+        {
+          atomicAdd(word, add);
+        }
+      }
+      carry[i] = next;
     }
   }
 }
 
+template <int Sums>
 __device__ __forceinline__ void
-AtomicAddSum(double & target, double v)
+AtomicAddSums(double * target, const double * v)
 {
-  if (v != 0)
+#pragma unroll
+  for (int i = 0; i < Sums; ++i)
   {
-    atomicAdd(&target, v);
+    if (v[i] != 0)
+    {
+      atomicAdd(&target[i], v[i]);
+    }
   }
 }
 
-/** table += r: extremes' keys and the sums (the weighted ones when asked). */
-template <bool Weighted, class Sum>
+/** table += r: the extremes' keys and the first Sums sums. */
+template <int Sums, class Sum>
 __device__ __forceinline__ void
 AtomicMergeIntensity(detail::IntensityRecord<Sum> & table, const detail::IntensityRecord<Sum> & r)
 {
   atomicMin(reinterpret_cast<unsigned long long *>(&table.minimumKey), static_cast<unsigned long long>(r.minimumKey));
   atomicMax(reinterpret_cast<unsigned long long *>(&table.maximumKey), static_cast<unsigned long long>(r.maximumKey));
-  constexpr int sums = Weighted ? detail::NumberOfIntensitySums : detail::FirstWeightedSum;
-  for (int i = 0; i < sums; ++i)
+  AtomicAddSums<Sums>(table.sums, r.sums);
+}
+
+/** Folds lane source's record into r where fold is true (WarpFoldPeers):
+ *  the extremes, then one sum at a time. Unpacked keys carry their index
+ *  beside them; packed ones hold it and are unique, so the index fields are
+ *  not needed. */
+template <int Sums, class Sum>
+__device__ __forceinline__ void
+FoldIntensityFrom(detail::IntensityRecord<Sum> & r, int source, bool fold, bool packed)
+{
+  const std::uint64_t minimumKey = ShuffleValue(r.minimumKey, source);
+  const std::uint64_t maximumKey = ShuffleValue(r.maximumKey, source);
+  std::int64_t        minimumIndex = -1;
+  std::int64_t        maximumIndex = -1;
+  if (!packed)
   {
-    AtomicAddSum(table.sums[i], r.sums[i]);
+    minimumIndex = ShuffleValue(r.minimumIndex, source);
+    maximumIndex = ShuffleValue(r.maximumIndex, source);
+  }
+  if (fold)
+  {
+    detail::MergeExtremes(r, minimumKey, minimumIndex, maximumKey, maximumIndex);
+  }
+#pragma unroll
+  for (int i = 0; i < Sums; ++i)
+  {
+    const Sum other = ShuffleValue(r.sums[i], source);
+    if (fold)
+    {
+      detail::AddSum(r.sums[i], other);
+    }
   }
 }
 
+/** Every record of the table neutral (ClearIntensity), written word by word
+ *  across the threads so that the stores coalesce. */
 template <class Sum>
 __global__ void
 ClearIntensityKernel(std::int64_t count, detail::IntensityRecord<Sum> * table)
 {
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
+  using Record = detail::IntensityRecord<Sum>;
+  static_assert(sizeof(Record) % 8 == 0, "records are written as 64-bit words");
+  constexpr int Words = sizeof(Record) / 8;
+  __shared__ std::uint64_t neutral[Words];
+  if (threadIdx.x == 0)
   {
-    detail::ClearIntensity(table[i]);
+    Record r;
+    detail::ClearIntensity(r);
+    std::memcpy(neutral, &r, sizeof(r));
+  }
+  __syncthreads();
+  auto * const       words = reinterpret_cast<std::uint64_t *>(table);
+  const std::int64_t total = count * Words;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t w = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; w < total; w += stride)
+  {
+    words[w] = neutral[w % Words];
   }
 }
 
+/** Lanes of a warp whose key repeats an earlier lane's, up to which every
+ *  lane votes for itself: folding shuffles every sum for all 32 lanes,
+ *  which costs more than the atomics of a few repeated keys (near or below
+ *  the percolation threshold); at and above it large components fill the
+ *  warps and folding saves most atomics. */
+constexpr int MaximumUnfoldedRepeats = 4;
+
 /** One lane per full run, whole warps together (conflict detection needs
  *  all 32 lanes); runs labeled `removed` (objects a selection left out) do
- *  not vote. feature: the feature image, dense, x fastest. */
-template <class T, class Index, bool Weighted>
+ *  not vote. feature: the feature image, dense, x fastest. Sums: the sums
+ *  voted (FirstWeightedSum without weighted moments, PlanarIntensitySums
+ *  for a plane, NumberOfIntensitySums for a volume). */
+template <class T, class Index, int Sums>
 __global__ void
 IntensityVotesKernel(RunArrays<Index> runs,
                      const Index * __restrict__ label,
@@ -90,6 +174,7 @@ IntensityVotesKernel(RunArrays<Index> runs,
                      detail::IntensityRecord<detail::IntensitySum_t<T>> * table)
 {
   using Record = detail::IntensityRecord<detail::IntensitySum_t<T>>;
+  constexpr bool    Weighted = Sums > detail::FirstWeightedSum;
   __shared__ Record hot;
   __shared__ Index  hotKey;
   if (threadIdx.x == 0)
@@ -128,24 +213,29 @@ IntensityVotesKernel(RunArrays<Index> runs,
     {
       detail::ClearIntensity(r);
     }
-    const bool leader =
-      WarpCombineByKey(key, r, [](Record & x, const Record & y) { detail::MergeIntensity(x, y, Weighted); });
+    // Every lane votes for itself unless keys repeat enough to fold.
+    const unsigned peers = __match_any_sync(FullWarp, key);
+    bool           leader = true;
+    if (__popc(__ballot_sync(FullWarp, (peers & LanesBelow()) != 0)) > MaximumUnfoldedRepeats)
+    {
+      leader = WarpFoldPeers(peers, [&](int source, bool fold) { FoldIntensityFrom<Sums>(r, source, fold, packed); });
+    }
     if (leader && key != removed)
     {
       if (key == hotKey)
       {
-        AtomicMergeIntensity<Weighted>(hot, r);
+        AtomicMergeIntensity<Sums>(hot, r);
       }
       else
       {
-        AtomicMergeIntensity<Weighted>(table[key], r);
+        AtomicMergeIntensity<Sums>(table[key], r);
       }
     }
   }
   __syncthreads();
   if (threadIdx.x == 0 && hotKey != removed)
   {
-    AtomicMergeIntensity<Weighted>(table[hotKey], hot);
+    AtomicMergeIntensity<Sums>(table[hotKey], hot);
   }
 }
 

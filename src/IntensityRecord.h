@@ -28,7 +28,9 @@ namespace cca
 namespace detail
 {
 
-/** The sums of a record, in this order. */
+/** The sums of a record, in this order: those a plane needs first, so that
+ *  the CUDA votes of a 2D image touch only the first PlanarIntensitySums
+ *  (the others stay 0 there). */
 enum IntensitySum
 {
   SumV,   ///< v
@@ -37,16 +39,19 @@ enum IntensitySum
   SumV4,  ///< v^4
   SumVX,  ///< v x
   SumVY,  ///< v y
-  SumVZ,  ///< v z
   SumVXX, ///< v x x
   SumVYY, ///< v y y
-  SumVZZ, ///< v z z
   SumVXY, ///< v x y
+  SumVZ,  ///< v z
+  SumVZZ, ///< v z z
   SumVXZ, ///< v x z
   SumVYZ, ///< v y z
   NumberOfIntensitySums
 };
 constexpr int FirstWeightedSum = SumVX;
+constexpr int PlanarIntensitySums = SumVZ;
+/** The weighted first moments by axis: sum v x, sum v y, sum v z. */
+constexpr int WeightedFirstMoment[3] = { SumVX, SumVY, SumVZ };
 
 template <class Sum>
 struct IntensityRecord
@@ -220,27 +225,65 @@ AddSum(Sum & a, const Sum & b)
   }
 }
 
-/** a += b, extremes included (unpacked: the larger index among equal keys). */
+/** a's extremes and their indices merged with b's (unpacked keys: the larger
+ *  index among equal keys). */
+template <class Sum>
+CCA_HOST_DEVICE void
+MergeExtremes(IntensityRecord<Sum> & a,
+              std::uint64_t          minimumKey,
+              std::int64_t           minimumIndex,
+              std::uint64_t          maximumKey,
+              std::int64_t           maximumIndex)
+{
+  if (minimumKey < a.minimumKey || (minimumKey == a.minimumKey && minimumIndex > a.minimumIndex))
+  {
+    a.minimumKey = minimumKey;
+    a.minimumIndex = minimumIndex;
+  }
+  if (maximumKey > a.maximumKey || (maximumKey == a.maximumKey && maximumIndex > a.maximumIndex))
+  {
+    a.maximumKey = maximumKey;
+    a.maximumIndex = maximumIndex;
+  }
+}
+
+/** a += b, extremes included. */
 template <class Sum>
 CCA_HOST_DEVICE void
 MergeIntensity(IntensityRecord<Sum> & a, const IntensityRecord<Sum> & b, bool weighted)
 {
-  if (b.minimumKey < a.minimumKey || (b.minimumKey == a.minimumKey && b.minimumIndex > a.minimumIndex))
-  {
-    a.minimumKey = b.minimumKey;
-    a.minimumIndex = b.minimumIndex;
-  }
-  if (b.maximumKey > a.maximumKey || (b.maximumKey == a.maximumKey && b.maximumIndex > a.maximumIndex))
-  {
-    a.maximumKey = b.maximumKey;
-    a.maximumIndex = b.maximumIndex;
-  }
+  MergeExtremes(a, b.minimumKey, b.minimumIndex, b.maximumKey, b.maximumIndex);
   const int sums = weighted ? NumberOfIntensitySums : FirstWeightedSum;
   for (int i = 0; i < sums; ++i)
   {
     AddSum(a.sums[i], b.sums[i]);
   }
 }
+
+/** Pixel `index` with value v joins r's extremes: later pixels win ties
+ *  (ITK's "v <= min" and "v >= max"). */
+template <class T, class Sum>
+CCA_HOST_DEVICE void
+AddToExtremes(IntensityRecord<Sum> & r, T v, std::int64_t index, bool packed)
+{
+  const std::uint64_t minimumKey = MinimumKeyOf(v, index, packed);
+  const std::uint64_t maximumKey = MaximumKeyOf(v, index, packed);
+  if (minimumKey <= r.minimumKey)
+  {
+    r.minimumKey = minimumKey;
+    r.minimumIndex = index;
+  }
+  if (maximumKey >= r.maximumKey)
+  {
+    r.maximumKey = maximumKey;
+    r.maximumIndex = index;
+  }
+}
+
+/** Pixels per stretch of the 8- and 16-bit path of RunIntensity: within it
+ *  every sum but that of v^4 fits a native 64-bit word (|v|^3 < 2^48, so a
+ *  stretch's sum stays below 2^62). */
+constexpr std::int32_t NativeSumPixels = std::int32_t{ 1 } << 14;
 
 /** The record of the pixels x0 .. x0 + length - 1 of row (y, z): row
  *  points at the row's pixel 0, xStride pixels apart; rowIndex is the
@@ -266,26 +309,13 @@ RunIntensity(const T *              row,
   ClearSum(s4);
   ClearSum(sx);
   ClearSum(sxx);
-  for (std::int32_t k = 0; k < length; ++k)
+  if constexpr (std::is_same<Sum, double>::value)
   {
-    const std::int32_t  x = x0 + k;
-    const T             v = row[x * xStride];
-    const std::int64_t  index = rowIndex + x;
-    const std::uint64_t minimumKey = MinimumKeyOf(v, index, packed);
-    const std::uint64_t maximumKey = MaximumKeyOf(v, index, packed);
-    // Later pixels win ties: ITK's "v <= min" and "v >= max".
-    if (minimumKey <= r.minimumKey)
+    for (std::int32_t k = 0; k < length; ++k)
     {
-      r.minimumKey = minimumKey;
-      r.minimumIndex = index;
-    }
-    if (maximumKey >= r.maximumKey)
-    {
-      r.maximumKey = maximumKey;
-      r.maximumIndex = index;
-    }
-    if constexpr (std::is_same<Sum, double>::value)
-    {
+      const std::int32_t x = x0 + k;
+      const T            v = row[x * xStride];
+      AddToExtremes(r, v, rowIndex + x, packed);
       const double d = static_cast<double>(v);
       const double d2 = d * d;
       s1 += d;
@@ -299,24 +329,66 @@ RunIntensity(const T *              row,
         sxx += dx * x;
       }
     }
-    else
+  }
+  else if constexpr (sizeof(T) <= 2)
+  {
+    // Native words per stretch, widened once per stretch: positions count
+    // from the stretch's start s (x = s + k), so that sum v x = s sum v +
+    // sum v k and sum v x^2 = s^2 sum v + 2 s sum v k + sum v k^2, whose
+    // per-pixel terms fit 64 bits for k < 2^14. Exact, like the general path,
+    // with a few native operations per pixel instead of 128-bit ones.
+    for (std::int32_t b = 0; b < length; b += NativeSumPixels)
     {
+      const std::int32_t count = length - b < NativeSumPixels ? length - b : NativeSumPixels;
+      const std::int32_t start = x0 + b;
+      std::int64_t       a1 = 0, a3 = 0, ak = 0, akk = 0;
+      std::uint64_t      a2 = 0, a4 = 0, a4High = 0; // sum v^4: a4High counts a4's carries
+      for (std::int32_t k = 0; k < count; ++k)
+      {
+        const T v = row[(start + k) * xStride];
+        AddToExtremes(r, v, rowIndex + start + k, packed);
+        const std::int64_t w = static_cast<std::int64_t>(v);
+        const std::int64_t w2 = w * w;                                                           // < 2^32
+        const auto         w4 = static_cast<std::uint64_t>(w2) * static_cast<std::uint64_t>(w2); // < 2^64
+        a1 += w;
+        a2 += static_cast<std::uint64_t>(w2);
+        a3 += w2 * w;
+        a4 += w4;
+        a4High += a4 < w4 ? 1u : 0u;
+        const std::int64_t wk = w * k;
+        ak += wk;
+        akk += wk * k;
+      }
+      AddSigned(s1, a1);
+      AddUnsigned(s2, a2);
+      AddSigned(s3, a3);
+      Add128(s4, a4High, a4);
+      if (weighted)
+      {
+        const auto start64 = static_cast<std::uint64_t>(start);
+        AddProduct(sx, a1, start64);
+        AddSigned(sx, ak);
+        AddProduct(sxx, a1, start64 * start64);
+        AddProduct(sxx, ak, 2 * start64);
+        AddSigned(sxx, akk);
+      }
+    }
+  }
+  else
+  {
+    for (std::int32_t k = 0; k < length; ++k)
+    {
+      const std::int32_t x = x0 + k;
+      const T            v = row[x * xStride];
+      AddToExtremes(r, v, rowIndex + x, packed);
       const std::int64_t  w = static_cast<std::int64_t>(v);
       const std::uint64_t magnitude =
         w < 0 ? std::uint64_t{ 0 } - static_cast<std::uint64_t>(w) : static_cast<std::uint64_t>(w);
       const std::uint64_t w2 = magnitude * magnitude; // < 2^64 for any 32-bit value
       AddSigned(s1, w);
       AddUnsigned(s2, w2);
-      if constexpr (sizeof(T) <= 2)
-      {
-        AddSigned(s3, static_cast<std::int64_t>(w2) * w); // |v|^3 < 2^48
-        AddUnsigned(s4, w2 * w2);                         // v^4 < 2^64
-      }
-      else
-      {
-        AddProduct(s3, w, w2);
-        AddUnsignedProduct(s4, w2, w2);
-      }
+      AddProduct(s3, w, w2);
+      AddUnsignedProduct(s4, w2, w2);
       if (weighted)
       {
         const std::int64_t wx = w * x; // |v x| < 2^63

@@ -146,11 +146,11 @@ FinishExactSums(const WideSum<W> * s,
   WideSum<W>   u[3];
   for (int i = 0; i < 3; ++i)
   {
-    const L c = ToFloating<L>(s[SumVX + i]) / sum;
+    const L c = ToFloating<L>(s[WeightedFirstMoment[i]]) / sum;
     out.weightedCentroid[i] = static_cast<double>(c);
     a[i] = static_cast<std::int64_t>(
       std::min<L>(std::max<L>(RoundToEven(std::min<L>(std::max<L>(c, -1.0L), 2147483648.0L)), 0), 2147483647.0L));
-    u[i] = s[SumVX + i];
+    u[i] = s[WeightedFirstMoment[i]];
     AddWide(u[i], Multiplied(s[SumV], -a[i]));
   }
   static constexpr int pairs[6][3] = { { 0, 0, SumVXX }, { 1, 1, SumVYY }, { 2, 2, SumVZZ },
@@ -160,8 +160,8 @@ FinishExactSums(const WideSum<W> * s,
     const int  i = pairs[k][0];
     const int  j = pairs[k][1];
     WideSum<W> uij = s[pairs[k][2]];
-    AddWide(uij, Multiplied(s[SumVX + i], -a[j]));
-    AddWide(uij, Multiplied(s[SumVX + j], -a[i]));
+    AddWide(uij, Multiplied(s[WeightedFirstMoment[i]], -a[j]));
+    AddWide(uij, Multiplied(s[WeightedFirstMoment[j]], -a[i]));
     AddWide(uij, Multiplied(Multiplied(s[SumV], a[i]), a[j]));
     const L ui = ToFloating<L>(u[i]);
     const L uj = ToFloating<L>(u[j]);
@@ -197,7 +197,7 @@ FinishRealSums(const double * s, std::int64_t n, bool weighted, ObjectIntensity 
   L c[3];
   for (int i = 0; i < 3; ++i)
   {
-    c[i] = s[SumVX + i] / sum;
+    c[i] = s[WeightedFirstMoment[i]] / sum;
     out.weightedCentroid[i] = static_cast<double>(c[i]);
   }
   static constexpr int pairs[6][3] = { { 0, 0, SumVXX }, { 1, 1, SumVYY }, { 2, 2, SumVZZ },

@@ -20,6 +20,8 @@
 #include "ccaFloodFillOracle.h"
 #include "ccaTestMasks.h"
 
+#include "IntensityRecord.h"
+
 #include "cca/Engine.h"
 
 #include <algorithm>
@@ -1061,6 +1063,27 @@ IntensitySuite(cca::Backend backend)
       byValue.objects = k % 2 ? cca::Objects::LabelValues : cca::Objects::LabelValueComponents;
       RunCase(engine, name + " labels", shape, labels, &feature, byValue);
     }
+  }
+  // Rows of one run longer than the stretches in which 8- and 16-bit values
+  // are summed in native words (IntensityRecord.h's NativeSumPixels), with
+  // values at their type's extremes.
+  const Mask        rows = ccatest::ConstantMask(2, 3 * cca::detail::NativeSumPixels + 5, 2, 1, true);
+  const FeatureKind wide[] = { { cca::PixelType::Int16, -32768, 32767 },
+                               { cca::PixelType::UInt16, 0, 65535 },
+                               { cca::PixelType::Int8, -128, 127 } };
+  for (const FeatureKind & kind : wide)
+  {
+    const TypedImage feature = RandomFeatureImage(rows, kind.type, kind.low, kind.high, seed);
+    cca::Options     options;
+    options.backend = backend;
+    RunCase(engine,
+            rows.name + " long rows, feature range [" + std::to_string(kind.low) + ", " + std::to_string(kind.high) +
+              "] seed=" + std::to_string(seed),
+            rows,
+            MakeTyped(cca::PixelType::UInt8, rows.on),
+            &feature,
+            options);
+    ++seed;
   }
 }
 
