@@ -175,6 +175,10 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   {
     CheckDevicePointer(image.data, m_Device, "the image");
   }
+  if (options.intensity.Requested() && options.intensity.featureImage.memory == MemorySpace::CudaDevice)
+  {
+    CheckDevicePointer(options.intensity.featureImage.data, m_Device, "the feature image");
+  }
   if (options.labelImageType != LabelImageType::None && options.labelImageMemory == MemorySpace::CudaDevice)
   {
     CheckDevicePointer(options.labelImage, m_Device, "the label image destination");

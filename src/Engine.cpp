@@ -279,11 +279,12 @@ Reset(Result & result)
   result.histogramCounts.clear();
 }
 
-/** True when the image or the label image destination is in device memory. */
+/** True when the image, the feature image or the label image destination is in device memory. */
 bool
 UsesDeviceMemory(const ImageView & image, const Options & options)
 {
   return image.memory == MemorySpace::CudaDevice ||
+         (options.intensity.Requested() && options.intensity.featureImage.memory == MemorySpace::CudaDevice) ||
          (options.labelImageType != LabelImageType::None && options.labelImageMemory == MemorySpace::CudaDevice);
 }
 /** Every failure of the engine is a cca::Error: a host allocation that fails
@@ -343,7 +344,13 @@ Engine::Run(const ImageView & image, const Options & options, Result & result)
                              : "the CUDA backend was requested but this build has no CUDA "
                                "support");
   }
-  const int cudaDevice = image.memory == MemorySpace::CudaDevice ? image.deviceOrdinal : options.cudaDevice;
+  // The device that holds the data runs (cca::ValidateInput: the image's and the feature image's agree).
+  const ImageView & feature = options.intensity.featureImage;
+  const int         cudaDevice =
+    image.memory == MemorySpace::CudaDevice
+              ? image.deviceOrdinal
+              : (options.intensity.Requested() && feature.memory == MemorySpace::CudaDevice ? feature.deviceOrdinal
+                                                                                            : options.cudaDevice);
 
   try
   {

@@ -37,9 +37,37 @@ ValidateMemory(const ImageView & image, const Options & options)
   const bool deviceImage = image.memory == MemorySpace::CudaDevice;
   const bool deviceLabels =
     options.labelImageType != LabelImageType::None && options.labelImageMemory == MemorySpace::CudaDevice;
+  const ImageView & feature = options.intensity.featureImage;
+  const bool        deviceFeature = options.intensity.Requested() && feature.memory == MemorySpace::CudaDevice;
   if (image.memory != MemorySpace::Host && !deviceImage)
   {
     Fail("unknown memory space of the image");
+  }
+  if (options.intensity.Requested() && feature.memory != MemorySpace::Host && !deviceFeature)
+  {
+    Fail("unknown memory space of the feature image");
+  }
+  if (options.backend == Backend::Cpu && deviceFeature)
+  {
+    Fail("the CPU backend cannot access CUDA device memory (the feature image is on a CUDA device): use "
+         "Backend::Cuda or Backend::Auto, or copy it to host memory");
+  }
+  if (deviceFeature)
+  {
+    if (feature.deviceOrdinal < 0)
+    {
+      Fail("the feature image is in CUDA device memory but its device ordinal is negative");
+    }
+    if (deviceImage && feature.deviceOrdinal != image.deviceOrdinal)
+    {
+      Fail("the feature image is on CUDA device " + std::to_string(feature.deviceOrdinal) + " and the image on " +
+           std::to_string(image.deviceOrdinal) + ": both must be on the device that runs");
+    }
+    if (options.cudaDevice >= 0 && options.cudaDevice != feature.deviceOrdinal)
+    {
+      Fail("the feature image is on CUDA device " + std::to_string(feature.deviceOrdinal) +
+           " but cudaDevice asks for device " + std::to_string(options.cudaDevice));
+    }
   }
   if (options.labelImageMemory != MemorySpace::Host && options.labelImageMemory != MemorySpace::CudaDevice)
   {
@@ -140,10 +168,6 @@ ValidateGroups(const ImageView & image, const Options & options)
          std::to_string(f.size[1]) + " x " + std::to_string(f.size[2]) + ") differs in size from the image (" +
          std::to_string(image.dimension) + "D, " + std::to_string(image.size[0]) + " x " +
          std::to_string(image.size[1]) + " x " + std::to_string(image.size[2]) + ")");
-  }
-  if (f.memory != MemorySpace::Host)
-  {
-    Fail("the feature image must be in host memory");
   }
   ValidateStrides(f, "feature image");
   const HistogramOptions & h = intensity.histogram;

@@ -37,10 +37,12 @@ def prepare_input(image, *, backend: str, device: Optional[int], **rule_and_geom
 
 
 def run_arguments(prepared, *, fully_connected: bool, backend: str, device: Optional[int], stream, threads: int,
-                  algorithm: str):
+                  algorithm: str, feature=None):
     """The extension's arguments of the run, once every argument is checked;
-    warns when backend="auto" will run on the CPU."""
-    if backend == "auto" and not prepared.on_cuda and not _core.cuda_available():
+    warns when backend="auto" will run on the CPU. A feature image in CUDA
+    memory beside a host image decides the stream as device input does."""
+    on_device = feature if feature is not None and feature.on_cuda and not prepared.on_cuda else prepared
+    if backend == "auto" and not on_device.on_cuda and not _core.cuda_available():
         why = "this build has no CUDA backend" if not _core.cuda_compiled_in() else "no CUDA device is usable"
         warnings.warn(f"backend='auto': {why}; running on the CPU", CpuFallbackWarning, stacklevel=3)
     return _core.RunArguments(
@@ -50,7 +52,7 @@ def run_arguments(prepared, *, fully_connected: bool, backend: str, device: Opti
         fully_connected=bool(fully_connected),
         backend=backend,
         cuda_device=-1 if device is None else int(device),
-        stream=caller_stream(prepared, stream),
+        stream=caller_stream(on_device, stream),
         threads=int(threads),
         algorithm=str(algorithm),
     )
@@ -67,7 +69,7 @@ def _pixel_count(value, what: str) -> int:
     return int(value)
 
 
-def object_arguments(prepared, *, objects: str, feature_image, histogram_bins: int, min_size: int,
+def object_arguments(prepared, *, objects: str, feature, histogram_bins: int, min_size: int,
                      max_size: Optional[int], keep_largest: Optional[int], sort_by_size: bool):
     """The extension's ObjectArguments after checking them against the prepared image (objects is checked by
     label_shape_statistics before the image is prepared: it decides whether a mask may be made)."""
@@ -83,7 +85,7 @@ def object_arguments(prepared, *, objects: str, feature_image, histogram_bins: i
         raise ValueError(f"histogram_bins must be below 2^32, not {bins}")
     return _core.ObjectArguments(
         objects=objects,
-        feature_image=None if feature_image is None else prepare_feature_image(feature_image, prepared),
+        feature_image=None if feature is None else feature.array,
         histogram_bins=bins,
         minimum_pixels=minimum,
         maximum_pixels=maximum,
@@ -183,10 +185,12 @@ def label_shape_statistics(
         ``skewness``, ``kurtosis``, ``minimum_index-i``, ``maximum_index-i``,
         ``center_of_gravity-i``) of this image over each object's pixels, as
         ``sitk.LabelIntensityStatisticsImageFilter`` computes them. A NumPy
-        array, a CPU tensor, an ``itk.Image`` or a ``SimpleITK.Image`` of the
-        image's shape, any integer or bool dtype, float32 or float64, read in
-        place. Host memory only for now: CuPy arrays and CUDA tensors raise
-        TypeError.
+        array, a CuPy array, a PyTorch tensor (host or CUDA memory), an
+        ``itk.Image`` or a ``SimpleITK.Image`` of the image's shape, any
+        integer or bool dtype, float32 or float64, read in place (no copy; in
+        CUDA memory, on the image's device when the image is there too; a
+        feature image in CUDA memory beside a host image runs on its device
+        and its framework's current stream).
     histogram_bins
         The bins of the histogram the ``median`` is read from (ITK's
         StatisticsLabelMapFilter rule: the centre of the bin where half the
@@ -249,12 +253,13 @@ def label_shape_statistics(
     prepared = prepare_input(image, backend=backend, device=device, background_value=background_value,
                              foreground_value=foreground_value, threshold=threshold, spacing=spacing, origin=origin,
                              direction=direction, region_index=region_index, label_values=objects != "components")
-    selected = object_arguments(prepared, objects=objects, feature_image=feature_image,
-                                histogram_bins=histogram_bins, min_size=min_size, max_size=max_size,
-                                keep_largest=keep_largest, sort_by_size=sort_by_size)
+    feature = None if feature_image is None else prepare_feature_image(feature_image, prepared, device)
+    selected = object_arguments(prepared, objects=objects, feature=feature, histogram_bins=histogram_bins,
+                                min_size=min_size, max_size=max_size, keep_largest=keep_largest,
+                                sort_by_size=sort_by_size)
     labels = allocate_labels(prepared, label_dtype) if label_image else None
     run = run_arguments(prepared, fully_connected=fully_connected, backend=backend, device=device, stream=stream,
-                        threads=threads, algorithm=algorithm)
+                        threads=threads, algorithm=algorithm, feature=feature)
     out = _core.analyze(
         run,
         selected,

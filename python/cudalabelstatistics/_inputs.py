@@ -264,35 +264,52 @@ def prepare(image, *, background_value=None, foreground_value=None, threshold=No
     )
 
 
-def prepare_feature_image(feature_image, prepared: PreparedInput):
+@dataclasses.dataclass
+class PreparedFeature:
+    """A feature image as the extension takes it, and where it lives."""
+
+    array: object
+    framework: str
+    on_cuda: bool
+    device_index: int
+
+
+def prepare_feature_image(feature_image, prepared: PreparedInput, device: Optional[int]) -> PreparedFeature:
     """The feature image as the extension takes it (read in place, never
-    copied): host memory, the image's shape, an integer, boolean or 32/64-bit
-    real dtype. An itk/SimpleITK image's array is a view of its buffer: the
-    caller's reference to the image keeps it alive during the call."""
+    copied): host memory or, like the image, CUDA memory (CuPy, PyTorch,
+    DLPack) on the device that runs; the image's shape, an integer, boolean
+    or 32/64-bit real dtype. An itk/SimpleITK image's array is a view of its
+    buffer: the caller's reference to the image keeps it alive during the
+    call."""
     framework, array, _source, _geometry = _unwrap(feature_image)
-    if _device_of(array, framework)[0]:
-        raise TypeError("the feature image must be in host memory for now (a NumPy array, an itk.Image or a "
-                        "SimpleITK.Image, or a CPU tensor); copy it to the host first")
+    on_cuda, device_index = _device_of(array, framework)
+    if on_cuda and prepared.on_cuda and device_index != prepared.device_index:
+        raise ValueError(f"the feature image is on CUDA device {device_index} and the image on device "
+                         f"{prepared.device_index}: both must be on the device that runs")
+    if on_cuda and device is not None and int(device) != device_index:
+        raise ValueError(f"the feature image is on CUDA device {device_index}, not on device {device}")
     shape = tuple(int(s) for s in array.shape)
     if shape != prepared.shape:
         raise ValueError(f"the feature image's shape {shape} differs from the image's {prepared.shape}")
+    numpy_like = isinstance(array, np.ndarray) or framework == "cupy"
     kind = _dtype_kind(array, "numpy" if isinstance(array, np.ndarray) else framework)
     if kind == "c":
         raise TypeError("complex feature images are not supported")
-    if isinstance(array, np.ndarray):
+    if numpy_like:
         if kind == "f" and array.dtype.itemsize not in (4, 8):
             raise TypeError(f"the feature image's dtype {array.dtype} is not supported: use float32 or float64")
-        _check_numpy_like_layout(array, "numpy")
-    return array
+        _check_numpy_like_layout(array, "numpy" if isinstance(array, np.ndarray) else "cupy")
+    return PreparedFeature(array=array, framework=framework, on_cuda=on_cuda, device_index=device_index)
 
 
-def caller_stream(prepared: PreparedInput, stream) -> Optional[int]:
+def caller_stream(prepared, stream) -> Optional[int]:
     """The CUDA stream handle to run on, or None for the engine's own stream.
 
-    Device input runs on the stream the caller's framework uses now (PyTorch's
-    or CuPy's current stream of the array's device), so the engine reads the
-    data after the work that produced it; an explicit `stream` wins. Host
-    input uses the engine's own stream unless a stream is given."""
+    Device input (`prepared`: the image, or the feature image where only it
+    is on the device) runs on the stream the caller's framework uses now
+    (PyTorch's or CuPy's current stream of the array's device), so the engine
+    reads the data after the work that produced it; an explicit `stream`
+    wins. Host input uses the engine's own stream unless a stream is given."""
     if stream is not None:
         if isinstance(stream, (int, np.integer)):
             return int(stream)

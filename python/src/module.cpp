@@ -701,11 +701,8 @@ ApplyObjectArguments(const ObjectArguments & arguments, const cca::ImageView & v
   options.objects = ObjectsOf(arguments.objects);
   if (arguments.featureImage)
   {
+    // Host or CUDA memory: cca::ValidateInput checks the device against the image's and the backend.
     const cca::ImageView feature = ViewOf(*arguments.featureImage, true);
-    if (feature.memory != cca::MemorySpace::Host)
-    {
-      ThrowType("the feature image must be in host memory (a NumPy array, an itk or SimpleITK image)");
-    }
     if (feature.dimension != view.dimension || feature.size[0] != view.size[0] || feature.size[1] != view.size[1] ||
         feature.size[2] != view.size[2])
     {

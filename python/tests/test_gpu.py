@@ -190,7 +190,42 @@ def test_real_feature_image_close_to_cpu():
         np.testing.assert_allclose(got[name], want[name], rtol=1e-9, atol=1e-9, err_msg=f"seeds 213, 214: {name}")
 
 
-def test_device_feature_image_is_refused(cupy):
-    mask = cupy.asarray(random_blocks((20, 30), 0.5, 1, 215))
-    with pytest.raises(TypeError, match="host memory"):
-        cls.label_shape_statistics(mask, feature_image=cupy.zeros(mask.shape, cupy.float32))
+@pytest.mark.parametrize("view", ["dense", "x reversed"])
+def test_cupy_feature_image_in_place_equals_cpu(cupy, view):
+    # Mask and int16 feature image (seeds 215, 216) both in CUDA memory: read
+    # in place (nothing uploaded), every column equal to the CPU backend's.
+    mask = random_blocks((180, 210), 0.45, 2, 215)
+    feature = np.random.default_rng(216).integers(-1000, 3000, mask.shape).astype(np.int16)
+    device_feature = cupy.asarray(feature)
+    if view == "x reversed":
+        feature = feature[:, ::-1]
+        device_feature = device_feature[:, ::-1]
+    kwargs = dict(feature_image=feature, histogram_bins=64, min_size=2)
+    want = cpu_table(mask, **kwargs)
+    kwargs["feature_image"] = device_feature
+    got = cls.label_shape_statistics(cupy.asarray(mask), label_image=True, **OPTIONS, **kwargs)
+    assert got.bytes_copied_to_device == 0
+    assert "median" in got and "center_of_gravity-0" in got
+    assert_same_table(got, want, f"CuPy feature image, {view}, seeds 215, 216")
+
+
+def test_torch_cuda_feature_image_beside_a_host_mask(torch):
+    # A host mask and a CUDA feature tensor produced on a side stream just
+    # before the call (seeds 217, 218): the run takes the tensor's device and
+    # current stream, uploads only the mask.
+    mask = random_blocks((300, 256), 0.5, 1, 217)
+    values = np.random.default_rng(218).integers(0, 255, mask.shape).astype(np.uint8)
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        feature = torch.from_numpy(values).to("cuda", non_blocking=True)
+        feature = feature * 1  # work queued on the stream right before the call
+        got = cls.label_shape_statistics(mask, label_image=True, feature_image=feature, **OPTIONS)
+    stream.synchronize()
+    assert got.bytes_copied_to_device == mask.nbytes
+    assert_same_table(got, cpu_table(mask, feature_image=values), "CUDA feature tensor, host mask, seeds 217, 218")
+
+
+def test_device_feature_image_and_the_cpu_backend(cupy):
+    mask = random_blocks((20, 30), 0.5, 1, 219)
+    with pytest.raises(ValueError, match="CPU backend cannot access CUDA device memory"):
+        cls.label_shape_statistics(mask, backend="cpu", feature_image=cupy.zeros(mask.shape, cupy.float32))

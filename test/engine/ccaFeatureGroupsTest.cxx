@@ -1303,10 +1303,33 @@ ValidationSuite()
     o.selection.keepLargest = -1;
     run(o, mask.View(shape));
   });
-  ExpectThrow("a feature image in device memory", [&] {
+  ExpectThrow("a feature image in device memory for the CPU backend", [&] {
     cca::Options o = base;
+    o.backend = cca::Backend::Cpu;
     o.intensity.featureImage.memory = cca::MemorySpace::CudaDevice;
     run(o, mask.View(shape));
+  });
+  // Refused before any device is used (Backend::Auto: no GPU is needed to see it).
+  ExpectThrow("a feature image on another device than the image", [&] {
+    cca::Options o = base;
+    o.intensity.featureImage.memory = cca::MemorySpace::CudaDevice;
+    o.intensity.featureImage.deviceOrdinal = 1;
+    cca::ImageView image = mask.View(shape);
+    image.memory = cca::MemorySpace::CudaDevice;
+    cca::Engine().Run(image, o);
+  });
+  ExpectThrow("a feature image in device memory with a negative device ordinal", [&] {
+    cca::Options o = base;
+    o.intensity.featureImage.memory = cca::MemorySpace::CudaDevice;
+    o.intensity.featureImage.deviceOrdinal = -1;
+    cca::Engine().Run(mask.View(shape), o);
+  });
+  ExpectThrow("a feature image on another device than cudaDevice asks for", [&] {
+    cca::Options o = base;
+    o.cudaDevice = 0;
+    o.intensity.featureImage.memory = cca::MemorySpace::CudaDevice;
+    o.intensity.featureImage.deviceOrdinal = 2;
+    cca::Engine().Run(mask.View(shape), o);
   });
 }
 

@@ -4,7 +4,8 @@
 // padded) packed on the device, label images written to device memory, the
 // caller's streams (its own, the legacy default stream, the per-thread
 // stream) with the input still being copied on that stream when Run is
-// called, and pointers that are not device memory refused; and the count of
+// called, feature images in device memory (the intensity group equal to
+// the CPU backend's), and pointers that are not device memory refused; and the count of
 // the device memory that engines hold (Engine::DeviceMemoryInUse). Exits 77
 // (skipped) where no CUDA device is usable.
 #include "cca/Engine.h"
@@ -17,6 +18,7 @@
 #include <iostream>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace
@@ -96,17 +98,25 @@ MakeLayout(int kind, const std::int64_t (&size)[3])
   return l;
 }
 
-template <class T>
+/** The storage of layout l holding value(i) at the pixel of dense index i (x fastest). */
+template <class T, class Value>
 std::vector<T>
-Store(const std::vector<std::uint8_t> & mask, const std::int64_t (&size)[3], const Layout & l)
+StoreValues(const std::int64_t (&size)[3], const Layout & l, Value value)
 {
   std::vector<T> storage(static_cast<std::size_t>(l.storage), T{ 0 });
   for (std::int64_t z = 0; z < size[2]; ++z)
     for (std::int64_t y = 0; y < size[1]; ++y)
       for (std::int64_t x = 0; x < size[0]; ++x)
         storage[static_cast<std::size_t>(l.origin + x * l.stride[0] + y * l.stride[1] + z * l.stride[2])] =
-          static_cast<T>(mask[static_cast<std::size_t>(x + size[0] * (y + size[1] * z))] ? 3 : 0);
+          static_cast<T>(value(static_cast<std::size_t>(x + size[0] * (y + size[1] * z))));
   return storage;
+}
+
+template <class T>
+std::vector<T>
+Store(const std::vector<std::uint8_t> & mask, const std::int64_t (&size)[3], const Layout & l)
+{
+  return StoreValues<T>(size, l, [&](std::size_t i) { return mask[i] ? 3 : 0; });
 }
 
 bool
@@ -235,6 +245,120 @@ Case(cca::Engine & engine, std::uint32_t seed, int layoutKind, int stream, bool 
   }
 }
 
+bool
+SameIntensity(const cca::Result & a, const cca::Result & b, std::string & why)
+{
+  if (a.intensity.size() != b.intensity.size())
+  {
+    why = "intensity entries " + std::to_string(a.intensity.size()) + " and " + std::to_string(b.intensity.size());
+    return false;
+  }
+  for (std::size_t i = 0; i < a.intensity.size(); ++i)
+  {
+    const cca::ObjectIntensity & p = a.intensity[i];
+    const cca::ObjectIntensity & q = b.intensity[i];
+    bool same = p.minimum == q.minimum && p.maximum == q.maximum && p.sum == q.sum && p.median == q.median;
+    for (int k = 0; k < 3; ++k)
+    {
+      same = same && p.minimumIndex[k] == q.minimumIndex[k] && p.maximumIndex[k] == q.maximumIndex[k] &&
+             p.centralMoments[k] == q.centralMoments[k] && p.weightedCentroid[k] == q.weightedCentroid[k];
+    }
+    for (int k = 0; k < 6; ++k)
+    {
+      same = same && p.weightedCovariance[k] == q.weightedCovariance[k];
+    }
+    if (!same)
+    {
+      why = "intensity of label " + std::to_string(i + 1);
+      return false;
+    }
+  }
+  return true;
+}
+
+/** A feature image in device memory (any layout; the image in host or
+ *  device memory) against the CPU backend on host copies: integer values,
+ *  so the exact sums make every intensity attribute and the histogram
+ *  median equal; only the image itself (if on the host) is uploaded. */
+template <class F>
+void
+FeatureCase(cca::Engine & engine, std::uint32_t seed, int layoutKind, bool deviceMask, cca::PixelType featureType)
+{
+  std::mt19937       rng(seed);
+  auto               pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+  const int          dimension = pick(2) == 0 ? 3 : 2;
+  const std::int64_t size[3] = { 1 + pick(300), 1 + pick(120), dimension == 3 ? 1 + pick(20) : 1 };
+  const auto         mask = cca::RandomBlockImage(size[0], size[1], size[2], pick(10) / 10.0 + 0.05, 1 + pick(4), seed);
+  const Layout       layout = MakeLayout(layoutKind, size);
+  std::vector<F>     values(mask.size());
+  for (F & v : values)
+  {
+    v =
+      static_cast<F>(std::is_signed<F>::value ? static_cast<int>(rng() % 4000) - 1000 : static_cast<int>(rng() % 256));
+  }
+  const auto     hostFeature = StoreValues<F>(size, layout, [&](std::size_t i) { return values[i]; });
+  cca::ImageView view;
+  view.dimension = dimension;
+  cca::ImageView feature;
+  feature.pixelType = featureType;
+  feature.dimension = dimension;
+  for (int i = 0; i < 3; ++i)
+  {
+    view.size[i] = feature.size[i] = size[i];
+    feature.stride[i] = layout.stride[i];
+  }
+  view.data = mask.data();
+  feature.data = hostFeature.data() + layout.origin;
+  cca::Options options;
+  options.connectivity = pick(2) ? cca::Connectivity::Full : cca::Connectivity::Face;
+  options.intensity.featureImage = feature;
+  options.intensity.histogram = cca::StatisticsLabelMapHistogram(featureType);
+  options.intensity.weightedMoments = pick(4) != 0;
+  cca::Options cpuOptions = options;
+  cpuOptions.backend = cca::Backend::Cpu;
+  const cca::Result cpu = engine.Run(view, cpuOptions);
+
+  int device = 0;
+  CheckCuda(cudaGetDevice(&device), "cudaGetDevice");
+  DeviceArray featureStorage(hostFeature.size() * sizeof(F));
+  DeviceArray maskStorage(mask.size());
+  CheckCuda(
+    cudaMemcpy(featureStorage.pointer, hostFeature.data(), hostFeature.size() * sizeof(F), cudaMemcpyHostToDevice),
+    "cudaMemcpy");
+  CheckCuda(cudaMemcpy(maskStorage.pointer, mask.data(), mask.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
+  options.intensity.featureImage.memory = cca::MemorySpace::CudaDevice;
+  options.intensity.featureImage.deviceOrdinal = device;
+  options.intensity.featureImage.data = static_cast<const F *>(featureStorage.pointer) + layout.origin;
+  options.backend = cca::Backend::Auto; // device memory: CUDA
+  cca::ImageView deviceView = view;
+  if (deviceMask)
+  {
+    deviceView.memory = cca::MemorySpace::CudaDevice;
+    deviceView.deviceOrdinal = device;
+    deviceView.data = maskStorage.pointer;
+  }
+  const std::string name = std::string("feature image in device memory, seed ") + std::to_string(seed) + " " +
+                           layout.name + " " + std::to_string(size[0]) + "x" + std::to_string(size[1]) + "x" +
+                           std::to_string(size[2]) + (deviceMask ? ", image on the device" : ", image on the host");
+  try
+  {
+    const cca::Result gpu = engine.Run(deviceView, options);
+    std::string       why;
+    bool ok = gpu.backendUsed == cca::Backend::Cuda && SameTables(cpu, gpu, why) && SameIntensity(cpu, gpu, why);
+    const std::int64_t uploaded = deviceMask ? 0 : static_cast<std::int64_t>(mask.size());
+    if (ok && gpu.bytesCopiedToDevice != uploaded)
+    {
+      ok = false;
+      why = std::to_string(gpu.bytesCopiedToDevice) + " bytes counted as uploaded, not " + std::to_string(uploaded);
+    }
+    Report(ok, name + (why.empty() ? "" : ": " + why));
+  }
+  catch (const std::exception & e)
+  {
+    Report(false, name + ": " + e.what());
+  }
+}
+
 /** Pointers said to be device memory that are not: a clear InvalidInput. */
 void
 RefusedPointers(cca::Engine & engine)
@@ -269,6 +393,21 @@ RefusedPointers(cca::Engine & engine)
   catch (const cca::Error & e)
   {
     Report(e.GetKind() == cca::Error::Kind::InvalidInput, std::string("host pointer as device labels: ") + e.what());
+  }
+  std::vector<std::int16_t> hostFeature(64 * 64, 5);
+  cca::Options              withFeature;
+  withFeature.intensity.featureImage = view;
+  withFeature.intensity.featureImage.pixelType = cca::PixelType::Int16;
+  withFeature.intensity.featureImage.data = hostFeature.data();
+  try
+  {
+    engine.Run(view, withFeature);
+    Report(false, "a host pointer taken as a device feature image");
+  }
+  catch (const cca::Error & e)
+  {
+    Report(e.GetKind() == cca::Error::Kind::InvalidInput,
+           std::string("host pointer as device feature image: ") + e.what());
   }
 }
 /** Engine::DeviceMemoryInUse: a new engine's run raises the peak by at least
@@ -348,6 +487,20 @@ main()
             Case<std::uint64_t>(engine, seed, layout, stream, deviceLabels, cca::PixelType::UInt64);
             break;
         }
+      }
+    }
+  }
+  for (int layout = 0; layout < 4; ++layout)
+  {
+    for (int k = 0; k < 4; ++k, ++seed)
+    {
+      if (k % 2 == 0)
+      {
+        FeatureCase<std::int16_t>(engine, seed, layout, k < 2, cca::PixelType::Int16);
+      }
+      else
+      {
+        FeatureCase<std::uint8_t>(engine, seed, layout, k < 2, cca::PixelType::UInt8);
       }
     }
   }
