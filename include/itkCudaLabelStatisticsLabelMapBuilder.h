@@ -25,10 +25,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace itk
@@ -39,13 +41,27 @@ namespace itk
  * an engine result: its lines and its shape attributes.
  *
  * A LabelMap keeps its objects in one std::map, which only AddLabelObject
- * fills, one object at a time: a serial O(log n) insertion per object, which
- * for millions of components costs as much as making all the objects on
- * every core. So both run at once: the objects are made in chunks of
- * consecutive labels by the threader's work units, which take the chunks in
- * label order, and one more thread inserts each chunk as soon as it is made,
- * in label order, fetching the next objects ahead of the insertion. The
- * attributes reuse the eigensystems of earlier components with the same
+ * fills, one object at a time: a serial insertion per object, which for
+ * millions of components costs as much as making all the objects on every
+ * core. So both run at once: the objects are made in chunks of consecutive
+ * labels by the threader's work units, which take the chunks in label order,
+ * and one more thread inserts them as soon as a block of chunks is made.
+ *
+ * AddLabelObject finds the place of each label from the root of the tree
+ * (std::map::operator[]; the container takes no hint). With labels inserted
+ * in increasing order that walk runs down the tree's right spine, about
+ * 2 log2(n) nodes, each load waiting for the one before: some 170 ns an
+ * object at ten million objects, most of the insertion. A block's objects are
+ * inserted in BalancedOrder instead (the middle label first, then the middles
+ * of the halves): each block becomes a balanced subtree, the walks are
+ * shorter and stay on nodes still in cache. That halves the insertion
+ * (std::map of 10^7 keys: 170 -> 80 ns a key; the LabelMap of 4.4 million
+ * objects on 2 cores: 240..360 -> 150..170 ns an object), and the map holds
+ * the same objects under the same (distinct) labels in any order. The
+ * inserter fetches the two cache lines of each object that AddLabelObject
+ * touches ahead, since another core made it.
+ *
+ * The attributes reuse the eigensystems of earlier components with the same
  * central moments (CudaLabelStatisticsShapeAttributes::Memo).
  *
  * \ingroup CudaLabelStatistics
@@ -63,6 +79,9 @@ public:
   /** Objects per chunk at most: small enough that the insertion follows the
    *  making closely, large enough that taking a chunk costs nothing. */
   static constexpr SizeValueType ChunkObjects = 512;
+
+  /** Objects the inserter takes at a time at most, in BalancedOrder. */
+  static constexpr SizeValueType InsertionBlockObjects = 4096;
 
   /** Objects per chunk for `components` objects and `makers` work units:
    *  at least four chunks per work unit, so that a few hundred costly objects
@@ -117,31 +136,51 @@ public:
     std::exception_ptr         inserterError;
     std::mutex                 errorMutex;
 
+    // Insertion blocks: whole chunks, at most InsertionBlockObjects objects,
+    // and at least 16 blocks where there are enough chunks, so that the
+    // insertion follows the making closely.
+    const SizeValueType chunksPerBlock =
+      std::max<SizeValueType>(1, std::min(InsertionBlockObjects / chunkObjects, chunks / 16));
+    const SizeValueType blockObjects = chunksPerBlock * chunkObjects;
+
     std::thread inserter([&] {
       try
       {
-        for (SizeValueType c = 0; c < chunks; ++c)
+        const std::vector<SizeValueType> fullBlockOrder = BalancedOrder(std::min(components, blockObjects));
+        std::vector<SizeValueType>       lastBlockOrder;
+        for (SizeValueType firstChunk = 0; firstChunk < chunks; firstChunk += chunksPerBlock)
         {
-          while (!made[c].load(std::memory_order_acquire))
+          const SizeValueType endChunk = std::min(chunks, firstChunk + chunksPerBlock);
+          for (SizeValueType c = firstChunk; c < endChunk; ++c)
           {
-            if (failed.load(std::memory_order_relaxed))
+            while (!made[c].load(std::memory_order_acquire))
             {
-              return;
+              if (failed.load(std::memory_order_relaxed))
+              {
+                return;
+              }
+              std::this_thread::yield();
             }
-            std::this_thread::yield();
           }
-          const SizeValueType begin = c * chunkObjects;
-          const SizeValueType end = std::min(components, begin + chunkObjects);
-          for (SizeValueType k = begin; k < end; ++k)
+          const SizeValueType begin = firstChunk * chunkObjects;
+          const SizeValueType count = std::min(components, endChunk * chunkObjects) - begin;
+          if (count != fullBlockOrder.size())
           {
-            // The objects were made on other cores: fetch them ahead.
-            constexpr SizeValueType ahead = 8;
-            if (k + ahead < end)
+            lastBlockOrder = BalancedOrder(count);
+          }
+          const std::vector<SizeValueType> & order = count == fullBlockOrder.size() ? fullBlockOrder : lastBlockOrder;
+          for (SizeValueType i = 0; i < count; ++i)
+          {
+            // The objects were made on other cores: fetch the two cache lines
+            // AddLabelObject touches (reference count, label) ahead.
+            constexpr SizeValueType ahead = 16;
+            if (i + ahead < count)
             {
-              PrefetchForWrite(objects[k + ahead].GetPointer());
+              PrefetchObject(objects[begin + order[i + ahead]].GetPointer());
             }
-            map->AddLabelObject(objects[k]);
-            objects[k] = nullptr; // the map holds it now; released while it is in cache
+            auto & object = objects[begin + order[i]];
+            map->AddLabelObject(object);
+            object = nullptr; // the map holds it now; released while it is in cache
           }
         }
       }
@@ -227,13 +266,42 @@ private:
     return object;
   }
 
+  /** 0 .. count - 1 in the order a breadth-first walk of the balanced binary
+   *  search tree over them visits them: the middle first, then the middles
+   *  of the halves, and so on. */
+  static std::vector<SizeValueType>
+  BalancedOrder(SizeValueType count)
+  {
+    std::vector<SizeValueType>                           order;
+    std::vector<std::pair<SizeValueType, SizeValueType>> ranges{ { 0, count } };
+    order.reserve(count);
+    ranges.reserve(2 * count + 1);
+    for (std::size_t r = 0; r < ranges.size(); ++r)
+    {
+      const auto [first, last] = ranges[r];
+      if (first < last)
+      {
+        const SizeValueType middle = first + (last - first) / 2;
+        order.push_back(middle);
+        ranges.emplace_back(first, middle);
+        ranges.emplace_back(middle + 1, last);
+      }
+    }
+    return order;
+  }
+
+  /** Fetches the cache lines of the object's reference count (written by
+   *  AddLabelObject's SmartPointer) and of its label (read), which follows the
+   *  line container in LabelObject; a hint only. */
   static void
-  PrefetchForWrite(const void * address)
+  PrefetchObject(const LabelObjectType * object)
   {
 #if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(address, 1, 3);
+    constexpr std::size_t labelOffset = sizeof(LightObject) + sizeof(std::deque<typename LabelObjectType::LineType>);
+    __builtin_prefetch(object, 1, 3);
+    __builtin_prefetch(reinterpret_cast<const char *>(object) + labelOffset, 0, 3);
 #else
-    (void)address;
+    (void)object;
 #endif
   }
 };
