@@ -325,12 +325,7 @@ PrincipalMomentsAndAxes(const ComponentFeatures & f,
   }
   double values[3] = {};
   double vectors[3][3] = {};
-  if (!SymmetricEigenDecomposition(d, c, values, vectors))
-  {
-    throw Error(Error::Kind::InvalidInput,
-                "the eigen decomposition of a component's moments did not converge "
-                "(non-finite spacing or direction?)");
-  }
+  PrincipalMomentsAndRotation(d, c, "a component's moments", values, vectors);
   // Eigenvalues that are exactly 0 (a degenerate component) come out of the
   // floating-point solver as noise: set them to the exact value.
   const int rank = ExactRank(m, d);
@@ -345,16 +340,6 @@ PrincipalMomentsAndAxes(const ComponentFeatures & f,
     {
       s.principalAxes[i][j] = vectors[i][j];
     }
-  }
-  // As ITK: make the axes a proper rotation by multiplying the last row by the determinant.
-  const auto & r = s.principalAxes;
-  const double determinant = d == 2 ? r[0][0] * r[1][1] - r[0][1] * r[1][0]
-                                    : r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1]) -
-                                        r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0]) +
-                                        r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]);
-  for (int j = 0; j < d; ++j)
-  {
-    s.principalAxes[d - 1][j] *= determinant;
   }
 }
 

@@ -3,7 +3,10 @@
 // its description; z[j][i] is row j, column i.
 #include "cca/SymmetricEigen.h"
 
+#include "cca/Types.h"
+
 #include <cmath>
+#include <string>
 
 namespace cca
 {
@@ -286,6 +289,25 @@ SymmetricEigenDecomposition(int n, const double a[3][3], double values[3], doubl
     }
   }
   return converged;
+}
+
+void
+PrincipalMomentsAndRotation(int n, const double a[3][3], const char * what, double moments[3], double axes[3][3])
+{
+  if (!SymmetricEigenDecomposition(n, a, moments, axes))
+  {
+    throw Error(Error::Kind::InvalidInput,
+                std::string("the eigen decomposition of ") + what +
+                  " did not converge (non-finite spacing or direction?)");
+  }
+  const double determinant = n == 2 ? axes[0][0] * axes[1][1] - axes[0][1] * axes[1][0]
+                                    : axes[0][0] * (axes[1][1] * axes[2][2] - axes[1][2] * axes[2][1]) -
+                                        axes[0][1] * (axes[1][0] * axes[2][2] - axes[1][2] * axes[2][0]) +
+                                        axes[0][2] * (axes[1][0] * axes[2][1] - axes[1][1] * axes[2][0]);
+  for (int j = 0; j < n; ++j)
+  {
+    axes[n - 1][j] *= determinant;
+  }
 }
 
 } // namespace cca

@@ -1,11 +1,13 @@
-// The scalar intensity attributes of one object, and its index-space and
-// physical positions, from the engine's ObjectIntensity: ITK 5.2.1's
+// The scalar intensity attributes of one object, its index-space and
+// physical positions and its weighted principal moments, from the engine's
+// ObjectIntensity: ITK 5.2.1's
 // StatisticsLabelMapFilter formulas without ITK, for callers that do not
 // build an itk::LabelMap (the Python package).
 #ifndef cca_IntensityAttributes_h
 #define cca_IntensityAttributes_h
 
 #include "cca/ShapeAttributes.h"
+#include "cca/SymmetricEigen.h"
 #include "cca/Types.h"
 
 #include <cfloat>
@@ -47,13 +49,80 @@ ComputeIntensityMoments(const ObjectIntensity & s, std::int64_t pixelCount)
 }
 
 /** The moments and the positions; vectors in x, y, z order (2D: the first
- *  two entries). */
+ *  two entries). The weighted ones are 0 when the sum is almost 0 (ITK's
+ *  rule). */
 struct IntensityAttributes : IntensityMoments
 {
   std::int64_t minimumIndex[3] = {}; ///< ITK index (the region index added)
   std::int64_t maximumIndex[3] = {};
-  double       centerOfGravity[3] = {}; ///< physical point; 0 when the sum is almost 0 (ITK's rule)
+  double       centerOfGravity[3] = {};          ///< physical point
+  double       weightedPrincipalMoments[3] = {}; ///< ascending
+  double       weightedPrincipalAxes[3][3] = {}; ///< row i: the axis of weightedPrincipalMoments[i]; a proper rotation
+  double       weightedElongation = 0;           ///< sqrt(m[D-1] / m[D-2]); 0 when m[0] is almost 0
+  double       weightedFlatness = 0;             ///< sqrt(m[1] / m[0]); 0 when m[0] is almost 0
 };
+
+namespace detail
+{
+/** itk::Math::NotAlmostEquals(x, 0.0): more than 0.1 epsilon from 0. */
+inline bool
+NotAlmostZero(double x)
+{
+  return std::abs(x) > 0.1 * DBL_EPSILON;
+}
+
+/** StatisticsLabelMapFilter's weighted principal moments and axes of `s`:
+ *  the index-space weighted covariance C mapped as A C A^T (A = direction
+ *  diag(spacing)) plus spacing^2 / 12 on the diagonal, as ITK adds it; its
+ *  eigensystem (SymmetricEigen.h: ITK's order and signs), the last axis
+ *  times the determinant; elongation and flatness from the moments. */
+inline void
+WeightedPrincipalMoments(const ObjectIntensity & s, const ImageGeometry & geometry, IntensityAttributes & a)
+{
+  static constexpr int slot[3][3] = { { 0, 3, 4 }, { 3, 1, 5 }, { 4, 5, 2 } };
+  const int            d = geometry.dimension;
+  double               toPhysical[3][3] = {}; // A, in the ITK adapter's order of operations
+  for (int i = 0; i < d; ++i)
+  {
+    for (int j = 0; j < d; ++j)
+    {
+      toPhysical[i][j] = geometry.direction[i][j] * geometry.spacing[j];
+    }
+  }
+  double physical[3][3] = {};
+  for (int i = 0; i < d; ++i)
+  {
+    for (int j = 0; j < d; ++j)
+    {
+      double value = 0;
+      for (int p = 0; p < d; ++p)
+      {
+        for (int q = 0; q < d; ++q)
+        {
+          value += toPhysical[i][p] * s.weightedCovariance[slot[p][q]] * toPhysical[j][q];
+        }
+      }
+      physical[i][j] = value;
+    }
+  }
+  for (int i = 0; i < d; ++i)
+  {
+    for (int j = i + 1; j < d; ++j)
+    {
+      physical[j][i] = physical[i][j];
+    }
+    physical[i][i] += geometry.spacing[i] * geometry.spacing[i] / 12.0;
+  }
+  PrincipalMomentsAndRotation(
+    d, physical, "an object's weighted moments", a.weightedPrincipalMoments, a.weightedPrincipalAxes);
+  const double * m = a.weightedPrincipalMoments;
+  if (NotAlmostZero(m[0]))
+  {
+    a.weightedElongation = std::sqrt(m[d - 1] / m[d - 2]);
+    a.weightedFlatness = std::sqrt(m[1] / m[0]);
+  }
+}
+} // namespace detail
 
 /** Object `s` of `pixelCount` pixels in an image of `geometry`. */
 inline IntensityAttributes
@@ -67,8 +136,7 @@ ComputeIntensityAttributes(const ObjectIntensity & s, std::int64_t pixelCount, c
     a.minimumIndex[i] = geometry.regionIndex[i] + s.minimumIndex[i];
     a.maximumIndex[i] = geometry.regionIndex[i] + s.maximumIndex[i];
   }
-  // itk::Math::NotAlmostEquals(sum, 0.0): more than 0.1 epsilon from 0.
-  if (std::abs(s.sum) > 0.1 * DBL_EPSILON)
+  if (detail::NotAlmostZero(s.sum))
   {
     for (int i = 0; i < d; ++i)
     {
@@ -80,6 +148,7 @@ ComputeIntensityAttributes(const ObjectIntensity & s, std::int64_t pixelCount, c
       }
       a.centerOfGravity[i] = point;
     }
+    detail::WeightedPrincipalMoments(s, geometry, a);
   }
   return a;
 }

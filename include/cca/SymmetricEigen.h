@@ -20,6 +20,14 @@ namespace cca
 bool
 SymmetricEigenDecomposition(int n, const double a[3][3], double values[3], double vectors[3][3]);
 
+/** Principal moments (ascending) and axes (rows) of the symmetric n x n
+ *  matrix a, as ITK's label map filters make them: the eigensystem above,
+ *  the last axis multiplied by the axes' determinant so that they form a
+ *  proper rotation. Throws cca::Error (InvalidInput) naming `what` when the
+ *  decomposition does not converge (non-finite input). */
+void
+PrincipalMomentsAndRotation(int n, const double a[3][3], const char * what, double moments[3], double axes[3][3]);
+
 } // namespace cca
 
 #endif

@@ -217,7 +217,10 @@ StatisticsLabelMapHistogram(PixelType featureType, std::uint32_t bins = 0);
 struct IntensityOptions
 {
   /** Same size as the labeled image, any pixel type (real ones included);
-   *  host memory. data == nullptr: no intensity group (nothing is paid). */
+   *  host memory, or CUDA device memory for the CUDA backend (read in place,
+   *  on the image's device when the image is there too; beside a host image
+   *  it decides the device). data == nullptr: no intensity group (nothing
+   *  is paid). */
   ImageView featureImage{};
   /** Also the first and second moments of the positions weighted by the
    *  feature values (ObjectIntensity::weightedCentroid, weightedCovariance). */

@@ -183,7 +183,9 @@ def label_shape_statistics(
         Adds the intensity columns (``minimum``, ``maximum``, ``mean``,
         ``sum``, ``standard_deviation``, ``variance``, ``median``,
         ``skewness``, ``kurtosis``, ``minimum_index-i``, ``maximum_index-i``,
-        ``center_of_gravity-i``) of this image over each object's pixels, as
+        ``center_of_gravity-i``, ``weighted_principal_moments-i``,
+        ``weighted_principal_axes-i-j``, ``weighted_elongation``,
+        ``weighted_flatness``) of this image over each object's pixels, as
         ``sitk.LabelIntensityStatisticsImageFilter`` computes them. A NumPy
         array, a CuPy array, a PyTorch tensor (host or CUDA memory), an
         ``itk.Image`` or a ``SimpleITK.Image`` of the image's shape, any

@@ -46,7 +46,9 @@ class ShapeStatistics(dict):
     - with ``feature_image``: ``minimum``, ``maximum``, ``mean``, ``sum``,
       ``standard_deviation``, ``variance``, ``median``, ``skewness``,
       ``kurtosis``, ``minimum_index-i``, ``maximum_index-i`` (ITK index),
-      ``center_of_gravity-i`` (physical point), as SimpleITK's
+      ``center_of_gravity-i`` (physical point),
+      ``weighted_principal_moments-i``, ``weighted_principal_axes-i-j``,
+      ``weighted_elongation``, ``weighted_flatness``, as SimpleITK's
       ``LabelIntensityStatisticsImageFilter``.
 
     Attributes besides the columns: ``label_image`` (or None), ``backend``

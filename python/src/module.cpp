@@ -624,6 +624,9 @@ AddObjectColumns(const cca::Result & result, const cca::ImageGeometry & geometry
   std::vector<std::vector<double>>       scalars(9, std::vector<double>(rows));
   std::vector<std::vector<std::int64_t>> indices(2 * d, std::vector<std::int64_t>(rows));
   std::vector<std::vector<double>>       centers(d, std::vector<double>(rows));
+  std::vector<std::vector<double>>       moments(d, std::vector<double>(rows));
+  std::vector<std::vector<double>>       axes(d * d, std::vector<double>(rows));
+  std::vector<std::vector<double>>       ratios(2, std::vector<double>(rows));
   for (size_t r = 0; r < rows; ++r)
   {
     const cca::ObjectIntensity &   s = result.intensity[r];
@@ -639,7 +642,14 @@ AddObjectColumns(const cca::Result & result, const cca::ImageGeometry & geometry
       indices[i][r] = a.minimumIndex[i];
       indices[d + i][r] = a.maximumIndex[i];
       centers[i][r] = a.centerOfGravity[i];
+      moments[i][r] = a.weightedPrincipalMoments[i];
+      for (int j = 0; j < d; ++j)
+      {
+        axes[i * d + j][r] = a.weightedPrincipalAxes[i][j];
+      }
     }
+    ratios[0][r] = a.weightedElongation;
+    ratios[1][r] = a.weightedFlatness;
   }
   const char * names[9] = { "minimum",  "maximum", "mean",     "sum",     "standard_deviation",
                             "variance", "median",  "skewness", "kurtosis" };
@@ -659,6 +669,20 @@ AddObjectColumns(const cca::Result & result, const cca::ImageGeometry & geometry
   {
     columns[("center_of_gravity-" + std::to_string(i)).c_str()] = NumpyColumn(std::move(centers[i]));
   }
+  for (int i = 0; i < d; ++i)
+  {
+    columns[("weighted_principal_moments-" + std::to_string(i)).c_str()] = NumpyColumn(std::move(moments[i]));
+  }
+  for (int i = 0; i < d; ++i)
+  {
+    for (int j = 0; j < d; ++j)
+    {
+      columns[("weighted_principal_axes-" + std::to_string(i) + "-" + std::to_string(j)).c_str()] =
+        NumpyColumn(std::move(axes[i * d + j]));
+    }
+  }
+  columns["weighted_elongation"] = NumpyColumn(std::move(ratios[0]));
+  columns["weighted_flatness"] = NumpyColumn(std::move(ratios[1]));
 }
 
 cca::Objects

@@ -54,6 +54,50 @@ def check_intensity(ours, reference, labels, name, d, real=False):
         got = [ours[f"center_of_gravity-{i}"][k] for i in range(d)]
         np.testing.assert_allclose(got, reference.GetCenterOfGravity(label), rtol=1e-9, atol=1e-9,
                                    err_msg=f"{name}: center_of_gravity of label {label}")
+        check_weighted_moments(ours, reference, k, label, f"{name}: label {label}", d)
+
+
+def check_weighted_moments(ours, reference, k, label, where, d):
+    """Our row k's weighted principal moments, axes, elongation and flatness
+    against the reference's, within the noise of ITK's formula: it sums
+    v p p^T over physical points in double and subtracts the centre of
+    gravity's square, losing (N + 8) eps of sum |v| |p|^2 / |sum v| (as the
+    C++ intensity tests bound it; the engine's index-space sums are exact for
+    integer values). Axes are compared where their moment is separated from
+    the others by far more than that noise, up to sign; the ratios where
+    their moments lie above it."""
+    eps = np.finfo(float).eps
+    n = reference.GetNumberOfPixels(label)
+    magnitude = max(abs(reference.GetMinimum(label)), abs(reference.GetMaximum(label)))
+    grow = (n + 8) * eps
+    total = abs(reference.GetSum(label))
+    if not total > 1e3 * grow * n * magnitude:
+        return
+    corners = [abs(o) + s * z for o, s, z in zip(ours.origin, ours.spacing, ours.size)]
+    scale = max(corners)
+    noise = 16 * grow * (n * magnitude / total) * scale ** 2 + 1e-12 * scale ** 2
+    want = np.asarray(reference.GetWeightedPrincipalMoments(label))
+    got = np.array([ours[f"weighted_principal_moments-{i}"][k] for i in range(d)])
+    assert np.all(np.abs(got - want) <= noise), f"{where}: weighted_principal_moments {got} vs {want} ({noise})"
+    want_axes = np.asarray(reference.GetWeightedPrincipalAxes(label)).reshape(d, d)
+    got_axes = np.array([[ours[f"weighted_principal_axes-{i}-{j}"][k] for j in range(d)] for i in range(d)])
+    assert abs(np.linalg.det(got_axes) - 1) < 1e-9, f"{where}: weighted_principal_axes not a rotation"
+    for a in range(d):
+        gap = min(abs(want[a] - want[b]) for b in range(d) if b != a)
+        if gap > 1e3 * noise:
+            sign = -1.0 if got_axes[a] @ want_axes[a] < 0 else 1.0
+            np.testing.assert_allclose(sign * got_axes[a], want_axes[a], atol=4 * noise / gap + 1e-12,
+                                       err_msg=f"{where}: weighted_principal_axes row {a}")
+    for column, getter, top, bottom in (("weighted_elongation", "GetWeightedElongation", d - 1, d - 2),
+                                        ("weighted_flatness", "GetWeightedFlatness", 1, 0)):
+        if abs(want[top]) > 1e3 * noise and abs(want[bottom]) > 1e3 * noise:
+            expected = getattr(reference, getter)(label)
+            if np.isnan(expected):  # moments of opposite signs (negative values weigh): ITK's sqrt gives NaN
+                assert np.isnan(ours[column][k]), f"{where}: {column} {ours[column][k]}, not NaN as ITK's"
+                continue
+            tolerance = abs(expected) * (noise / abs(want[bottom]) + noise / abs(want[top])) + 1e-12
+            assert abs(ours[column][k] - expected) <= tolerance, (
+                f"{where}: {column} {ours[column][k]} vs {expected} ({tolerance})")
 
 
 @pytest.mark.parametrize("dtype, bins, sitk_bins", [
