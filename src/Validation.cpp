@@ -30,66 +30,60 @@ MultiplyChecked(std::int64_t a, std::int64_t b, std::int64_t & product)
   return !__builtin_mul_overflow(a, b, &product);
 }
 
+/** A view in host or device memory; device memory needs the CUDA backend, a
+ *  device ordinal and the device that cudaDevice asks for. `what` names it. */
+void
+ValidateViewMemory(const ImageView & view, const std::string & what, const Options & options)
+{
+  if (view.memory != MemorySpace::Host && view.memory != MemorySpace::CudaDevice)
+  {
+    Fail("unknown memory space of the " + what);
+  }
+  if (view.memory != MemorySpace::CudaDevice)
+  {
+    return;
+  }
+  if (options.backend == Backend::Cpu)
+  {
+    Fail("the CPU backend cannot access CUDA device memory (the " + what +
+         " is on a CUDA device): use Backend::Cuda or Backend::Auto, or copy it to host memory");
+  }
+  if (view.deviceOrdinal < 0)
+  {
+    Fail("the " + what + " is in CUDA device memory but its device ordinal is negative");
+  }
+  if (options.cudaDevice >= 0 && options.cudaDevice != view.deviceOrdinal)
+  {
+    Fail("the " + what + " is on CUDA device " + std::to_string(view.deviceOrdinal) +
+         " but cudaDevice asks for device " + std::to_string(options.cudaDevice));
+  }
+}
+
 /** Device memory needs the CUDA backend; the caller's device and stream must agree with it. */
 void
 ValidateMemory(const ImageView & image, const Options & options)
 {
-  const bool deviceImage = image.memory == MemorySpace::CudaDevice;
-  const bool deviceLabels =
-    options.labelImageType != LabelImageType::None && options.labelImageMemory == MemorySpace::CudaDevice;
+  ValidateViewMemory(image, "image", options);
   const ImageView & feature = options.intensity.featureImage;
-  const bool        deviceFeature = options.intensity.Requested() && feature.memory == MemorySpace::CudaDevice;
-  if (image.memory != MemorySpace::Host && !deviceImage)
+  if (options.intensity.Requested())
   {
-    Fail("unknown memory space of the image");
-  }
-  if (options.intensity.Requested() && feature.memory != MemorySpace::Host && !deviceFeature)
-  {
-    Fail("unknown memory space of the feature image");
-  }
-  if (options.backend == Backend::Cpu && deviceFeature)
-  {
-    Fail("the CPU backend cannot access CUDA device memory (the feature image is on a CUDA device): use "
-         "Backend::Cuda or Backend::Auto, or copy it to host memory");
-  }
-  if (deviceFeature)
-  {
-    if (feature.deviceOrdinal < 0)
-    {
-      Fail("the feature image is in CUDA device memory but its device ordinal is negative");
-    }
-    if (deviceImage && feature.deviceOrdinal != image.deviceOrdinal)
+    ValidateViewMemory(feature, "feature image", options);
+    if (feature.memory == MemorySpace::CudaDevice && image.memory == MemorySpace::CudaDevice &&
+        feature.deviceOrdinal != image.deviceOrdinal)
     {
       Fail("the feature image is on CUDA device " + std::to_string(feature.deviceOrdinal) + " and the image on " +
            std::to_string(image.deviceOrdinal) + ": both must be on the device that runs");
-    }
-    if (options.cudaDevice >= 0 && options.cudaDevice != feature.deviceOrdinal)
-    {
-      Fail("the feature image is on CUDA device " + std::to_string(feature.deviceOrdinal) +
-           " but cudaDevice asks for device " + std::to_string(options.cudaDevice));
     }
   }
   if (options.labelImageMemory != MemorySpace::Host && options.labelImageMemory != MemorySpace::CudaDevice)
   {
     Fail("unknown memory space of the label image");
   }
-  if (options.backend == Backend::Cpu && (deviceImage || deviceLabels))
+  if (options.backend == Backend::Cpu && options.labelImageType != LabelImageType::None &&
+      options.labelImageMemory == MemorySpace::CudaDevice)
   {
-    Fail(std::string("the CPU backend cannot access CUDA device memory (the ") +
-         (deviceImage ? "image" : "label image destination") +
-         " is on a CUDA device): use Backend::Cuda or Backend::Auto, or copy it to host memory");
-  }
-  if (deviceImage)
-  {
-    if (image.deviceOrdinal < 0)
-    {
-      Fail("the image is in CUDA device memory but its device ordinal is negative");
-    }
-    if (options.cudaDevice >= 0 && options.cudaDevice != image.deviceOrdinal)
-    {
-      Fail("the image is on CUDA device " + std::to_string(image.deviceOrdinal) + " but cudaDevice asks for device " +
-           std::to_string(options.cudaDevice));
-    }
+    Fail("the CPU backend cannot access CUDA device memory (the label image destination is on a CUDA device): use "
+         "Backend::Cuda or Backend::Auto, or copy it to host memory");
   }
 }
 /** Strides: all zero (dense), or non-zero along every axis longer than 1. */
