@@ -420,22 +420,31 @@ CheckLabelDestination(const WritableArray & labels, const cca::ImageView & view,
   return labels.dtype().bits == 64 ? cca::LabelImageType::UInt64 : cca::LabelImageType::UInt32;
 }
 
+/** The value of `choices` named `name`; else ValueError: "<what> must be 'a',
+ *  'b' or 'c', not '<name>'". */
+template <typename T, std::size_t N>
+T
+ChoiceOf(const std::string & name, const char * what, const std::pair<const char *, T> (&choices)[N])
+{
+  std::string names;
+  for (std::size_t i = 0; i < N; ++i)
+  {
+    if (name == choices[i].first)
+    {
+      return choices[i].second;
+    }
+    names += std::string(i == 0 ? "" : (i + 1 == N ? " or " : ", ")) + "'" + choices[i].first + "'";
+  }
+  ThrowValue(std::string(what) + " must be " + names + ", not '" + name + "'");
+}
+
 cca::Backend
 BackendOf(const std::string & name)
 {
-  if (name == "auto")
-  {
-    return cca::Backend::Auto;
-  }
-  if (name == "cpu")
-  {
-    return cca::Backend::Cpu;
-  }
-  if (name == "cuda")
-  {
-    return cca::Backend::Cuda;
-  }
-  ThrowValue("backend must be 'auto', 'cpu' or 'cuda', not '" + name + "'");
+  static constexpr std::pair<const char *, cca::Backend> backends[] = { { "auto", cca::Backend::Auto },
+                                                                        { "cpu", cca::Backend::Cpu },
+                                                                        { "cuda", cca::Backend::Cuda } };
+  return ChoiceOf(name, "backend", backends);
 }
 
 cca::Algorithm
@@ -688,19 +697,12 @@ AddObjectColumns(const cca::Result & result, const cca::ImageGeometry & geometry
 cca::Objects
 ObjectsOf(const std::string & name)
 {
-  if (name == "components")
-  {
-    return cca::Objects::ForegroundComponents;
-  }
-  if (name == "label_values")
-  {
-    return cca::Objects::LabelValues;
-  }
-  if (name == "label_value_components")
-  {
-    return cca::Objects::LabelValueComponents;
-  }
-  ThrowValue("objects must be 'components', 'label_values' or 'label_value_components', not '" + name + "'");
+  static constexpr std::pair<const char *, cca::Objects> objects[] = {
+    { "components", cca::Objects::ForegroundComponents },
+    { "label_values", cca::Objects::LabelValues },
+    { "label_value_components", cca::Objects::LabelValueComponents },
+  };
+  return ChoiceOf(name, "objects", objects);
 }
 
 /** What label_shape_statistics measures besides the shape: which objects, a

@@ -120,6 +120,14 @@ def torch():
     return torch
 
 
+def produced_on_current_stream(torch, mask):
+    """The mask moved to the GPU and inverted by work queued on PyTorch's
+    current stream, not yet done when this returns (a call that reads the
+    tensor must be ordered after it), and the same inversion on the host."""
+    tensor = torch.from_numpy(mask).to("cuda", non_blocking=True)
+    return (tensor.int() * 5 + 1) % 2, (mask.astype(np.int32) * 5 + 1) % 2
+
+
 # ---- strided views ----------------------------------------------------------------
 
 # Views of a 2D and a 3D NumPy or CuPy array that are not C-contiguous (the

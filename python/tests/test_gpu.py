@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from conftest import blobs, random_blocks
+from conftest import blobs, produced_on_current_stream, random_blocks
 
 import cudalabelstatistics as cls
 
@@ -128,12 +128,11 @@ def test_torch_non_default_stream(torch):
     mask = random_blocks((1024, 1024), 0.45, 1, 210)
     stream = torch.cuda.Stream()
     with torch.cuda.stream(stream):
-        tensor = torch.from_numpy(mask).to("cuda", non_blocking=True)
-        tensor = (tensor.int() * 5 + 1) % 2  # work queued on the stream right before the call
+        tensor, host = produced_on_current_stream(torch, mask)
         got = cls.label_shape_statistics(tensor, label_image=True, **OPTIONS)
         counts = torch.bincount(got.label_image.flatten().long())  # after the engine on the same stream
     stream.synchronize()
-    want = cpu_table((mask.astype(np.int32) * 5 + 1) % 2)
+    want = cpu_table(host)
     assert_same_table(got, want, "current torch stream")
     np.testing.assert_array_equal(counts.cpu().numpy()[1:], want["number_of_pixels"])
     explicit = cls.label_shape_statistics(tensor, stream=stream, **OPTIONS)

@@ -7,7 +7,7 @@ usable GPU (and per framework without CuPy or PyTorch)."""
 import numpy as np
 import pytest
 
-from conftest import STRIDED_VIEWS, blobs, random_blocks
+from conftest import STRIDED_VIEWS, blobs, produced_on_current_stream, random_blocks
 
 import cudalabelstatistics as cls
 
@@ -139,12 +139,11 @@ def test_torch_non_default_stream(torch):
     mask = random_blocks((1024, 1024), 0.45, 1, 513)
     stream = torch.cuda.Stream()
     with torch.cuda.stream(stream):
-        tensor = torch.from_numpy(mask).to("cuda", non_blocking=True)
-        tensor = (tensor.int() * 5 + 1) % 2  # work queued on the stream right before the call
+        tensor, host = produced_on_current_stream(torch, mask)
         labels, count = cls.label(tensor)
         sizes = torch.bincount(labels.flatten().long())  # after the engine on the same stream
     stream.synchronize()
-    want, want_count = cpu_label((mask.astype(np.int32) * 5 + 1) % 2)
+    want, want_count = cpu_label(host)
     assert count == want_count
     np.testing.assert_array_equal(sizes.cpu().numpy(), np.bincount(want.ravel()))
     explicit, _ = cls.label(tensor, stream=stream)
