@@ -73,7 +73,7 @@ public:
       m_Emulator.sequence.SetForceWideIndex(m_Runs % 3 == 0); // 64-bit unit indices
       ++m_Runs;
       cca::ValidateInput(image, options); // the engine's checks before the sequence
-      m_Emulator.sequence.Run(m_Emulator.device, image, options, result);
+      m_Emulator.Run(image, options, result);
       return;
     }
 #endif

@@ -23,7 +23,9 @@
 #include <vector>
 
 #define __device__
-#define __global__
+// inline: a kernel that is not a template (UpdateTotalsKernel) is then defined
+// once across the translation units that include the sequence.
+#define __global__ inline
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)

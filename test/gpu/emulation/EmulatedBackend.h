@@ -1,4 +1,4 @@
-// What both emulation tests share: the CUDA backend's host sequence
+// What the emulation tests share: the CUDA backend's host sequence
 // (cuda/HostSequence.cuh) compiled for the emulated device, an emulated
 // backend that keeps its buffers across runs as an engine does, the view of
 // a dense uint8 test image and the command line. Include it instead of the
@@ -27,11 +27,23 @@ namespace emulation
 
 using Sequence = cca::cudaemulated::HostSequence<Device>;
 
-/** One device and host sequence, kept across runs. */
+/** One device and host sequence, kept across runs. The runs are compiled
+ *  once, in EmulatedBackend.cpp (the library ccaEmulatedHostSequence), not
+ *  in every test that emulates them: the sequence with every strategy,
+ *  compaction and kernel was most of the tests' build time. */
 struct Backend
 {
   Device   device;
   Sequence sequence;
+
+  /** The strategy of options.algorithm, as the CUDA backend runs it. */
+  void
+  Run(const cca::ImageView & image, const cca::Options & options, cca::Result & result);
+
+  /** DLP (Cabaret 2017) without the optional regularization of its tile step,
+   *  a strategy outside the table, with 64-bit unit indices. */
+  void
+  RunUnregularizedDlp(const cca::ImageView & image, const cca::Options & options, cca::Result & result);
 };
 
 /** A dense uint8 image of size[0] x size[1] x size[2]. */

@@ -35,10 +35,6 @@ using Pixel = std::uint8_t;
 using Sequence = emulation::Sequence;
 using Emulator = emulation::Backend;
 
-/** DLP-GPU without the optional DLP-SR + DLP-R of its tile step (not in the table). */
-using DlpUnregularizedStrategy =
-  Strategy<PixelRuns, FeatureMerge::ConflictDetection, DistancelessLabelPropagationOf<DlpRegularization::Skipped>>;
-
 /** One image to label. */
 struct Case
 {
@@ -174,7 +170,7 @@ EmulateAndCompare(Engine & engine, Emulator & emulator, const Case & c, const Op
 void
 RunTable(Emulator & e, const ImageView & view, const Options & options, Result & result)
 {
-  e.sequence.Run(e.device, view, options, result);
+  e.Run(view, options, result);
 }
 
 Options
@@ -332,7 +328,7 @@ DeviceMemory(int cases, std::uint32_t seed)
     deviceView.memory = MemorySpace::CudaDevice;
     options.labelImage = deviceLabels.data();
     options.labelImageMemory = MemorySpace::CudaDevice;
-    emulator.sequence.Run(emulator.device, deviceView, options, emulated.result);
+    emulator.Run(deviceView, options, emulated.result);
     emulated.labels = Widen(deviceLabels, options.labelImageType);
     std::string problem = Compare(cpu, emulated);
     if (problem.empty() && emulated.result.bytesCopiedToDevice != 0)
@@ -355,7 +351,7 @@ DeviceMemory(int cases, std::uint32_t seed)
     Result  result;
     Options options = OptionsFor(Algorithm::Default, false);
     options.labelImageType = LabelImageType::None;
-    emulator.sequence.Run(emulator.device, c.View(), options, result);
+    emulator.Run(c.View(), options, result);
     if (result.bytesCopiedToDevice != 37 * 11)
     {
       ++failed;
@@ -641,14 +637,13 @@ main(int argc, char * argv[])
   failed += Shapes("TM_Early", Algorithm::TM_Early, false, tiles, RunTable);
   failed += Shapes("TM_Late 64-bit", Algorithm::TM_Late, true, tiles, RunTable);
   failed += Shapes("DLP", Algorithm::DLP, false, tiles, RunTable);
-  failed +=
-    Shapes("DLP without SR+R 64-bit",
-           Algorithm::DLP,
-           true,
-           tiles,
-           [](Emulator & e, const ImageView & view, const Options & options, Result & result) {
-             e.sequence.RunStrategy<unsigned long long, DlpUnregularizedStrategy>(e.device, view, options, result);
-           });
+  failed += Shapes("DLP without SR+R 64-bit",
+                   Algorithm::DLP,
+                   true,
+                   tiles,
+                   [](Emulator & e, const ImageView & view, const Options & options, Result & result) {
+                     e.RunUnregularizedDlp(view, options, result);
+                   });
   const auto le = LeShapes();
   failed += Shapes("LE_Early", Algorithm::LE_Early, false, le, RunTable);
   failed += Shapes("LE_Late", Algorithm::LE_Late, false, le, RunTable);

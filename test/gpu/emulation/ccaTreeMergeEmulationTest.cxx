@@ -131,7 +131,7 @@ CheckCompactions(Emulator & emulator, const Result & cpu, const ImageView & view
     options.featureCompaction = compaction;
     emulator.sequence.SetForceWideIndex(wide);
     Result emulated;
-    emulator.sequence.Run(emulator.device, view, options, emulated);
+    emulator.Run(view, options, emulated);
     std::string problem = Compare(cpu, emulated);
     if (problem.empty() && compaction == FeatureCompaction::TreeMerge && cpu.componentCount > 0)
     {
@@ -233,7 +233,7 @@ CopyPaths()
     const Result       cpu = engine.Run(view, cpuOptions);
     const std::int64_t before = emulator.sequence.TreeMergeSecondCopies();
     Result             emulated;
-    emulator.sequence.Run(emulator.device, view, options, emulated);
+    emulator.Run(view, options, emulated);
     const bool        second = emulator.sequence.TreeMergeSecondCopies() != before;
     const std::string problem = Compare(cpu, emulated);
     if (!problem.empty() || second != step.secondCopy)
