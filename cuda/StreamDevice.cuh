@@ -28,6 +28,7 @@
 #include <functional>
 #include <memory>
 #include <utility>
+#include <vector>
 
 namespace cca
 {
@@ -205,24 +206,25 @@ public:
   }
 
   /** Copies bytes made on the host by produce to device memory, slab by
-   *  slab (slabBytes each, the last one shorter), and calls
-   *  onSlab(begin, end) once bytes [begin, end) are queued: work queued then
-   *  runs once that slab is there, while the next slabs are copied. */
+   *  slab (slab s ends at slabEnds[s]), and calls onSlab(begin, end) once
+   *  bytes [begin, end) are queued: work queued then runs once that slab is
+   *  there, while the next slabs are copied. */
   void
   Upload(void *                                                          device,
          std::size_t                                                     bytes,
          const BytesProducer &                                           produce,
-         std::size_t                                                     slabBytes,
+         const std::vector<std::size_t> &                                slabEnds,
          const std::function<void(std::size_t begin, std::size_t end)> & onSlab)
   {
     // The copies start once the destination's allocation, in order on the
     // run's stream, is done.
     m_CopiesMayStart.Record(Stream());
     Check(cudaStreamWaitEvent(m_CopyStream.Get(), m_CopiesMayStart.Get(), 0), "ordering the copies");
-    auto * destination = static_cast<unsigned char *>(device);
-    for (std::size_t begin = 0; begin < bytes; begin += slabBytes)
+    auto *      destination = static_cast<unsigned char *>(device);
+    std::size_t begin = 0;
+    for (const std::size_t end : slabEnds)
     {
-      const std::size_t count = std::min(slabBytes, bytes - begin);
+      const std::size_t count = std::min(end, bytes) - begin;
       m_Staging.Upload(
         destination + begin,
         count,
@@ -231,6 +233,7 @@ public:
       m_SlabArrived.Record(m_CopyStream.Get());
       Check(cudaStreamWaitEvent(Stream(), m_SlabArrived.Get(), 0), "waiting for a slab of the image");
       onSlab(begin, begin + count);
+      begin += count;
     }
   }
 
