@@ -32,10 +32,9 @@
 //   ExclusiveSumOf(what, f, out, count)    out[i] = f(0) + ... + f(i - 1)
 //   SortPairs(what, keysIn, keysOut, valuesIn, valuesOut, count, endBit)   stable by key, keys < 2^endBit
 //   SortKeys(what, keysIn, keysOut, count, endBit)                         keys < 2^endBit
-//   Upload(destination, bytes, producer, slabEnds, onSlab)
-//                                          host bytes (DensePixels.h) to device memory, slab by slab
-//                                          (slabEnds: RampedPieces.h); onSlab(begin, end) once a slab
-//                                          is queued: work queued then
+//   Upload(destination, bytes, producer, slabBytes, onSlab)
+//                                          host bytes (DensePixels.h) to device memory, slab by slab;
+//                                          onSlab(begin, end) once a slab is queued: work queued then
 //                                          sees it (images in device memory are read in place instead)
 //   Download(host, source, bytes)          device memory to the host; returns when it is there
 //   DownloadWidened(host, source, count)   count 32-bit values to the host as 64-bit ones
@@ -60,7 +59,6 @@
 
 #include "DensePixels.h"
 #include "PixelTypeDispatch.h"
-#include "RampedPieces.h"
 
 #include "cca/Types.h"
 
@@ -85,13 +83,12 @@ template <class Device>
 class UploadStage
 {
 public:
-  /** Bytes of the largest slab (rounded down to whole rows, at least one
-   *  row): large enough that a kernel per slab is cheap. The first and last
-   *  slabs are smaller (RampedPieces.h), so that the copies start early and
-   *  the last one ends soon after the host's part. */
+  /** Bytes of a slab (rounded down to whole rows, at least one row): large
+   *  enough that a kernel per slab is cheap, small enough that the first
+   *  slab's work starts early. */
   static constexpr std::size_t DefaultSlabBytes = std::size_t{ 16 } << 20;
 
-  /** Tests: slabs of at most about this many bytes (0: the default). */
+  /** Tests: slabs of about this many bytes (0: the default). */
   void
   SetSlabBytes(std::size_t bytes)
   {
@@ -144,9 +141,9 @@ public:
       onSlab(static_cast<const void *>(dense), std::int64_t{ 0 }, frame.geometry.rows);
       return dense;
     }
-    const std::size_t              rowBytes = bytes / static_cast<std::size_t>(frame.geometry.rows);
-    const std::vector<std::size_t> slabEnds = RampedPieceEnds(bytes, rowBytes, m_SlabBytes);
-    device.Upload(dense, bytes, DensePixelProducer(image), slabEnds, [&](std::size_t begin, std::size_t end) {
+    const std::size_t rowBytes = bytes / static_cast<std::size_t>(frame.geometry.rows);
+    const std::size_t slabBytes = std::max<std::size_t>(1, m_SlabBytes / rowBytes) * rowBytes;
+    device.Upload(dense, bytes, DensePixelProducer(image), slabBytes, [&](std::size_t begin, std::size_t end) {
       onSlab(static_cast<const void *>(dense),
              static_cast<std::int64_t>(begin / rowBytes),
              static_cast<std::int64_t>(end / rowBytes));

@@ -1,11 +1,8 @@
 #include "HostStaging.h"
 
-#include "RampedPieces.h"
-
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <vector>
 
 #ifdef __linux__
 #  include <sys/mman.h>
@@ -228,19 +225,15 @@ HostStaging::Download(const void * device, std::size_t bytes, cudaStream_t strea
   {
     return;
   }
-  // Chunks from small to m_ChunkBytes and small again (RampedPieces.h): the
-  // host starts copying out early, and its last copy is short.
-  const std::vector<std::size_t> ends = RampedPieceEnds(bytes, 8, m_ChunkBytes);
-  const auto *                   source = static_cast<const unsigned char *>(device);
-  const std::size_t              chunks = ends.size();
-  const unsigned long long       first = m_NextBuffer;
+  const auto *             source = static_cast<const unsigned char *>(device);
+  const std::size_t        chunks = (bytes + m_ChunkBytes - 1) / m_ChunkBytes;
+  const unsigned long long first = m_NextBuffer;
   m_NextBuffer += chunks;
   auto bufferOf = [&](std::size_t chunk) { return static_cast<int>((first + chunk) % Buffers); };
-  auto beginOf = [&](std::size_t chunk) { return chunk == 0 ? std::size_t{ 0 } : ends[chunk - 1]; };
   auto issue = [&](std::size_t chunk) {
     const int         b = bufferOf(chunk);
-    const std::size_t offset = beginOf(chunk);
-    const std::size_t count = ends[chunk] - offset;
+    const std::size_t offset = chunk * m_ChunkBytes;
+    const std::size_t count = std::min(m_ChunkBytes, bytes - offset);
     m_Done[b].Synchronize(); // an earlier copy may still use this buffer
     void * staging = Buffer(b, count);
     Check(cudaMemcpyAsync(staging, source + offset, count, cudaMemcpyDeviceToHost, stream),
@@ -254,8 +247,8 @@ HostStaging::Download(const void * device, std::size_t bytes, cudaStream_t strea
   for (std::size_t chunk = 0; chunk < chunks; ++chunk)
   {
     const int         b = bufferOf(chunk);
-    const std::size_t offset = beginOf(chunk);
-    const std::size_t count = ends[chunk] - offset;
+    const std::size_t offset = chunk * m_ChunkBytes;
+    const std::size_t count = std::min(m_ChunkBytes, bytes - offset);
     m_Done[b].Synchronize();
     const auto * staged = static_cast<const unsigned char *>(Buffer(b, count));
     Split(count, [&](std::size_t from, std::size_t n) { consume(offset + from, n, staged + from); });

@@ -28,7 +28,6 @@
 #include <functional>
 #include <memory>
 #include <utility>
-#include <vector>
 
 namespace cca
 {
@@ -206,25 +205,24 @@ public:
   }
 
   /** Copies bytes made on the host by produce to device memory, slab by
-   *  slab (slab s ends at slabEnds[s]), and calls onSlab(begin, end) once
-   *  bytes [begin, end) are queued: work queued then runs once that slab is
-   *  there, while the next slabs are copied. */
+   *  slab (slabBytes each, the last one shorter), and calls
+   *  onSlab(begin, end) once bytes [begin, end) are queued: work queued then
+   *  runs once that slab is there, while the next slabs are copied. */
   void
   Upload(void *                                                          device,
          std::size_t                                                     bytes,
          const BytesProducer &                                           produce,
-         const std::vector<std::size_t> &                                slabEnds,
+         std::size_t                                                     slabBytes,
          const std::function<void(std::size_t begin, std::size_t end)> & onSlab)
   {
     // The copies start once the destination's allocation, in order on the
     // run's stream, is done.
     m_CopiesMayStart.Record(Stream());
     Check(cudaStreamWaitEvent(m_CopyStream.Get(), m_CopiesMayStart.Get(), 0), "ordering the copies");
-    auto *      destination = static_cast<unsigned char *>(device);
-    std::size_t begin = 0;
-    for (const std::size_t end : slabEnds)
+    auto * destination = static_cast<unsigned char *>(device);
+    for (std::size_t begin = 0; begin < bytes; begin += slabBytes)
     {
-      const std::size_t count = std::min(end, bytes) - begin;
+      const std::size_t count = std::min(slabBytes, bytes - begin);
       m_Staging.Upload(
         destination + begin,
         count,
@@ -233,7 +231,6 @@ public:
       m_SlabArrived.Record(m_CopyStream.Get());
       Check(cudaStreamWaitEvent(Stream(), m_SlabArrived.Get(), 0), "waiting for a slab of the image");
       onSlab(begin, begin + count);
-      begin += count;
     }
   }
 

@@ -176,24 +176,18 @@ public:
    *  staging buffers take the stream in chunks; onSlab after each slab. */
   template <class OnSlab>
   void
-  Upload(void *                           device,
-         std::size_t                      bytes,
-         const cca::BytesProducer &       produce,
-         const std::vector<std::size_t> & slabEnds,
-         OnSlab &&                        onSlab)
+  Upload(void * device, std::size_t bytes, const cca::BytesProducer & produce, std::size_t slabBytes, OnSlab && onSlab)
   {
     constexpr std::size_t piece = 4096;
-    std::size_t           begin = 0;
-    for (std::size_t end : slabEnds)
+    for (std::size_t begin = 0; begin < bytes; begin += slabBytes)
     {
-      end = std::min(end, bytes);
+      const std::size_t end = std::min(bytes, begin + slabBytes);
       for (std::size_t offset = begin; offset < end; offset += piece)
       {
         produce(offset, std::min(piece, end - offset), static_cast<unsigned char *>(device) + offset);
       }
       ++m_Slabs;
       onSlab(begin, end);
-      begin = end;
     }
   }
 
