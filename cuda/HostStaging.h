@@ -8,68 +8,19 @@
 #ifndef cca_cuda_HostStaging_h
 #define cca_cuda_HostStaging_h
 
+#include "CopyWorkers.h"
 #include "DeviceMemory.h"
 #include "DensePixels.h"
 
 #include "cca/Types.h"
 
-#include <condition_variable>
 #include <cstddef>
 #include <functional>
-#include <memory>
-#include <mutex>
-#include <thread>
-#include <vector>
 
 namespace cca
 {
 namespace cuda
 {
-
-/** A few persistent threads that split large host copies: one thread moves
- *  (and first-touches) memory at only a fraction of the memory bandwidth. */
-class CopyWorkers
-{
-public:
-  CopyWorkers();
-  ~CopyWorkers();
-  CopyWorkers(const CopyWorkers &) = delete;
-  CopyWorkers &
-  operator=(const CopyWorkers &) = delete;
-
-  /** Calls task(part) for part in [0, Parts()) on the workers and the caller; returns when all are done. */
-  void
-  Run(const std::function<void(int part)> & task);
-  int
-  Parts() const
-  {
-    return static_cast<int>(m_Threads.size()) + 1;
-  }
-
-  /** Workers of the process's pool (made when none is idle), given back to
-   *  it when the pointer is destroyed. */
-  struct GiveBack
-  {
-    void
-    operator()(CopyWorkers * workers) const;
-  };
-  using Lease = std::unique_ptr<CopyWorkers, GiveBack>;
-  static Lease
-  Take();
-
-private:
-  void
-  Work(int part);
-
-  std::vector<std::thread>         m_Threads;
-  std::mutex                       m_Mutex;
-  std::condition_variable          m_Wake;
-  std::condition_variable          m_Done;
-  const std::function<void(int)> * m_Task = nullptr;
-  unsigned long long               m_Generation = 0;
-  int                              m_Pending = 0;
-  bool                             m_Stop = false;
-};
 
 /** Writes staged bytes [offset, offset + count) of a download, held at
  *  staged, to their destination; offsets and counts are multiples of 8. */

@@ -10,7 +10,8 @@
 #         threads) and the ITK filter against the flood-fill oracle
 #         (itkCudaLabelStatisticsOracleTest: the adapter, the threaded
 #         LabelMap, a feature image, label-image input); TSan on the
-#         threaded CPU backend's oracle suite and the ITK oracle test.
+#         threaded CPU backend's oracle suite, the CUDA backend's copy
+#         workers (plain threads, cuda/CopyWorkers.h) and the ITK oracle test.
 #   full  also the exactness suite, the feature groups' emulation test and
 #         the ITK filter's differential and label map tests (ASan+UBSan), the
 #         exactness suite and the label map test (TSan). The ITK files with
@@ -35,9 +36,10 @@ export ASAN_OPTIONS=detect_leaks=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 
 asan="-fsanitize=address,undefined -fno-sanitize-recover=all -fsanitize-recover=pointer-overflow -fno-omit-frame-pointer"
-asan_targets=(ccaEngineOracleTest ccaStrategyEmulationTest ccaTreeMergeEmulationTest CudaLabelStatisticsTestDriver)
-asan_tests='CudaLabelStatisticsEngine_(oracle_cpu|validation)$|CudaLabelStatistics(Strategy|TreeMerge)Emulation$|^itkCudaLabelStatistics'
-tsan_tests='CudaLabelStatisticsEngine_oracle_cpu$|^itkCudaLabelStatistics'
+asan_targets=(ccaEngineOracleTest ccaCopyWorkersTest ccaStrategyEmulationTest ccaTreeMergeEmulationTest
+              CudaLabelStatisticsTestDriver)
+asan_tests='CudaLabelStatisticsEngine_(oracle_cpu|validation|copy_workers)$|CudaLabelStatistics(Strategy|TreeMerge)Emulation$|^itkCudaLabelStatistics'
+tsan_tests='CudaLabelStatisticsEngine_(oracle_cpu|copy_workers)$|^itkCudaLabelStatistics'
 asan_itk_suites="Oracle"
 tsan_itk_suites="Oracle"
 if [[ "$mode" == full ]]; then
@@ -55,7 +57,7 @@ ctest --test-dir build-asan --output-on-failure -j "$jobs" -R "$asan_tests"
 
 cmake -S . -B build-tsan "${common[@]}" -DCMAKE_CXX_FLAGS="-fsanitize=thread" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" \
   -DCCA_ITK_TEST_SUITES="$tsan_itk_suites" > /dev/null
-cmake --build build-tsan -j "$jobs" --target ccaEngineOracleTest CudaLabelStatisticsTestDriver
+cmake --build build-tsan -j "$jobs" --target ccaEngineOracleTest ccaCopyWorkersTest CudaLabelStatisticsTestDriver
 # ITK's thread pool waits on its futures inside libITKCommon, which TSan does
 # not instrument, so it reports the pool's own hand-over of each work unit as
 # a race; ITK's platform threader joins its threads, which TSan sees.
