@@ -202,7 +202,13 @@ Case(cca::Engine & engine, std::uint32_t seed, int layoutKind, int stream, bool 
   }
   else
   {
+    // The engine's own stream does not wait for other streams
+    // (Options::useCallerStream): the input and the poisoned labels must be
+    // complete before Run, as its documentation asks. cudaMemset is
+    // asynchronous, and a cudaMemcpy from pageable memory may return before
+    // its DMA ends: one such run on the H100 read part of the image early.
     CheckCuda(cudaMemcpy(image.pointer, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
+    CheckCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   }
   cca::ImageView deviceView = view;
   deviceView.memory = cca::MemorySpace::CudaDevice;
@@ -326,6 +332,7 @@ FeatureCase(cca::Engine & engine, std::uint32_t seed, int layoutKind, bool devic
     cudaMemcpy(featureStorage.pointer, hostFeature.data(), hostFeature.size() * sizeof(F), cudaMemcpyHostToDevice),
     "cudaMemcpy");
   CheckCuda(cudaMemcpy(maskStorage.pointer, mask.data(), mask.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
+  CheckCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); // complete before Run (see Case)
   options.intensity.featureImage.memory = cca::MemorySpace::CudaDevice;
   options.intensity.featureImage.deviceOrdinal = device;
   options.intensity.featureImage.data = static_cast<const F *>(featureStorage.pointer) + layout.origin;
