@@ -26,7 +26,7 @@
 // ASan+UBSan and TSan with it. The differential tests compare every
 // attribute with ITK's own filters.
 #include "itkCudaLabelStatisticsImageFilter.h"
-#include "itkCudaLabelStatisticsTestUtilities.h"
+#include "itkCudaLabelStatisticsIntensityTestUtilities.h"
 
 #include "ccaFloodFillOracle.h"
 
@@ -37,7 +37,6 @@
 #include <cstdint>
 #include <iostream>
 #include <limits>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -46,27 +45,6 @@ namespace
 
 using ccaitktest::Checker;
 using BackendEnum = itk::CudaLabelStatisticsEnums::Backend;
-
-/** A feature image on the mask's grid: int16 values from seed, raster order. */
-template <unsigned int D>
-typename itk::Image<std::int16_t, D>::Pointer
-RandomFeature(const itk::ImageBase<D> * grid, std::uint32_t seed)
-{
-  auto feature = itk::Image<std::int16_t, D>::New();
-  feature->CopyInformation(grid);
-  feature->SetRegions(grid->GetLargestPossibleRegion());
-  feature->Allocate();
-  std::mt19937                                random(seed);
-  std::uniform_int_distribution<std::int32_t> value(std::numeric_limits<std::int16_t>::min(),
-                                                    std::numeric_limits<std::int16_t>::max());
-  for (itk::ImageRegionIterator<itk::Image<std::int16_t, D>> it(feature, feature->GetLargestPossibleRegion());
-       !it.IsAtEnd();
-       ++it)
-  {
-    it.Set(static_cast<std::int16_t>(value(random)));
-  }
-  return feature;
-}
 
 /** Components of a mask: lines, label image and feature statistics against the oracle. */
 template <unsigned int D>
@@ -80,7 +58,8 @@ ComponentsCase(const ccatest::Mask & mask, bool full, int threads, BackendEnum b
               (backend == BackendEnum::CPU ? "CPU" : "Auto"));
   const ccaitktest::Geometry geometry = ccaitktest::TestGeometries(D)[1]; // region index off the origin
   const auto                 image = ccaitktest::MakeImage<ImageType>(mask, geometry, 255, 0);
-  const auto                 feature = RandomFeature<D>(image, 7 + static_cast<std::uint32_t>(mask.on.size()));
+  const auto                 feature = ccaitktest::RandomValueImage<itk::Image<std::int16_t, D>>(
+    mask, geometry, -32768, 32767, 7 + static_cast<std::uint32_t>(mask.on.size()));
 
   auto filter = FilterType::New();
   filter->SetInput(image);
