@@ -274,14 +274,15 @@ public:
       runLabel = m_Outputs.template RunLabels<Index, S>(device, labeled, components);
       if (intensity)
       {
-        m_Intensity.Vote(device, frame, deviceFeature, labeled.runs, runLabel, components.count, components.count);
+        m_Intensity.Vote(
+          device, frame, deviceFeature, labeled.runs, runLabel, components.count, components.count, dense.Table());
         m_Histograms.Build(
           device, frame, deviceFeature, labeled.runs, runLabel, components.count, components.count, dense.Table());
       }
     }
     else if (intensity)
     {
-      m_Intensity.Vote(device, frame, deviceFeature, labeled.runs, runLabel, Index{ 0 }, Index{ 0 });
+      m_Intensity.Vote(device, frame, deviceFeature, labeled.runs, runLabel, Index{ 0 }, Index{ 0 }, dense.Table());
       m_Histograms.Build(device, frame, deviceFeature, labeled.runs, runLabel, Index{ 0 }, Index{ 0 }, dense.Table());
     }
     m_Outputs.template Write<Index, S>(device, frame, deviceImage, labeled, components, runLabel);

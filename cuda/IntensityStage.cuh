@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace cca
@@ -29,41 +30,53 @@ class IntensityStage
 {
 public:
   /** The records of objects objects from the full runs (runLabel per run,
-   *  removed for runs of objects a selection left out) and the feature image
-   *  on the device (dense, x fastest). */
+   *  removed for runs of objects a selection left out), the feature image
+   *  on the device (dense, x fastest) and the objects' features (their
+   *  sizes and extents bound the sums). */
   template <class Index>
   void
-  Vote(Device &                 device,
-       const Frame &            frame,
-       const void *             feature,
-       const RunArrays<Index> & runs,
-       const Index *            runLabel,
-       Index                    objects,
-       Index                    removed)
+  Vote(Device &                  device,
+       const Frame &             frame,
+       const void *              feature,
+       const RunArrays<Index> &  runs,
+       const Index *             runLabel,
+       Index                     objects,
+       Index                     removed,
+       const ComponentFeatures * features)
   {
     m_Objects = static_cast<std::size_t>(objects);
     m_Type = frame.options.intensity.featureImage.pixelType;
+    // Only the sums the image can make nonzero are voted and kept on the
+    // device: a plane has no z.
+    m_Sums = !frame.options.intensity.weightedMoments ? detail::FirstWeightedSum
+             : frame.geometry.depth == 1              ? detail::PlanarIntensitySums
+                                                      : detail::NumberOfIntensitySums;
     DispatchFeaturePixelType(m_Type, [&](auto zero) {
       using T = decltype(zero);
-      using Record = detail::IntensityRecord<detail::IntensitySum_t<T>>;
-      m_RecordBytes = sizeof(Record);
-      m_Packed = detail::PackedExtremes<T>(frame.pixels);
-      auto * table = Reserve<Record>(m_Table, m_Objects, "the intensity table");
-      m_Device = table;
-      if (objects == 0)
-      {
-        return;
-      }
-      constexpr std::int64_t words = sizeof(Record) / 8;
-      device.Launch("intensity table kernel",
-                    BlocksFor(static_cast<std::int64_t>(objects) * words, BlockThreads),
-                    BlockThreads,
-                    ClearIntensityKernel<detail::IntensitySum_t<T>>,
-                    static_cast<std::int64_t>(objects),
-                    table);
-      const auto *   pixels = static_cast<const T *>(feature);
-      const unsigned blocks = BlocksFor(static_cast<std::int64_t>(runs.count), BlockThreads);
-      auto           launch = [&](auto kernel) {
+      WithSums([&](auto sums) {
+        constexpr int Sums = decltype(sums)::value;
+        using Record = DeviceIntensityRecord<detail::IntensitySum_t<T>, Sums>;
+        m_RecordBytes = sizeof(Record);
+        m_Packed = detail::PackedExtremes<T>(frame.pixels);
+        auto * table = Reserve<Record>(m_Table, m_Objects, "the intensity table");
+        auto * narrow = Reserve<std::uint16_t>(m_NarrowSums, m_Objects, "the intensity table's narrow sums");
+        m_Device = table;
+        if (objects == 0)
+        {
+          return;
+        }
+        // All zeros is the neutral record on the device (DeviceIntensityRecord).
+        device.Fill(table, 0, m_Objects * sizeof(Record), "the intensity table");
+        device.Launch("narrow sums kernel",
+                      BlocksFor(static_cast<std::int64_t>(objects), BlockThreads),
+                      BlockThreads,
+                      NarrowSumsKernel<T>,
+                      static_cast<std::int64_t>(objects),
+                      features,
+                      narrow);
+        const auto *   pixels = static_cast<const T *>(feature);
+        const unsigned blocks = BlocksFor(static_cast<std::int64_t>(runs.count), BlockThreads);
+        auto           kernel = IntensityVotesKernel<T, Index, Sums>;
         device.Launch("intensity vote kernel",
                       std::min(blocks, device.ResidentBlocks(kernel, BlockThreads)),
                       BlockThreads,
@@ -74,34 +87,22 @@ public:
                       pixels,
                       frame.geometry,
                       m_Packed,
+                      narrow,
                       table);
-      };
-      // Only the sums the image can make nonzero are voted: a plane has no z.
-      if (!frame.options.intensity.weightedMoments)
-      {
-        launch(IntensityVotesKernel<T, Index, detail::FirstWeightedSum>);
-      }
-      else if (frame.geometry.depth == 1)
-      {
-        launch(IntensityVotesKernel<T, Index, detail::PlanarIntensitySums>);
-      }
-      else
-      {
-        launch(IntensityVotesKernel<T, Index, detail::NumberOfIntensitySums>);
-      }
-      if (!m_Packed)
-      {
-        device.Launch("extreme index kernel",
-                      blocks,
-                      BlockThreads,
-                      ExtremeIndicesKernel<T, Index>,
-                      runs,
-                      runLabel,
-                      removed,
-                      pixels,
-                      frame.geometry,
-                      table);
-      }
+        if (!m_Packed)
+        {
+          device.Launch("extreme index kernel",
+                        blocks,
+                        BlockThreads,
+                        ExtremeIndicesKernel<T, Index, Sums>,
+                        runs,
+                        runLabel,
+                        removed,
+                        pixels,
+                        frame.geometry,
+                        table);
+        }
+      });
     });
   }
 
@@ -122,33 +123,64 @@ public:
       std::max<std::int64_t>(1, std::min<std::int64_t>(HostThreads(frame.options.numberOfThreads), objects / 1024)));
     DispatchFeaturePixelType(m_Type, [&](auto zero) {
       using T = decltype(zero);
-      using Record = detail::IntensityRecord<detail::IntensitySum_t<T>>;
-      const auto * records = reinterpret_cast<const Record *>(m_Host.data());
-      ParallelForChunks(threads, [&](int c) {
-        for (std::int64_t k = objects * c / threads; k < objects * (c + 1) / threads; ++k)
-        {
-          ObjectIntensity & out = result.intensity[static_cast<std::size_t>(k)];
-          detail::FinishIntensity<T>(records[k],
-                                     result.features[static_cast<std::size_t>(k)].pixelCount,
-                                     m_Packed,
-                                     frame.geometry.width,
-                                     frame.geometry.height,
-                                     frame.options.intensity.weightedMoments,
-                                     out);
-          out.median = medians[static_cast<std::size_t>(k)];
-        }
+      WithSums([&](auto sums) {
+        using DeviceRecord = DeviceIntensityRecord<detail::IntensitySum_t<T>, decltype(sums)::value>;
+        const auto * records = reinterpret_cast<const DeviceRecord *>(m_Host.data());
+        ParallelForChunks(threads, [&](int c) {
+          for (std::int64_t k = objects * c / threads; k < objects * (c + 1) / threads; ++k)
+          {
+            ObjectIntensity &         out = result.intensity[static_cast<std::size_t>(k)];
+            const ComponentFeatures & f = result.features[static_cast<std::size_t>(k)];
+            auto                      record = HostRecord(records[k]);
+            if constexpr (detail::ExactIntensitySums<T>)
+            {
+              // The same bound as the device's (NarrowSumsKernel), from
+              // the same features: the narrow sums hold only their low words.
+              detail::NarrowSumsExtended(record, detail::NarrowIntensitySums<T>(f.pixelCount, f.boundingBoxMax));
+            }
+            detail::FinishIntensity<T>(record,
+                                       f.pixelCount,
+                                       m_Packed,
+                                       frame.geometry.width,
+                                       frame.geometry.height,
+                                       frame.options.intensity.weightedMoments,
+                                       out);
+            out.median = medians[static_cast<std::size_t>(k)];
+          }
+        });
       });
     });
   }
 
 private:
+  /** f(std::integral_constant<int, m_Sums>). */
+  template <class F>
+  void
+  WithSums(F && f) const
+  {
+    switch (m_Sums)
+    {
+      case detail::FirstWeightedSum:
+        f(std::integral_constant<int, detail::FirstWeightedSum>{});
+        break;
+      case detail::PlanarIntensitySums:
+        f(std::integral_constant<int, detail::PlanarIntensitySums>{});
+        break;
+      default:
+        f(std::integral_constant<int, detail::NumberOfIntensitySums>{});
+        break;
+    }
+  }
+
   typename Device::Buffer    m_Table;
+  typename Device::Buffer    m_NarrowSums; ///< per object: NarrowIntensitySums
   void *                     m_Device = nullptr;
   std::vector<std::uint64_t> m_Host; ///< the records, 8-byte aligned
   std::size_t                m_Objects = 0;
   std::size_t                m_RecordBytes = 0;
   PixelType                  m_Type = PixelType::UInt8;
   bool                       m_Packed = true;
+  int                        m_Sums = detail::NumberOfIntensitySums; ///< sums per device record
 };
 
 } // namespace cuda

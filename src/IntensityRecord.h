@@ -86,6 +86,75 @@ using IntensitySum_t = typename IntensitySumOf<T>::Type;
 template <class T>
 constexpr bool ExactIntensitySums = !std::is_same<IntensitySum_t<T>, double>::value;
 
+/** |v| <= 2^ValueMagnitudeBits<T> for every value v of an integer type T. */
+template <class T>
+constexpr int ValueMagnitudeBits = 8 * static_cast<int>(sizeof(T)) - (std::is_signed<T>::value ? 1 : 0);
+
+/** The number of bits of n (0 for 0): n < 2^BitWidth(n). */
+CCA_HOST_DEVICE int
+BitWidth(std::uint64_t n)
+{
+  int bits = 0;
+  for (; n != 0; n >>= 1)
+  {
+    ++bits;
+  }
+  return bits;
+}
+
+/** The exact sums of one object whose totals fit a signed 64-bit word (bit i
+ *  for IntensitySum i), from its pixel count and the largest coordinate of
+ *  its bounding box on each axis: |sum of v^p x^a y^b z^c| < count |v|^p
+ *  x^a y^b z^c < 2^63 by the types' bounds. Such a sum is exact modulo 2^64
+ *  whatever the order and the sign of its terms, so the CUDA votes add only
+ *  its low word, with no carry (IntensityVotes.cuh), and the host
+ *  sign-extends it (NarrowSumsExtended). 0 for sums in double. */
+template <class T>
+CCA_HOST_DEVICE unsigned
+NarrowIntensitySums(std::int64_t pixelCount, const std::int32_t (&boundingBoxMax)[3])
+{
+  if constexpr (!ExactIntensitySums<T>)
+  {
+    return 0;
+  }
+  else
+  {
+    const int a = BitWidth(static_cast<std::uint64_t>(pixelCount));
+    const int v = ValueMagnitudeBits<T>;
+    const int x = BitWidth(static_cast<std::uint64_t>(boundingBoxMax[0]));
+    const int y = BitWidth(static_cast<std::uint64_t>(boundingBoxMax[1]));
+    const int z = BitWidth(static_cast<std::uint64_t>(boundingBoxMax[2]));
+    const int bits[NumberOfIntensitySums] = { a + v,         a + 2 * v,     a + 3 * v,     a + 4 * v,     a + v + x,
+                                              a + v + y,     a + v + 2 * x, a + v + 2 * y, a + v + x + y, a + v + z,
+                                              a + v + 2 * z, a + v + x + z, a + v + y + z };
+    unsigned  narrow = 0;
+    for (int i = 0; i < NumberOfIntensitySums; ++i)
+    {
+      narrow |= bits[i] <= 63 ? 1u << i : 0u;
+    }
+    return narrow;
+  }
+}
+
+/** r with its narrow sums (NarrowIntensitySums), whose low words alone hold
+ *  them modulo 2^64, sign-extended to every word. */
+template <int W>
+CCA_HOST_DEVICE void
+NarrowSumsExtended(IntensityRecord<WideSum<W>> & r, unsigned narrow)
+{
+  for (int i = 0; i < NumberOfIntensitySums; ++i)
+  {
+    if (((narrow >> i) & 1u) != 0)
+    {
+      const std::uint64_t extension = (r.sums[i].word[0] >> 63) != 0 ? ~std::uint64_t{ 0 } : 0;
+      for (int j = 1; j < W; ++j)
+      {
+        r.sums[i].word[j] = extension;
+      }
+    }
+  }
+}
+
 /** Bits of the value key of T. */
 template <class T>
 constexpr int ValueKeyBits = 8 * static_cast<int>(sizeof(T));

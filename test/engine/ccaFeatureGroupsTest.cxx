@@ -1085,6 +1085,41 @@ IntensitySuite(cca::Backend backend)
             options);
     ++seed;
   }
+  // Objects at the bound of the narrow sums (IntensityRecord.h's
+  // NarrowIntensitySums), every value at its type's most negative: with
+  // 2^18 - 1 pixels of -32768 the sum of v^3 is -(2^63 - 2^45), the largest
+  // a signed 64-bit word holds at that bound, added in low words only; with
+  // 2^18 pixels it is -2^63 and goes word by word with carries. With 32-bit
+  // values (three words) the sums of v and of the weighted moments are
+  // narrow, the sum of v^2 is not (from 2 pixels on).
+  struct BoundCase
+  {
+    cca::PixelType type;
+    double         value;
+  };
+  const BoundCase bounds[] = { { cca::PixelType::Int16, -32768 }, { cca::PixelType::Int32, -2147483648.0 } };
+  for (const BoundCase & b : bounds)
+  {
+    for (const bool missingPixel : { true, false })
+    {
+      Mask square = ccatest::ConstantMask(2, 512, 512, 1, true);
+      if (missingPixel)
+      {
+        square.on[0] = 0;
+        square.name += " but pixel 0";
+      }
+      const TypedImage feature = RandomFeatureImage(square, b.type, b.value, b.value, seed);
+      cca::Options     options;
+      options.backend = backend;
+      RunCase(engine,
+              square.name + " every value " + std::to_string(b.value) + " (" + cca::PixelTypeName(b.type) +
+                ", narrow-sum bound)",
+              square,
+              MakeTyped(cca::PixelType::UInt8, square.on),
+              &feature,
+              options);
+    }
+  }
 }
 
 void

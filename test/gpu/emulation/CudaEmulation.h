@@ -148,6 +148,13 @@ __syncthreads()
 {
   emulation::BlockRunner::OfThisThread().SyncThreads();
 }
+/** Every lane of the warp meets the others (a gather of nothing). */
+inline void
+__syncwarp(unsigned = 0xffffffffu)
+{
+  std::uint64_t all[32];
+  emulation::Gather(0, all);
+}
 inline void
 __threadfence()
 {
