@@ -59,7 +59,12 @@ fi
 cmake -S . -B build-asan "${common[@]}" -DCMAKE_CXX_FLAGS_DEBUG="$asan_optimization" -DCMAKE_CXX_FLAGS="$asan" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DCCA_ITK_TEST_SUITES="$asan_itk_suites" > /dev/null
 cmake --build build-asan -j "$jobs" --target "${asan_targets[@]}"
-ctest --test-dir build-asan --output-on-failure -j "$jobs" -R "$asan_tests"
+# The ASan tests run while the TSan build compiles: their longest test (the
+# strategies' emulation, 20-40 s) leaves the other core idle.
+asan_log=build-asan/sanitizer-tests.log
+ctest --test-dir build-asan --output-on-failure -j "$jobs" -R "$asan_tests" > "$asan_log" 2>&1 &
+asan_tests_pid=$!
+trap 'kill "$asan_tests_pid" 2>/dev/null || true' EXIT
 
 cmake -S . -B build-tsan "${common[@]}" -DCMAKE_CXX_FLAGS_DEBUG="$tsan_optimization" -DCMAKE_CXX_FLAGS="-fsanitize=thread" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" \
   -DCCA_ITK_TEST_SUITES="$tsan_itk_suites" > /dev/null
@@ -68,3 +73,10 @@ cmake --build build-tsan -j "$jobs" --target ccaEngineOracleTest ccaCopyWorkersT
 # not instrument, so it reports the pool's own hand-over of each work unit as
 # a race; ITK's platform threader joins its threads, which TSan sees.
 ITK_GLOBAL_DEFAULT_THREADER=Platform ctest --test-dir build-tsan --output-on-failure -j "$jobs" -R "$tsan_tests"
+
+asan_rc=0
+wait "$asan_tests_pid" || asan_rc=$?
+trap - EXIT
+echo "== ASan+UBSan tests (build-asan):"
+cat "$asan_log"
+exit "$asan_rc"
