@@ -17,6 +17,7 @@
 #include "HostDevice.h"
 #include "WideSum.h"
 
+#include "cca/Int128.h"
 #include "cca/Types.h"
 
 #include <cstdint>
@@ -89,18 +90,6 @@ constexpr bool ExactIntensitySums = !std::is_same<IntensitySum_t<T>, double>::va
 /** |v| <= 2^ValueMagnitudeBits<T> for every value v of an integer type T. */
 template <class T>
 constexpr int ValueMagnitudeBits = 8 * static_cast<int>(sizeof(T)) - (std::is_signed<T>::value ? 1 : 0);
-
-/** The number of bits of n (0 for 0): n < 2^BitWidth(n). */
-CCA_HOST_DEVICE int
-BitWidth(std::uint64_t n)
-{
-  int bits = 0;
-  for (; n != 0; n >>= 1)
-  {
-    ++bits;
-  }
-  return bits;
-}
 
 /** The exact sums of one object whose totals fit a signed 64-bit word (bit i
  *  for IntensitySum i), from its pixel count and the largest coordinate of

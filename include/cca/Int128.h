@@ -15,6 +15,19 @@ namespace cca
 namespace detail
 {
 
+/** The number of bits of v (0 for 0): v < 2^BitWidth(v). constexpr, so that
+ *  CUDA device code may call it too (--expt-relaxed-constexpr). */
+constexpr int
+BitWidth(std::uint64_t v)
+{
+  int n = 0;
+  for (; v != 0; v >>= 1)
+  {
+    ++n;
+  }
+  return n;
+}
+
 class Int128
 {
 public:
@@ -122,17 +135,6 @@ private:
     const std::uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
     const std::uint64_t middle = (p00 >> 32) + (p01 & mask) + (p10 & mask);
     return Int128(p11 + (p01 >> 32) + (p10 >> 32) + (middle >> 32), (middle << 32) | (p00 & mask));
-  }
-
-  static int
-  BitWidth(std::uint64_t v)
-  {
-    int n = 0;
-    for (; v != 0; v >>= 1)
-    {
-      ++n;
-    }
-    return n;
   }
 
   /** 2^k, 0 <= k < 128. */
