@@ -59,7 +59,6 @@ public:
         m_RecordBytes = sizeof(Record);
         m_Packed = detail::PackedExtremes<T>(frame.pixels);
         auto * table = Reserve<Record>(m_Table, m_Objects, "the intensity table");
-        auto * narrow = Reserve<std::uint16_t>(m_NarrowSums, m_Objects, "the intensity table's narrow sums");
         m_Device = table;
         if (objects == 0)
         {
@@ -67,13 +66,19 @@ public:
         }
         // All zeros is the neutral record on the device (DeviceIntensityRecord).
         device.Fill(table, 0, m_Objects * sizeof(Record), "the intensity table");
-        device.Launch("narrow sums kernel",
-                      BlocksFor(static_cast<std::int64_t>(objects), BlockThreads),
-                      BlockThreads,
-                      NarrowSumsKernel<T>,
-                      static_cast<std::int64_t>(objects),
-                      features,
-                      narrow);
+        // Sums in double have no narrow form: the votes kernel reads no mask.
+        std::uint16_t * narrow = nullptr;
+        if constexpr (detail::ExactIntensitySums<T>)
+        {
+          narrow = Reserve<std::uint16_t>(m_NarrowSums, m_Objects, "the intensity table's narrow sums");
+          device.Launch("narrow sums kernel",
+                        BlocksFor(static_cast<std::int64_t>(objects), BlockThreads),
+                        BlockThreads,
+                        NarrowSumsKernel<T>,
+                        static_cast<std::int64_t>(objects),
+                        features,
+                        narrow);
+        }
         const auto *   pixels = static_cast<const T *>(feature);
         const unsigned blocks = BlocksFor(static_cast<std::int64_t>(runs.count), BlockThreads);
         auto           kernel = IntensityVotesKernel<T, Index, Sums>;

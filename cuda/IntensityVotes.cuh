@@ -14,10 +14,10 @@
 // of one record, which the L1 merges into few L2 requests (the votes are
 // bound by the L2's atomic throughput). The other sums go word by word with
 // carries (the low words of all sums at once, then the carries, so a leader
-// waits for one round trip, not one per sum). Only the sums the image can make nonzero
-// are voted (a plane has no z). Where the key has no room for the pixel
-// index (64-bit values), a second pass finds the last pixel of each object
-// holding its extreme.
+// waits for one round trip, not one per sum). Only the sums the image can
+// make nonzero are voted (a plane has no z). Where the key has no room for
+// the pixel index (64-bit values), a second pass finds the last pixel of
+// each object holding its extreme.
 #ifndef cca_cuda_IntensityVotes_cuh
 #define cca_cuda_IntensityVotes_cuh
 
