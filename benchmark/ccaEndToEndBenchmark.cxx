@@ -12,13 +12,17 @@
 // ITK's: same count, same NumberOfPixels and BoundingBox per label.
 //
 // Usage: cca_e2e_benchmark [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick]
-//                          [--json FILE]
+//                          [--io-factories] [--json FILE]
 //   --itk-reps: ITK's repetitions (default 3; 1 once a repetition took 5 s)
 //   --threads: the ITK threader's threads, ours and ITK's filter alike (default:
 //              ITK's default, the host's cores; the table used 16)
 //   --only: masks by name: ct-face ct-full balls-60k random3d-g4 random3d-g1
 //           random2d-g16 random2d-g4 random2d-g1 large-labels
 //   --quick: the masks at an eighth of their size (CI-sized smoke run)
+//   --io-factories: registers ITK's NRRD, NIfTI, MetaImage, VTK and TIFF image
+//              IO factories first, as an application that reads images through
+//              ITK has them (ITK's CMake registers some twenty): each label
+//              object's New() then asks each of them, in ITK's filter too
 #include "BallImages.h"
 #include "JsonText.h"
 #include "RandomImages.h"
@@ -26,7 +30,12 @@
 #include "itkBinaryImageToShapeLabelMapFilter.h"
 #include "itkCudaLabelStatisticsImageFilter.h"
 #include "itkImage.h"
+#include "itkMetaImageIOFactory.h"
 #include "itkMultiThreaderBase.h"
+#include "itkNiftiImageIOFactory.h"
+#include "itkNrrdImageIOFactory.h"
+#include "itkTIFFImageIOFactory.h"
+#include "itkVTKImageIOFactory.h"
 
 #include "cca/Engine.h"
 
@@ -80,6 +89,7 @@ struct Settings
   int                      threads = 0; ///< 0: ITK's default
   bool                     runItk = true;
   bool                     quick = false;
+  bool                     ioFactories = false;
   std::vector<std::string> only;
   std::string              json;
 };
@@ -322,6 +332,7 @@ WriteJson(const Settings & s, const Bandwidth & b, const std::vector<Row> & rows
   std::ofstream out(s.json);
   out << "{\n  \"program\": \"cca_e2e_benchmark\",\n  \"reps\": " << s.reps << ",\n  \"itkReps\": " << s.itkReps
       << ",\n  \"threads\": " << itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads()
+      << ",\n  \"objectFactories\": " << itk::ObjectFactoryBase::GetRegisteredFactories().size()
       << ",\n  \"pinnedHostToDeviceGBs\": " << b.hostToDevice << ",\n  \"pinnedDeviceToHostGBs\": " << b.deviceToHost
       << ",\n  \"startCudaMs\": " << b.startCudaMs << ",\n  \"rows\": [\n";
   for (std::size_t i = 0; i < rows.size(); ++i)
@@ -510,6 +521,8 @@ main(int argc, char * argv[])
       s.runItk = false;
     else if (arg == "--quick")
       s.quick = true;
+    else if (arg == "--io-factories")
+      s.ioFactories = true;
     else if (arg == "--json")
       s.json = next();
     else if (arg == "--only")
@@ -521,9 +534,18 @@ main(int argc, char * argv[])
     else
     {
       std::cerr << "usage: " << argv[0]
-                << " [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick] [--json FILE]\n";
+                << " [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick] [--io-factories]"
+                   " [--json FILE]\n";
       return 2;
     }
+  }
+  if (s.ioFactories)
+  {
+    itk::NrrdImageIOFactory::RegisterOneFactory();
+    itk::NiftiImageIOFactory::RegisterOneFactory();
+    itk::MetaImageIOFactory::RegisterOneFactory();
+    itk::VTKImageIOFactory::RegisterOneFactory();
+    itk::TIFFImageIOFactory::RegisterOneFactory();
   }
   if (s.threads > 0)
   {
@@ -537,12 +559,14 @@ main(int argc, char * argv[])
   const double startCudaMs = MillisecondsSince(startCuda);
   auto         bandwidth = MeasurePinnedBandwidth();
   bandwidth.startCudaMs = startCudaMs;
-  std::printf("CUDA %s (start-up %.0f ms), pinned bandwidth H2D %.1f GB/s, D2H %.1f GB/s, %u threads\n",
+  std::printf("CUDA %s (start-up %.0f ms), pinned bandwidth H2D %.1f GB/s, D2H %.1f GB/s, %u threads, %zu object "
+              "factories registered\n",
               cuda ? "available" : "not available",
               startCudaMs,
               bandwidth.hostToDevice,
               bandwidth.deviceToHost,
-              itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads());
+              itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads(),
+              itk::ObjectFactoryBase::GetRegisteredFactories().size());
   std::printf("%-18s %-9s %10s %10s %8s %8s %7s %7s %7s %8s %8s\n",
               "mask",
               "impl",

@@ -18,6 +18,7 @@ mkdir -p "$work/lib" .devcarry
 programs=$(ls "$build"/benchmark/cca_benchmark "$build"/benchmark/cca_filter_benchmark \
   "$build"/benchmark/cca_npp_benchmark "$build"/benchmark/cca_family_benchmark \
   "$build"/benchmark/cca_e2e_benchmark "$build"/benchmark/cca_statistics_benchmark \
+  "$build"/benchmark/cca_label_objects_benchmark \
   "$build"/bin/CudaLabelStatistics 2>/dev/null || true)
 [[ -n "$programs" ]] || { echo "no benchmark programs in $build/benchmark" >&2; exit 1; }
 ldd $programs | awk '/=>/ && $3 ~ /^\// {print $3}' | sort -u |

@@ -22,6 +22,10 @@
 #                image, CUDA against our CPU backend
 #   e2e-formats  benchmark/program-files.sh formats: the label image in each format
 # STEPS="e2e e2e-program e2e-large" takes about 5 minutes on the H100 machine.
+# Making label objects (issue 10's LabelMap), only if named:
+#   labelobjects benchmark/label-objects.sh: 4 M label objects on 16 threads, New()
+#                against the builder's MakeLabelObject, glibc's heap growth against
+#                64 MiB steps, with and without ITK's IO factories (about a minute)
 # Intensity statistics (issue 12), only if named:
 #   stats        cca_statistics_benchmark: the CT-like 512 x 512 x 400 volume with
 #                a 100-label segmentation and a thresholded mask, ours (CUDA, CPU)
@@ -130,6 +134,8 @@ want e2e-program && step e2e-program 60 benchmark/program-files.sh "$root/$build
 want e2e-large && step e2e-large 120 "$e2e" --threads 16 --only large-labels --json "$res/$tag-e2e-large.json"
 want e2e-formats && step e2e-formats 90 benchmark/program-files.sh "$root/$build/bin/CudaLabelStatistics" formats
 want stats && step stats 170 "$bin/cca_statistics_benchmark" --threads 16 --json "$res/$tag-statistics.json"
+want labelobjects && step labelobjects 120 benchmark/label-objects.sh "$bin/cca_label_objects_benchmark" 16 4000000 3
+[[ -f $res/labelobjects.log ]] && { echo "==== labelobjects.log"; tail -12 "$res/labelobjects.log"; }
 [[ -f $res/stats.log ]] && { echo "==== stats.log"; cat "$res/stats.log"; }
 e2e_json=$(ls "$res"/*-e2e*.json 2>/dev/null)
 [[ -n $e2e_json ]] && step e2e-plot 30 python3 benchmark/plot_e2e.py --out "$res" --table "$res/e2e-table.md" \

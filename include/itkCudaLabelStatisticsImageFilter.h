@@ -64,6 +64,13 @@ namespace itk
  * MaximumObjectSize, their physical twins, NumberOfObjectsToKeep,
  * SortObjectsBySize) on the device, before anything is copied.
  *
+ * While it builds a map of 65536 objects or more, the filter has glibc's
+ * malloc grow the heaps of threads 64 MiB at a time (its M_TOP_PAD), since
+ * the default's page-by-page growth serializes the threads that make the
+ * objects; cca::MallocHeapSteps says what that costs the process. Setting
+ * CCA_KEEP_MALLOC_SETTINGS=1, or any glibc.malloc tunable in GLIBC_TUNABLES,
+ * in the environment leaves the process's malloc as it is.
+ *
  * \ingroup CudaLabelStatistics
  */
 template <typename TInputImage,

@@ -19,6 +19,7 @@
 #include "cca/IntensityAttributes.h"
 #include "cca/Types.h"
 
+#include "itkContinuousIndex.h"
 #include "itkMath.h"
 #include "vnl/algo/vnl_real_eigensystem.h"
 #include "vnl/algo/vnl_symmetric_eigensystem.h"

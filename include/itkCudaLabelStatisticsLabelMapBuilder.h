@@ -18,9 +18,11 @@
 
 #include "itkCudaLabelStatisticsShapeAttributes.h"
 
+#include "cca/MallocHeaps.h"
 #include "cca/Types.h"
 
 #include "itkMultiThreaderBase.h"
+#include "itkObjectFactory.h"
 
 #include <algorithm>
 #include <atomic>
@@ -29,7 +31,9 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -64,6 +68,18 @@ namespace itk
  * The attributes reuse the eigensystems of earlier components with the same
  * central moments (CudaLabelStatisticsShapeAttributes::Memo).
  *
+ * Two costs of making millions of objects lie outside ITK's objects
+ * themselves. LabelObjectType::New() asks every object factory registered in
+ * the process whether it overrides the class, a string lookup per factory
+ * per object (about 45 ns a factory: an application with ITK's image IO
+ * factories registered spends more asking than making); the factories are
+ * asked once per Build, and when none overrides the class the objects are
+ * constructed directly, as New() would then construct them (MakeLabelObject).
+ * And glibc's malloc makes the heaps of the threads writable page by page,
+ * each step a system call that stops every other thread's page faults; for
+ * ManyObjects objects or more Build has it grow them in 64 MiB steps while it
+ * runs (cca::MallocHeapSteps, which says what that costs the process).
+ *
  * \ingroup CudaLabelStatistics
  */
 template <typename TLabelMap>
@@ -82,6 +98,10 @@ public:
 
   /** Objects the inserter takes at a time at most, in BalancedOrder. */
   static constexpr SizeValueType InsertionBlockObjects = 4096;
+
+  /** Objects (about 80 MiB of them) from which Build has glibc's malloc grow
+   *  heaps in large steps while it runs (cca::MallocHeapSteps). */
+  static constexpr SizeValueType ManyObjects = 65536;
 
   /** Objects per chunk for `components` objects and `makers` work units:
    *  at least four chunks per work unit, so that a few hundred costly objects
@@ -120,6 +140,12 @@ public:
     {
       return;
     }
+    std::optional<cca::MallocHeapSteps> heapSteps; // for this Build only
+    if (components >= ManyObjects)
+    {
+      heapSteps.emplace();
+    }
+    const bool          factoryMade = FactoryOverridesLabelObjects();
     const SizeValueType makers =
       std::max<SizeValueType>(1, static_cast<SizeValueType>(threader->GetMaximumNumberOfThreads()) - 1);
     const SizeValueType                            chunkObjects = ObjectsPerChunk(components, makers);
@@ -209,7 +235,7 @@ public:
             const SizeValueType end = std::min(components, (c + 1) * chunkObjects);
             for (SizeValueType k = c * chunkObjects; k < end; ++k)
             {
-              objects[k] = MakeObject(result, k, regionIndex, attributes, labelOf, memo);
+              objects[k] = MakeObject(result, k, regionIndex, attributes, labelOf, memo, factoryMade);
               more(k, *objects[k]);
             }
             made[c].store(true, std::memory_order_release);
@@ -237,7 +263,46 @@ public:
     }
   }
 
+  /** Whether a factory registered in the process overrides LabelObjectType
+   *  (asked once per Build). */
+  static bool
+  FactoryOverridesLabelObjects()
+  {
+    return ObjectFactory<LabelObjectType>::Create().IsNotNull();
+  }
+
+  /** A new label object: from New() when a registered factory overrides the
+   *  class (factoryMade, from FactoryOverridesLabelObjects), else constructed
+   *  directly. */
+  static typename LabelObjectType::Pointer
+  MakeLabelObject(bool factoryMade)
+  {
+    if constexpr (std::is_final_v<LabelObjectType>)
+    {
+      return LabelObjectType::New();
+    }
+    else
+    {
+      return factoryMade ? LabelObjectType::New() : DirectlyMadeLabelObject::Make();
+    }
+  }
+
 private:
+  /** LabelObjectType, made as by New() but without asking the factories. It
+   *  adds nothing to the class: ITK's filters, Clone() and the name of the
+   *  class see a LabelObjectType. */
+  class DirectlyMadeLabelObject final : public LabelObjectType
+  {
+  public:
+    static typename LabelObjectType::Pointer
+    Make()
+    {
+      typename LabelObjectType::Pointer object = new DirectlyMadeLabelObject;
+      object->UnRegister(); // as New(): the returned pointer holds the only reference
+      return object;
+    }
+  };
+
   template <typename TLabelOf>
   static typename LabelObjectType::Pointer
   MakeObject(const cca::Result &             result,
@@ -245,9 +310,10 @@ private:
              const IndexType &               regionIndex,
              const AttributesType &          attributes,
              TLabelOf &                      labelOf,
-             typename AttributesType::Memo & memo)
+             typename AttributesType::Memo & memo,
+             bool                            factoryMade)
   {
-    typename LabelObjectType::Pointer object = LabelObjectType::New();
+    typename LabelObjectType::Pointer object = MakeLabelObject(factoryMade);
     object->SetLabel(static_cast<LabelType>(labelOf(static_cast<std::int64_t>(k) + 1)));
     const cca::Run *   runs = result.runs.data() + result.runOffsets[k];
     const std::int64_t runCount = result.runOffsets[k + 1] - result.runOffsets[k];

@@ -20,8 +20,10 @@
 #include "cca/Int128.h"
 #include "cca/Types.h"
 
+#include "itkContinuousIndex.h"
 #include "itkGeometryUtilities.h"
 #include "itkMath.h"
+#include "itkVector.h"
 #include "vnl/algo/vnl_real_eigensystem.h"
 #include "vnl/algo/vnl_symmetric_eigensystem.h"
 

@@ -20,7 +20,10 @@
 // recomputing the attributes, ShapeOpeningLabelMapFilter,
 // ShapeRelabelLabelMapFilter, ChangeLabelLabelMapFilter,
 // AggregateLabelMapFilter, and a graft. Masks with thousands of objects (many
-// chunks of the parallel build), 2D and 3D, with 1, 2 and 5 threads.
+// chunks of the parallel build), 2D and 3D, with 1, 2 and 5 threads. The
+// objects, made without asking ITK's object factories, are label objects of
+// the map's class to ITK (name, Clone(), CopyAllFrom()); and when a factory registered in
+// the process overrides that class, every object comes from the factory.
 #include "itkCudaLabelStatisticsImageFilter.h"
 #include "itkCudaLabelStatisticsTestUtilities.h"
 
@@ -29,12 +32,16 @@
 #include "itkChangeLabelLabelMapFilter.h"
 #include "itkImageRegionConstIterator.h"
 #include "itkLabelMapToLabelImageFilter.h"
+#include "itkObjectFactoryBase.h"
+#include "itkVersion.h"
 #include "itkShapeLabelMapFilter.h"
 #include "itkShapeOpeningLabelMapFilter.h"
 #include "itkShapeRelabelLabelMapFilter.h"
 
 #include <iostream>
 #include <string>
+#include <typeinfo>
+#include <vector>
 
 namespace
 {
@@ -57,6 +64,118 @@ SameObjects(const TGot * got, const TExpected * expected, Checker & check, const
     check.Equal(a.GetLabelObject()->GetBoundingBox(), b.GetLabelObject()->GetBoundingBox(), label + ": box");
     check.Equal(a.GetLabelObject()->GetNumberOfLines(), b.GetLabelObject()->GetNumberOfLines(), label + ": lines");
   }
+}
+
+/** Our objects are made without New(): to ITK they must still be objects of
+ *  the map's class: its name, Clone() making one, and CopyAllFrom() (which
+ *  ITK's label map filters use, through a dynamic_cast to the class) taking
+ *  every attribute. */
+template <typename TMap>
+void
+SameClassAndClones(const TMap * map, Checker & check)
+{
+  using ObjectType = typename TMap::LabelObjectType;
+  const std::string expectedName = ObjectType::New()->GetNameOfClass();
+  for (typename TMap::ConstIterator it(map); !it.IsAtEnd() && !check.CaseFailed(); ++it)
+  {
+    const ObjectType * object = it.GetLabelObject();
+    const std::string  label = "label " + std::to_string(it.GetLabel());
+    check.Equal(std::string(object->GetNameOfClass()), expectedName, label + ": class name");
+    const itk::LightObject::Pointer clone = object->Clone();
+    check.Equal(std::string(typeid(*clone).name()), std::string(typeid(ObjectType).name()), label + ": clone's class");
+    const typename ObjectType::Pointer copy = ObjectType::New();
+    copy->CopyAllFrom(object);
+    check.Equal(copy->GetLabel(), object->GetLabel(), label + ": copy's label");
+    check.Equal(copy->GetNumberOfLines(), object->GetNumberOfLines(), label + ": copy's lines");
+    check.Equal(copy->GetNumberOfPixels(), object->GetNumberOfPixels(), label + ": copy's pixels");
+    check.Equal(copy->GetBoundingBox(), object->GetBoundingBox(), label + ": copy's box");
+    check.Equal(copy->GetCentroid(), object->GetCentroid(), label + ": copy's centroid");
+    check.Equal(copy->GetPerimeter(), object->GetPerimeter(), label + ": copy's perimeter");
+  }
+}
+
+/** A label object class that a factory puts in place of TBase. */
+template <typename TBase>
+class OverridingLabelObject : public TBase
+{
+public:
+  using Self = OverridingLabelObject;
+  using Pointer = itk::SmartPointer<Self>;
+  itkNewMacro(Self);
+};
+
+/** The factory: overrides TBase with OverridingLabelObject<TBase>. */
+template <typename TBase>
+class LabelObjectOverrideFactory : public itk::ObjectFactoryBase
+{
+public:
+  using Self = LabelObjectOverrideFactory;
+  using Pointer = itk::SmartPointer<Self>;
+  itkFactorylessNewMacro(Self);
+
+  const char *
+  GetITKSourceVersion() const override
+  {
+    return ITK_SOURCE_VERSION;
+  }
+  const char *
+  GetDescription() const override
+  {
+    return "test: a label object class in place of ITK's";
+  }
+
+protected:
+  LabelObjectOverrideFactory()
+  {
+    this->RegisterOverride(typeid(TBase).name(),
+                           typeid(OverridingLabelObject<TBase>).name(),
+                           "test override",
+                           true,
+                           itk::CreateObjectFunction<OverridingLabelObject<TBase>>::New());
+  }
+};
+
+/** With a factory in the process that overrides the map's label object
+ *  class, every one of our objects comes from it, as from ITK's own filter. */
+template <unsigned int D>
+void
+FactoryOverride(const ccatest::Mask & mask, Checker & check)
+{
+  using ImageType = itk::Image<unsigned char, D>;
+  using OursType = itk::CudaLabelStatisticsImageFilter<ImageType>;
+  using MapType = typename OursType::OutputImageType;
+  using ObjectType = typename MapType::LabelObjectType;
+  check.Begin(std::to_string(D) + "D, a factory overrides the label object class");
+  const auto image = ccaitktest::MakeImage<ImageType>(mask, ccaitktest::TestGeometries(D)[0], 255, 0);
+  auto       factory = LabelObjectOverrideFactory<ObjectType>::New();
+  itk::ObjectFactoryBase::RegisterFactory(factory);
+  auto ours = OursType::New();
+  ours->SetInput(image);
+  ours->GetMultiThreader()->SetMaximumNumberOfThreads(3);
+  auto reference = itk::BinaryImageToShapeLabelMapFilter<ImageType, MapType>::New();
+  reference->SetInput(image);
+  try
+  {
+    ours->Update();
+    reference->Update();
+  }
+  catch (...)
+  {
+    itk::ObjectFactoryBase::UnRegisterFactory(factory);
+    throw;
+  }
+  itk::ObjectFactoryBase::UnRegisterFactory(factory);
+  SameObjects(ours->GetOutput(), reference->GetOutput(), check, "our map");
+  itk::SizeValueType overridden = 0;
+  for (typename MapType::ConstIterator it(ours->GetOutput()); !it.IsAtEnd(); ++it)
+  {
+    overridden += dynamic_cast<const OverridingLabelObject<ObjectType> *>(it.GetLabelObject()) != nullptr;
+  }
+  check.Equal(overridden, ours->GetOutput()->GetNumberOfLabelObjects(), "objects made by the factory");
+  const typename ObjectType::Pointer after = ObjectType::New();
+  check.Equal(dynamic_cast<OverridingLabelObject<ObjectType> *>(after.GetPointer()) == nullptr,
+              true,
+              "New() after the factory is unregistered");
 }
 
 template <typename TImage>
@@ -109,6 +228,7 @@ Case(const ccatest::Mask & mask, int threads, bool full, Checker & check)
   {
     check.Fail("the mask has too few objects to fill several chunks of the parallel build");
   }
+  SameClassAndClones(map, check);
 
   // Back to a label image: the same as our label image and as ITK's map's.
   using ToImage = itk::LabelMapToLabelImageFilter<MapType, LabelImageType>;
@@ -225,6 +345,8 @@ itkCudaLabelStatisticsLabelMapFiltersTest(int, char *[])
     const bool full = threads != 2;
     Case<3>(ccatest::RandomMask(3, 48, 40, 30, full ? 0.08 : 0.2, 1, 90 + threads), threads, full, check);
   }
+  FactoryOverride<2>(ccatest::RandomMask(2, 200, 150, 1, 0.35, 1, 80), check);
+  FactoryOverride<3>(ccatest::RandomMask(3, 30, 30, 20, 0.2, 1, 81), check);
   std::cout << check.Cases() - check.FailedCases() << " of " << check.Cases() << " cases passed" << std::endl;
   return check.FailedCases() == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

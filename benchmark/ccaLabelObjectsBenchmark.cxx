@@ -1,0 +1,122 @@
+// Making label objects on many threads, apart from the rest of a LabelMap
+// build (issue 10): what ITK's object factories and glibc's heap growth add.
+// T threads make N StatisticsLabelObject<SizeValueType, 3> between them, each
+// with two lines, and keep them all until the end, as the filter's LabelMap
+// builder does; the memory is fresh, as in a program's first Update(), so
+// each configuration runs once per process.
+//
+// Usage: cca_label_objects_benchmark [--objects N] [--threads T] [--io-factories] [--new] [--grow-heaps]
+//   --objects: objects to make (default 4,000,000, about 5 GB)
+//   --threads: threads making them (default: the host's cores)
+//   --io-factories: registers ITK's NRRD, NIfTI, MetaImage, VTK and TIFF
+//                   image IO factories first, as an application reading
+//                   images through ITK has them
+//   --new: LabelObjectType::New(), which asks every factory for every object,
+//          instead of the builder's MakeLabelObject (asks once)
+//   --grow-heaps: glibc's heaps grown 64 MiB at a time (a cca::MallocHeapSteps
+//                 alive), as the builder has them for 65536 objects or more
+// Prints one line: the configuration, the wall time and ns per object.
+#include "itkCudaLabelStatisticsLabelMapBuilder.h"
+#include "itkLabelMap.h"
+#include "itkMetaImageIOFactory.h"
+#include "itkNiftiImageIOFactory.h"
+#include "itkNrrdImageIOFactory.h"
+#include "itkStatisticsLabelObject.h"
+#include "itkTIFFImageIOFactory.h"
+#include "itkVTKImageIOFactory.h"
+
+#include "cca/MallocHeaps.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+int
+main(int argc, char * argv[])
+{
+  using ObjectType = itk::StatisticsLabelObject<itk::SizeValueType, 3>;
+  using MapType = itk::LabelMap<ObjectType>;
+  using Builder = itk::CudaLabelStatisticsLabelMapBuilder<MapType>;
+
+  long long objects = 4000000;
+  unsigned  threads = std::max(1u, std::thread::hardware_concurrency());
+  bool      ioFactories = false;
+  bool      useNew = false;
+  bool      growHeaps = false;
+  for (int i = 1; i < argc; ++i)
+  {
+    const std::string arg = argv[i];
+    if (arg == "--objects" && i + 1 < argc)
+      objects = std::max(1LL, std::stoll(argv[++i]));
+    else if (arg == "--threads" && i + 1 < argc)
+      threads = static_cast<unsigned>(std::max(1, std::stoi(argv[++i])));
+    else if (arg == "--io-factories")
+      ioFactories = true;
+    else if (arg == "--new")
+      useNew = true;
+    else if (arg == "--grow-heaps")
+      growHeaps = true;
+    else
+    {
+      std::cerr << "usage: " << argv[0]
+                << " [--objects N] [--threads T] [--io-factories] [--new] [--grow-heaps]\n";
+      return 2;
+    }
+  }
+  if (ioFactories)
+  {
+    itk::NrrdImageIOFactory::RegisterOneFactory();
+    itk::NiftiImageIOFactory::RegisterOneFactory();
+    itk::MetaImageIOFactory::RegisterOneFactory();
+    itk::VTKImageIOFactory::RegisterOneFactory();
+    itk::TIFFImageIOFactory::RegisterOneFactory();
+  }
+  std::optional<cca::MallocHeapSteps> heapSteps;
+  if (growHeaps)
+  {
+    heapSteps.emplace();
+  }
+  const bool grown = heapSteps && heapSteps->Active();
+
+  const auto                                start = std::chrono::steady_clock::now();
+  const bool                                factoryMade = useNew || Builder::FactoryOverridesLabelObjects();
+  std::vector<std::vector<ObjectType::Pointer>> made(threads);
+  std::vector<std::thread>                  workers;
+  for (unsigned t = 0; t < threads; ++t)
+  {
+    workers.emplace_back([&, t] {
+      const long long first = objects * t / threads;
+      const long long last = objects * (t + 1) / threads;
+      made[t].reserve(static_cast<std::size_t>(last - first));
+      for (long long k = first; k < last; ++k)
+      {
+        ObjectType::Pointer object = Builder::MakeLabelObject(factoryMade);
+        object->SetLabel(static_cast<ObjectType::LabelType>(k + 1));
+        ObjectType::IndexType index{ { k % 1000, k / 1000 % 1000, k / 1000000 } };
+        object->AddLine(index, 3);
+        index[1] += 1;
+        object->AddLine(index, 2);
+        made[t].push_back(object);
+      }
+    });
+  }
+  for (auto & w : workers)
+  {
+    w.join();
+  }
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  std::printf("objects %lld threads %u factories %zu maker %s heaps %s: %.1f ms, %.1f ns an object\n",
+              objects,
+              threads,
+              itk::ObjectFactoryBase::GetRegisteredFactories().size(),
+              useNew ? "New()" : "MakeLabelObject",
+              grown ? "grown-64MiB" : "glibc-default",
+              ms,
+              ms * 1e6 / static_cast<double>(objects));
+  return 0;
+}
