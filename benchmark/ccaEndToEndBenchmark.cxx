@@ -24,18 +24,14 @@
 //              ITK has them (ITK's CMake registers some twenty): each label
 //              object's New() then asks each of them, in ITK's filter too
 #include "BallImages.h"
+#include "ImageIOFactories.h"
 #include "JsonText.h"
 #include "RandomImages.h"
 
 #include "itkBinaryImageToShapeLabelMapFilter.h"
 #include "itkCudaLabelStatisticsImageFilter.h"
 #include "itkImage.h"
-#include "itkMetaImageIOFactory.h"
 #include "itkMultiThreaderBase.h"
-#include "itkNiftiImageIOFactory.h"
-#include "itkNrrdImageIOFactory.h"
-#include "itkTIFFImageIOFactory.h"
-#include "itkVTKImageIOFactory.h"
 
 #include "cca/Engine.h"
 
@@ -541,11 +537,7 @@ main(int argc, char * argv[])
   }
   if (s.ioFactories)
   {
-    itk::NrrdImageIOFactory::RegisterOneFactory();
-    itk::NiftiImageIOFactory::RegisterOneFactory();
-    itk::MetaImageIOFactory::RegisterOneFactory();
-    itk::VTKImageIOFactory::RegisterOneFactory();
-    itk::TIFFImageIOFactory::RegisterOneFactory();
+    cca::benchmark::RegisterImageIOFactories();
   }
   if (s.threads > 0)
   {

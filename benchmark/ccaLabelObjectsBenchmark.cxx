@@ -16,14 +16,11 @@
 //   --grow-heaps: glibc's heaps grown 64 MiB at a time (a cca::MallocHeapSteps
 //                 alive), as the builder has them for 65536 objects or more
 // Prints one line: the configuration, the wall time and ns per object.
+#include "ImageIOFactories.h"
+
 #include "itkCudaLabelStatisticsLabelMapBuilder.h"
 #include "itkLabelMap.h"
-#include "itkMetaImageIOFactory.h"
-#include "itkNiftiImageIOFactory.h"
-#include "itkNrrdImageIOFactory.h"
 #include "itkStatisticsLabelObject.h"
-#include "itkTIFFImageIOFactory.h"
-#include "itkVTKImageIOFactory.h"
 
 #include "cca/MallocHeaps.h"
 
@@ -63,18 +60,13 @@ main(int argc, char * argv[])
       growHeaps = true;
     else
     {
-      std::cerr << "usage: " << argv[0]
-                << " [--objects N] [--threads T] [--io-factories] [--new] [--grow-heaps]\n";
+      std::cerr << "usage: " << argv[0] << " [--objects N] [--threads T] [--io-factories] [--new] [--grow-heaps]\n";
       return 2;
     }
   }
   if (ioFactories)
   {
-    itk::NrrdImageIOFactory::RegisterOneFactory();
-    itk::NiftiImageIOFactory::RegisterOneFactory();
-    itk::MetaImageIOFactory::RegisterOneFactory();
-    itk::VTKImageIOFactory::RegisterOneFactory();
-    itk::TIFFImageIOFactory::RegisterOneFactory();
+    cca::benchmark::RegisterImageIOFactories();
   }
   std::optional<cca::MallocHeapSteps> heapSteps;
   if (growHeaps)
@@ -83,10 +75,10 @@ main(int argc, char * argv[])
   }
   const bool grown = heapSteps && heapSteps->Active();
 
-  const auto                                start = std::chrono::steady_clock::now();
-  const bool                                factoryMade = useNew || Builder::FactoryOverridesLabelObjects();
+  const auto                                    start = std::chrono::steady_clock::now();
+  const bool                                    factoryMade = useNew || Builder::FactoryOverridesLabelObjects();
   std::vector<std::vector<ObjectType::Pointer>> made(threads);
-  std::vector<std::thread>                  workers;
+  std::vector<std::thread>                      workers;
   for (unsigned t = 0; t < threads; ++t)
   {
     workers.emplace_back([&, t] {
