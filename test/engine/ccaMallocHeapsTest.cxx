@@ -44,7 +44,7 @@ public:
   std::size_t
   NewArenaBytes()
   {
-    const std::size_t        before = mallinfo2().arena;
+    const std::size_t         before = mallinfo2().arena;
     std::promise<std::size_t> grown;
     std::future<std::size_t>  result = grown.get_future();
     m_Threads.emplace_back([&grown, before, this] {
@@ -98,9 +98,9 @@ main(int argc, char * argv[])
 #else
   // glibc's default makes a new heap writable a few pages at a time: 100
   // bytes take less than 1 MiB; in large steps, the whole heap at once.
-  const bool  expectActive = std::strcmp(argv[1], "applies") == 0;
-  const auto  large = [](std::size_t bytes) { return bytes >= cca::MallocHeapStepBytes / 2; };
-  const auto  small = [](std::size_t bytes) { return bytes < (std::size_t{ 1 } << 20); };
+  const bool   expectActive = std::strcmp(argv[1], "applies") == 0;
+  const auto   large = [](std::size_t bytes) { return bytes >= cca::MallocHeapStepBytes / 2; };
+  const auto   small = [](std::size_t bytes) { return bytes < (std::size_t{ 1 } << 20); };
   ArenaThreads threads;
   {
     cca::MallocHeapSteps outer;
