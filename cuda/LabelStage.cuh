@@ -297,7 +297,10 @@ private:
     // Within blocks of rows first, then the block borders and the slices
     // level by level (ForEachLinkPass: no long chains of roots), then every
     // unit its root.
-    auto link = [&](auto join, auto joins) {
+    // Only the feature votes read the link flags (ValueGroupingStage writes
+    // its own): labels only skip the scattered stores.
+    std::uint8_t * linked = frame.options.computeFeatures ? l.linked : nullptr;
+    auto           link = [&](auto join, auto joins) {
       const std::int64_t blockRows =
         m_BlockRows > 0 ? m_BlockRows : (frame.geometry.depth > 1 ? DefaultVolumeBlockRows : 0);
       ForEachLinkPass(frame.geometry, blockRows, [&](const LinkPass & p) {
@@ -309,7 +312,7 @@ private:
                       frame.geometry,
                       frame.full,
                       l.parent,
-                      l.linked,
+                      linked,
                       join,
                       joins,
                       p);

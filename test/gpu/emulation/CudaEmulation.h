@@ -161,6 +161,17 @@ __threadfence()
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
+/** A load through the L1 (ld.ca): on the GPU it may return an older value
+ *  that another multiprocessor has since replaced; here it reads the
+ *  current one, with a chance for the other threads to run first. */
+template <class T>
+T
+__ldca(const T * p)
+{
+  emulation::BlockRunner::OfThisThread().MaybePreempt();
+  return std::atomic_ref<T>(*const_cast<T *>(p)).load(std::memory_order_relaxed);
+}
+
 template <class T>
 T
 atomicAdd(T * p, T v)
