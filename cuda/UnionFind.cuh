@@ -262,6 +262,12 @@ LinkRunsKernel(RunArrays<Index> runs,
                Joins            joins = Joins{},
                LinkPass         pass = LinkPass{})
 {
+  auto markLinked = [linked](Index i) {
+    if (linked != nullptr)
+    {
+      linked[i] = 1;
+    }
+  };
   // The runs of this block's line, or all of them.
   Index        begin = 0;
   Index        end = runs.count;
@@ -304,10 +310,7 @@ LinkRunsKernel(RunArrays<Index> runs,
       {
         const Index met = join(parent, a, a - 1);
         representative = met < representative ? met : representative;
-        if (linked != nullptr)
-        {
-          linked[a - 1] = 1;
-        }
+        markLinked(a - 1);
       }
     }
     for (int s = 0; s < n; ++s)
@@ -330,20 +333,14 @@ LinkRunsKernel(RunArrays<Index> runs,
             // volumes join each run with about six).
             const Index met = join(parent, representative, b);
             representative = met < representative ? met : representative;
-            if (linked != nullptr)
-            {
-              linked[b] = 1; // racing stores of the same value
-            }
+            markLinked(b); // racing stores of the same value
           }
         });
       }
     }
     if (representative != a)
     {
-      if (linked != nullptr)
-      {
-        linked[a] = 1;
-      }
+      markLinked(a);
       // Point the run straight at a (then) root of its set, below any
       // chain that formed meanwhile: shallower trees for later walks.
       atomicMin(parent + a, representative);
@@ -354,14 +351,14 @@ LinkRunsKernel(RunArrays<Index> runs,
 /** After all unions: every run points straight at its root. Halving by
  *  other threads (atomicMin) never raises a link above the root written here.
  *  No root changes any more, so the walks read through the L1 (CachedLoads). */
-template <class Index, class Loads = CachedLoads>
+template <class Index>
 __global__ void
 FlattenKernel(Index count, Index * parent)
 {
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
   {
-    parent[i] = FindRoot<Loads>(parent, i);
+    parent[i] = FindRoot<CachedLoads>(parent, i);
   }
 }
 
