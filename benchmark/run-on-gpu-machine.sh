@@ -26,6 +26,9 @@
 #   labelobjects benchmark/label-objects.sh: 4 M label objects on 16 threads, New()
 #                against the builder's MakeLabelObject, glibc's heap growth against
 #                64 MiB steps, with and without ITK's IO factories (about a minute)
+#   insertion    cca_label_objects_benchmark --insert: 11.4 M label objects (the
+#                512^3 g = 1 mask's count) made on 15 threads, then inserted into
+#                a LabelMap on one, as the builder's inserter does, timed apart
 # Intensity statistics (issue 12), only if named:
 #   stats        cca_statistics_benchmark: the CT-like 512 x 512 x 400 volume with
 #                a 100-label segmentation and a thresholded mask, ours (CUDA, CPU)
@@ -135,7 +138,9 @@ want e2e-large && step e2e-large 120 "$e2e" --threads 16 --only large-labels --j
 want e2e-formats && step e2e-formats 90 benchmark/program-files.sh "$root/$build/bin/CudaLabelStatistics" formats
 want stats && step stats 170 "$bin/cca_statistics_benchmark" --threads 16 --json "$res/$tag-statistics.json"
 want labelobjects && step labelobjects 120 benchmark/label-objects.sh "$bin/cca_label_objects_benchmark" 16 4000000 3
+want insertion && step insertion 120 "$bin/cca_label_objects_benchmark" --objects 11400000 --threads 15 --grow-heaps --insert
 [[ -f $res/labelobjects.log ]] && { echo "==== labelobjects.log"; tail -12 "$res/labelobjects.log"; }
+[[ -f $res/insertion.log ]] && { echo "==== insertion.log"; cat "$res/insertion.log"; }
 [[ -f $res/stats.log ]] && { echo "==== stats.log"; cat "$res/stats.log"; }
 e2e_json=$(ls "$res"/*-e2e*.json 2>/dev/null)
 [[ -n $e2e_json ]] && step e2e-plot 30 python3 benchmark/plot_e2e.py --out "$res" --table "$res/e2e-table.md" \

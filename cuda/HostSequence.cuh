@@ -42,6 +42,7 @@
 #ifndef cca_cuda_HostSequence_cuh
 #define cca_cuda_HostSequence_cuh
 
+#include "ForegroundBits.cuh"
 #include "Frame.cuh"
 #include "HistogramStage.cuh"
 #include "IntensityStage.cuh"
@@ -58,12 +59,14 @@
 #include "VotedTables.cuh"
 
 #include "DensePixels.h"
+#include "ForegroundBits.h"
 #include "PixelTypeDispatch.h"
 
 #include "cca/Types.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -74,11 +77,13 @@ namespace cuda
 {
 
 /** Stage 1: the image, dense and x fastest, in device memory. Host images
- *  are uploaded (packed dense from any strides) in slabs of whole rows;
- *  device images are read in place when dense, else packed on the device
- *  (StridedGather.cuh). onSlab(image, firstRow, endRow) is called for
- *  consecutive row ranges that cover the image once each, each as soon as
- *  work queued on the device sees those rows of image. */
+ *  are uploaded in slabs of whole rows: as foreground bits when only the
+ *  foreground matters (TravelsAsForegroundBits; unpacked on the device into
+ *  a 0/1 byte image, seen through ForegroundMask), else their pixels, packed
+ *  dense from any strides; device images are read in place when dense, else
+ *  packed on the device (StridedGather.cuh). onSlab(image, firstRow, endRow)
+ *  is called for consecutive row ranges that cover the image once each, each
+ *  as soon as work queued on the device sees those rows of image. */
 template <class Device>
 class UploadStage
 {
@@ -102,9 +107,16 @@ public:
     return m_BytesToDevice;
   }
 
+  /** What of a host image the device needs. */
+  enum class Needs
+  {
+    Pixels,    ///< the values (a feature image, a label image)
+    Foreground ///< whether each pixel is foreground (TravelsAsForegroundBits)
+  };
+
   template <class OnSlab>
   const void *
-  Run(Device & device, const Frame & frame, OnSlab && onSlab)
+  Run(Device & device, const Frame & frame, Needs needs, OnSlab && onSlab)
   {
     const ImageView & image = frame.image;
     const std::size_t bytes =
@@ -114,6 +126,10 @@ public:
     {
       onSlab(image.data, std::int64_t{ 0 }, frame.geometry.rows);
       return image.data;
+    }
+    if (needs == Needs::Foreground && image.memory == MemorySpace::Host)
+    {
+      return UploadForegroundBits(device, frame, onSlab);
     }
     void * dense = m_Image.Reserve(bytes, "the image");
     if (image.memory == MemorySpace::CudaDevice)
@@ -153,9 +169,84 @@ public:
   }
 
 private:
+  /** The foreground bits of a host image, uploaded slab by slab (slabs of
+   *  about m_SlabBytes of the unpacked image) and unpacked into the 0/1
+   *  image that onSlab sees. */
+  template <class OnSlab>
+  const void *
+  UploadForegroundBits(Device & device, const Frame & frame, OnSlab && onSlab)
+  {
+    const std::int64_t width = frame.geometry.width;
+    const std::size_t  rowBytes = static_cast<std::size_t>(ForegroundBitsRowBytes(width));
+    const std::size_t  bytes = rowBytes * static_cast<std::size_t>(frame.geometry.rows);
+    auto * dense = Reserve<std::uint8_t>(m_Image, static_cast<std::size_t>(frame.pixels), "the foreground image");
+    auto * bits = Reserve<std::uint8_t>(m_Bits, bytes, "the image's foreground bits");
+    const std::size_t slabRows = std::max<std::size_t>(1, m_SlabBytes / static_cast<std::size_t>(width));
+    device.Upload(
+      bits,
+      bytes,
+      ForegroundBitsProducer(frame.image, frame.options),
+      slabRows * rowBytes,
+      [&](std::size_t begin, std::size_t end) {
+        const auto firstRow = static_cast<std::int64_t>(begin / rowBytes);
+        const auto endRow = static_cast<std::int64_t>(end / rowBytes);
+        const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(
+          BlocksFor((endRow - firstRow) * static_cast<std::int64_t>(rowBytes), BlockThreads), std::int64_t{ 1 } << 16));
+        device.Launch("foreground unpacking kernel",
+                      blocks,
+                      BlockThreads,
+                      UnpackForegroundBitsKernel,
+                      static_cast<const std::uint8_t *>(bits),
+                      width,
+                      static_cast<std::int64_t>(rowBytes),
+                      firstRow,
+                      endRow,
+                      dense);
+        onSlab(static_cast<const void *>(dense), firstRow, endRow);
+      });
+    m_BytesToDevice = static_cast<std::int64_t>(bytes);
+    return dense;
+  }
+
   typename Device::Buffer m_Image;
+  typename Device::Buffer m_Bits;
   std::size_t             m_SlabBytes = DefaultSlabBytes;
   std::int64_t            m_BytesToDevice = 0;
+};
+
+/** What the kernels see of an image uploaded as foreground bits: a dense
+ *  image of 0/1 bytes whose foreground is its non-zero pixels, with the
+ *  original's size and the run's other options. */
+class ForegroundMask
+{
+public:
+  ForegroundMask(const ImageView & image, const Options & options)
+    : m_Image(image)
+    , m_Options(options)
+  {
+    m_Image.data = nullptr; // the kernels read the device copy
+    m_Image.pixelType = PixelType::UInt8;
+    m_Image.stride[0] = m_Image.stride[1] = m_Image.stride[2] = 0;
+    m_Image.memory = MemorySpace::CudaDevice;
+    m_Options.foregroundRule = ForegroundRule::NotEqualTo;
+    m_Options.foregroundValue = 0;
+  }
+
+  const ImageView &
+  Image() const
+  {
+    return m_Image;
+  }
+
+  const Options &
+  Rules() const
+  {
+    return m_Options;
+  }
+
+private:
+  ImageView m_Image;
+  Options   m_Options;
 };
 
 /** Stage 4, one table stage per cca::FeatureCompaction. */
@@ -211,23 +302,37 @@ public:
                     std::string("the algorithm ") + AlgorithmName(options.algorithm) + " labels 2D images only");
       }
     }
-    const Frame frame = MakeFrame(image, options);
+    // A host image whose foreground is all that matters crosses the bus as
+    // bits; from then on the stages see the 0/1 image they unpack into.
+    const bool                    asBits = TravelsAsForegroundBits(image, options);
+    std::optional<ForegroundMask> mask;
+    if (asBits)
+    {
+      mask.emplace(image, options);
+    }
+    const Frame input = MakeFrame(image, options);
+    const Frame frame = asBits ? MakeFrame(mask->Image(), mask->Rules()) : input;
     const bool  intensity = options.intensity.Requested();
     const bool  labelImage = options.objects != Objects::ForegroundComponents;
     device.Begin();
 
     device.Record(Milestone::Start);
     // The strategy's units are counted slab by slab as the image arrives.
+    using Needs = typename UploadStage<Device>::Needs;
     const void * deviceImage =
-      m_Upload.Run(device, frame, [&](const void * slab, std::int64_t firstRow, std::int64_t endRow) {
-        m_Labeling.template CountUnits<Index, typename S::Units>(device, frame, slab, firstRow, endRow);
-      });
+      m_Upload.Run(device,
+                   input,
+                   asBits ? Needs::Foreground : Needs::Pixels,
+                   [&](const void * slab, std::int64_t firstRow, std::int64_t endRow) {
+                     m_Labeling.template CountUnits<Index, typename S::Units>(device, frame, slab, firstRow, endRow);
+                   });
     const void * deviceFeature = nullptr;
     if (intensity)
     {
       // In host memory (cca::ValidateInput): uploaded whole.
       const Frame feature = MakeFrame(options.intensity.featureImage, options);
-      deviceFeature = m_FeatureUpload.Run(device, feature, [](const void *, std::int64_t, std::int64_t) {});
+      deviceFeature = m_FeatureUpload.Run(
+        device, feature, UploadStage<Device>::Needs::Pixels, [](const void *, std::int64_t, std::int64_t) {});
     }
     device.Record(Milestone::ImageUploaded);
     const LabeledUnits<Index> labeled = m_Labeling.template Run<Index, S>(device, frame, deviceImage, m_Counts);

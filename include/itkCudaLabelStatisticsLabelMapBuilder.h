@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <exception>
@@ -77,8 +78,10 @@ namespace itk
  * constructed directly, as New() would then construct them (MakeLabelObject).
  * And glibc's malloc makes the heaps of the threads writable page by page,
  * each step a system call that stops every other thread's page faults; for
- * ManyObjects objects or more Build has it grow them in 64 MiB steps while it
- * runs (cca::MallocHeapSteps, which says what that costs the process).
+ * maps of ManyBytes or more Build has it grow them in 64 MiB steps while it
+ * runs (cca::MallocHeapSteps, which says what that costs the process). The
+ * lines count as much as the objects there: a few thousand large components
+ * (a CT mask's organs and vessels) bring a million lines, 32 bytes each.
  *
  * \ingroup CudaLabelStatistics
  */
@@ -99,9 +102,20 @@ public:
   /** Objects the inserter takes at a time at most, in BalancedOrder. */
   static constexpr SizeValueType InsertionBlockObjects = 4096;
 
-  /** Objects (about 80 MiB of them) from which Build has glibc's malloc grow
-   *  heaps in large steps while it runs (cca::MallocHeapSteps). */
-  static constexpr SizeValueType ManyObjects = 65536;
+  /** Bytes of new objects and lines (EstimatedBytes) from which Build has
+   *  glibc's malloc grow heaps in large steps while it runs
+   *  (cca::MallocHeapSteps). */
+  static constexpr std::size_t ManyBytes = std::size_t{ 16 } << 20;
+
+  /** About what the objects of result take on the heap: each object with
+   *  its first block of lines (a std::deque's 512 bytes), and every line. */
+  static std::size_t
+  EstimatedBytes(const cca::Result & result)
+  {
+    constexpr std::size_t objectBytes = sizeof(LabelObjectType) + 512;
+    return static_cast<std::size_t>(result.componentCount) * objectBytes +
+           result.runs.size() * sizeof(typename LabelObjectType::LineType);
+  }
 
   /** Objects per chunk for `components` objects and `makers` work units:
    *  at least four chunks per work unit, so that a few hundred costly objects
@@ -141,7 +155,7 @@ public:
       return;
     }
     std::optional<cca::MallocHeapSteps> heapSteps; // for this Build only
-    if (components >= ManyObjects)
+    if (EstimatedBytes(result) >= ManyBytes)
     {
       heapSteps.emplace();
     }
@@ -194,20 +208,7 @@ public:
           {
             lastBlockOrder = BalancedOrder(count);
           }
-          const std::vector<SizeValueType> & order = count == fullBlockOrder.size() ? fullBlockOrder : lastBlockOrder;
-          for (SizeValueType i = 0; i < count; ++i)
-          {
-            // The objects were made on other cores: fetch the two cache lines
-            // AddLabelObject touches (reference count, label) ahead.
-            constexpr SizeValueType ahead = 16;
-            if (i + ahead < count)
-            {
-              PrefetchObject(objects[begin + order[i + ahead]].GetPointer());
-            }
-            auto & object = objects[begin + order[i]];
-            map->AddLabelObject(object);
-            object = nullptr; // the map holds it now; released while it is in cache
-          }
+          InsertInOrder(map, objects.data() + begin, count == fullBlockOrder.size() ? fullBlockOrder : lastBlockOrder);
         }
       }
       catch (...)
@@ -287,6 +288,52 @@ public:
     }
   }
 
+  /** Adds block[order[0]], block[order[1]], ... to map, releasing each
+   *  pointer of block once the map holds the object: the inserter's work
+   *  (the insertion in BalancedOrder is explained above). */
+  static void
+  InsertInOrder(TLabelMap * map, typename LabelObjectType::Pointer * block, const std::vector<SizeValueType> & order)
+  {
+    const SizeValueType count = order.size();
+    for (SizeValueType i = 0; i < count; ++i)
+    {
+      // The objects were made on other cores: fetch the two cache lines
+      // AddLabelObject touches (reference count, label) ahead.
+      constexpr SizeValueType ahead = 16;
+      if (i + ahead < count)
+      {
+        PrefetchObject(block[order[i + ahead]].GetPointer());
+      }
+      auto & object = block[order[i]];
+      map->AddLabelObject(object);
+      object = nullptr; // the map holds it now; released while it is in cache
+    }
+  }
+
+  /** 0 .. count - 1 in the order a breadth-first walk of the balanced binary
+   *  search tree over them visits them: the middle first, then the middles
+   *  of the halves, and so on. */
+  static std::vector<SizeValueType>
+  BalancedOrder(SizeValueType count)
+  {
+    std::vector<SizeValueType>                           order;
+    std::vector<std::pair<SizeValueType, SizeValueType>> ranges{ { 0, count } };
+    order.reserve(count);
+    ranges.reserve(2 * count + 1);
+    for (std::size_t r = 0; r < ranges.size(); ++r)
+    {
+      const auto [first, last] = ranges[r];
+      if (first < last)
+      {
+        const SizeValueType middle = first + (last - first) / 2;
+        order.push_back(middle);
+        ranges.emplace_back(first, middle);
+        ranges.emplace_back(middle + 1, last);
+      }
+    }
+    return order;
+  }
+
 private:
   /** LabelObjectType, made as by New() but without asking the factories. It
    *  adds nothing to the class: ITK's filters, Clone() and the name of the
@@ -330,30 +377,6 @@ private:
     }
     attributes.Assign(result.features[k], runs, runCount, *object, memo);
     return object;
-  }
-
-  /** 0 .. count - 1 in the order a breadth-first walk of the balanced binary
-   *  search tree over them visits them: the middle first, then the middles
-   *  of the halves, and so on. */
-  static std::vector<SizeValueType>
-  BalancedOrder(SizeValueType count)
-  {
-    std::vector<SizeValueType>                           order;
-    std::vector<std::pair<SizeValueType, SizeValueType>> ranges{ { 0, count } };
-    order.reserve(count);
-    ranges.reserve(2 * count + 1);
-    for (std::size_t r = 0; r < ranges.size(); ++r)
-    {
-      const auto [first, last] = ranges[r];
-      if (first < last)
-      {
-        const SizeValueType middle = first + (last - first) / 2;
-        order.push_back(middle);
-        ranges.emplace_back(first, middle);
-        ranges.emplace_back(middle + 1, last);
-      }
-    }
-    return order;
   }
 
   /** Fetches the cache lines of the object's reference count (written by

@@ -397,8 +397,11 @@ struct Result
   double       estimatedConflicts = -1;
   /** CUDA backend: bytes copied from the device to the host (table, runs, label image, counts). */
   std::int64_t bytesCopiedToHost = 0;
-  /** Bytes of the image copied from the host to a device: 0 for device-memory
-   *  input and for the CPU backend; -1 when the backend did not report it. */
+  /** Bytes of the image copied from the host to a device: its foreground
+   *  bits (a byte per 8 pixels of a row) when the objects are the
+   *  foreground's components, else its pixels (and a feature image's); 0 for
+   *  device-memory input and for the CPU backend; -1 when the backend did not
+   *  report it. */
   std::int64_t bytesCopiedToDevice = -1;
 
   /** Objects::LabelValues and LabelValueComponents: the label value of each

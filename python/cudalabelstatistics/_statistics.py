@@ -93,8 +93,10 @@ class ShapeStatistics(dict):
 
     @property
     def bytes_copied_to_device(self) -> int:
-        """Bytes of the image copied from the host to the GPU: 0 for device
-        input (read in place) and the CPU backend; -1 if the backend did not say."""
+        """Bytes of the image copied from the host to the GPU (of a binary
+        mask its foreground bits, one byte per 8 pixels of a row): 0 for
+        device input (read in place) and the CPU backend; -1 if the backend
+        did not say."""
         return self._details.get("bytes_copied_to_device", -1)
 
     def to_pandas(self):

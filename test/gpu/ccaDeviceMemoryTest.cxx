@@ -352,7 +352,8 @@ FeatureCase(cca::Engine & engine, std::uint32_t seed, int layoutKind, bool devic
     const cca::Result gpu = engine.Run(deviceView, options);
     std::string       why;
     bool ok = gpu.backendUsed == cca::Backend::Cuda && SameTables(cpu, gpu, why) && SameIntensity(cpu, gpu, why);
-    const std::int64_t uploaded = deviceMask ? 0 : static_cast<std::int64_t>(mask.size());
+    // A host mask crosses the bus as foreground bits: a byte per 8 pixels of a row.
+    const std::int64_t uploaded = deviceMask ? 0 : (size[0] + 7) / 8 * size[1] * size[2];
     if (ok && gpu.bytesCopiedToDevice != uploaded)
     {
       ok = false;
