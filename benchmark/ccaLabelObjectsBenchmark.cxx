@@ -67,7 +67,8 @@ main(int argc, char * argv[])
       insert = true;
     else
     {
-      std::cerr << "usage: " << argv[0] << " [--objects N] [--threads T] [--io-factories] [--new] [--grow-heaps] [--insert]\n";
+      std::cerr << "usage: " << argv[0]
+                << " [--objects N] [--threads T] [--io-factories] [--new] [--grow-heaps] [--insert]\n";
       return 2;
     }
   }
@@ -128,15 +129,16 @@ main(int argc, char * argv[])
       all.insert(all.end(), list.begin(), list.end());
       list.clear();
     }
-    MapType::Pointer   map = MapType::New();
-    const auto         insertStart = std::chrono::steady_clock::now();
-    std::thread        inserter([&] {
+    MapType::Pointer map = MapType::New();
+    const auto       insertStart = std::chrono::steady_clock::now();
+    std::thread      inserter([&] {
       const auto block = static_cast<std::size_t>(Builder::InsertionBlockObjects);
       const auto full = Builder::BalancedOrder(block);
       for (std::size_t begin = 0; begin < all.size(); begin += block)
       {
         const std::size_t count = std::min(block, all.size() - begin);
-        Builder::InsertInOrder(map.GetPointer(), all.data() + begin, count == block ? full : Builder::BalancedOrder(count));
+        Builder::InsertInOrder(
+          map.GetPointer(), all.data() + begin, count == block ? full : Builder::BalancedOrder(count));
       }
     });
     inserter.join();

@@ -39,6 +39,22 @@ TravelsAsForegroundBits(const ImageView & image, const Options & options);
 BytesProducer
 ForegroundBitsProducer(const ImageView & image, const Options & options);
 
+namespace detail
+{
+#if defined(__SSE2__)
+/** The byte-pixel packers ForegroundBitsProducer chooses between (x86; the
+ *  tests check each): bits of groups * 64 pixels (pixel == value when equal,
+ *  else pixel != value) into groups * 8 bytes. PackGroupsAvx2 needs a CPU
+ *  with AVX2. */
+void
+PackGroupsSse2(const std::uint8_t * pixels, std::int64_t groups, std::uint8_t value, bool equal, unsigned char * out);
+#  if defined(__GNUC__) || defined(__clang__)
+__attribute__((target("avx2"))) void
+PackGroupsAvx2(const std::uint8_t * pixels, std::int64_t groups, std::uint8_t value, bool equal, unsigned char * out);
+#  endif
+#endif
+} // namespace detail
+
 } // namespace cca
 
 #endif

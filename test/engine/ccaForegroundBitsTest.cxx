@@ -14,6 +14,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace
@@ -44,14 +45,18 @@ Case(std::uint32_t seed)
   std::mt19937 rng(seed);
   auto         pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
   const int    dimension = pick(2) == 0 ? 3 : 2;
-  // Widths around multiples of 8 and of 16 (the vector path's step), and long rows.
-  const std::int64_t width = pick(3) == 0 ? 1 + pick(20) : (pick(2) ? 16 * (1 + pick(8)) + pick(3) - 1 : 1 + pick(300));
+  // Widths around multiples of 8 and of 64 (the vector path's group), and long rows.
+  const int          shape = pick(4);
+  const std::int64_t width = shape == 0   ? 1 + pick(20)
+                             : shape == 1 ? 64 * (1 + pick(12)) + pick(3) - 1
+                             : shape == 2 ? 8 * (1 + pick(40)) + pick(3) - 1
+                                          : 1 + pick(1000);
   const std::int64_t height = 1 + pick(dimension == 2 ? 30 : 9);
   const std::int64_t depth = dimension == 3 ? 1 + pick(6) : 1;
   const std::int64_t pixels = width * height * depth;
 
   // Values from a few, so that both the foreground value and others are common.
-  const TPixel candidates[4] = { TPixel(0), TPixel(1), TPixel(7), static_cast<TPixel>(~TPixel(0)) };
+  const TPixel        candidates[4] = { TPixel(0), TPixel(1), TPixel(7), static_cast<TPixel>(~TPixel(0)) };
   std::vector<TPixel> logical(static_cast<std::size_t>(pixels));
   for (TPixel & p : logical)
   {
@@ -107,8 +112,8 @@ Case(std::uint32_t seed)
   std::vector<unsigned char> expected(static_cast<std::size_t>(rowBytes * height * depth), 0);
   for (std::int64_t i = 0; i < pixels; ++i)
   {
-    const TPixel p = logical[static_cast<std::size_t>(i)];
-    const bool   foreground = rule == 2 || (rule == 1 ? p == value : p != value);
+    const TPixel       p = logical[static_cast<std::size_t>(i)];
+    const bool         foreground = rule == 2 || (rule == 1 ? p == value : p != value);
     const std::int64_t row = i / width;
     const std::int64_t x = i % width;
     if (foreground)
@@ -123,7 +128,8 @@ Case(std::uint32_t seed)
   std::size_t                offset = 0;
   while (offset < expected.size())
   {
-    const std::size_t count = std::min(expected.size() - offset, static_cast<std::size_t>(1 + pick(40)));
+    const std::size_t count =
+      std::min(expected.size() - offset, static_cast<std::size_t>(1 + pick(pick(4) ? 40 : 400)));
     produce(offset, count, got.data() + offset);
     offset += count;
   }
@@ -162,12 +168,62 @@ Suite(const char * name, int cases, std::uint32_t seed)
   return failed;
 }
 
+#if defined(__SSE2__)
+/** Each byte packer alone on random bytes against the pixel-by-pixel rule. */
+int
+BytePackers(std::uint32_t seed)
+{
+  std::mt19937              rng(seed);
+  std::vector<std::uint8_t> pixels(64 * 37);
+  for (std::uint8_t & p : pixels)
+  {
+    p = static_cast<std::uint8_t>(rng() % 3 == 0 ? 0 : rng() % 4);
+  }
+  int failed = 0;
+  using Packer = void (*)(const std::uint8_t *, std::int64_t, std::uint8_t, bool, unsigned char *);
+  std::vector<std::pair<const char *, Packer>> packers{ { "sse2", &cca::detail::PackGroupsSse2 } };
+#  if defined(__GNUC__) || defined(__clang__)
+  if (__builtin_cpu_supports("avx2"))
+  {
+    packers.emplace_back("avx2", &cca::detail::PackGroupsAvx2);
+  }
+#  endif
+  for (const auto & [name, pack] : packers)
+  {
+    for (const std::uint8_t value : { 0, 1, 3 })
+    {
+      for (const bool equal : { false, true })
+      {
+        std::vector<unsigned char> bits(pixels.size() / 8 + 1, 0xA5);
+        pack(pixels.data(), static_cast<std::int64_t>(pixels.size() / 64), value, equal, bits.data());
+        bool ok = bits.back() == 0xA5;
+        for (std::size_t i = 0; ok && i < pixels.size(); ++i)
+        {
+          ok = ((bits[i / 8] >> (i % 8)) & 1u) == static_cast<unsigned>((pixels[i] == value) == equal);
+        }
+        if (!ok)
+        {
+          ++failed;
+          std::cout << "FAIL byte packer " << name << " value " << int(value) << (equal ? " equal" : " not equal")
+                    << " seed=" << seed << std::endl;
+        }
+      }
+    }
+  }
+  std::cout << "byte packers: " << packers.size() << " checked, " << failed << " failed" << std::endl;
+  return failed;
+}
+#endif
+
 } // namespace
 
 int
 main()
 {
   int failed = 0;
+#if defined(__SSE2__)
+  failed += BytePackers(99);
+#endif
   failed += Suite<std::uint8_t>("uint8", 400, 1000);
   failed += Suite<std::int8_t>("int8", 200, 2000);
   failed += Suite<std::uint16_t>("uint16", 200, 3000);
