@@ -14,7 +14,7 @@
 //   --new: LabelObjectType::New(), which asks every factory for every object,
 //          instead of the builder's MakeLabelObject (asks once)
 //   --grow-heaps: glibc's heaps grown 64 MiB at a time (a cca::MallocHeapSteps
-//                 alive), as the builder has them for large maps
+//                 alive), as the builder has them for 65536 objects or more
 //   --insert: then one more thread inserts them all into a LabelMap as the
 //             builder's inserter does (blocks in BalancedOrder, InsertInOrder),
 //             timed apart: the serial part of a LabelMap build

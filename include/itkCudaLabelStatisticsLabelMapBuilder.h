@@ -26,7 +26,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <exception>
@@ -78,10 +77,8 @@ namespace itk
  * constructed directly, as New() would then construct them (MakeLabelObject).
  * And glibc's malloc makes the heaps of the threads writable page by page,
  * each step a system call that stops every other thread's page faults; for
- * maps of ManyBytes or more Build has it grow them in 64 MiB steps while it
- * runs (cca::MallocHeapSteps, which says what that costs the process). The
- * lines count as much as the objects there: a few thousand large components
- * (a CT mask's organs and vessels) bring a million lines, 32 bytes each.
+ * ManyObjects objects or more Build has it grow them in 64 MiB steps while it
+ * runs (cca::MallocHeapSteps, which says what that costs the process).
  *
  * \ingroup CudaLabelStatistics
  */
@@ -102,20 +99,9 @@ public:
   /** Objects the inserter takes at a time at most, in BalancedOrder. */
   static constexpr SizeValueType InsertionBlockObjects = 4096;
 
-  /** Bytes of new objects and lines (EstimatedBytes) from which Build has
-   *  glibc's malloc grow heaps in large steps while it runs
-   *  (cca::MallocHeapSteps). */
-  static constexpr std::size_t ManyBytes = std::size_t{ 16 } << 20;
-
-  /** About what the objects of result take on the heap: each object with
-   *  its first block of lines (a std::deque's 512 bytes), and every line. */
-  static std::size_t
-  EstimatedBytes(const cca::Result & result)
-  {
-    constexpr std::size_t objectBytes = sizeof(LabelObjectType) + 512;
-    return static_cast<std::size_t>(result.componentCount) * objectBytes +
-           result.runs.size() * sizeof(typename LabelObjectType::LineType);
-  }
+  /** Objects (about 80 MiB of them) from which Build has glibc's malloc grow
+   *  heaps in large steps while it runs (cca::MallocHeapSteps). */
+  static constexpr SizeValueType ManyObjects = 65536;
 
   /** Objects per chunk for `components` objects and `makers` work units:
    *  at least four chunks per work unit, so that a few hundred costly objects
@@ -155,7 +141,7 @@ public:
       return;
     }
     std::optional<cca::MallocHeapSteps> heapSteps; // for this Build only
-    if (EstimatedBytes(result) >= ManyBytes)
+    if (components >= ManyObjects)
     {
       heapSteps.emplace();
     }
