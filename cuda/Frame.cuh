@@ -51,15 +51,7 @@ MakeFrame(const ImageView & image, const Options & options)
                 image.dimension == 3 };
 }
 
-/** The foreground rule of options for pixels of type T. */
-template <class T>
-ForegroundTest<T>
-ForegroundOf(const Options & options)
-{
-  return ForegroundTest<T>{ static_cast<T>(options.foregroundValue),
-                            options.foregroundRule == ForegroundRule::EqualTo,
-                            options.foregroundRule == ForegroundRule::All };
-}
+using cca::ForegroundOf; // the foreground rule of options (src/ForegroundTest.h)
 
 /** count elements of T in buffer (a device's Buffer: contents undefined). */
 template <class T, class Buffer>

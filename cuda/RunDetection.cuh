@@ -10,6 +10,7 @@
 #define cca_cuda_RunDetection_cuh
 
 #include "DeviceGeometry.cuh"
+#include "ForegroundTest.h"
 
 #include <cstdint>
 #include <type_traits>
@@ -19,20 +20,9 @@ namespace cca
 namespace cuda
 {
 
-/** foreground = (pixel == value) when equal, (pixel != value) otherwise;
- *  every pixel when all. */
-template <class T>
-struct ForegroundTest
-{
-  T    value;
-  bool equal;
-  bool all;
-  __device__ __forceinline__ bool
-  operator()(T pixel) const
-  {
-    return all || (pixel == value) == equal;
-  }
-};
+/** The foreground rule of a pixel type (src/ForegroundTest.h), shared
+ *  with the CPU backend and the upload of foreground bits. */
+using cca::ForegroundTest;
 
 /** Where runs end: where the foreground does (a binary image), or also
  *  where the value changes (a label image: Objects::LabelValues and

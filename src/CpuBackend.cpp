@@ -7,7 +7,7 @@
 // table entries without locks, and keeps the few components that started in an
 // earlier chunk in a small side table merged at the end.
 #include "BackendImplementation.h"
-#include "HostForegroundTest.h"
+#include "ForegroundTest.h"
 #include "IntensityRecord.h"
 #include "IntensityStatistics.h"
 #include "ObjectOrder.h"
@@ -53,14 +53,14 @@ struct RunTable
  *  ends where the value changes (label images), and its key is appended. */
 template <typename TPixel>
 void
-DetectRowRuns(const TPixel *                     row,
-              std::int64_t                       width,
-              std::int64_t                       stride,
-              const HostForegroundTest<TPixel> & isForeground,
-              bool                               splitAtValues,
-              std::vector<std::int32_t> &        x,
-              std::vector<std::int32_t> &        length,
-              std::vector<std::uint64_t> &       key)
+DetectRowRuns(const TPixel *                 row,
+              std::int64_t                   width,
+              std::int64_t                   stride,
+              const ForegroundTest<TPixel> & isForeground,
+              bool                           splitAtValues,
+              std::vector<std::int32_t> &    x,
+              std::vector<std::int32_t> &    length,
+              std::vector<std::uint64_t> &   key)
 {
   std::int64_t i = 0;
   while (i < width)
@@ -109,16 +109,16 @@ DetectRuns(const ImageView &                 image,
            ChunkKeys &                       chunkKey,
            RunTable &                        runs)
 {
-  const std::int64_t               width = image.size[0];
-  const std::int64_t               height = image.size[1];
-  const std::int64_t               rows = height * image.size[2];
-  const bool                       dense = image.stride[0] == 0 && image.stride[1] == 0 && image.stride[2] == 0;
-  const std::int64_t               sx = dense ? 1 : image.stride[0];
-  const std::int64_t               sy = dense ? width : image.stride[1];
-  const std::int64_t               sz = dense ? width * height : image.stride[2];
-  const HostForegroundTest<TPixel> isForeground = HostForegroundOf<TPixel>(options);
-  const bool                       splitAtValues = options.objects != Objects::ForegroundComponents;
-  const auto *                     pixels = static_cast<const TPixel *>(image.data);
+  const std::int64_t           width = image.size[0];
+  const std::int64_t           height = image.size[1];
+  const std::int64_t           rows = height * image.size[2];
+  const bool                   dense = image.stride[0] == 0 && image.stride[1] == 0 && image.stride[2] == 0;
+  const std::int64_t           sx = dense ? 1 : image.stride[0];
+  const std::int64_t           sy = dense ? width : image.stride[1];
+  const std::int64_t           sz = dense ? width * height : image.stride[2];
+  const ForegroundTest<TPixel> isForeground = ForegroundOf<TPixel>(options);
+  const bool                   splitAtValues = options.objects != Objects::ForegroundComponents;
+  const auto *                 pixels = static_cast<const TPixel *>(image.data);
 
   const int chunks = static_cast<int>(chunkRows.size()) - 1;
   chunkX.resize(chunks);

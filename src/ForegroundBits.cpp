@@ -1,6 +1,6 @@
 #include "ForegroundBits.h"
 
-#include "HostForegroundTest.h"
+#include "ForegroundTest.h"
 #include "PixelTypeDispatch.h"
 
 #include <algorithm>
@@ -89,13 +89,13 @@ BytePacker()
  *  row[x * sx]. */
 template <typename TPixel>
 void
-PackRow(const TPixel *                     row,
-        std::int64_t                       sx,
-        std::int64_t                       width,
-        std::int64_t                       firstByte,
-        std::int64_t                       endByte,
-        const HostForegroundTest<TPixel> & test,
-        unsigned char *                    out)
+PackRow(const TPixel *                 row,
+        std::int64_t                   sx,
+        std::int64_t                   width,
+        std::int64_t                   firstByte,
+        std::int64_t                   endByte,
+        const ForegroundTest<TPixel> & test,
+        unsigned char *                out)
 {
   std::int64_t b = firstByte;
 #if defined(__SSE2__)
@@ -148,8 +148,8 @@ ForegroundBitsProducer(const ImageView & image, const Options & options)
   BytesProducer      producer;
   DispatchPixelType(image.pixelType, [&](auto zero) {
     using TPixel = decltype(zero);
-    const auto *                     pixels = static_cast<const TPixel *>(image.data);
-    const HostForegroundTest<TPixel> test = HostForegroundOf<TPixel>(options);
+    const auto *                 pixels = static_cast<const TPixel *>(image.data);
+    const ForegroundTest<TPixel> test = ForegroundOf<TPixel>(options);
     producer = [=](std::size_t offset, std::size_t count, void * destination) {
       auto *             out = static_cast<unsigned char *>(destination);
       std::int64_t       byte = static_cast<std::int64_t>(offset);
