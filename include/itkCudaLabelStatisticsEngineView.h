@@ -37,22 +37,7 @@ template <typename TPixel>
 constexpr cca::PixelType
 EnginePixelType()
 {
-  if (std::is_floating_point<TPixel>::value)
-  {
-    return sizeof(TPixel) == 4 ? cca::PixelType::Float32 : cca::PixelType::Float64;
-  }
-  constexpr bool isSigned = std::is_signed<TPixel>::value;
-  switch (sizeof(TPixel))
-  {
-    case 1:
-      return isSigned ? cca::PixelType::Int8 : cca::PixelType::UInt8;
-    case 2:
-      return isSigned ? cca::PixelType::Int16 : cca::PixelType::UInt16;
-    case 4:
-      return isSigned ? cca::PixelType::Int32 : cca::PixelType::UInt32;
-    default:
-      return isSigned ? cca::PixelType::Int64 : cca::PixelType::UInt64;
-  }
+  return cca::PixelTypeOf<TPixel>();
 }
 
 /** The engine's view of region of image (its buffer's strides). */

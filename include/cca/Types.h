@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace cca
@@ -24,6 +25,34 @@ enum class PixelType : std::uint8_t
   Float32, ///< feature images only: the image that is labeled is integer
   Float64  ///< feature images only
 };
+
+/** The PixelType of the C++ arithmetic type TPixel (one of the ten above:
+ *  8- to 64-bit integers, float, double). */
+template <typename TPixel>
+constexpr PixelType
+PixelTypeOf()
+{
+  static_assert(std::is_arithmetic_v<TPixel> && sizeof(TPixel) <= 8, "a scalar pixel type of at most 64 bits");
+  if constexpr (std::is_floating_point_v<TPixel>)
+  {
+    return sizeof(TPixel) == 4 ? PixelType::Float32 : PixelType::Float64;
+  }
+  else
+  {
+    constexpr bool isSigned = std::is_signed_v<TPixel>;
+    switch (sizeof(TPixel))
+    {
+      case 1:
+        return isSigned ? PixelType::Int8 : PixelType::UInt8;
+      case 2:
+        return isSigned ? PixelType::Int16 : PixelType::UInt16;
+      case 4:
+        return isSigned ? PixelType::Int32 : PixelType::UInt32;
+      default:
+        return isSigned ? PixelType::Int64 : PixelType::UInt64;
+    }
+  }
+}
 
 /** Size in bytes of one pixel of the given type. */
 int

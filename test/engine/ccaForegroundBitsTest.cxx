@@ -21,24 +21,6 @@ namespace
 {
 
 template <typename TPixel>
-cca::PixelType
-PixelTypeOf()
-{
-  constexpr bool is_signed = std::is_signed_v<TPixel>;
-  switch (sizeof(TPixel))
-  {
-    case 1:
-      return is_signed ? cca::PixelType::Int8 : cca::PixelType::UInt8;
-    case 2:
-      return is_signed ? cca::PixelType::Int16 : cca::PixelType::UInt16;
-    case 4:
-      return is_signed ? cca::PixelType::Int32 : cca::PixelType::UInt32;
-    default:
-      return is_signed ? cca::PixelType::Int64 : cca::PixelType::UInt64;
-  }
-}
-
-template <typename TPixel>
 std::string
 Case(std::uint32_t seed)
 {
@@ -93,7 +75,7 @@ Case(std::uint32_t seed)
 
   cca::ImageView view;
   view.data = storage.data() + origin;
-  view.pixelType = PixelTypeOf<TPixel>();
+  view.pixelType = cca::PixelTypeOf<TPixel>();
   view.dimension = dimension;
   const std::int64_t size[3] = { width, height, depth };
   for (int i = 0; i < 3; ++i)
