@@ -7,6 +7,7 @@
 // table entries without locks, and keeps the few components that started in an
 // earlier chunk in a small side table merged at the end.
 #include "BackendImplementation.h"
+#include "DensePixels.h"
 #include "ForegroundTest.h"
 #include "IntensityRecord.h"
 #include "IntensityStatistics.h"
@@ -112,10 +113,7 @@ DetectRuns(const ImageView &                 image,
   const std::int64_t           width = image.size[0];
   const std::int64_t           height = image.size[1];
   const std::int64_t           rows = height * image.size[2];
-  const bool                   dense = image.stride[0] == 0 && image.stride[1] == 0 && image.stride[2] == 0;
-  const std::int64_t           sx = dense ? 1 : image.stride[0];
-  const std::int64_t           sy = dense ? width : image.stride[1];
-  const std::int64_t           sz = dense ? width * height : image.stride[2];
+  const PixelStrides           stride = StridesOf(image);
   const ForegroundTest<TPixel> isForeground = ForegroundOf<TPixel>(options);
   const bool                   splitAtValues = options.objects != Objects::ForegroundComponents;
   const auto *                 pixels = static_cast<const TPixel *>(image.data);
@@ -134,8 +132,14 @@ DetectRuns(const ImageView &                 image,
       const std::int64_t y = r % height;
       const std::int64_t z = r / height;
       const std::size_t  before = chunkX[c].size();
-      DetectRowRuns(
-        pixels + y * sy + z * sz, width, sx, isForeground, splitAtValues, chunkX[c], chunkLength[c], chunkKey[c]);
+      DetectRowRuns(pixels + y * stride.y + z * stride.z,
+                    width,
+                    stride.x,
+                    isForeground,
+                    splitAtValues,
+                    chunkX[c],
+                    chunkLength[c],
+                    chunkKey[c]);
       runs.rowStart[r + 1] = static_cast<std::int64_t>(chunkX[c].size() - before); // a count for now
     }
   });
@@ -236,10 +240,7 @@ template <class T>
 void
 ImageRange(const ImageView & image, int threads, double & minimum, double & maximum)
 {
-  const bool         dense = image.stride[0] == 0 && image.stride[1] == 0 && image.stride[2] == 0;
-  const std::int64_t sx = dense ? 1 : image.stride[0];
-  const std::int64_t sy = dense ? image.size[0] : image.stride[1];
-  const std::int64_t sz = dense ? image.size[0] * image.size[1] : image.stride[2];
+  const PixelStrides stride = StridesOf(image);
   const std::int64_t rows = image.size[1] * image.size[2];
   const auto *       pixels = static_cast<const T *>(image.data);
   threads = static_cast<int>(std::min<std::int64_t>(threads, rows));
@@ -248,10 +249,10 @@ ImageRange(const ImageView & image, int threads, double & minimum, double & maxi
   ParallelForChunks(threads, [&](int c) {
     for (std::int64_t r = rows * c / threads; r < rows * (c + 1) / threads; ++r)
     {
-      const T * row = pixels + (r % image.size[1]) * sy + (r / image.size[1]) * sz;
+      const T * row = pixels + (r % image.size[1]) * stride.y + (r / image.size[1]) * stride.z;
       for (std::int64_t x = 0; x < image.size[0]; ++x)
       {
-        const T v = row[x * sx];
+        const T v = row[x * stride.x];
         low[c] = v < low[c] ? v : low[c];
         high[c] = high[c] < v ? v : high[c];
       }
@@ -475,12 +476,9 @@ IntensityOnCpu(const Options &                   options,
   using Piece = IntensityPiece<Sum>;
   const ImageView &        feature = options.intensity.featureImage;
   const HistogramOptions & h = options.intensity.histogram;
-  const bool               dense = feature.stride[0] == 0 && feature.stride[1] == 0 && feature.stride[2] == 0;
   const std::int64_t       width = feature.size[0];
   const std::int64_t       height = feature.size[1];
-  const std::int64_t       sx = dense ? 1 : feature.stride[0];
-  const std::int64_t       sy = dense ? width : feature.stride[1];
-  const std::int64_t       sz = dense ? width * height : feature.stride[2];
+  const PixelStrides       stride = StridesOf(feature);
   const auto *             pixels = static_cast<const T *>(feature.data);
   const bool               packed = detail::PackedExtremes<T>(feature.NumberOfPixels());
   const bool               weighted = options.intensity.weightedMoments;
@@ -553,15 +551,15 @@ IntensityOnCpu(const Options &                   options,
       for (std::int64_t i = first; i < last; ++i)
       {
         const cca::Run &   line = grouped[i];
-        const T *          row = pixels + line.y * sy + std::int64_t{ line.z } * sz;
+        const T *          row = pixels + line.y * stride.y + std::int64_t{ line.z } * stride.z;
         const std::int64_t rowIndex = (std::int64_t{ line.z } * height + line.y) * width;
-        detail::RunIntensity(row, sx, line.x, line.length, line.y, line.z, rowIndex, packed, weighted, run);
+        detail::RunIntensity(row, stride.x, line.x, line.length, line.y, line.z, rowIndex, packed, weighted, run);
         detail::MergeIntensity(total, run, weighted);
         if (h.bins > 0)
         {
           for (std::int32_t x = line.x; x < line.x + line.length; ++x)
           {
-            const std::int64_t bin = binOf(row[x * sx]);
+            const std::int64_t bin = binOf(row[x * stride.x]);
             if (bin >= 0)
             {
               histogram.Add(bin);

@@ -7,6 +7,16 @@
 namespace cca
 {
 
+PixelStrides
+StridesOf(const ImageView & image)
+{
+  if (image.stride[0] == 0 && image.stride[1] == 0 && image.stride[2] == 0)
+  {
+    return PixelStrides{ 1, image.size[0], image.size[0] * image.size[1] };
+  }
+  return PixelStrides{ image.stride[0], image.stride[1], image.stride[2] };
+}
+
 bool
 IsDense(const ImageView & image)
 {

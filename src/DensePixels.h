@@ -7,6 +7,7 @@
 #include "cca/Types.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 
 namespace cca
@@ -20,6 +21,19 @@ using BytesProducer = std::function<void(std::size_t offset, std::size_t count, 
  *  any strides; dense images are plain memory copies. */
 BytesProducer
 DensePixelProducer(const ImageView & image);
+
+/** Pixels between neighbours along x, y and z. */
+struct PixelStrides
+{
+  std::int64_t x;
+  std::int64_t y;
+  std::int64_t z;
+};
+
+/** The image's strides, or those of a dense x-fastest buffer when all of
+ *  them are 0 (ImageView's way of saying dense). */
+PixelStrides
+StridesOf(const ImageView & image);
 
 /** True when the image's strides describe a dense x-fastest buffer. */
 bool

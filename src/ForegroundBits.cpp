@@ -140,10 +140,7 @@ ForegroundBitsProducer(const ImageView & image, const Options & options)
 {
   const std::int64_t width = image.size[0];
   const std::int64_t height = image.size[1];
-  const bool         dense = image.stride[0] == 0 && image.stride[1] == 0 && image.stride[2] == 0;
-  const std::int64_t sx = dense ? 1 : image.stride[0];
-  const std::int64_t sy = dense ? width : image.stride[1];
-  const std::int64_t sz = dense ? width * height : image.stride[2];
+  const PixelStrides stride = StridesOf(image);
   const std::int64_t rowBytes = ForegroundBitsRowBytes(width);
   BytesProducer      producer;
   DispatchPixelType(image.pixelType, [&](auto zero) {
@@ -159,8 +156,8 @@ ForegroundBitsProducer(const ImageView & image, const Options & options)
         const std::int64_t r = byte / rowBytes;
         const std::int64_t first = byte % rowBytes;
         const std::int64_t end = std::min(rowBytes, first + (last - byte));
-        const TPixel *     row = pixels + (r % height) * sy + (r / height) * sz;
-        PackRow(row, sx, width, first, end, test, out);
+        const TPixel *     row = pixels + (r % height) * stride.y + (r / height) * stride.z;
+        PackRow(row, stride.x, width, first, end, test, out);
         out += end - first;
         byte += end - first;
       }
