@@ -16,7 +16,7 @@
 //   --grow-heaps: glibc's heaps grown 64 MiB at a time (a cca::MallocHeapSteps
 //                 alive), as the builder has them for 65536 objects or more
 //   --insert: then one more thread inserts them all into a LabelMap as the
-//             builder's inserter does (blocks in BalancedOrder, InsertInOrder),
+//             builder's inserter does (InsertBlock: blocks in BalancedOrder),
 //             timed apart: the serial part of a LabelMap build
 // Prints one line: the configuration, the wall time and ns per object (and
 // the insertion's).
@@ -137,8 +137,7 @@ main(int argc, char * argv[])
       for (std::size_t begin = 0; begin < all.size(); begin += block)
       {
         const std::size_t count = std::min(block, all.size() - begin);
-        Builder::InsertInOrder(
-          map.GetPointer(), all.data() + begin, count == block ? full : Builder::BalancedOrder(count));
+        Builder::InsertBlock(map.GetPointer(), all.data() + begin, count, full);
       }
     });
     inserter.join();

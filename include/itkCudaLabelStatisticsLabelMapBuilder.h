@@ -173,7 +173,6 @@ public:
       try
       {
         const std::vector<SizeValueType> fullBlockOrder = BalancedOrder(std::min(components, blockObjects));
-        std::vector<SizeValueType>       lastBlockOrder;
         for (SizeValueType firstChunk = 0; firstChunk < chunks; firstChunk += chunksPerBlock)
         {
           const SizeValueType endChunk = std::min(chunks, firstChunk + chunksPerBlock);
@@ -190,11 +189,7 @@ public:
           }
           const SizeValueType begin = firstChunk * chunkObjects;
           const SizeValueType count = std::min(components, endChunk * chunkObjects) - begin;
-          if (count != fullBlockOrder.size())
-          {
-            lastBlockOrder = BalancedOrder(count);
-          }
-          InsertInOrder(map, objects.data() + begin, count == fullBlockOrder.size() ? fullBlockOrder : lastBlockOrder);
+          InsertBlock(map, objects.data() + begin, count, fullBlockOrder);
         }
       }
       catch (...)
@@ -274,13 +269,21 @@ public:
     }
   }
 
-  /** Adds block[order[0]], block[order[1]], ... to map, releasing each
-   *  pointer of block once the map holds the object: the inserter's work
-   *  (the insertion in BalancedOrder is explained above). */
+  /** Adds block[0 .. count) to map in BalancedOrder(count) (explained
+   *  above), releasing each pointer of block once the map holds the object:
+   *  the inserter's work. fullOrder, the order of a full block, serves every
+   *  block of its size; a shorter one gets its own. */
   static void
-  InsertInOrder(TLabelMap * map, typename LabelObjectType::Pointer * block, const std::vector<SizeValueType> & order)
+  InsertBlock(TLabelMap *                         map,
+              typename LabelObjectType::Pointer * block,
+              SizeValueType                       count,
+              const std::vector<SizeValueType> &  fullOrder)
   {
-    const SizeValueType count = order.size();
+    if (count != fullOrder.size())
+    {
+      InsertBlock(map, block, count, BalancedOrder(count));
+      return;
+    }
     for (SizeValueType i = 0; i < count; ++i)
     {
       // The objects were made on other cores: fetch the two cache lines
@@ -288,9 +291,9 @@ public:
       constexpr SizeValueType ahead = 16;
       if (i + ahead < count)
       {
-        PrefetchObject(block[order[i + ahead]].GetPointer());
+        PrefetchObject(block[fullOrder[i + ahead]].GetPointer());
       }
-      auto & object = block[order[i]];
+      auto & object = block[fullOrder[i]];
       map->AddLabelObject(object);
       object = nullptr; // the map holds it now; released while it is in cache
     }
