@@ -14,11 +14,16 @@
 //                      [--connectivity face|full|both] [--outputs features|all|labels]
 //                      [--labels-on-device] [--backend cuda|cpu] [--algorithm NAME|all]
 //                      [--g G] [--density D] [--compaction Scan|TreeMerge|None]
-//                      [--no-atomic-counts] [--json FILE]
+//                      [--no-atomic-counts] [--block-labeling auto|always|never] [--json FILE]
+// --block-labeling: where labels only under full connectivity may take the
+// block labeling (cuda/BlockLabeling.cuh), when it does (auto: by the runs'
+// mean length, as users get it; always and never compare the two).
 #include "RandomImages.h"
 #include "cca/Engine.h"
 
 #ifdef CCA_HAVE_CUDA
+#  include "CudaBackendTesting.h"
+
 #  include <cuda_runtime_api.h>
 #endif
 
@@ -52,7 +57,8 @@ struct Settings : ccabench::ProtocolOptions
   bool                        quick = false;
   std::string                 outputs = "features"; ///< features | all (+ runs, labels) | labels (labels only)
   bool                        labelsOnDevice = false;
-  bool                        atomicCounts = true; ///< one more untimed run per image counts atomic updates
+  std::string                 blockLabeling = "auto"; ///< --block-labeling auto|always|never
+  bool                        atomicCounts = true;    ///< one more untimed run per image counts atomic updates
   std::string                 backend = "cuda";
   std::vector<cca::Algorithm> algorithms{ cca::Algorithm::Default };     ///< --algorithm NAME|all
   cca::FeatureCompaction      compaction = cca::FeatureCompaction::Scan; ///< --compaction Scan|TreeMerge|None
@@ -240,8 +246,9 @@ WriteJson(const std::string &              file,
   std::ofstream out(file);
   out << "{\n  \"program\": \"cca_benchmark\",\n  \"dimension\": " << s.dimension << ",\n  \"size\": " << s.size
       << ",\n  \"reps\": " << s.reps << ",\n  \"warmup\": " << s.warmup << ",\n  \"backend\": \"" << s.backend
-      << "\",\n  \"outputs\": \"" << s.outputs << "\",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false")
-      << ",\n  \"compaction\": \"" << cca::FeatureCompactionName(s.compaction)
+      << "\",\n  \"outputs\": \"" << s.outputs << "\",\n  \"blockLabeling\": \"" << s.blockLabeling
+      << "\",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false") << ",\n  \"compaction\": \""
+      << cca::FeatureCompactionName(s.compaction)
       << "\",\n  \"deviceBytes\": \"peak device memory of the engine's buffers in one run of a fresh engine "
          "(a device label image is the caller's and not counted)\",\n  \"summary\": [\n";
   for (std::size_t i = 0; i < summary.size(); ++i)
@@ -311,7 +318,8 @@ struct GroupSummary
 const char * const Usage =
   " [--quick] [--dimension 2|3] [--size N] [--reps R] [--warmup W] [--g G] [--density D]"
   " [--connectivity face|full|both] [--outputs features|all|labels] [--labels-on-device] [--backend cuda|cpu]"
-  " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--no-atomic-counts] [--json FILE]\n";
+  " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--no-atomic-counts]"
+  " [--block-labeling auto|always|never] [--json FILE]\n";
 
 /** Parses the command line into s; returns 0 to go on, else the exit code. */
 int
@@ -338,6 +346,8 @@ Parse(int argc, char * argv[], Settings & s)
       s.labelsOnDevice = true;
     else if (arg == "--no-atomic-counts")
       s.atomicCounts = false;
+    else if (arg == "--block-labeling")
+      s.blockLabeling = next();
     else if (arg == "--backend")
       s.backend = next();
     else if (arg == "--compaction")
@@ -396,6 +406,17 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--labels-on-device needs --backend cuda";
   else if (s.labelsOnDevice && !cca::Engine::CudaCompiledIn())
     problem = "--labels-on-device needs a build with the CUDA backend";
+  else if (s.blockLabeling != "auto" && s.blockLabeling != "always" && s.blockLabeling != "never")
+    problem = "--block-labeling must be auto, always or never";
+#ifdef CCA_HAVE_CUDA
+  else
+    cca::cuda::SetBlockLabeling(s.blockLabeling == "always"  ? cca::cuda::BlockLabelingUse::Always
+                                : s.blockLabeling == "never" ? cca::cuda::BlockLabelingUse::Never
+                                                             : cca::cuda::BlockLabelingUse::Automatic);
+#else
+  else if (s.blockLabeling != "auto")
+    problem = "--block-labeling needs a build with the CUDA backend";
+#endif
   if (!problem.empty())
   {
     std::cerr << problem << "\nusage: " << argv[0] << Usage;

@@ -25,9 +25,10 @@ namespace cuda
 
 namespace
 {
-std::atomic<bool>         forceWideRunIndex{ false };
-std::atomic<std::size_t>  uploadSlabBytes{ 0 };
-std::atomic<std::int64_t> treeMergeSecondCopies{ 0 };
+std::atomic<bool>             forceWideRunIndex{ false };
+std::atomic<std::size_t>      uploadSlabBytes{ 0 };
+std::atomic<BlockLabelingUse> blockLabeling{ BlockLabelingUse::Automatic };
+std::atomic<std::int64_t>     treeMergeSecondCopies{ 0 };
 
 /** The caller's current CUDA device is theirs: selected for a run, given back after it. */
 class CurrentDeviceScope
@@ -186,6 +187,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   const CallerStreamScope streamScope(*m_StreamDevice, options);
   m_Sequence->SetForceWideIndex(ForceWideRunIndex());
   m_Sequence->SetSlabBytes(UploadSlabBytes());
+  m_Sequence->SetBlockLabeling(BlockLabeling());
   const std::int64_t secondCopies = m_Sequence->TreeMergeSecondCopies();
   m_Sequence->Run(*m_StreamDevice, image, options, result);
   treeMergeSecondCopies += m_Sequence->TreeMergeSecondCopies() - secondCopies;
@@ -215,6 +217,18 @@ std::size_t
 UploadSlabBytes()
 {
   return uploadSlabBytes;
+}
+
+void
+SetBlockLabeling(BlockLabelingUse use)
+{
+  blockLabeling = use;
+}
+
+BlockLabelingUse
+BlockLabeling()
+{
+  return blockLabeling;
 }
 
 std::int64_t

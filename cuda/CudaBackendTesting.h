@@ -2,6 +2,8 @@
 #ifndef cca_cuda_CudaBackendTesting_h
 #define cca_cuda_CudaBackendTesting_h
 
+#include "BlockLabelingUse.h"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -23,6 +25,13 @@ void
 SetUploadSlabBytes(std::size_t bytes);
 std::size_t
 UploadSlabBytes();
+
+/** When CUDA backends label by blocks where that labeling fits
+ *  (BlockLabeling.cuh); Automatic by default. */
+void
+SetBlockLabeling(BlockLabelingUse use);
+BlockLabelingUse
+BlockLabeling();
 
 /** How many times, over all CUDA backends of the process, the tree merge
  *  compaction needed a second copy (its guessed node count was too small). */

@@ -83,8 +83,21 @@ public:
     if (firstRow == 0) // contents are undefined after each Reserve: once per run
     {
       m_UnitCounts = Reserve<Index>(m_Units.counts, static_cast<std::size_t>(frame.geometry.rows) + 1, "run counts");
+      m_UnitOffsets = nullptr;
     }
     CountRows<Index, Units>(device, frame, image, static_cast<Index *>(m_UnitCounts), firstRow, endRow);
+  }
+
+  /** How many units CountUnits counted in all rows (their row offsets are
+   *  kept for Run). */
+  template <class Index>
+  Index
+  CountedUnits(Device & device, const Frame & frame)
+  {
+    const auto scanned = ScanRowCounts(device, frame.geometry, static_cast<Index *>(m_UnitCounts), m_Units);
+    m_UnitOffsets = scanned.offsets;
+    m_UnitTotal = static_cast<std::uint64_t>(scanned.count);
+    return scanned.count;
   }
 
   /** Detects and joins the units of strategy S in the uploaded image, whose
@@ -236,6 +249,23 @@ private:
     });
   }
 
+  /** Row offsets of units (an exclusive scan of the row counts) and their total. */
+  template <class Index>
+  struct ScannedCounts
+  {
+    Index * offsets;
+    Index   count;
+  };
+  template <class Index>
+  ScannedCounts<Index>
+  ScanRowCounts(Device & device, const Geometry & g, Index * rowCounts, UnitBuffers & buffers)
+  {
+    auto * rowOffsets = Reserve<Index>(buffers.offsets, static_cast<std::size_t>(g.rows) + 1, "row offsets");
+    device.Fill(rowCounts + g.rows, 0, sizeof(Index), "clearing a count");
+    device.ExclusiveSum("scan", rowCounts, rowOffsets, g.rows + 1);
+    return ScannedCounts<Index>{ rowOffsets, device.Read(rowOffsets + g.rows, "reading a count from the device") };
+  }
+
   /** Units (Units: how rows are cut) in raster order; parent receives the
    *  union-find initialisation (every unit its own root). Counts them first
    *  unless CountRows counted every row already (counted). */
@@ -255,11 +285,14 @@ private:
       rowCounts = Reserve<Index>(buffers.counts, static_cast<std::size_t>(g.rows) + 1, "run counts");
       CountRows<Index, Units>(device, frame, image, rowCounts, 0, g.rows);
     }
-    auto *         rowOffsets = Reserve<Index>(buffers.offsets, static_cast<std::size_t>(g.rows) + 1, "row offsets");
+    ScannedCounts<Index> scanned{ static_cast<Index *>(m_UnitOffsets), static_cast<Index>(m_UnitTotal) };
+    if (!counted || m_UnitOffsets == nullptr) // else CountedUnits scanned them
+    {
+      scanned = ScanRowCounts(device, g, rowCounts, buffers);
+    }
+    Index * const  rowOffsets = scanned.offsets;
+    const Index    count = scanned.count;
     const unsigned rowBlocks = BlocksFor(g.rows, WarpsPerBlock);
-    device.Fill(rowCounts + g.rows, 0, sizeof(Index), "clearing a count");
-    device.ExclusiveSum("scan", rowCounts, rowOffsets, g.rows + 1);
-    const Index count = device.Read(rowOffsets + g.rows, "reading a count from the device");
 
     RunArrays<Index> runs;
     runs.count = count;
@@ -364,9 +397,11 @@ private:
                   l.linked);
   }
 
-  UnitBuffers             m_Units;                ///< the labeling units (the runs, for FLSL)
-  void *                  m_UnitCounts = nullptr; ///< m_Units.counts as CountUnits reserved it this run
-  UnitBuffers             m_FullRuns;             ///< the runs, for strategies whose units are smaller
+  UnitBuffers             m_Units;                 ///< the labeling units (the runs, for FLSL)
+  void *                  m_UnitCounts = nullptr;  ///< m_Units.counts as CountUnits reserved it this run
+  void *                  m_UnitOffsets = nullptr; ///< m_Units.offsets once CountedUnits scanned this run's counts
+  std::uint64_t           m_UnitTotal = 0;         ///< the units CountedUnits found
+  UnitBuffers             m_FullRuns;              ///< the runs, for strategies whose units are smaller
   typename Device::Buffer m_Linked;
   /** Rows of the blocks the union-find labels first in a volume: short
    *  enough that the chains within a block stay short, long enough that few

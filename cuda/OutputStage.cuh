@@ -5,12 +5,14 @@
 // of run indices by label keeps raster order within a component). Runs
 // labeled with the component count belong to objects a selection removed:
 // background in the label image, sorted past the last group and not copied.
-// A label image in the caller's device memory is written there, never
-// copied; a 64-bit label image in host memory crosses the bus as 32-bit
-// labels while the labels fit, and is widened on the host.
+// A block labeling (BlockLabeling.cuh) gives the label image only, each
+// pixel its block's label. A label image in the caller's device memory is
+// written there, never copied; a 64-bit label image in host memory crosses
+// the bus as 32-bit labels while the labels fit, and is widened on the host.
 #ifndef cca_cuda_OutputStage_cuh
 #define cca_cuda_OutputStage_cuh
 
+#include "BlockLabeling.cuh"
 #include "Compaction.cuh"
 #include "Frame.cuh"
 #include "LabelStage.cuh"
@@ -23,6 +25,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace cca
 {
@@ -83,6 +86,34 @@ public:
     {
       GroupRuns(device, frame, l.runs, runLabel, c);
     }
+  }
+
+  /** The label image of a block labeling (BlockLabeling.cuh), the only
+   *  output that labeling gives. */
+  template <class Index>
+  void
+  WriteBlockLabels(Device & device, const Frame & frame, const BlockLabels<Index> & l)
+  {
+    m_Runs = 0;
+    m_Components = static_cast<std::size_t>(l.count);
+    m_Labels = nullptr;
+    m_Grouped = nullptr;
+    m_Offsets = nullptr;
+    if (frame.options.labelImageType == LabelImageType::None)
+    {
+      return;
+    }
+    auto launch = [&](auto * labels) {
+      using Label = std::remove_pointer_t<decltype(labels)>;
+      device.Launch("block label image kernel",
+                    LineBlocks(l.grid),
+                    LineThreads(l.grid),
+                    BlockLabelImageKernel<Index, Label>,
+                    l,
+                    labels);
+    };
+    LabelTarget(frame) == 8 ? launch(static_cast<std::uint64_t *>(m_Labels))
+                            : launch(static_cast<std::uint32_t *>(m_Labels));
   }
 
   /** The component of each full run (its first unit's, when units are pieces of runs). */
@@ -175,16 +206,9 @@ private:
                   const Index *            runLabel,
                   Index                    removed)
   {
-    // A label image in device memory (the caller's) is written in place;
-    // one for the host in 32 bits while the labels fit (half the transfer).
-    const bool        onDevice = frame.options.labelImageMemory == MemorySpace::CudaDevice;
-    const bool        narrow = !onDevice && m_Components <= std::numeric_limits<std::uint32_t>::max();
-    const std::size_t labelBytes = narrow ? 4 : LabelBytes(frame.options);
-    m_DeviceLabelBytes = labelBytes;
-    m_Labels = onDevice ? frame.options.labelImage
-                        : m_LabelImage.Reserve(static_cast<std::size_t>(frame.pixels) * labelBytes, "the label image");
-    const unsigned rowBlocks = BlocksFor(frame.geometry.rows, WarpsPerBlock);
-    const bool     values = frame.options.objects != Objects::ForegroundComponents;
+    const std::size_t labelBytes = LabelTarget(frame);
+    const unsigned    rowBlocks = BlocksFor(frame.geometry.rows, WarpsPerBlock);
+    const bool        values = frame.options.objects != Objects::ForegroundComponents;
     DispatchPixelType(frame.image.pixelType, [&](auto zero) {
       using T = decltype(zero);
       const auto * in = static_cast<const T *>(image);
@@ -214,6 +238,22 @@ private:
                         : launch(WriteLabelImageKernel<T, Index, std::uint32_t>, labels32);
       }
     });
+  }
+
+  /** Where the label image is written (m_Labels) and its bytes per label
+   *  there (returned, and m_DeviceLabelBytes), once m_Components is known: a
+   *  label image in device memory (the caller's) is written in place; one
+   *  for the host in 32 bits while the labels fit (half the transfer). */
+  std::size_t
+  LabelTarget(const Frame & frame)
+  {
+    const bool        onDevice = frame.options.labelImageMemory == MemorySpace::CudaDevice;
+    const bool        narrow = !onDevice && m_Components <= std::numeric_limits<std::uint32_t>::max();
+    const std::size_t labelBytes = narrow ? 4 : LabelBytes(frame.options);
+    m_DeviceLabelBytes = labelBytes;
+    m_Labels = onDevice ? frame.options.labelImage
+                        : m_LabelImage.Reserve(static_cast<std::size_t>(frame.pixels) * labelBytes, "the label image");
+    return labelBytes;
   }
 
   template <class Index>

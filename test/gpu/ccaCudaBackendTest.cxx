@@ -458,9 +458,11 @@ Check(cca::Engine & engine, const TestImage & image, cca::Options options, const
 const PixelType allTypes[] = { PixelType::UInt8,  PixelType::Int8,  PixelType::UInt16, PixelType::Int16,
                                PixelType::UInt32, PixelType::Int32, PixelType::UInt64, PixelType::Int64 };
 
-/** One random case, fully determined by its seed. */
+/** One random case, fully determined by its seed; blocks: labels only
+ *  under full connectivity with the label image as the only output, the
+ *  runs the block labeling takes (cuda/BlockLabeling.cuh). */
 void
-RandomCase(cca::Engine & engine, std::uint32_t seed, Tally & tally)
+RandomCase(cca::Engine & engine, std::uint32_t seed, Tally & tally, bool blocks = false)
 {
   std::mt19937 rng(seed);
   auto         pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
@@ -514,7 +516,56 @@ RandomCase(cca::Engine & engine, std::uint32_t seed, Tally & tally)
   options.labelImageType = labelTypes[pick(3)];
   options.computeFeatures = pick(4) != 0;    // labels only: no feature table
   options.countAtomicUpdates = pick(4) == 0; // the instrumentation must not change the result
-  Check(engine, image, options, "random seed=" + std::to_string(seed), tally);
+  if (blocks)
+  {
+    options.connectivity = Connectivity::Full;
+    options.computeRuns = false;
+    options.computeFeatures = false;
+    options.countAtomicUpdates = false;
+  }
+  Check(engine, image, options, (blocks ? "blocks seed=" : "random seed=") + std::to_string(seed), tally);
+}
+
+/** The block labeling, forced, on random cases and on large images around
+ *  the percolation threshold of full connectivity (2D 0.4, 3D about 0.2),
+ *  where the unions race most; odd sizes cut the last blocks. */
+void
+BlockLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
+{
+  cca::cuda::SetBlockLabeling(cca::cuda::BlockLabelingUse::Always);
+  const int cases = quick ? 20 : 200;
+  for (int i = 0; i < cases; ++i)
+  {
+    RandomCase(engine, 900000 + seed + static_cast<std::uint32_t>(i), tally, true);
+  }
+  struct Large
+  {
+    int          dim;
+    std::int64_t nx, ny, nz;
+    double       density;
+  };
+  const Large large[] = { { 2, 2047, 2049, 1, 0.4 },
+                          { 2, 2048, 2048, 1, 0.6 },
+                          { 3, 191, 193, 195, 0.2 },
+                          { 3, 192, 192, 192, 0.3 },
+                          { 3, 129, 127, 128, 0.5 } };
+  for (std::size_t i = 0; i < std::size(large); ++i)
+  {
+    if (quick && i + 1 < std::size(large)) // the smallest only (compute-sanitizer runs --quick)
+    {
+      continue;
+    }
+    const Large & l = large[i];
+    const Mask    mask = RandomMask(l.dim, l.nx, l.ny, l.nz, l.density, 1, seed + 1000 + static_cast<std::uint32_t>(i));
+    const TestImage image = Plain(mask);
+    cca::Options    options;
+    options.connectivity = Connectivity::Full;
+    options.computeRuns = false;
+    options.computeFeatures = false;
+    options.labelImageType = i % 2 == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
+    Check(engine, image, options, "blocks large " + std::to_string(i), tally);
+  }
+  cca::cuda::SetBlockLabeling(cca::cuda::BlockLabelingUse::Automatic);
 }
 
 void
@@ -991,6 +1042,14 @@ main(int argc, char * argv[])
     std::cout << name << " feature compactions: " << compaction.passed << " passed, " << compaction.failed << " failed"
               << std::endl;
 
+    Tally blocks;
+    if (isDefault)
+    {
+      BlockLabelingChecks(engine, quick, seed, blocks);
+      std::cout << name << " block labeling: " << blocks.passed << " passed, " << blocks.failed << " failed"
+                << std::endl;
+    }
+
     if (large && isDefault)
     {
       LargeImage(engine, big);
@@ -998,9 +1057,9 @@ main(int argc, char * argv[])
     }
 
     const int algorithmFailed = random.failed + edge.failed + repeat.failed + counting.failed + wide.failed +
-                                big.failed + compaction.failed + slabs.failed;
+                                big.failed + compaction.failed + slabs.failed + blocks.failed;
     const int algorithmPassed = random.passed + edge.passed + repeat.passed + counting.passed + wide.passed +
-                                big.passed + compaction.passed + slabs.passed;
+                                big.passed + compaction.passed + slabs.passed + blocks.passed;
     std::cout << name << ": " << algorithmPassed << " passed, " << algorithmFailed << " failed in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - algorithmStart).count() << " s"
               << std::endl;

@@ -138,6 +138,30 @@ __popc(unsigned v)
 {
   return __builtin_popcount(v);
 }
+/** CUDA's vector types that the kernels store whole. */
+struct alignas(8) uint2
+{
+  unsigned x, y;
+};
+inline uint2
+make_uint2(unsigned x, unsigned y)
+{
+  return uint2{ x, y };
+}
+struct alignas(16) ulonglong2
+{
+  unsigned long long x, y;
+};
+inline ulonglong2
+make_ulonglong2(unsigned long long x, unsigned long long y)
+{
+  return ulonglong2{ x, y };
+}
+inline int
+__clz(unsigned v)
+{
+  return v == 0 ? 32 : __builtin_clz(v);
+}
 inline int
 __ffs(unsigned v)
 {
@@ -215,6 +239,13 @@ atomicMax(T * p, T v)
   while (v > old && !a.compare_exchange_weak(old, v))
   {}
   return old;
+}
+template <class T>
+T
+atomicOr(T * p, T v)
+{
+  emulation::BlockRunner::OfThisThread().MaybePreempt();
+  return std::atomic_ref<T>(*p).fetch_or(v);
 }
 inline int
 min(int a, int b)

@@ -256,6 +256,58 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
   return failed;
 }
 
+/** Labels only under full connectivity, labeled by blocks of 2 x 2 (x 2)
+ *  pixels (cuda/BlockLabeling.cuh): odd and even sizes, single rows and
+ *  slices, densities around the percolation threshold, both label widths,
+ *  32- and 64-bit indices, the block labeling forced or chosen by the runs'
+ *  length; the label image and the count against the CPU backend. */
+int
+BlockSuite(int cases, std::uint32_t seed)
+{
+  Engine   engine;
+  Emulator emulator;
+  int      failed = 0;
+  for (int k = 0; k < cases; ++k)
+  {
+    const std::uint32_t caseSeed = seed + static_cast<std::uint32_t>(k);
+    std::mt19937        rng(caseSeed);
+    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    Case                c;
+    c.dimension = pick(2) == 0 ? 3 : 2;
+    const bool large = pick(4) == 0;
+    c.size[0] = large ? 60 + pick(140) : 1 + pick(40);
+    c.size[1] = large ? 20 + pick(40) : 1 + pick(c.dimension == 2 ? 30 : 10);
+    c.size[2] = c.dimension == 3 ? (large ? 4 + pick(8) : 1 + pick(7)) : 1;
+    const double density = large ? 0.2 + pick(6) / 10.0 : pick(11) / 10.0;
+    Options      options = OptionsFor(Algorithm::Default, true);
+    options.computeFeatures = false;
+    options.computeRuns = false;
+    const int variant = pick(3);
+    options.labelImageType =
+      variant == 0 ? LabelImageType::UInt64 : (variant == 1 ? LabelImageType::None : LabelImageType::UInt32);
+    if (pick(2) != 0)
+    {
+      options.foregroundRule = ForegroundRule::EqualTo;
+      options.foregroundValue = 1;
+    }
+    const bool wide = pick(4) == 0;
+    emulator.sequence.SetBlockLabeling(pick(4) == 0 ? cudaemulated::BlockLabelingUse::Automatic
+                                                    : cudaemulated::BlockLabelingUse::Always);
+    emulator.sequence.SetSlabBytes(pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0);
+    c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, 1 + pick(3), caseSeed * 6151u);
+    const std::string problem = EmulateAndCompare(engine, emulator, c, options, wide, RunTable);
+    if (!problem.empty())
+    {
+      ++failed;
+      std::cout << "FAIL blocks seed=" << caseSeed << " " << c.size[0] << "x" << c.size[1] << "x" << c.size[2] << ": "
+                << problem << std::endl;
+    }
+  }
+  emulator.sequence.SetBlockLabeling(cudaemulated::BlockLabelingUse::Automatic);
+  std::cout << "blocks: " << cases - failed << " passed, " << failed << " failed" << std::endl;
+  return failed;
+}
+
 /** Images in (emulated) device memory: read in place when dense, packed on
  *  the device from strides (transposed, reversed, padded), and label images
  *  written in place, against the CPU backend on the same strided view; no
@@ -634,6 +686,7 @@ main(int argc, char * argv[])
     failed += Suite(algorithm, false, cases / 4, seed + 1000 * a + 200000, true);
   }
   failed += DeviceMemory(cases * 4, seed + 300000);
+  failed += BlockSuite(cases * 8, seed + 400000);
   const auto tiles = TileShapes();
   failed += Shapes("TM_Early", Algorithm::TM_Early, false, tiles, RunTable);
   failed += Shapes("TM_Late 64-bit", Algorithm::TM_Late, true, tiles, RunTable);
