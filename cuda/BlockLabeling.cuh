@@ -309,12 +309,12 @@ __device__ __forceinline__ std::int64_t
 
 /** One thread per foreground block: joins it with every preceding block
  *  that has a pixel touching one of its own, starting each later union from
- *  the root the last one met (as LinkRunsKernel does). Unions that another
- *  thread makes anyway are left out: with the left neighbour within a warp
- *  (BlockMaskKernel linked them), and with a block that the left
- *  neighbour, already joined to this one, touches too (it joins it, or its
- *  own left neighbour does): in a dense region most blocks then make one
- *  union, not 4 (2D) or 13 (3D). One pass over all blocks: the passes of
+ *  the root the last one met (as LinkRunsKernel does). Unions that other
+ *  ones make anyway are left out: with the left neighbour within a warp
+ *  (BlockMaskKernel linked them), and with a block that touches the left
+ *  neighbour, the block below or the block above too, when that one is
+ *  joined to this block: in a dense region most blocks then make one or two
+ *  unions, not 4 (2D) or 13 (3D). One pass over all blocks: the passes of
  *  ForEachLinkPass (slices, then levels of rows and slices), which shorten
  *  the chains of the union-find over runs, made this labeling slower on the
  *  H200 (512^3, g = 1: 34 -> 28 Gvox/s). */
@@ -338,6 +338,10 @@ BlockMergeKernel(BlockGrid g, const std::uint8_t * __restrict__ masks, Index * p
     {
       representative = PlainUnion{}(parent, representative, static_cast<Index>(b - 1));
     }
+    // The blocks straight below (0, 0, -1) and above (0, -1, 0), when this
+    // block touches them: their masks (else 0).
+    unsigned below = 0;
+    unsigned above = 0;
     ForEachPreceding(volume, [&](const PrecedingOffset & o) {
       if ((o.x == -1 && o.y == 0 && o.z == 0) || (mask & BlockSide(o.x, o.y, o.z)) == 0)
       {
@@ -353,10 +357,28 @@ BlockMergeKernel(BlockGrid g, const std::uint8_t * __restrict__ masks, Index * p
       {
         return false;
       }
-      // n lies at (o.x + 1, o.y, o.z) from the left neighbour: a
-      // preceding offset of it whenever o.x <= 0.
-      if (joinedLeft && o.x <= 0 && (left & BlockSide(o.x + 1, o.y, o.z)) != 0 &&
-          (neighbour & BlockSide(-(o.x + 1), -o.y, -o.z)) != 0)
+      if (o.x == 0 && o.y == 0) // (0, 0, -1): visited before the rest of its slice
+      {
+        below = neighbour;
+      }
+      else if (o.x == 0 && o.z == 0) // (0, -1, 0): visited before the rest of its row
+      {
+        above = neighbour;
+      }
+      // Left out when another path joins them anyway. n lies at
+      // (o.x + 1, o.y, o.z) from the left neighbour (a preceding offset of
+      // it whenever o.x <= 0), at (o.x, o.y, 0) from the block below when in
+      // the previous slice, at (o.x, 0, 0) from the block above when in the
+      // previous row. The union with the block below or above is never left
+      // out for these two reasons, and the others lead to pairs of smaller
+      // blocks, so every pair left out is joined through kept ones.
+      const bool viaLeft = joinedLeft && o.x <= 0 && (left & BlockSide(o.x + 1, o.y, o.z)) != 0 &&
+                           (neighbour & BlockSide(-(o.x + 1), -o.y, -o.z)) != 0;
+      const bool viaBelow = o.z == -1 && (o.x != 0 || o.y != 0) && (below & BlockSide(o.x, o.y, 0)) != 0 &&
+                            (neighbour & BlockSide(-o.x, -o.y, 0)) != 0;
+      const bool viaAbove =
+        o.z == 0 && o.x != 0 && (above & BlockSide(o.x, 0, 0)) != 0 && (neighbour & BlockSide(-o.x, 0, 0)) != 0;
+      if (viaLeft || viaBelow || viaAbove)
       {
         return false;
       }
@@ -436,7 +458,10 @@ MarkFirstPixelsKernel(BlockGrid g,
     if (masks[b] != 0 && parent[b] == static_cast<Index>(b))
     {
       const Index key = firstKey[b];
-      atomicOr(firstPixels + key / 32, 1u << (key % 32));
+      if (static_cast<std::int64_t>(key) < g.keys) // every root has one (the check keeps a fault in bounds)
+      {
+        atomicOr(firstPixels + key / 32, 1u << (key % 32));
+      }
     }
   });
 }

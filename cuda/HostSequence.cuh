@@ -592,11 +592,12 @@ private:
 
   /** In a volume the block labeling is taken when the runs are shorter on
    *  average than this many pixels of a row (background included): on the
-   *  H200 (512^3, 26-connectivity, labels only) it was faster from g = 1,
-   *  d = 0.3 (4.8 pixels a run) to d = 0.9 (11), 3 % slower at d = 0.2
-   *  (6.3) and slower at d = 0.1 (11) and wherever g >= 4 (16 and more).
-   *  In a plane it was slower everywhere (8192^2, 8-connectivity: 3.1
-   *  against 1.3 ms at g = 1, d = 0.5), so planes keep the runs. */
+   *  H200 (512^3, 26-connectivity, labels only) it was faster at g = 1 from
+   *  d = 0.2 (6.3 pixels a run: 4.8 against 5.1 ms) to d = 0.9 (11: 2.0
+   *  against 4.1 ms), slower at d = 0.1 (11: 3.8 against 2.7 ms) and
+   *  wherever g >= 4 (16 and more). In a plane it was slower everywhere
+   *  (8192^2, 8-connectivity, g = 1, d = 0.5: 4.0 against 1.8 ms), so
+   *  planes keep the runs. */
   static constexpr std::int64_t BlockPixelsPerRunVolume = 7;
 
   UploadStage<Device>        m_Upload;
