@@ -204,13 +204,13 @@ LineThreads(const BlockGrid & g)
   return static_cast<int>(std::min<std::int64_t>(warps * WarpSize, BlockThreads));
 }
 
-/** The mask of the foreground pixels of the block at at (BlockBit). */
-template <class T>
-__device__ __forceinline__ unsigned
-BlockMaskAt(const T * __restrict__ image, const Geometry & p, const BlockAt & at, ForegroundTest<T> foreground)
+/** Calls f(ly, lz, offset) for each row of pixels of the block at at that
+ *  lies in the image: ly, lz its place in the block, offset the index of
+ *  the block's first pixel in that row. */
+template <class F>
+__device__ __forceinline__ void
+ForEachRowOfBlock(const Geometry & p, const BlockAt & at, F && f)
 {
-  const bool second = 2 * at.x + 1 < p.width;
-  unsigned   mask = 0;
   for (int lz = 0; lz < 2; ++lz)
   {
     const std::int64_t z = (p.depth > 1 ? 2 * at.z : at.z) + lz;
@@ -225,29 +225,41 @@ BlockMaskAt(const T * __restrict__ image, const Geometry & p, const BlockAt & at
       {
         break;
       }
-      const T * row = image + (z * p.height + y) * p.width + 2 * at.x;
-      T         pair[2] = { row[0], T{} };
-      if constexpr (sizeof(T) == 1)
+      f(ly, lz, (z * p.height + y) * p.width + 2 * at.x);
+    }
+  }
+}
+
+/** The mask of the foreground pixels of the block at at (BlockBit). */
+template <class T>
+__device__ __forceinline__ unsigned
+BlockMaskAt(const T * __restrict__ image, const Geometry & p, const BlockAt & at, ForegroundTest<T> foreground)
+{
+  const bool second = 2 * at.x + 1 < p.width;
+  unsigned   mask = 0;
+  ForEachRowOfBlock(p, at, [&](int ly, int lz, std::int64_t offset) {
+    const T * row = image + offset;
+    T         pair[2] = { row[0], T{} };
+    if constexpr (sizeof(T) == 1)
+    {
+      if (second && (reinterpret_cast<std::uintptr_t>(row) & 1u) == 0) // one 2-byte load
       {
-        if (second && (reinterpret_cast<std::uintptr_t>(row) & 1u) == 0) // one 2-byte load
-        {
-          const auto both = *reinterpret_cast<const std::uint16_t *>(row);
-          pair[0] = static_cast<T>(both & 0xffu);
-          pair[1] = static_cast<T>(both >> 8);
-        }
-        else if (second)
-        {
-          pair[1] = row[1];
-        }
+        const auto both = *reinterpret_cast<const std::uint16_t *>(row);
+        pair[0] = static_cast<T>(both & 0xffu);
+        pair[1] = static_cast<T>(both >> 8);
       }
       else if (second)
       {
         pair[1] = row[1];
       }
-      mask |= foreground(pair[0]) ? 1u << BlockBit(0, ly, lz) : 0u;
-      mask |= second && foreground(pair[1]) ? 1u << BlockBit(1, ly, lz) : 0u;
     }
-  }
+    else if (second)
+    {
+      pair[1] = row[1];
+    }
+    mask |= foreground(pair[0]) ? 1u << BlockBit(0, ly, lz) : 0u;
+    mask |= second && foreground(pair[1]) ? 1u << BlockBit(1, ly, lz) : 0u;
+  });
   return mask;
 }
 
@@ -532,42 +544,27 @@ __global__ void
 BlockLabelImageKernel(BlockLabels<Index> l, Label * __restrict__ labels)
 {
   const BlockGrid & g = l.grid;
-  const Geometry &  p = g.pixels;
   ForEachBlock(g, [&](std::int64_t b, const BlockAt & at) {
     const unsigned mask = l.masks[b];
     const Label    label = mask != 0 ? static_cast<Label>(BlockLabel(l, b)) : Label{ 0 };
-    const bool     second = 2 * at.x + 1 < p.width;
-    for (int lz = 0; lz < 2; ++lz)
-    {
-      const std::int64_t z = (p.depth > 1 ? 2 * at.z : at.z) + lz;
-      if ((lz == 1 && p.depth == 1) || z >= p.depth)
+    const bool     second = 2 * at.x + 1 < g.pixels.width;
+    ForEachRowOfBlock(g.pixels, at, [&](int ly, int lz, std::int64_t offset) {
+      Label *     row = labels + offset;
+      const Label a = (mask >> BlockBit(0, ly, lz)) & 1u ? label : Label{ 0 };
+      const Label c = (mask >> BlockBit(1, ly, lz)) & 1u ? label : Label{ 0 };
+      if (second && (reinterpret_cast<std::uintptr_t>(row) % (2 * sizeof(Label))) == 0) // one store of both
       {
-        break;
+        StorePair(row, a, c);
       }
-      for (int ly = 0; ly < 2; ++ly)
+      else
       {
-        const std::int64_t y = 2 * at.y + ly;
-        if (y >= p.height)
+        row[0] = a;
+        if (second)
         {
-          break;
-        }
-        Label *     row = labels + (z * p.height + y) * p.width + 2 * at.x;
-        const Label a = (mask >> BlockBit(0, ly, lz)) & 1u ? label : Label{ 0 };
-        const Label c = (mask >> BlockBit(1, ly, lz)) & 1u ? label : Label{ 0 };
-        if (second && (reinterpret_cast<std::uintptr_t>(row) % (2 * sizeof(Label))) == 0) // one store of both
-        {
-          StorePair(row, a, c);
-        }
-        else
-        {
-          row[0] = a;
-          if (second)
-          {
-            row[1] = c;
-          }
+          row[1] = c;
         }
       }
-    }
+    });
   });
 }
 
