@@ -4,10 +4,12 @@
 // connectivity the foreground pixels of such a block all touch each other,
 // so the block is the unit: a quarter (an eighth) as many nodes as pixels,
 // each joined with the preceding blocks it touches (4 in 2D, 13 in 3D),
-// which a test of two bit masks tells without reading the image again. Near
-// the percolation threshold, where runs are 2 to 4 pixels long, these are
-// fewer and shorter walks than the union-find over runs; where runs are long
-// the runs win, so the host sequence chooses by their mean length.
+// which a test of two bit masks tells without reading the image again. In a
+// volume near the percolation threshold, where runs are 2 to 6 voxels long,
+// these are fewer and shorter walks than the union-find over runs; where
+// runs are long the runs win, so the host sequence chooses by their mean
+// length; in planes the runs won everywhere (HostSequence.cuh gives the
+// measurements).
 //
 // The numbering keeps ITK's order, the raster order of the components'
 // first pixels. A component's first pixel is the first pixel of its block
