@@ -161,7 +161,7 @@ __host__ __device__ inline std::int64_t
   return g.rows * g.slices;
 }
 
-/** Calls f(first, y, z, line) for the lines of blocks this CUDA block
+/** Calls f(first, y, z) for the lines of blocks this CUDA block
  *  takes (a grid-stride loop over lines; first: the line's first block):
  *  coordinates from one division per line, not three per block (64-bit
  *  divisions cost tens of instructions each). */
