@@ -472,7 +472,10 @@ MarkFirstPixelsKernel(BlockGrid g,
     if (masks[b] != 0 && parent[b] == static_cast<Index>(b))
     {
       const Index key = firstKey[b];
-      if (static_cast<std::int64_t>(key) < g.keys) // every root has one (the check keeps a fault in bounds)
+      // Every root has been offered a key; the check keeps the bitmap's
+      // writes in bounds if not. Unsigned: the unset key, all ones, is then
+      // never below the key count (as int64 it was -1 with 64-bit indices).
+      if (static_cast<std::uint64_t>(key) < static_cast<std::uint64_t>(g.keys))
       {
         atomicOr(firstPixels + key / 32, 1u << (key % 32));
       }
