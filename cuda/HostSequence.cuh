@@ -352,10 +352,10 @@ public:
     }
     else
     {
-      const Components<Index> components =
+      const MeasuredObjects<Index> measured =
         LabelAndMeasureUnits<Index, S>(device, frame, deviceImage, deviceFeature, result);
-      componentCount = components.count;
-      objectKeys = m_ObjectKeys;
+      componentCount = measured.count;
+      objectKeys = measured.keys;
     }
     device.Record(Milestone::OutputsComputed);
 
@@ -478,12 +478,19 @@ public:
   }
 
 private:
+  /** The objects that stages 2 to 5 over units leave for the download. */
+  template <class Index>
+  struct MeasuredObjects
+  {
+    Index                 count; ///< objects (after the selection)
+    const std::uint64_t * keys;  ///< per object, its value's key on the device (label images), else null
+  };
+
   /** Stages 2 to 5 over the strategy's units: labels and joins them,
    *  numbers the components, builds the table, applies the selection, votes
-   *  the intensity group and writes the outputs; the components that remain.
-   *  m_ObjectKeys: per object, its value's key (label images), else null. */
+   *  the intensity group and writes the outputs. */
   template <class Index, class S>
-  Components<Index>
+  MeasuredObjects<Index>
   LabelAndMeasureUnits(Device &      device,
                        const Frame & frame,
                        const void *  deviceImage,
@@ -549,8 +556,7 @@ private:
       m_Histograms.Build(device, frame, deviceFeature, labeled.runs, runLabel, Index{ 0 }, Index{ 0 }, dense.Table());
     }
     m_Outputs.template Write<Index, S>(device, frame, deviceImage, labeled, components, runLabel);
-    m_ObjectKeys = objectKeys;
-    return components;
+    return MeasuredObjects<Index>{ components.count, objectKeys };
   }
 
   /** Whether this run labels by blocks (BlockLabeling.cuh) instead of
@@ -615,7 +621,6 @@ private:
   typename Device::Buffer    m_SelectedKeys;
   std::vector<double>        m_Medians;
   std::vector<std::uint64_t> m_HostKeys;
-  const std::uint64_t *      m_ObjectKeys = nullptr; ///< LabelAndMeasureUnits' object keys
   bool                       m_ForceWideIndex = false;
   BlockLabelingUse           m_BlockLabeling = BlockLabelingUse::Automatic;
 };

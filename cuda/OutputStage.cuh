@@ -58,11 +58,7 @@ public:
         const Components<Index> &   c,
         const Index *               fullRunLabel = nullptr)
   {
-    m_Runs = static_cast<std::size_t>(l.runs.count);
-    m_Components = static_cast<std::size_t>(c.count);
-    m_Labels = nullptr;
-    m_Grouped = nullptr;
-    m_Offsets = nullptr;
+    Begin(l.runs.count, c.count);
     if (l.units.count == 0)
     {
       // No foreground at all: a label image in device memory is cleared here,
@@ -94,11 +90,7 @@ public:
   void
   WriteBlockLabels(Device & device, const Frame & frame, const BlockLabels<Index> & l)
   {
-    m_Runs = 0;
-    m_Components = static_cast<std::size_t>(l.count);
-    m_Labels = nullptr;
-    m_Grouped = nullptr;
-    m_Offsets = nullptr;
+    Begin(0, l.count);
     if (frame.options.labelImageType == LabelImageType::None)
     {
       return;
@@ -238,6 +230,17 @@ private:
                         : launch(WriteLabelImageKernel<T, Index, std::uint32_t>, labels32);
       }
     });
+  }
+
+  /** A run's outputs start: its counts known, nothing written yet. */
+  void
+  Begin(std::uint64_t runs, std::uint64_t components)
+  {
+    m_Runs = static_cast<std::size_t>(runs);
+    m_Components = static_cast<std::size_t>(components);
+    m_Labels = nullptr;
+    m_Grouped = nullptr;
+    m_Offsets = nullptr;
   }
 
   /** Where the label image is written (m_Labels) and its bytes per label
