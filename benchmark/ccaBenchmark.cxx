@@ -408,12 +408,7 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--labels-on-device needs a build with the CUDA backend";
   else if (s.blockLabeling != "auto" && s.blockLabeling != "always" && s.blockLabeling != "never")
     problem = "--block-labeling must be auto, always or never";
-#ifdef CCA_HAVE_CUDA
-  else
-    cca::cuda::SetBlockLabeling(s.blockLabeling == "always"  ? cca::cuda::BlockLabelingUse::Always
-                                : s.blockLabeling == "never" ? cca::cuda::BlockLabelingUse::Never
-                                                             : cca::cuda::BlockLabelingUse::Automatic);
-#else
+#ifndef CCA_HAVE_CUDA
   else if (s.blockLabeling != "auto")
     problem = "--block-labeling needs a build with the CUDA backend";
 #endif
@@ -568,6 +563,11 @@ main(int argc, char * argv[])
   Settings s;
   if (const int code = Parse(argc, argv, s))
     return code;
+#ifdef CCA_HAVE_CUDA
+  cca::cuda::SetBlockLabeling(s.blockLabeling == "always"  ? cca::cuda::BlockLabelingUse::Always
+                              : s.blockLabeling == "never" ? cca::cuda::BlockLabelingUse::Never
+                                                           : cca::cuda::BlockLabelingUse::Automatic);
+#endif
   if (s.backend == "cuda" && !cca::Engine::CudaAvailable())
   {
     std::cout << "skipped: no CUDA device" << std::endl;

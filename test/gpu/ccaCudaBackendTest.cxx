@@ -458,6 +458,17 @@ Check(cca::Engine & engine, const TestImage & image, cca::Options options, const
 const PixelType allTypes[] = { PixelType::UInt8,  PixelType::Int8,  PixelType::UInt16, PixelType::Int16,
                                PixelType::UInt32, PixelType::Int32, PixelType::UInt64, PixelType::Int64 };
 
+/** Labels only under full connectivity with the label image as the only
+ *  output: the runs the block labeling takes (cuda/BlockLabeling.cuh). */
+void
+AskBlockLabeling(cca::Options & options)
+{
+  options.connectivity = Connectivity::Full;
+  options.computeRuns = false;
+  options.computeFeatures = false;
+  options.countAtomicUpdates = false;
+}
+
 /** One random case, fully determined by its seed; blocks: labels only
  *  under full connectivity with the label image as the only output, the
  *  runs the block labeling takes (cuda/BlockLabeling.cuh). */
@@ -518,10 +529,7 @@ RandomCase(cca::Engine & engine, std::uint32_t seed, Tally & tally, bool blocks 
   options.countAtomicUpdates = pick(4) == 0; // the instrumentation must not change the result
   if (blocks)
   {
-    options.connectivity = Connectivity::Full;
-    options.computeRuns = false;
-    options.computeFeatures = false;
-    options.countAtomicUpdates = false;
+    AskBlockLabeling(options);
   }
   Check(engine, image, options, (blocks ? "blocks seed=" : "random seed=") + std::to_string(seed), tally);
 }
@@ -559,9 +567,7 @@ BlockLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
     const Mask    mask = RandomMask(l.dim, l.nx, l.ny, l.nz, l.density, 1, seed + 1000 + static_cast<std::uint32_t>(i));
     const TestImage image = Plain(mask);
     cca::Options    options;
-    options.connectivity = Connectivity::Full;
-    options.computeRuns = false;
-    options.computeFeatures = false;
+    AskBlockLabeling(options);
     options.labelImageType = i % 2 == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
     Check(engine, image, options, "blocks large " + std::to_string(i), tally);
   }
