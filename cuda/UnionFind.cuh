@@ -82,20 +82,34 @@ FindRoot(Index * parent, Index i)
   return i;
 }
 
-/** Joins the sets of a and b (Alg. 5); returns the node where the two
- *  walks met, a root of the joined set at that moment. */
+/** The root of i's tree, reading links only (no halving): for walks
+ *  after the last union, whose flattening writes the root itself. */
 template <class Loads = CoherentLoads, class Index>
+__device__ __forceinline__ Index
+ClimbToRoot(const Index * parent, Index i)
+{
+  for (Index p = Loads::Load(parent, i); p != i; p = Loads::Load(parent, i))
+  {
+    i = p;
+  }
+  return i;
+}
+
+/** Joins the sets of a and b (Alg. 5); returns the node where the two
+ *  walks met, a root of the joined set at that moment. Halving: the walks
+ *  point each node they pass at its grandparent (an atomic per step). */
+template <class Loads = CoherentLoads, bool Halving = true, class Index>
 __device__ __forceinline__ Index
 Merge(Index * parent, Index a, Index b)
 {
-  // Walk towards the roots, halving the paths, stopping early when the walks meet.
+  // Walk towards the roots, stopping early when the walks meet.
   for (Index p = Loads::Load(parent, a); a != b && a != p; p = Loads::Load(parent, a))
   {
-    a = Halve<Loads>(parent, a, p);
+    a = Halving ? Halve<Loads>(parent, a, p) : p;
   }
   for (Index p = Loads::Load(parent, b); a != b && b != p; p = Loads::Load(parent, b))
   {
-    b = Halve<Loads>(parent, b, p);
+    b = Halving ? Halve<Loads>(parent, b, p) : p;
   }
   while (a != b)
   {
