@@ -20,12 +20,11 @@
 #include "cca/Types.h"
 
 #include "itkContinuousIndex.h"
+#include "itkCudaLabelStatisticsProperRotation.h"
 #include "itkMath.h"
-#include "vnl/algo/vnl_real_eigensystem.h"
 #include "vnl/algo/vnl_symmetric_eigensystem.h"
 
 #include <cmath>
-#include <complex>
 #include <cstdint>
 
 namespace itk
@@ -127,16 +126,7 @@ public:
         principalMoments[i] = eigen.D(i);
       }
       principalAxes = eigen.V.transpose();
-      vnl_real_eigensystem rotation{ principalAxes.GetVnlMatrix().as_matrix() };
-      std::complex<double> determinant(1.0, 0.0);
-      for (unsigned int i = 0; i < Dimension; ++i)
-      {
-        determinant *= rotation.D(i);
-      }
-      for (unsigned int i = 0; i < Dimension; ++i)
-      {
-        principalAxes[Dimension - 1][i] *= std::real(determinant);
-      }
+      CudaLabelStatisticsDetail::MakeProperRotation(principalAxes);
       if (Math::NotAlmostEquals(principalMoments[0], 0.0))
       {
         elongation = std::sqrt(principalMoments[Dimension - 1] / principalMoments[Dimension - 2]);

@@ -23,13 +23,12 @@
 #include "itkContinuousIndex.h"
 #include "itkGeometryUtilities.h"
 #include "itkMath.h"
+#include "itkCudaLabelStatisticsProperRotation.h"
 #include "itkVector.h"
-#include "vnl/algo/vnl_real_eigensystem.h"
 #include "vnl/algo/vnl_symmetric_eigensystem.h"
 
 #include <algorithm>
 #include <cmath>
-#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -281,18 +280,7 @@ private:
       entry.moments[i] = eigen.D(i);
     }
     entry.axes = eigen.V.transpose();
-    // As ShapeLabelMapFilter: make the axes a proper rotation by multiplying the
-    // last row by the determinant, taken as the product of the eigenvalues.
-    vnl_real_eigensystem rotation{ entry.axes.GetVnlMatrix().as_matrix() };
-    std::complex<double> determinant(1.0, 0.0);
-    for (unsigned int i = 0; i < Dimension; ++i)
-    {
-      determinant *= rotation.D(i);
-    }
-    for (unsigned int i = 0; i < Dimension; ++i)
-    {
-      entry.axes[Dimension - 1][i] *= std::real(determinant);
-    }
+    CudaLabelStatisticsDetail::MakeProperRotation(entry.axes);
     std::memcpy(entry.key, key, sizeof key);
     entry.used = true;
     return entry;
