@@ -28,6 +28,8 @@ namespace
 std::atomic<bool>             forceWideRunIndex{ false };
 std::atomic<std::size_t>      uploadSlabBytes{ 0 };
 std::atomic<BlockLabelingUse> blockLabeling{ BlockLabelingUse::Automatic };
+std::atomic<std::size_t>      regionDownloadBytes{ 0 };
+std::atomic<std::size_t>      regionPieceBytes{ 0 };
 std::atomic<std::int64_t>     treeMergeSecondCopies{ 0 };
 
 /** The caller's current CUDA device is theirs: selected for a run, given back after it. */
@@ -188,6 +190,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_Sequence->SetForceWideIndex(ForceWideRunIndex());
   m_Sequence->SetSlabBytes(UploadSlabBytes());
   m_Sequence->SetBlockLabeling(BlockLabeling());
+  m_StreamDevice->SetRegionDownloads(regionDownloadBytes, regionPieceBytes);
   const std::int64_t secondCopies = m_Sequence->TreeMergeSecondCopies();
   m_Sequence->Run(*m_StreamDevice, image, options, result);
   treeMergeSecondCopies += m_Sequence->TreeMergeSecondCopies() - secondCopies;
@@ -217,6 +220,13 @@ std::size_t
 UploadSlabBytes()
 {
   return uploadSlabBytes;
+}
+
+void
+SetRegionDownloads(std::size_t fromBytes, std::size_t pieceBytes)
+{
+  regionDownloadBytes = fromBytes;
+  regionPieceBytes = pieceBytes;
 }
 
 void

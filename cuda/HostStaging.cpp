@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 #ifdef __linux__
 #  include <sys/mman.h>
@@ -88,11 +92,172 @@ HostStaging::Upload(void * device, std::size_t bytes, const Producer & produce, 
   }
 }
 
+struct DownloadLanes
+{
+  struct Lane
+  {
+    Stream       stream;
+    PinnedBuffer buffers[2];
+    Event        copied[2]{ Event(false), Event(false) };
+  };
+  int                                device = 0;
+  std::vector<std::unique_ptr<Lane>> lanes;
+};
+
+namespace
+{
+/** Idle lanes of the process, so that a new engine creates no streams and
+ *  events (never destroyed, as the copy workers: they may outlive CUDA). */
+class LanePool
+{
+public:
+  DownloadLanes *
+  Take(int device)
+  {
+    std::lock_guard<std::mutex> lock(m_Mutex);
+    for (auto it = m_Idle.begin(); it != m_Idle.end(); ++it)
+    {
+      if ((*it)->device == device)
+      {
+        DownloadLanes * lanes = *it;
+        m_Idle.erase(it);
+        return lanes;
+      }
+    }
+    auto * lanes = new DownloadLanes;
+    lanes->device = device;
+    return lanes;
+  }
+
+  void
+  Give(DownloadLanes * lanes)
+  {
+    std::lock_guard<std::mutex> lock(m_Mutex);
+    m_Idle.push_back(lanes);
+  }
+
+private:
+  std::mutex                   m_Mutex;
+  std::vector<DownloadLanes *> m_Idle;
+};
+
+LanePool &
+IdleLanes()
+{
+  static auto * pool = new LanePool;
+  return *pool;
+}
+} // namespace
+
+void
+GiveBackDownloadLanes::operator()(DownloadLanes * lanes) const
+{
+  IdleLanes().Give(lanes);
+}
+
+void
+HostStaging::SetRegionDownloads(std::size_t fromBytes, std::size_t pieceBytes)
+{
+  m_RegionDownloadBytes = fromBytes == 0 ? DefaultRegionDownloadBytes : fromBytes;
+  m_RegionPieceBytes = pieceBytes == 0 ? DefaultRegionPieceBytes : (pieceBytes + 7) / 8 * 8;
+}
+
+void
+HostStaging::DownloadByRegions(const void *          device,
+                               std::size_t           bytes,
+                               cudaStream_t          stream,
+                               const BytesConsumer & consume)
+{
+  int cudaDevice = 0;
+  Check(cudaGetDevice(&cudaDevice), "finding the current CUDA device");
+  if (!m_Lanes || m_Lanes->device != cudaDevice)
+  {
+    m_Lanes.reset(IdleLanes().Take(cudaDevice));
+  }
+  const auto parts = static_cast<std::size_t>(m_Workers->Parts());
+  while (m_Lanes->lanes.size() < parts)
+  {
+    m_Lanes->lanes.push_back(std::make_unique<DownloadLanes::Lane>());
+  }
+  // Regions of whole huge pages (2 MiB, a multiple of the 8 bytes a piece
+  // must be) where the bytes allow: one thread writes each page.
+  constexpr std::size_t hugePage = std::size_t{ 2 } << 20;
+  const std::size_t     share = (bytes + parts - 1) / parts;
+  const std::size_t     region = share >= hugePage ? (share + hugePage - 1) / hugePage * hugePage : (share + 7) / 8 * 8;
+  const std::size_t     piece = m_RegionPieceBytes;
+  m_RegionsMayStart.Record(stream);
+  for (std::size_t p = 0; p < parts; ++p)
+  {
+    DownloadLanes::Lane & lane = *m_Lanes->lanes[p];
+    Check(cudaStreamWaitEvent(lane.stream.Get(), m_RegionsMayStart.Get(), 0), "ordering the copies");
+    for (auto & buffer : lane.buffers)
+    {
+      buffer.Reserve(piece, "a pinned staging buffer");
+    }
+  }
+  const auto *       source = static_cast<const unsigned char *>(device);
+  std::mutex         errorMutex;
+  std::exception_ptr error;
+  m_Workers->Run([&](int part) {
+    try
+    {
+      // The CUDA runtime's current device is the thread's own.
+      Check(cudaSetDevice(cudaDevice), "selecting the CUDA device");
+      DownloadLanes::Lane & lane = *m_Lanes->lanes[static_cast<std::size_t>(part)];
+      const std::size_t     begin = std::min(bytes, static_cast<std::size_t>(part) * region);
+      const std::size_t     end = std::min(bytes, begin + region);
+      const std::size_t     pieces = (end - begin + piece - 1) / piece;
+      auto                  at = [&](std::size_t k) { return begin + k * piece; };
+      auto                  issue = [&](std::size_t k) {
+        const int b = static_cast<int>(k % 2);
+        Check(cudaMemcpyAsync(lane.buffers[b].Reserve(piece, "a pinned staging buffer"),
+                              source + at(k),
+                              std::min(piece, end - at(k)),
+                              cudaMemcpyDeviceToHost,
+                              lane.stream.Get()),
+              "copying results to the host");
+        lane.copied[b].Record(lane.stream.Get());
+      };
+      for (std::size_t k = 0; k < std::min<std::size_t>(pieces, 2); ++k)
+      {
+        issue(k);
+      }
+      for (std::size_t k = 0; k < pieces; ++k)
+      {
+        const int b = static_cast<int>(k % 2);
+        lane.copied[b].Synchronize();
+        consume(at(k), std::min(piece, end - at(k)), lane.buffers[b].Reserve(piece, "a pinned staging buffer"));
+        if (k + 2 < pieces)
+        {
+          issue(k + 2);
+        }
+      }
+    }
+    catch (...)
+    {
+      std::lock_guard<std::mutex> lock(errorMutex);
+      if (!error)
+      {
+        error = std::current_exception();
+      }
+    }
+  });
+  if (error)
+  {
+    std::rethrow_exception(error);
+  }
+}
+
 void
 HostStaging::Download(const void * device, std::size_t bytes, cudaStream_t stream, const BytesConsumer & consume)
 {
   if (bytes == 0)
   {
+    return;
+  }
+  if (bytes >= m_RegionDownloadBytes && m_Workers->Parts() > 1)
+  {
+    DownloadByRegions(device, bytes, stream, consume);
     return;
   }
   const auto *             source = static_cast<const unsigned char *>(device);

@@ -234,6 +234,14 @@ public:
     }
   }
 
+  /** Tests: downloads of at least fromBytes go by regions, in pieces of
+   *  pieceBytes (HostStaging); 0, 0: the defaults. */
+  void
+  SetRegionDownloads(std::size_t fromBytes, std::size_t pieceBytes)
+  {
+    m_Staging.SetRegionDownloads(fromBytes, pieceBytes);
+  }
+
   /** Copies device memory to the host; returns when host holds it. */
   void
   Download(void * host, const void * device, std::size_t bytes)

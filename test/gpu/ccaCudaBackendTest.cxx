@@ -998,7 +998,7 @@ main(int argc, char * argv[])
     const int   randomCases = isDefault || alone ? defaultCases : std::max(1, defaultCases / 6);
     const auto  algorithmStart = std::chrono::steady_clock::now();
     cca::Engine engine;
-    Tally       random, edge, repeat, wide, counting, big, compaction, slabs;
+    Tally       random, edge, repeat, wide, counting, big, compaction, slabs, regions;
     for (int i = 0; i < randomCases; ++i)
     {
       RandomCase(engine, seed + static_cast<std::uint32_t>(i), random);
@@ -1044,6 +1044,23 @@ main(int argc, char * argv[])
                 << std::endl;
     }
 
+    // Downloads by regions, one per copy thread, in pieces of a few bytes
+    // (HostStaging::DownloadByRegions), into the host label image, runs and
+    // table, on fresh engines and on the engine of the other checks.
+    {
+      const int regionCases = quick ? (isDefault ? 10 : 2) : (isDefault ? 120 : 20);
+      for (int i = 0; i < regionCases; ++i)
+      {
+        cca::cuda::SetRegionDownloads(i % 4 == 3 ? 0 : static_cast<std::size_t>(1 + (i * 389) % 20000),
+                                      static_cast<std::size_t>(8 * (1 + (i * 53) % 700)));
+        cca::Engine fresh;
+        RandomCase(i % 2 == 0 ? fresh : engine, 800000 + seed + static_cast<std::uint32_t>(i), regions);
+      }
+      cca::cuda::SetRegionDownloads(0, 0);
+      std::cout << name << " downloads by regions: " << regions.passed << " passed, " << regions.failed << " failed"
+                << std::endl;
+    }
+
     CompactionChecks(quick, seed, compaction);
     std::cout << name << " feature compactions: " << compaction.passed << " passed, " << compaction.failed << " failed"
               << std::endl;
@@ -1063,9 +1080,9 @@ main(int argc, char * argv[])
     }
 
     const int algorithmFailed = random.failed + edge.failed + repeat.failed + counting.failed + wide.failed +
-                                big.failed + compaction.failed + slabs.failed + blocks.failed;
+                                big.failed + compaction.failed + slabs.failed + regions.failed + blocks.failed;
     const int algorithmPassed = random.passed + edge.passed + repeat.passed + counting.passed + wide.passed +
-                                big.passed + compaction.passed + slabs.passed + blocks.passed;
+                                big.passed + compaction.passed + slabs.passed + regions.passed + blocks.passed;
     std::cout << name << ": " << algorithmPassed << " passed, " << algorithmFailed << " failed in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - algorithmStart).count() << " s"
               << std::endl;
