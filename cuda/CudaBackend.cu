@@ -28,7 +28,7 @@ namespace
 std::atomic<bool>             forceWideRunIndex{ false };
 std::atomic<std::size_t>      uploadSlabBytes{ 0 };
 std::atomic<BlockLabelingUse> blockLabeling{ BlockLabelingUse::Automatic };
-std::atomic<std::size_t>      regionDownloadBytes{ 0 };
+std::atomic<std::size_t>      regionCopyBytes{ 0 };
 std::atomic<std::size_t>      regionPieceBytes{ 0 };
 std::atomic<std::int64_t>     treeMergeSecondCopies{ 0 };
 
@@ -190,7 +190,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_Sequence->SetForceWideIndex(ForceWideRunIndex());
   m_Sequence->SetSlabBytes(UploadSlabBytes());
   m_Sequence->SetBlockLabeling(BlockLabeling());
-  m_StreamDevice->SetRegionDownloads(regionDownloadBytes, regionPieceBytes);
+  m_StreamDevice->SetRegionCopies(regionCopyBytes, regionPieceBytes);
   const std::int64_t secondCopies = m_Sequence->TreeMergeSecondCopies();
   m_Sequence->Run(*m_StreamDevice, image, options, result);
   treeMergeSecondCopies += m_Sequence->TreeMergeSecondCopies() - secondCopies;
@@ -223,9 +223,9 @@ UploadSlabBytes()
 }
 
 void
-SetRegionDownloads(std::size_t fromBytes, std::size_t pieceBytes)
+SetRegionCopies(std::size_t fromBytes, std::size_t pieceBytes)
 {
-  regionDownloadBytes = fromBytes;
+  regionCopyBytes = fromBytes;
   regionPieceBytes = pieceBytes;
 }
 
@@ -264,6 +264,7 @@ StartCudaDevice(int device)
     // default strategy's kernels (loaded at their first launch), memory of
     // the device pool, the pinned staging buffers and the copy threads; the
     // backend gives them back to the process's pools for the next engine.
+    // Then the lanes of large copies (HostStaging::PrepareRegionCopies).
     auto                       backend = MakeCudaBackend(device);
     constexpr std::int64_t     side = 64;
     std::vector<std::uint8_t>  image(side * side);
@@ -282,10 +283,20 @@ StartCudaDevice(int device)
     options.labelImage = labels.data();
     Result result;
     backend->Run(view, options, result);
+    int chosen = device;
+    if (chosen < 0)
+    {
+      cuda::Check(cudaGetDevice(&chosen), "querying the current CUDA device");
+    }
+    const cuda::CurrentDeviceScope deviceScope(chosen);
+    cuda::HostStaging              staging;
+    staging.PrepareRegionCopies();
   }
   catch (const std::exception &)
   {
-    // Nothing is lost: the first Run starts CUDA itself and reports the error.
+    // Nothing is lost: the first Run starts CUDA itself and reports the
+    // error. Nor is the error left for the next launch's check to find.
+    cudaGetLastError();
   }
 }
 

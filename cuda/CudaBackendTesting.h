@@ -26,11 +26,12 @@ SetUploadSlabBytes(std::size_t bytes);
 std::size_t
 UploadSlabBytes();
 
-/** Downloads of at least fromBytes go by regions, one per copy thread, in
- *  pieces of pieceBytes (HostStaging::DownloadByRegions), in all CUDA
- *  backends, so that small test images take that path; 0, 0: the defaults. */
+/** Uploads and downloads of at least fromBytes go by regions, one per copy
+ *  thread, in pieces of pieceBytes (HostStaging::UploadByRegions and
+ *  DownloadByRegions), in all CUDA backends, so that small test images take
+ *  that path; 0, 0: the defaults. */
 void
-SetRegionDownloads(std::size_t fromBytes, std::size_t pieceBytes);
+SetRegionCopies(std::size_t fromBytes, std::size_t pieceBytes);
 
 /** When CUDA backends label by blocks where that labeling fits
  *  (BlockLabeling.cuh); Automatic by default. */

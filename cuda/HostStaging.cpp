@@ -92,18 +92,6 @@ HostStaging::Upload(void * device, std::size_t bytes, const Producer & produce, 
   }
 }
 
-struct DownloadLanes
-{
-  struct Lane
-  {
-    Stream       stream;
-    PinnedBuffer buffers[2];
-    Event        copied[2]{ Event(false), Event(false) };
-  };
-  int                                device = 0;
-  std::vector<std::unique_ptr<Lane>> lanes;
-};
-
 namespace
 {
 /** Idle lanes of the process, so that a new engine creates no streams and
@@ -111,7 +99,7 @@ namespace
 class LanePool
 {
 public:
-  DownloadLanes *
+  CopyLanes *
   Take(int device)
   {
     std::lock_guard<std::mutex> lock(m_Mutex);
@@ -119,26 +107,26 @@ public:
     {
       if ((*it)->device == device)
       {
-        DownloadLanes * lanes = *it;
+        CopyLanes * lanes = *it;
         m_Idle.erase(it);
         return lanes;
       }
     }
-    auto * lanes = new DownloadLanes;
+    auto * lanes = new CopyLanes;
     lanes->device = device;
     return lanes;
   }
 
   void
-  Give(DownloadLanes * lanes)
+  Give(CopyLanes * lanes)
   {
     std::lock_guard<std::mutex> lock(m_Mutex);
     m_Idle.push_back(lanes);
   }
 
 private:
-  std::mutex                   m_Mutex;
-  std::vector<DownloadLanes *> m_Idle;
+  std::mutex               m_Mutex;
+  std::vector<CopyLanes *> m_Idle;
 };
 
 LanePool &
@@ -150,23 +138,21 @@ IdleLanes()
 } // namespace
 
 void
-GiveBackDownloadLanes::operator()(DownloadLanes * lanes) const
+GiveBackCopyLanes::operator()(CopyLanes * lanes) const
 {
   IdleLanes().Give(lanes);
 }
 
 void
-HostStaging::SetRegionDownloads(std::size_t fromBytes, std::size_t pieceBytes)
+HostStaging::SetRegionCopies(std::size_t uploadFromBytes, std::size_t downloadFromBytes, std::size_t pieceBytes)
 {
-  m_RegionDownloadBytes = fromBytes == 0 ? DefaultRegionDownloadBytes : fromBytes;
+  m_RegionUploadBytes = uploadFromBytes == 0 ? DefaultRegionUploadBytes : uploadFromBytes;
+  m_RegionDownloadBytes = downloadFromBytes == 0 ? DefaultRegionDownloadBytes : downloadFromBytes;
   m_RegionPieceBytes = pieceBytes == 0 ? DefaultRegionPieceBytes : (pieceBytes + 7) / 8 * 8;
 }
 
-void
-HostStaging::DownloadByRegions(const void *          device,
-                               std::size_t           bytes,
-                               cudaStream_t          stream,
-                               const BytesConsumer & consume)
+int
+HostStaging::PrepareRegionCopies()
 {
   int cudaDevice = 0;
   Check(cudaGetDevice(&cudaDevice), "finding the current CUDA device");
@@ -177,25 +163,36 @@ HostStaging::DownloadByRegions(const void *          device,
   const auto parts = static_cast<std::size_t>(m_Workers->Parts());
   while (m_Lanes->lanes.size() < parts)
   {
-    m_Lanes->lanes.push_back(std::make_unique<DownloadLanes::Lane>());
+    m_Lanes->lanes.push_back(std::make_unique<CopyLanes::Lane>());
   }
+  for (std::size_t p = 0; p < parts; ++p)
+  {
+    for (auto & buffer : m_Lanes->lanes[p]->buffers)
+    {
+      buffer.Reserve(m_RegionPieceBytes, "a pinned staging buffer");
+    }
+  }
+  return cudaDevice;
+}
+
+void
+HostStaging::ByRegions(std::size_t                                                              bytes,
+                       cudaStream_t                                                             stream,
+                       const std::function<void(CopyLanes::Lane &, std::size_t, std::size_t)> & copy)
+{
+  const int  cudaDevice = PrepareRegionCopies();
+  const auto parts = static_cast<std::size_t>(m_Workers->Parts());
   // Regions of whole huge pages (2 MiB, a multiple of the 8 bytes a piece
   // must be) where the bytes allow: one thread writes each page.
   constexpr std::size_t hugePage = std::size_t{ 2 } << 20;
   const std::size_t     share = (bytes + parts - 1) / parts;
   const std::size_t     region = share >= hugePage ? (share + hugePage - 1) / hugePage * hugePage : (share + 7) / 8 * 8;
-  const std::size_t     piece = m_RegionPieceBytes;
+  // The copies start once the work queued on stream so far is done.
   m_RegionsMayStart.Record(stream);
   for (std::size_t p = 0; p < parts; ++p)
   {
-    DownloadLanes::Lane & lane = *m_Lanes->lanes[p];
-    Check(cudaStreamWaitEvent(lane.stream.Get(), m_RegionsMayStart.Get(), 0), "ordering the copies");
-    for (auto & buffer : lane.buffers)
-    {
-      buffer.Reserve(piece, "a pinned staging buffer");
-    }
+    Check(cudaStreamWaitEvent(m_Lanes->lanes[p]->stream.Get(), m_RegionsMayStart.Get(), 0), "ordering the copies");
   }
-  const auto *       source = static_cast<const unsigned char *>(device);
   std::mutex         errorMutex;
   std::exception_ptr error;
   m_Workers->Run([&](int part) {
@@ -203,35 +200,8 @@ HostStaging::DownloadByRegions(const void *          device,
     {
       // The CUDA runtime's current device is the thread's own.
       Check(cudaSetDevice(cudaDevice), "selecting the CUDA device");
-      DownloadLanes::Lane & lane = *m_Lanes->lanes[static_cast<std::size_t>(part)];
-      const std::size_t     begin = std::min(bytes, static_cast<std::size_t>(part) * region);
-      const std::size_t     end = std::min(bytes, begin + region);
-      const std::size_t     pieces = (end - begin + piece - 1) / piece;
-      auto                  at = [&](std::size_t k) { return begin + k * piece; };
-      auto                  issue = [&](std::size_t k) {
-        const int b = static_cast<int>(k % 2);
-        Check(cudaMemcpyAsync(lane.buffers[b].Reserve(piece, "a pinned staging buffer"),
-                              source + at(k),
-                              std::min(piece, end - at(k)),
-                              cudaMemcpyDeviceToHost,
-                              lane.stream.Get()),
-              "copying results to the host");
-        lane.copied[b].Record(lane.stream.Get());
-      };
-      for (std::size_t k = 0; k < std::min<std::size_t>(pieces, 2); ++k)
-      {
-        issue(k);
-      }
-      for (std::size_t k = 0; k < pieces; ++k)
-      {
-        const int b = static_cast<int>(k % 2);
-        lane.copied[b].Synchronize();
-        consume(at(k), std::min(piece, end - at(k)), lane.buffers[b].Reserve(piece, "a pinned staging buffer"));
-        if (k + 2 < pieces)
-        {
-          issue(k + 2);
-        }
-      }
+      const std::size_t begin = std::min(bytes, static_cast<std::size_t>(part) * region);
+      copy(*m_Lanes->lanes[static_cast<std::size_t>(part)], begin, std::min(bytes, begin + region));
     }
     catch (...)
     {
@@ -246,6 +216,72 @@ HostStaging::DownloadByRegions(const void *          device,
   {
     std::rethrow_exception(error);
   }
+}
+
+void
+HostStaging::UploadByRegions(void * device, std::size_t bytes, const Producer & produce, cudaStream_t stream)
+{
+  auto *            destination = static_cast<unsigned char *>(device);
+  const std::size_t piece = m_RegionPieceBytes;
+  ByRegions(bytes, stream, [&](CopyLanes::Lane & lane, std::size_t begin, std::size_t end) {
+    for (std::size_t k = 0, at = begin; at < end; ++k, at += piece)
+    {
+      const int         b = static_cast<int>(k % 2);
+      const std::size_t count = std::min(piece, end - at);
+      lane.copied[b].Synchronize(); // the buffer's last copy, of this call or an earlier one
+      void * staging = lane.buffers[b].Reserve(piece, "a pinned staging buffer");
+      produce(at, count, staging);
+      Check(cudaMemcpyAsync(destination + at, staging, count, cudaMemcpyHostToDevice, lane.stream.Get()),
+            "copying the image to the device");
+      lane.copied[b].Record(lane.stream.Get());
+    }
+  });
+  // Work queued on stream from now on sees the bytes.
+  for (const auto & lane : m_Lanes->lanes)
+  {
+    for (const auto & copied : lane->copied)
+    {
+      Check(cudaStreamWaitEvent(stream, copied.Get(), 0), "waiting for the image's copies");
+    }
+  }
+}
+
+void
+HostStaging::DownloadByRegions(const void *          device,
+                               std::size_t           bytes,
+                               cudaStream_t          stream,
+                               const BytesConsumer & consume)
+{
+  const auto *      source = static_cast<const unsigned char *>(device);
+  const std::size_t piece = m_RegionPieceBytes;
+  ByRegions(bytes, stream, [&](CopyLanes::Lane & lane, std::size_t begin, std::size_t end) {
+    const std::size_t pieces = (end - begin + piece - 1) / piece;
+    auto              at = [&](std::size_t k) { return begin + k * piece; };
+    auto              issue = [&](std::size_t k) {
+      const int b = static_cast<int>(k % 2);
+      Check(cudaMemcpyAsync(lane.buffers[b].Reserve(piece, "a pinned staging buffer"),
+                            source + at(k),
+                            std::min(piece, end - at(k)),
+                            cudaMemcpyDeviceToHost,
+                            lane.stream.Get()),
+            "copying results to the host");
+      lane.copied[b].Record(lane.stream.Get());
+    };
+    for (std::size_t k = 0; k < std::min<std::size_t>(pieces, 2); ++k)
+    {
+      issue(k);
+    }
+    for (std::size_t k = 0; k < pieces; ++k)
+    {
+      const int b = static_cast<int>(k % 2);
+      lane.copied[b].Synchronize();
+      consume(at(k), std::min(piece, end - at(k)), lane.buffers[b].Reserve(piece, "a pinned staging buffer"));
+      if (k + 2 < pieces)
+      {
+        issue(k + 2);
+      }
+    }
+  });
 }
 
 void

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace cca
 {
@@ -33,13 +34,24 @@ using BytesConsumer = std::function<void(std::size_t offset, std::size_t count, 
 void
 AdviseHugePages(void * host, std::size_t bytes);
 
-/** Per copy worker: a stream, two pinned buffers and their copies' events,
- *  for HostStaging's large downloads; from a pool of the process. */
-struct DownloadLanes;
-struct GiveBackDownloadLanes
+/** Per copy worker: a stream, two pinned buffers and the events of their
+ *  last copies, for HostStaging's copies by regions; the sets of lanes come
+ *  from a pool of the process, so a new engine creates no streams. */
+struct CopyLanes
+{
+  struct Lane
+  {
+    Stream       stream;
+    PinnedBuffer buffers[2];
+    Event        copied[2]{ Event(false), Event(false) };
+  };
+  int                                device = 0; ///< the CUDA device of the streams and events
+  std::vector<std::unique_ptr<Lane>> lanes;
+};
+struct GiveBackCopyLanes
 {
   void
-  operator()(DownloadLanes * lanes) const;
+  operator()(CopyLanes * lanes) const;
 };
 
 class HostStaging
@@ -62,16 +74,47 @@ public:
   void
   Download(const void * device, std::size_t bytes, cudaStream_t stream, const BytesConsumer & consume);
 
-  /** Downloads of at least fromBytes go by regions (DownloadByRegions), in
-   *  pieces of pieceBytes (a multiple of 8); 0: the defaults. */
-  void
-  SetRegionDownloads(std::size_t fromBytes, std::size_t pieceBytes);
+  /** Whether an upload of bytes goes by regions (UploadByRegions). */
+  bool
+  UploadsByRegions(std::size_t bytes) const
+  {
+    return bytes >= m_RegionUploadBytes && m_Workers->Parts() > 1;
+  }
 
+  /** An upload by regions, as DownloadByRegions below: each copy worker
+   *  produces its own contiguous region of the bytes and copies it through
+   *  its own stream and two pinned buffers; no worker waits for another
+   *  between pieces. Work queued on stream after the call sees the bytes. */
+  void
+  UploadByRegions(void * device, std::size_t bytes, const Producer & produce, cudaStream_t stream);
+
+  /** Takes the lanes of copies by regions (streams, events, pinned buffers)
+   *  on the current CUDA device, from the process's pool or new; they go
+   *  back to the pool with this object. Start-up calls it, so that the first
+   *  large copy of a process creates nothing. Returns the device. */
+  int
+  PrepareRegionCopies();
+
+  /** Uploads of at least uploadFromBytes and downloads of at least
+   *  downloadFromBytes go by regions, in pieces of pieceBytes (rounded up
+   *  to a multiple of 8); 0: the defaults. */
+  void
+  SetRegionCopies(std::size_t uploadFromBytes, std::size_t downloadFromBytes, std::size_t pieceBytes);
+
+  static constexpr std::size_t DefaultRegionUploadBytes = std::size_t{ 4 } << 20;
   static constexpr std::size_t DefaultRegionDownloadBytes = std::size_t{ 64 } << 20;
   static constexpr std::size_t DefaultRegionPieceBytes = std::size_t{ 2 } << 20;
 
 private:
   static constexpr int Buffers = 3;
+
+  /** Calls copy(lane, begin, end) on each copy worker with its own lane and
+   *  contiguous region [begin, end) of bytes (multiples of 8 apart), once
+   *  the work queued on stream so far is done. */
+  void
+  ByRegions(std::size_t                                                              bytes,
+            cudaStream_t                                                             stream,
+            const std::function<void(CopyLanes::Lane &, std::size_t, std::size_t)> & copy);
 
   /** A large download: each copy worker drains its own contiguous region of
    *  the bytes through a stream and two pinned buffers of its own. The
@@ -92,15 +135,16 @@ private:
   void *
   Buffer(int b, std::size_t bytes);
 
-  std::size_t        m_ChunkBytes;
-  CopyWorkers::Lease m_Workers;
-  PinnedBuffer       m_Buffers[Buffers];
-  Event              m_Done[Buffers]{ Event(false), Event(false), Event(false) };
-  unsigned long long m_NextBuffer = 0;                           ///< the upload pipeline's next buffer, across calls
-  std::unique_ptr<DownloadLanes, GiveBackDownloadLanes> m_Lanes; ///< taken at the first large download
-  Event                                                 m_RegionsMayStart{ false };
-  std::size_t                                           m_RegionDownloadBytes = DefaultRegionDownloadBytes;
-  std::size_t                                           m_RegionPieceBytes = DefaultRegionPieceBytes;
+  std::size_t                                   m_ChunkBytes;
+  CopyWorkers::Lease                            m_Workers;
+  PinnedBuffer                                  m_Buffers[Buffers];
+  Event                                         m_Done[Buffers]{ Event(false), Event(false), Event(false) };
+  unsigned long long                            m_NextBuffer = 0; ///< the upload pipeline's next buffer, across calls
+  std::unique_ptr<CopyLanes, GiveBackCopyLanes> m_Lanes;          ///< taken at the first copy by regions
+  Event                                         m_RegionsMayStart{ false };
+  std::size_t                                   m_RegionUploadBytes = DefaultRegionUploadBytes;
+  std::size_t                                   m_RegionDownloadBytes = DefaultRegionDownloadBytes;
+  std::size_t                                   m_RegionPieceBytes = DefaultRegionPieceBytes;
 };
 
 } // namespace cuda

@@ -1,9 +1,10 @@
 // The CUDA device of the host sequence (HostSequence.cuh says what a device
 // does): everything runs in order on one stream the device owns (or the
 // caller's); scans and sorts are CUB's, copies to and from the host go
-// through pinned staging buffers (HostStaging.h), uploads on a second stream
-// slab by slab so that the work of a slab overlaps the copy of the next, and
-// stage times come from CUDA events. Its memory comes from the process's
+// through pinned staging buffers (HostStaging.h): small uploads on a second
+// stream slab by slab, so that the work of a slab overlaps the copy of the
+// next, large copies by regions, one per copy thread; stage times come from
+// CUDA events. Its memory comes from the process's
 // pools (DeviceMemory.h): a new device allocates nothing. The
 // emulation tests have a CPU twin with the same members
 // (test/gpu/emulation/EmulatedDevice.h). Include from .cu files only (CUB).
@@ -207,7 +208,8 @@ public:
   /** Copies bytes made on the host by produce to device memory, slab by
    *  slab (slabBytes each, the last one shorter), and calls
    *  onSlab(begin, end) once bytes [begin, end) are queued: work queued then
-   *  runs once that slab is there, while the next slabs are copied. */
+   *  runs once that slab is there, while the next slabs are copied. A large
+   *  upload goes by regions instead, as one slab. */
   void
   Upload(void *                                                          device,
          std::size_t                                                     bytes,
@@ -215,6 +217,15 @@ public:
          std::size_t                                                     slabBytes,
          const std::function<void(std::size_t begin, std::size_t end)> & onSlab)
   {
+    if (m_Staging.UploadsByRegions(bytes))
+    {
+      // One piece of work per copy thread instead of slabs that all threads
+      // share and wait for each other on; the kernels then start on the
+      // whole image at once.
+      m_Staging.UploadByRegions(device, bytes, produce, Stream());
+      onSlab(0, bytes);
+      return;
+    }
     // The copies start once the destination's allocation, in order on the
     // run's stream, is done.
     m_CopiesMayStart.Record(Stream());
@@ -234,12 +245,12 @@ public:
     }
   }
 
-  /** Tests: downloads of at least fromBytes go by regions, in pieces of
+  /** Tests: copies of at least fromBytes go by regions, in pieces of
    *  pieceBytes (HostStaging); 0, 0: the defaults. */
   void
-  SetRegionDownloads(std::size_t fromBytes, std::size_t pieceBytes)
+  SetRegionCopies(std::size_t fromBytes, std::size_t pieceBytes)
   {
-    m_Staging.SetRegionDownloads(fromBytes, pieceBytes);
+    m_Staging.SetRegionCopies(fromBytes, fromBytes, pieceBytes);
   }
 
   /** Copies device memory to the host; returns when host holds it. */
