@@ -1,56 +1,13 @@
 #include "CopyWorkers.h"
 
+#include "IdlePool.h"
+
 #include <algorithm>
 
 namespace cca
 {
 namespace cuda
 {
-
-namespace
-{
-/** Idle copy workers of the process (never destroyed: their threads may
- *  still sleep when the process ends). */
-class WorkerPool
-{
-public:
-  CopyWorkers *
-  Take()
-  {
-    {
-      std::lock_guard<std::mutex> lock(m_Mutex);
-      if (!m_Idle.empty())
-      {
-        CopyWorkers * workers = m_Idle.back();
-        m_Idle.pop_back();
-        return workers;
-      }
-    }
-    return new CopyWorkers;
-  }
-
-  void
-  Give(CopyWorkers * workers)
-  {
-    if (workers != nullptr)
-    {
-      std::lock_guard<std::mutex> lock(m_Mutex);
-      m_Idle.push_back(workers);
-    }
-  }
-
-private:
-  std::mutex                 m_Mutex;
-  std::vector<CopyWorkers *> m_Idle;
-};
-
-WorkerPool &
-IdleWorkers()
-{
-  static auto * pool = new WorkerPool;
-  return *pool;
-}
-} // namespace
 
 CopyWorkers::CopyWorkers()
 {
@@ -128,13 +85,14 @@ CopyWorkers::Run(const std::function<void(int part)> & task)
 void
 CopyWorkers::GiveBack::operator()(CopyWorkers * workers) const
 {
-  IdleWorkers().Give(workers);
+  IdleObjects<CopyWorkers>().Give(workers);
 }
 
 CopyWorkers::Lease
 CopyWorkers::Take()
 {
-  return Lease(IdleWorkers().Take());
+  CopyWorkers * idle = IdleObjects<CopyWorkers>().Take([](const CopyWorkers &) { return true; });
+  return Lease(idle != nullptr ? idle : new CopyWorkers);
 }
 
 } // namespace cuda

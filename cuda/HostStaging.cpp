@@ -1,5 +1,7 @@
 #include "HostStaging.h"
 
+#include "IdlePool.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -92,55 +94,10 @@ HostStaging::Upload(void * device, std::size_t bytes, const Producer & produce, 
   }
 }
 
-namespace
-{
-/** Idle lanes of the process, so that a new engine creates no streams and
- *  events (never destroyed, as the copy workers: they may outlive CUDA). */
-class LanePool
-{
-public:
-  CopyLanes *
-  Take(int device)
-  {
-    std::lock_guard<std::mutex> lock(m_Mutex);
-    for (auto it = m_Idle.begin(); it != m_Idle.end(); ++it)
-    {
-      if ((*it)->device == device)
-      {
-        CopyLanes * lanes = *it;
-        m_Idle.erase(it);
-        return lanes;
-      }
-    }
-    auto * lanes = new CopyLanes;
-    lanes->device = device;
-    return lanes;
-  }
-
-  void
-  Give(CopyLanes * lanes)
-  {
-    std::lock_guard<std::mutex> lock(m_Mutex);
-    m_Idle.push_back(lanes);
-  }
-
-private:
-  std::mutex               m_Mutex;
-  std::vector<CopyLanes *> m_Idle;
-};
-
-LanePool &
-IdleLanes()
-{
-  static auto * pool = new LanePool;
-  return *pool;
-}
-} // namespace
-
 void
 GiveBackCopyLanes::operator()(CopyLanes * lanes) const
 {
-  IdleLanes().Give(lanes);
+  IdleObjects<CopyLanes>().Give(lanes);
 }
 
 void
@@ -158,7 +115,13 @@ HostStaging::PrepareRegionCopies()
   Check(cudaGetDevice(&cudaDevice), "finding the current CUDA device");
   if (!m_Lanes || m_Lanes->device != cudaDevice)
   {
-    m_Lanes.reset(IdleLanes().Take(cudaDevice));
+    CopyLanes * idle = IdleObjects<CopyLanes>().Take([&](const CopyLanes & l) { return l.device == cudaDevice; });
+    if (idle == nullptr)
+    {
+      idle = new CopyLanes;
+      idle->device = cudaDevice;
+    }
+    m_Lanes.reset(idle);
   }
   const auto parts = static_cast<std::size_t>(m_Workers->Parts());
   while (m_Lanes->lanes.size() < parts)
