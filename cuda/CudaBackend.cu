@@ -65,6 +65,16 @@ public:
     return true;
   }
 
+  /** Takes the lanes of large copies on this backend's device
+   *  (HostStaging::PrepareRegionCopies); they go back to the process's pool
+   *  with the backend. */
+  void
+  PrepareRegionCopies()
+  {
+    const CurrentDeviceScope deviceScope(m_Device);
+    m_StreamDevice->PrepareRegionCopies();
+  }
+
 private:
   int                           m_Device = 0;
   std::unique_ptr<StreamDevice> m_StreamDevice; ///< made once the device is selected
@@ -265,7 +275,7 @@ StartCudaDevice(int device)
     // the device pool, the pinned staging buffers and the copy threads; the
     // backend gives them back to the process's pools for the next engine.
     // Then the lanes of large copies (HostStaging::PrepareRegionCopies).
-    auto                       backend = MakeCudaBackend(device);
+    auto                       backend = std::make_unique<cuda::CudaBackend>(device);
     constexpr std::int64_t     side = 64;
     std::vector<std::uint8_t>  image(side * side);
     std::vector<std::uint32_t> labels(image.size());
@@ -283,14 +293,8 @@ StartCudaDevice(int device)
     options.labelImage = labels.data();
     Result result;
     backend->Run(view, options, result);
-    int chosen = device;
-    if (chosen < 0)
-    {
-      cuda::Check(cudaGetDevice(&chosen), "querying the current CUDA device");
-    }
-    const cuda::CurrentDeviceScope deviceScope(chosen);
-    cuda::HostStaging              staging;
-    staging.PrepareRegionCopies();
+    // With the backend's own copy threads and device, not a second set.
+    backend->PrepareRegionCopies();
   }
   catch (const std::exception &)
   {

@@ -127,7 +127,6 @@ private:
   void
   DownloadByRegions(const void * device, std::size_t bytes, cudaStream_t stream, const BytesConsumer & consume);
 
-
   /** task(offset, count, pointer + offset) split over the copy workers when large. */
   void
   Split(std::size_t count, const std::function<void(std::size_t offset, std::size_t count)> & task);

@@ -245,6 +245,13 @@ public:
     }
   }
 
+  /** Takes the lanes of large copies now (start-up), not at the first one. */
+  void
+  PrepareRegionCopies()
+  {
+    m_Staging.PrepareRegionCopies();
+  }
+
   /** Tests: copies of at least fromBytes go by regions, in pieces of
    *  pieceBytes (HostStaging); 0, 0: the defaults. */
   void
