@@ -92,6 +92,14 @@ BlockSide(int ox, int oy, int oz)
   return mask;
 }
 
+/** Whether a block with mask a and the block at offset (ox, oy, oz) from it,
+ *  with mask b, have touching foreground pixels. */
+__host__ __device__ constexpr bool
+BlocksTouch(unsigned a, unsigned b, int ox, int oy, int oz)
+{
+  return (a & BlockSide(ox, oy, oz)) != 0 && (b & BlockSide(-ox, -oy, -oz)) != 0;
+}
+
 /** Offsets that precede (0, 0, 0) in raster order, the face neighbours
  *  first: the 13 of a volume, of which the last 4 are those of a plane. */
 struct PrecedingOffset
@@ -295,7 +303,7 @@ BlockMaskKernel(const T * __restrict__ image,
         masks[b] = static_cast<std::uint8_t>(mask);
       }
       const unsigned left = __shfl_up_sync(FullWarp, mask, 1);
-      const bool     joinedLeft = lane > 0 && (mask & BlockSide(-1, 0, 0)) != 0 && (left & BlockSide(1, 0, 0)) != 0;
+      const bool     joinedLeft = lane > 0 && BlocksTouch(mask, left, -1, 0, 0);
       const unsigned starts = __ballot_sync(FullWarp, !joinedLeft);
       if (mask != 0)
       {
@@ -349,7 +357,7 @@ BlockMergeKernel(BlockGrid g, const std::uint8_t * __restrict__ masks, Index * p
       return;
     }
     const unsigned left = at.x > 0 ? masks[b - 1] : 0u;
-    const bool     joinedLeft = (mask & BlockSide(-1, 0, 0)) != 0 && (left & BlockSide(1, 0, 0)) != 0;
+    const bool     joinedLeft = BlocksTouch(mask, left, -1, 0, 0);
     const Index    self = static_cast<Index>(b);
     Index          representative = self;
     // The other lanes were linked by BlockMaskKernel.
@@ -391,12 +399,9 @@ BlockMergeKernel(BlockGrid g, const std::uint8_t * __restrict__ masks, Index * p
       // previous row. The union with the block below or above is never left
       // out for these two reasons, and the others lead to pairs of smaller
       // blocks, so every pair left out is joined through kept ones.
-      const bool viaLeft = joinedLeft && o.x <= 0 && (left & BlockSide(o.x + 1, o.y, o.z)) != 0 &&
-                           (neighbour & BlockSide(-(o.x + 1), -o.y, -o.z)) != 0;
-      const bool viaBelow = o.z == -1 && (o.x != 0 || o.y != 0) && (below & BlockSide(o.x, o.y, 0)) != 0 &&
-                            (neighbour & BlockSide(-o.x, -o.y, 0)) != 0;
-      const bool viaAbove =
-        o.z == 0 && o.x != 0 && (above & BlockSide(o.x, 0, 0)) != 0 && (neighbour & BlockSide(-o.x, 0, 0)) != 0;
+      const bool viaLeft = joinedLeft && o.x <= 0 && BlocksTouch(left, neighbour, o.x + 1, o.y, o.z);
+      const bool viaBelow = o.z == -1 && (o.x != 0 || o.y != 0) && BlocksTouch(below, neighbour, o.x, o.y, 0);
+      const bool viaAbove = o.z == 0 && o.x != 0 && BlocksTouch(above, neighbour, o.x, 0, 0);
       if (viaLeft || viaBelow || viaAbove)
       {
         return false;
