@@ -182,6 +182,78 @@ __launch_bounds__(BlockThreads, RowScanBlocksPerProcessor) WriteLabelImageKernel
   }
 }
 
+/** Stores the N labels of value at to, 16 bytes at a time (to is 16-byte aligned). */
+template <int N>
+__device__ __forceinline__ void
+StoreLabels(std::uint32_t * to, const std::uint32_t (&value)[N])
+{
+#pragma unroll
+  for (int k = 0; k < N; k += 4)
+  {
+    *reinterpret_cast<uint4 *>(to + k) = make_uint4(value[k], value[k + 1], value[k + 2], value[k + 3]);
+  }
+}
+template <int N>
+__device__ __forceinline__ void
+StoreLabels(std::uint64_t * to, const std::uint64_t (&value)[N])
+{
+#pragma unroll
+  for (int k = 0; k < N; k += 2)
+  {
+    *reinterpret_cast<ulonglong2 *>(to + k) = make_ulonglong2(value[k], value[k + 1]);
+  }
+}
+
+/** WriteLabelImageKernel for maximal runs of a byte image, when
+ *  FitsByteRowScan (image and label image): by ScanByteRow, each lane
+ *  reads a label per run it starts (and one for a run reaching in from the
+ *  left) and stores its 16 labels in 16-byte stores. */
+template <class Index, class LabelT>
+__global__ void
+__launch_bounds__(BlockThreads) WriteByteLabelImageKernel(const std::uint8_t * __restrict__ image,
+                                                          Geometry                     geometry,
+                                                          ForegroundTest<std::uint8_t> test,
+                                                          const Index * __restrict__ rowOffsets,
+                                                          const Index * __restrict__ label,
+                                                          LabelT * __restrict__ labels,
+                                                          Index removed)
+{
+  const auto labelOf = [&](Index i) {
+    const Index l = label[i];
+    return l == removed ? LabelT{ 0 } : static_cast<LabelT>(l) + 1;
+  };
+  for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
+  {
+    const Index first = rowOffsets[r];
+    LabelT *    out = labels + r * geometry.width;
+    bool        endsAtWidth = false;
+    ScanByteRow(
+      image + r * geometry.width,
+      geometry.width,
+      test,
+      [&](const LanePixelRun & l) {
+        if (l.x >= geometry.width)
+        {
+          return;
+        }
+        Index  next = first + static_cast<Index>(l.startsBefore); // the lane's first start
+        LabelT current = (l.foreground & ~l.starts & 1u) != 0 ? labelOf(next - 1) : LabelT{ 0 };
+        LabelT value[LanePixels];
+#pragma unroll
+        for (int j = 0; j < LanePixels; ++j)
+        {
+          if ((l.starts >> j) & 1u)
+          {
+            current = labelOf(next++);
+          }
+          value[j] = (l.foreground >> j) & 1u ? current : LabelT{ 0 };
+        }
+        StoreLabels(out + l.x, value);
+      },
+      endsAtWidth);
+  }
+}
+
 } // namespace cuda
 } // namespace cca
 

@@ -305,6 +305,24 @@ private:
     {
       DispatchPixelType(frame.image.pixelType, [&](auto zero) {
         using T = decltype(zero);
+        // Masks (bytes, and every host mask that crossed as bits) in rows of
+        // whole 16-byte loads: the byte row scan (RunDetection.cuh).
+        if constexpr (std::is_same_v<T, std::uint8_t> && std::is_same_v<Units, FullRuns>)
+        {
+          if (frame.options.objects == Objects::ForegroundComponents && FitsByteRowScan(g, image))
+          {
+            device.Launch("run writing kernel",
+                          rowBlocks,
+                          BlockThreads,
+                          WriteByteRunsKernel<Index>,
+                          static_cast<const T *>(image),
+                          g,
+                          ForegroundOf<T>(frame.options),
+                          runs,
+                          parent);
+            return;
+          }
+        }
         WithRunBreaks<Units>(frame, [&](auto breaks) {
           device.Launch("run writing kernel",
                         rowBlocks,

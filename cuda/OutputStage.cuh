@@ -219,6 +219,17 @@ private:
       };
       auto * labels64 = static_cast<std::uint64_t *>(m_Labels);
       auto * labels32 = static_cast<std::uint32_t *>(m_Labels);
+      // A byte mask in rows of whole 16-byte loads: the byte row scan
+      // (Compaction.cuh, RunDetection.cuh).
+      if constexpr (std::is_same_v<T, std::uint8_t>)
+      {
+        if (!values && FitsByteRowScan(frame.geometry, in, m_Labels))
+        {
+          labelBytes == 8 ? launch(WriteByteLabelImageKernel<Index, std::uint64_t>, labels64)
+                          : launch(WriteByteLabelImageKernel<Index, std::uint32_t>, labels32);
+          return;
+        }
+      }
       if (values)
       {
         labelBytes == 8 ? launch(WriteLabelImageKernel<T, Index, std::uint64_t, RunBreaks::ValueChanges>, labels64)

@@ -148,6 +148,15 @@ make_uint2(unsigned x, unsigned y)
 {
   return uint2{ x, y };
 }
+struct alignas(16) uint4
+{
+  unsigned x, y, z, w;
+};
+inline uint4
+make_uint4(unsigned x, unsigned y, unsigned z, unsigned w)
+{
+  return uint4{ x, y, z, w };
+}
 struct alignas(16) ulonglong2
 {
   unsigned long long x, y;

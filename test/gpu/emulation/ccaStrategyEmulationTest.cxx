@@ -256,6 +256,71 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
   return failed;
 }
 
+/** cases random cases, case k seeded with seed + k: check(caseSeed, pick)
+ *  returns what failed (empty when it passed), printed with its seed; then
+ *  the tally under name. Returns the failures. */
+template <class Check>
+int
+SeededCases(const std::string & name, int cases, std::uint32_t seed, Check && check)
+{
+  int failed = 0;
+  for (int k = 0; k < cases; ++k)
+  {
+    const std::uint32_t caseSeed = seed + static_cast<std::uint32_t>(k);
+    std::mt19937        rng(caseSeed);
+    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    const std::string   problem = check(caseSeed, pick);
+    if (!problem.empty())
+    {
+      ++failed;
+      std::cout << "FAIL " << name << " seed=" << caseSeed << " " << problem << std::endl;
+    }
+  }
+  std::cout << name << ": " << cases - failed << " passed, " << failed << " failed" << std::endl;
+  return failed;
+}
+
+/** "W x H x D: problem", or empty when problem is. */
+std::string
+Described(const Case & c, const std::string & problem)
+{
+  return problem.empty() ? problem
+                         : std::to_string(c.size[0]) + "x" + std::to_string(c.size[1]) + "x" +
+                             std::to_string(c.size[2]) + ": " + problem;
+}
+
+/** The label image of byte images whose rows are whole 16-pixel lane loads
+ *  (WriteByteLabelImageKernel, cuda/Compaction.cuh; the runs by
+ *  WriteByteRunsKernel, cuda/RunDetection.cuh): widths of 16 to 1120
+ *  pixels (one to three 512-pixel stretches of a warp, runs crossing lanes
+ *  and stretches), both connectivities, 32- and 64-bit labels, labels only
+ *  or with the table, and a selection that removes objects (their pixels
+ *  become background); against the CPU backend. */
+int
+ByteLabelImageSuite(int cases, std::uint32_t seed)
+{
+  Engine   engine;
+  Emulator emulator;
+  return SeededCases("byte label image", cases, seed, [&](std::uint32_t caseSeed, auto & pick) {
+    Case c;
+    c.dimension = pick(3) == 0 ? 3 : 2;
+    c.size[0] = 16 * (1 + pick(70));
+    c.size[1] = 1 + pick(c.dimension == 2 ? 12 : 4);
+    c.size[2] = c.dimension == 3 ? 1 + pick(4) : 1;
+    const double density = pick(11) / 10.0;
+    Options      options = OptionsFor(Algorithm::Default, pick(2) != 0);
+    options.labelImageType = pick(2) != 0 ? LabelImageType::UInt64 : LabelImageType::UInt32;
+    options.computeFeatures = pick(3) != 0;
+    options.computeRuns = pick(2) != 0;
+    if (options.computeFeatures && pick(2) != 0)
+    {
+      options.selection.minimumPixels = 1 + pick(6);
+    }
+    c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, 1 + pick(4), caseSeed * 2654435761u);
+    return Described(c, EmulateAndCompare(engine, emulator, c, options, pick(4) == 0, RunTable));
+  });
+}
+
 /** Labels only under full connectivity, labeled by blocks of 2 x 2 (x 2)
  *  pixels (cuda/BlockLabeling.cuh): odd and even sizes, single rows and
  *  slices, densities around the percolation threshold, both label widths,
@@ -264,15 +329,10 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
 int
 BlockSuite(int cases, std::uint32_t seed)
 {
-  Engine   engine;
-  Emulator emulator;
-  int      failed = 0;
-  for (int k = 0; k < cases; ++k)
-  {
-    const std::uint32_t caseSeed = seed + static_cast<std::uint32_t>(k);
-    std::mt19937        rng(caseSeed);
-    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
-    Case                c;
+  Engine    engine;
+  Emulator  emulator;
+  const int failed = SeededCases("blocks", cases, seed, [&](std::uint32_t caseSeed, auto & pick) {
+    Case c;
     c.dimension = pick(2) == 0 ? 3 : 2;
     const bool large = pick(4) == 0;
     c.size[0] = large ? 60 + pick(140) : 1 + pick(40);
@@ -295,16 +355,9 @@ BlockSuite(int cases, std::uint32_t seed)
                                                     : cudaemulated::BlockLabelingUse::Always);
     emulator.sequence.SetSlabBytes(pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, 1 + pick(3), caseSeed * 6151u);
-    const std::string problem = EmulateAndCompare(engine, emulator, c, options, wide, RunTable);
-    if (!problem.empty())
-    {
-      ++failed;
-      std::cout << "FAIL blocks seed=" << caseSeed << " " << c.size[0] << "x" << c.size[1] << "x" << c.size[2] << ": "
-                << problem << std::endl;
-    }
-  }
+    return Described(c, EmulateAndCompare(engine, emulator, c, options, wide, RunTable));
+  });
   emulator.sequence.SetBlockLabeling(cudaemulated::BlockLabelingUse::Automatic);
-  std::cout << "blocks: " << cases - failed << " passed, " << failed << " failed" << std::endl;
   return failed;
 }
 
@@ -687,6 +740,7 @@ main(int argc, char * argv[])
   }
   failed += DeviceMemory(cases * 4, seed + 300000);
   failed += BlockSuite(cases * 8, seed + 400000);
+  failed += ByteLabelImageSuite(cases * 4, seed + 500000);
   const auto tiles = TileShapes();
   failed += Shapes("TM_Early", Algorithm::TM_Early, false, tiles, RunTable);
   failed += Shapes("TM_Late 64-bit", Algorithm::TM_Late, true, tiles, RunTable);
