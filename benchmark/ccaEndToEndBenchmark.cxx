@@ -185,9 +185,9 @@ MakeImage(const MaskCase & m)
 
 /** What the comparison needs of ITK's objects: label, NumberOfPixels and
  *  BoundingBox, in label order. Taken so that ITK's LabelMap can be freed
- *  before ours are made: a live map of millions of objects changes how
- *  glibc serves the next one (fragmented arenas, no freed memory to reuse),
- *  which a program running one filter never sees. */
+ *  before ours are made, as in a program that runs one filter (on the H100
+ *  machine freeing it or not made no difference beyond the noise:
+ *  benchmark/results/h100-labelmap-insertion/). */
 template <unsigned D>
 struct ReferenceObject
 {

@@ -183,21 +183,49 @@ OptionsFor(Algorithm algorithm, bool full)
   return options;
 }
 
-/** Random cases of one algorithm; large: bigger images around the
- *  percolation threshold (unions race most there). */
+/** cases random cases, case k seeded with seed + k: check(caseSeed, pick)
+ *  returns what failed (empty when it passed), printed with its seed; then
+ *  the tally under name. Returns the failures. */
+template <class Check>
 int
-Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
+SeededCases(const std::string & name, int cases, std::uint32_t seed, Check && check)
 {
-  Engine      engine;
-  Emulator    emulator;
-  int         failed = 0;
-  std::string name = std::string(AlgorithmName(algorithm)) + (wide ? " 64-bit" : "") + (large ? " (large)" : "");
+  int failed = 0;
   for (int k = 0; k < cases; ++k)
   {
     const std::uint32_t caseSeed = seed + static_cast<std::uint32_t>(k);
     std::mt19937        rng(caseSeed);
     auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
-    Case                c;
+    const std::string   problem = check(caseSeed, pick);
+    if (!problem.empty())
+    {
+      ++failed;
+      std::cout << "FAIL " << name << " seed=" << caseSeed << " " << problem << std::endl;
+    }
+  }
+  std::cout << name << ": " << cases - failed << " passed, " << failed << " failed" << std::endl;
+  return failed;
+}
+
+/** "W x H x D: problem", or empty when problem is. */
+std::string
+Described(const Case & c, const std::string & problem)
+{
+  return problem.empty() ? problem
+                         : std::to_string(c.size[0]) + "x" + std::to_string(c.size[1]) + "x" +
+                             std::to_string(c.size[2]) + ": " + problem;
+}
+
+/** Random cases of one algorithm; large: bigger images around the
+ *  percolation threshold (unions race most there). */
+int
+Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
+{
+  Engine            engine;
+  Emulator          emulator;
+  const std::string name = std::string(AlgorithmName(algorithm)) + (wide ? " 64-bit" : "") + (large ? " (large)" : "");
+  return SeededCases(name, cases, seed, [&](std::uint32_t caseSeed, auto & pick) {
+    Case c;
     c.dimension = pick(3) == 0 ? 3 : 2;
     c.size[0] = pick(4) == 0 ? 1 + pick(4) : (pick(2) ? 1 + pick(100) : 32 * (1 + pick(3)) + pick(3) - 1);
     c.size[1] = 1 + pick(c.dimension == 2 ? 40 : 12);
@@ -245,48 +273,11 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
       problem = "the image came in " + std::to_string(emulator.device.UploadedSlabs() - slabsBefore) +
                 " slabs instead of " + std::to_string(expectedSlabs);
     }
-    if (!problem.empty())
-    {
-      ++failed;
-      std::cout << "FAIL " << name << " seed=" << caseSeed << " " << c.size[0] << "x" << c.size[1] << "x" << c.size[2]
-                << (full ? " full" : " face") << " slab bytes " << slabBytes << ": " << problem << std::endl;
-    }
-  }
-  std::cout << name << ": " << cases - failed << " passed, " << failed << " failed" << std::endl;
-  return failed;
-}
-
-/** cases random cases, case k seeded with seed + k: check(caseSeed, pick)
- *  returns what failed (empty when it passed), printed with its seed; then
- *  the tally under name. Returns the failures. */
-template <class Check>
-int
-SeededCases(const std::string & name, int cases, std::uint32_t seed, Check && check)
-{
-  int failed = 0;
-  for (int k = 0; k < cases; ++k)
-  {
-    const std::uint32_t caseSeed = seed + static_cast<std::uint32_t>(k);
-    std::mt19937        rng(caseSeed);
-    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
-    const std::string   problem = check(caseSeed, pick);
-    if (!problem.empty())
-    {
-      ++failed;
-      std::cout << "FAIL " << name << " seed=" << caseSeed << " " << problem << std::endl;
-    }
-  }
-  std::cout << name << ": " << cases - failed << " passed, " << failed << " failed" << std::endl;
-  return failed;
-}
-
-/** "W x H x D: problem", or empty when problem is. */
-std::string
-Described(const Case & c, const std::string & problem)
-{
-  return problem.empty() ? problem
-                         : std::to_string(c.size[0]) + "x" + std::to_string(c.size[1]) + "x" +
-                             std::to_string(c.size[2]) + ": " + problem;
+    return Described(c,
+                     problem.empty() ? problem
+                                     : std::string(full ? "full" : "face") + " slab bytes " +
+                                         std::to_string(slabBytes) + ": " + problem);
+  });
 }
 
 /** The label image of byte images whose rows are whole 16-pixel lane loads
