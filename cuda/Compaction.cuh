@@ -8,6 +8,7 @@
 #include "DeviceGeometry.cuh"
 #include "RunDetection.cuh"
 #include "RunNeighbours.cuh"
+#include "UnionFind.cuh"
 
 #include "cca/Types.h"
 
@@ -18,7 +19,8 @@ namespace cca
 namespace cuda
 {
 
-/** 1 for a root run (after flattening), else 0: the input of the numbering scan. */
+/** 1 for a root run (its own parent, flattened or not), else 0: the input
+ *  of the numbering scan. */
 template <class Index>
 struct RootFlag
 {
@@ -32,7 +34,11 @@ struct RootFlag
 
 /** label[i] = the 0-based component number of run i (the rank of its root
  *  among roots), rootOf[c] = the root (first run) of component c;
- *  *componentCount receives the number of components. */
+ *  *componentCount receives the number of components. Each run climbs to
+ *  its root: labels only leave the trees unflattened. On the H100 at
+ *  8192^2, g = 1, d = 0.5 this kernel took 201 us where the flatten kernel
+ *  and this one had taken 212 + 95; at 512^3, d = 0.5, 326 us against
+ *  297 + 208. */
 template <class Index>
 __global__ void
 NumberComponentsKernel(Index count,
@@ -45,7 +51,7 @@ NumberComponentsKernel(Index count,
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
   {
-    const Index root = parent[i];
+    const Index root = ClimbToRoot<CachedLoads>(parent, i);
     if (i == count - 1)
     {
       *componentCount = rootRank[i] + (root == i ? 1 : 0);

@@ -135,12 +135,18 @@ public:
       }
     }
     const Index unitCount = l.units.count;
-    l.linked = Reserve<std::uint8_t>(m_Linked, unitCount, "run link flags");
+    // Only the feature votes read the link flags (ValueGroupingStage writes
+    // its own): labels only keep neither the flags nor their stores.
+    const bool votes = frame.options.computeFeatures;
+    l.linked = votes ? Reserve<std::uint8_t>(m_Linked, unitCount, "run link flags") : nullptr;
     counts.Prepare(device, frame.options.countAtomicUpdates, static_cast<std::int64_t>(unitCount));
     if (unitCount > 0)
     {
       const unsigned blocks = BlocksFor(static_cast<std::int64_t>(unitCount), BlockThreads);
-      device.Fill(l.linked, 0, unitCount, "clearing run link flags");
+      if (votes)
+      {
+        device.Fill(l.linked, 0, unitCount, "clearing run link flags");
+      }
       if constexpr (S::Merge == FeatureMerge::OnTheFly)
       {
         l.unitFeatures = Reserve<ComponentFeatures>(m_UnitFeatures, unitCount, "unit features");
@@ -203,6 +209,17 @@ private:
     typename Device::Buffer parent;
   };
 
+  /** Masks (bytes, and every host mask that crossed the bus as bits) cut
+   *  into maximal runs, in rows of whole 16-byte loads: the byte row scan
+   *  (RunDetection.cuh) counts and writes their runs. */
+  template <class T, class Units>
+  static constexpr bool ByteRowScanTypes = std::is_same_v<T, std::uint8_t> && std::is_same_v<Units, FullRuns>;
+  static bool
+  FitsByteRowScan(const Frame & frame, const std::uint8_t * rows)
+  {
+    return frame.options.objects == Objects::ForegroundComponents && cuda::FitsByteRowScan(frame.geometry, rows);
+  }
+
   /** Calls f(breaks) with where the runs of Units end in this frame: also
    *  where the value changes in a label image (full runs only). */
   template <class Units, class F>
@@ -236,12 +253,28 @@ private:
     slab.rows = endRow - firstRow;
     DispatchPixelType(frame.image.pixelType, [&](auto zero) {
       using T = decltype(zero);
+      const T * rows = static_cast<const T *>(image) + firstRow * g.width;
+      if constexpr (ByteRowScanTypes<T, Units>)
+      {
+        if (FitsByteRowScan(frame, rows))
+        {
+          device.Launch("run counting kernel",
+                        BlocksFor(slab.rows, WarpsPerBlock),
+                        BlockThreads,
+                        CountByteRunsKernel<Index>,
+                        rows,
+                        slab,
+                        ForegroundOf<T>(frame.options),
+                        rowCounts + firstRow);
+          return;
+        }
+      }
       WithRunBreaks<Units>(frame, [&](auto breaks) {
         device.Launch("run counting kernel",
                       BlocksFor(slab.rows, WarpsPerBlock),
                       BlockThreads,
                       CountRunsKernel<T, Index, Units, decltype(breaks)::value>,
-                      static_cast<const T *>(image) + firstRow * g.width,
+                      rows,
                       slab,
                       ForegroundOf<T>(frame.options),
                       rowCounts + firstRow);
@@ -305,11 +338,9 @@ private:
     {
       DispatchPixelType(frame.image.pixelType, [&](auto zero) {
         using T = decltype(zero);
-        // Masks (bytes, and every host mask that crossed as bits) in rows of
-        // whole 16-byte loads: the byte row scan (RunDetection.cuh).
-        if constexpr (std::is_same_v<T, std::uint8_t> && std::is_same_v<Units, FullRuns>)
+        if constexpr (ByteRowScanTypes<T, Units>)
         {
-          if (frame.options.objects == Objects::ForegroundComponents && FitsByteRowScan(g, image))
+          if (FitsByteRowScan(frame, static_cast<const T *>(image)))
           {
             device.Launch("run writing kernel",
                           rowBlocks,
@@ -346,11 +377,9 @@ private:
   {
     const unsigned blocks = BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads);
     // Within blocks of rows first, then the block borders and the slices
-    // level by level (ForEachLinkPass: no long chains of roots), then every
-    // unit its root.
-    // Only the feature votes read the link flags (ValueGroupingStage writes
-    // its own): labels only skip the scattered stores.
-    std::uint8_t * linked = frame.options.computeFeatures ? l.linked : nullptr;
+    // level by level (ForEachLinkPass: no long chains of roots), then, for
+    // the feature votes, every unit its root.
+    std::uint8_t * linked = l.linked; // null with labels only
     auto           link = [&](auto join, auto joins) {
       const std::int64_t blockRows =
         m_BlockRows > 0 ? m_BlockRows : (frame.geometry.depth > 1 ? DefaultVolumeBlockRows : 0);
@@ -368,7 +397,13 @@ private:
                       joins,
                       p);
       });
-      device.Launch("flatten kernel", blocks, BlockThreads, FlattenKernel<Index>, l.units.count, l.parent);
+      // The feature votes read each unit's root straight from parent;
+      // labels only leave the trees as they are and the numbering climbs
+      // them (NumberComponentsKernel).
+      if (frame.options.computeFeatures)
+      {
+        device.Launch("flatten kernel", blocks, BlockThreads, FlattenKernel<Index>, l.units.count, l.parent);
+      }
     };
     if constexpr (S::Merge == FeatureMerge::OnTheFly)
     {

@@ -91,7 +91,7 @@ PrelabelFromUnitsKernel(RunArrays<Index> units, Geometry geometry, Index * label
 
 /** After labeling: each unit's parent is the unit of its component's first
  *  pixel, and units of components with more than one unit are marked linked
- *  (linked must start all zero). */
+ *  (linked must start all zero; null when no feature votes read it). */
 template <class Index>
 __global__ void
 ParentsFromLabelsKernel(RunArrays<Index> units,
@@ -107,7 +107,7 @@ ParentsFromLabelsKernel(RunArrays<Index> units,
     const Index p = static_cast<Index>(static_cast<std::int64_t>(units.row[u]) * geometry.width + units.x[u]);
     const Index root = unitAt[label[p]];
     parent[u] = root;
-    if (root != u)
+    if (root != u && linked != nullptr)
     {
       linked[u] = 1;
       linked[root] = 1; // racing stores of the same value

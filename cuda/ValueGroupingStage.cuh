@@ -57,7 +57,10 @@ NumberValuesKernel(Index count,
     const Index object = startsBefore[k] + (first ? 1 : 0) - 1;
     const Index run = sortedRuns[k];
     label[run] = object;
-    linked[run] = first && last ? 0 : 1;
+    if (linked != nullptr) // null: labels only, no feature votes read it
+    {
+      linked[run] = first && last ? 0 : 1;
+    }
     if (first)
     {
       rootOf[object] = run;
