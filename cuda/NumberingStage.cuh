@@ -26,8 +26,9 @@ struct Components
 {
   Index   count;  ///< components (0 when there are no units)
   Index * label;  ///< per unit, its component (0-based)
-  Index * rootOf; ///< per component, its root unit
-  Index * rank;   ///< per unit, the roots before it; free once numbered (as many entries as units: >= runs)
+  Index * rootOf; ///< per component, its root unit (null without the feature table)
+  Index * rank;   ///< per unit, the roots before it; free once numbered (as many entries as units: >= runs);
+                  ///< labels only of a mask: the same memory as label
 };
 
 template <class Device>
@@ -36,7 +37,7 @@ class NumberingStage
 public:
   template <class Index>
   Components<Index>
-  Run(Device & device, const Frame &, const LabeledUnits<Index> & l)
+  Run(Device & device, const Frame & frame, const LabeledUnits<Index> & l)
   {
     Components<Index> c{};
     const Index       units = l.units.count;
@@ -44,11 +45,20 @@ public:
     {
       return c;
     }
+    const Options & o = frame.options;
     c.rank = Reserve<Index>(m_Rank, units, "component numbers");
     device.ExclusiveSumOf("scan", RootFlag<Index>{ l.parent }, c.rank, static_cast<std::int64_t>(units));
     auto * count = Reserve<Index>(m_Count, 1, "a count");
-    c.label = Reserve<Index>(m_Label, units, "run labels");
-    c.rootOf = Reserve<Index>(m_RootOf, units, "component roots"); // room for the most components possible
+    // Labels only of a mask: the labels overwrite the ranks in place (only
+    // roots' ranks are read, and a root's label is its own rank), and no
+    // one asks for roots. The runs' grouping sorts the labels into the
+    // ranks' memory, and the votes read the roots. (H100, labels only,
+    // g = 1: 7.50 -> 6.25 bytes a pixel at 8192^2, 2D 4-conn. about 1 %
+    // slower, its gathers reading lines that the labels' stores change.)
+    const bool labelsOnly = !o.computeFeatures && !o.computeRuns && o.objects == Objects::ForegroundComponents;
+    c.label = labelsOnly ? c.rank : Reserve<Index>(m_Label, units, "run labels");
+    c.rootOf = o.computeFeatures ? Reserve<Index>(m_RootOf, units, "component roots") // room for the most components
+                                 : nullptr;
     device.Launch("numbering kernel",
                   BlocksFor(static_cast<std::int64_t>(units), BlockThreads),
                   BlockThreads,
