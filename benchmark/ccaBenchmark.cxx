@@ -8,8 +8,9 @@
 // (label + features time; with --labels-on-device, whose image is in device
 // memory as the peers' are, also the upload stage's run count), averaged
 // over density two ways: all pixels over the summed time, and the mean of
-// the per-image throughputs (as the papers average). Per image, one more untimed run of a fresh engine gives the device
-// memory the engine's buffers need (bytes per pixel).
+// the per-image throughputs (as the papers average). Per image, one more
+// untimed run of a fresh engine gives the device memory the engine's
+// buffers need (bytes per pixel).
 //
 // Usage: cca_benchmark [--quick] [--dimension 2|3] [--size N] [--reps R] [--warmup W]
 //                      [--connectivity face|full|both] [--outputs features|all|labels]
@@ -143,14 +144,14 @@ public:
       const cudaError_t status = cudaMalloc(&m_Pointer, bytes);
       if (status != cudaSuccess)
       {
-        throw std::runtime_error(std::string("cudaMalloc of ") + cudaGetErrorString(status));
+        throw std::runtime_error(std::string("cudaMalloc for --labels-on-device: ") + cudaGetErrorString(status));
       }
       m_Bytes = bytes;
     }
     return m_Pointer;
 #else
     (void)bytes;
-    throw std::runtime_error("a device label image needs a build with the CUDA backend");
+    throw std::runtime_error("--labels-on-device needs a build with the CUDA backend");
 #endif
   }
 
@@ -274,13 +275,13 @@ WriteJson(const std::string &              file,
   out << "{\n  \"program\": \"cca_benchmark\",\n  \"dimension\": " << s.dimension << ",\n  \"size\": " << s.size
       << ",\n  \"reps\": " << s.reps << ",\n  \"warmup\": " << s.warmup << ",\n  \"backend\": \"" << s.backend
       << "\",\n  \"outputs\": \"" << s.outputs << "\",\n  \"blockLabeling\": \"" << s.blockLabeling
-      << "\",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false")
-      << ",\n  \"imageOnDevice\": " << (s.labelsOnDevice ? "true" : "false") << ",\n  \"kernelMs\": \""
+      << "\",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false") << ",\n  \"kernelMs\": \""
       << (s.labelsOnDevice ? "uploadMs (the run count on the device image) + labelMs + featuresMs"
                            : "labelMs + featuresMs (the run count overlaps the copy, in uploadMs)")
       << "\",\n  \"compaction\": \"" << cca::FeatureCompactionName(s.compaction)
       << "\",\n  \"deviceBytes\": \"peak device memory of the engine's buffers in one run of a fresh engine "
-         "(a device label image is the caller's and not counted)\",\n  \"summary\": [\n";
+         "(with --labels-on-device the image and the label image are the caller's and not counted)\",\n  \"summary\": "
+         "[\n";
   for (std::size_t i = 0; i < summary.size(); ++i)
   {
     out << "    " << summary[i] << (i + 1 < summary.size() ? ",\n" : "\n");

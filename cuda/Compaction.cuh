@@ -37,10 +37,9 @@ struct RootFlag
  *  may be null); *componentCount receives the number of components. label
  *  may be rootRank itself: only roots' ranks are read, and a root's label
  *  is its rank. Each run climbs to its root: labels only leave the trees
- *  unflattened. On the H100 at
- *  8192^2, g = 1, d = 0.5 this kernel took 201 us where the flatten kernel
- *  and this one had taken 212 + 95; at 512^3, d = 0.5, 326 us against
- *  297 + 208. */
+ *  unflattened. On the H100 at 8192^2, g = 1, d = 0.5 this kernel took
+ *  201 us where the flatten kernel and this one had taken 212 + 95; at
+ *  512^3, d = 0.5, 326 us against 297 + 208. */
 template <class Index>
 __global__ void
 NumberComponentsKernel(Index         count,
