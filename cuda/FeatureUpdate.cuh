@@ -361,17 +361,37 @@ __launch_bounds__(PrepareThreads) PrepareTableKernel(RunArrays<Index> runs,
   }
 }
 
+/** How AccumulateFeaturesKernel folds a block's votes for its hot
+ *  component. SharedAtomics: each warp's folded vote is merged into one
+ *  shared record with shared-memory atomics (Lemaitre 2021's FLSL+CD as
+ *  reproduced: its update counts include these merges). WarpSlots: each warp
+ *  adds its folded votes into a record of its own in shared memory, with
+ *  plain loads and stores, and the block sums its warps' records at the end
+ *  (the default algorithm: near the percolation threshold the giant
+ *  component's 64-bit shared atomics, contended by the block's warps, took
+ *  most of the kernel's time). */
+enum class HotFolding
+{
+  SharedAtomics,
+  WarpSlots
+};
+
 /** One lane per run (unit); whole warps iterate together because conflict
- *  detection needs all 32 lanes. Runs that are components by themselves are
- *  done (PrepareTableKernel wrote them) unless Votes::WholeSingleUnits is
- *  false. With Votes::ConflictDetection, votes are folded per warp by
- *  conflict detection, and votes for the block's "hot" component (the one of
- *  its first run: above the percolation threshold, the giant one) are folded
- *  further in shared memory and reach global memory once per block; without,
- *  each voting lane merges its record with plain atomics. full (the
- *  connectivity) matters only for the Certain / Conditional pair votes.
- *  Counting: the instrumentation is compiled in (counter is ignored otherwise). */
-template <class Index, class Votes = DefaultVotes, UpdateCounting CountingV = UpdateCounting::Off>
+ *  detection needs all 32 lanes, and a warp none of whose runs votes moves
+ *  on. Runs that are components by themselves are done (PrepareTableKernel
+ *  wrote them) unless Votes::WholeSingleUnits is false. With
+ *  Votes::ConflictDetection, votes are folded per warp by conflict
+ *  detection, and votes for the block's "hot" component (the one of its
+ *  first run: above the percolation threshold, the giant one) are folded
+ *  further in shared memory (HotFoldingV) and reach global memory once per
+ *  block; without, each voting lane merges its record with plain atomics.
+ *  full (the connectivity) matters only for the Certain / Conditional pair
+ *  votes. Counting: the instrumentation is compiled in (counter is ignored
+ *  otherwise). Launch with at most BlockThreads threads a block. */
+template <class Index,
+          class Votes = DefaultVotes,
+          UpdateCounting CountingV = UpdateCounting::Off,
+          HotFolding     HotFoldingV = HotFolding::SharedAtomics>
 __global__ void
 AccumulateFeaturesKernel(RunArrays<Index> runs,
                          const std::uint8_t * __restrict__ linked,
@@ -383,9 +403,12 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
                          bool                full = true)
 {
   constexpr bool               Counting = CountingV == UpdateCounting::On;
+  constexpr bool               Slots = Votes::ConflictDetection && HotFoldingV == HotFolding::WarpSlots;
   __shared__ ComponentFeatures hot;
+  __shared__ ComponentFeatures warpHot[Slots ? WarpsPerBlock : 1];
   __shared__ Index             hotKey;
   const bool                   planar = geometry.depth == 1;
+  const int                    warp = static_cast<int>(threadIdx.x) / WarpSize;
   if constexpr (Votes::ConflictDetection)
   {
     if (threadIdx.x == 0)
@@ -393,6 +416,13 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
       const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * blockDim.x;
       hotKey = first < static_cast<std::int64_t>(runs.count) ? label[first] : runs.count;
       detail::ClearFeatures(hot);
+    }
+    if constexpr (Slots)
+    {
+      if (LaneId() == 0)
+      {
+        detail::ClearFeatures(warpHot[warp]);
+      }
     }
     __syncthreads();
   }
@@ -410,6 +440,10 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
     {
       key = label[a]; // unique for a one-run component: it folds with no other lane
       votes = !Votes::WholeSingleUnits || linked[a] != 0;
+    }
+    if (!__any_sync(FullWarp, votes))
+    {
+      continue; // components of one run each: written whole
     }
     if (votes)
     {
@@ -439,30 +473,51 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
     }
     if (leader && votes)
     {
-      if constexpr (Counting)
+      if (Slots && key == hotKey)
       {
-        counter.Add(static_cast<std::int64_t>(key));
-      }
-      if (Votes::ConflictDetection && key == hotKey)
-      {
-        AtomicMergeFeatures(hot, f, planar);
+        detail::MergeFeatures(warpHot[warp], f); // the warp's own record: no other lane writes it now
       }
       else
       {
-        AtomicMergeFeatures(table[key], f, planar);
+        if constexpr (Counting)
+        {
+          counter.Add(static_cast<std::int64_t>(key));
+        }
+        if (Votes::ConflictDetection && key == hotKey)
+        {
+          AtomicMergeFeatures(hot, f, planar);
+        }
+        else
+        {
+          AtomicMergeFeatures(table[key], f, planar);
+        }
       }
+    }
+    if constexpr (Slots)
+    {
+      __syncwarp(); // the slot's next writer may be another lane
     }
   }
   if constexpr (Votes::ConflictDetection)
   {
     __syncthreads();
-    if (threadIdx.x == 0 && hot.pixelCount > 0)
+    if (threadIdx.x == 0)
     {
-      if constexpr (Counting)
+      if constexpr (Slots)
       {
-        counter.Add(static_cast<std::int64_t>(hotKey));
+        for (int w = 0; w < static_cast<int>(blockDim.x) / WarpSize; ++w)
+        {
+          detail::MergeFeatures(hot, warpHot[w]);
+        }
       }
-      AtomicMergeFeatures(table[hotKey], hot, planar);
+      if (hot.pixelCount > 0)
+      {
+        if constexpr (Counting)
+        {
+          counter.Add(static_cast<std::int64_t>(hotKey));
+        }
+        AtomicMergeFeatures(table[hotKey], hot, planar);
+      }
     }
   }
 }

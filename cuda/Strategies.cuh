@@ -108,7 +108,10 @@ using StrategyTable = std::tuple<
   StrategyEntry<Algorithm::TM_Early, Strategy<PixelRuns, FeatureMerge::OnTheFly, TileMerging>>,
   StrategyEntry<Algorithm::TM_Late, Strategy<PixelRuns, FeatureMerge::Plain, TileMerging>>>;
 
-/** What Algorithm::Default runs: the fastest. */
+/** What Algorithm::Default runs: the fastest, with one change of its own
+ *  that FLSL_CD as reproduced does not take: its warps fold the votes for a
+ *  block's hot component without shared-memory atomics
+ *  (HotFolding::WarpSlots, FeatureUpdate.cuh). */
 constexpr Algorithm FastestAlgorithm = Algorithm::FLSL_CD;
 
 /** Rows of the table for algorithm. */

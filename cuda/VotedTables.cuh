@@ -60,13 +60,18 @@ LaunchVotes(Device &                    device,
                   counter,
                   frame.full);
   };
+  // The papers' strategies fold as reproduced; the default algorithm
+  // without shared-memory atomics (FeatureUpdate.cuh, HotFolding).
+  const bool slots = frame.options.algorithm == Algorithm::Default;
   if (frame.options.countAtomicUpdates)
   {
-    launch(AccumulateFeaturesKernel<Index, Votes, UpdateCounting::On>);
+    slots ? launch(AccumulateFeaturesKernel<Index, Votes, UpdateCounting::On, HotFolding::WarpSlots>)
+          : launch(AccumulateFeaturesKernel<Index, Votes, UpdateCounting::On>);
   }
   else
   {
-    launch(AccumulateFeaturesKernel<Index, Votes, UpdateCounting::Off>);
+    slots ? launch(AccumulateFeaturesKernel<Index, Votes, UpdateCounting::Off, HotFolding::WarpSlots>)
+          : launch(AccumulateFeaturesKernel<Index, Votes, UpdateCounting::Off>);
   }
 }
 
