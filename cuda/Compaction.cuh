@@ -147,6 +147,15 @@ GatherRunsKernel(RunArrays<Index> runs,
   }
 }
 
+/** The label image's value for a run of component l: l + 1, or background
+ *  for the runs of objects a selection removed (labeled removed). */
+template <class LabelT, class Index>
+__device__ __forceinline__ LabelT
+ImageLabel(Index l, Index removed)
+{
+  return l == removed ? LabelT{ 0 } : static_cast<LabelT>(l) + 1;
+}
+
 /** The label image, one warp per row: the run detection pass again, where
  *  the starts up to a lane give the index of the run that covers it. Runs
  *  whose label is `removed` (objects the selection left out) are background. */
@@ -179,8 +188,7 @@ __launch_bounds__(BlockThreads, RowScanBlocksPerProcessor) WriteLabelImageKernel
             // Starts at or left of this lane, minus one: the covering run.
             const unsigned atOrBelow = c.starts & (LanesBelow() | (1u << LaneId()));
             const Index    i = first + static_cast<Index>(c.startsBefore + __popc(atOrBelow) - 1);
-            const Index    l = label[i];
-            value = l == removed ? LabelT{ 0 } : static_cast<LabelT>(l) + 1;
+            value = ImageLabel<LabelT>(label[i], removed);
           }
           out[c.x] = value;
         }
@@ -225,10 +233,7 @@ __launch_bounds__(BlockThreads) WriteByteLabelImageKernel(const std::uint8_t * _
                                                           LabelT * __restrict__ labels,
                                                           Index removed)
 {
-  const auto labelOf = [&](Index i) {
-    const Index l = label[i];
-    return l == removed ? LabelT{ 0 } : static_cast<LabelT>(l) + 1;
-  };
+  const auto labelOf = [&](Index i) { return ImageLabel<LabelT>(label[i], removed); };
   for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
   {
     const Index first = rowOffsets[r];

@@ -51,6 +51,15 @@ MakeFrame(const ImageView & image, const Options & options)
                 image.dimension == 3 };
 }
 
+/** Whether the byte row scan (RunDetection.cuh) takes this frame's image:
+ *  a mask's maximal runs (not a label image's values) in rows of whole
+ *  16-byte loads, of output too when given. */
+inline bool
+FitsByteRowScan(const Frame & frame, const void * image, const void * output = nullptr)
+{
+  return frame.options.objects == Objects::ForegroundComponents && FitsByteRowScan(frame.geometry, image, output);
+}
+
 using cca::ForegroundOf; // the foreground rule of options (src/ForegroundTest.h)
 
 /** count elements of T in buffer (a device's Buffer: contents undefined). */

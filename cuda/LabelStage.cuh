@@ -214,11 +214,6 @@ private:
    *  (RunDetection.cuh) counts and writes their runs. */
   template <class T, class Units>
   static constexpr bool ByteRowScanTypes = std::is_same_v<T, std::uint8_t> && std::is_same_v<Units, FullRuns>;
-  static bool
-  FitsByteRowScan(const Frame & frame, const std::uint8_t * rows)
-  {
-    return frame.options.objects == Objects::ForegroundComponents && cuda::FitsByteRowScan(frame.geometry, rows);
-  }
 
   /** Calls f(breaks) with where the runs of Units end in this frame: also
    *  where the value changes in a label image (full runs only). */
@@ -379,8 +374,7 @@ private:
     // Within blocks of rows first, then the block borders and the slices
     // level by level (ForEachLinkPass: no long chains of roots), then, for
     // the feature votes, every unit its root.
-    std::uint8_t * linked = l.linked; // null with labels only
-    auto           link = [&](auto join, auto joins) {
+    auto link = [&](auto join, auto joins) {
       const std::int64_t blockRows =
         m_BlockRows > 0 ? m_BlockRows : (frame.geometry.depth > 1 ? DefaultVolumeBlockRows : 0);
       ForEachLinkPass(frame.geometry, blockRows, [&](const LinkPass & p) {
@@ -392,7 +386,7 @@ private:
                       frame.geometry,
                       frame.full,
                       l.parent,
-                      linked,
+                      l.linked, // null with labels only
                       join,
                       joins,
                       p);

@@ -223,7 +223,7 @@ private:
       // (Compaction.cuh, RunDetection.cuh).
       if constexpr (std::is_same_v<T, std::uint8_t>)
       {
-        if (!values && FitsByteRowScan(frame.geometry, in, m_Labels))
+        if (FitsByteRowScan(frame, in, m_Labels))
         {
           labelBytes == 8 ? launch(WriteByteLabelImageKernel<Index, std::uint64_t>, labels64)
                           : launch(WriteByteLabelImageKernel<Index, std::uint32_t>, labels32);
