@@ -600,8 +600,8 @@ public:
   Fits(const Frame & frame)
   {
     const Options & o = frame.options;
-    return frame.full && !o.computeFeatures && !o.computeRuns && o.objects == Objects::ForegroundComponents &&
-           !o.selection.Active() && !o.intensity.Requested() && !o.countAtomicUpdates;
+    return frame.full && LabelsOnlyOfMask(o) && !o.selection.Active() && !o.intensity.Requested() &&
+           !o.countAtomicUpdates;
   }
 
   template <class Index>

@@ -51,6 +51,14 @@ MakeFrame(const ImageView & image, const Options & options)
                 image.dimension == 3 };
 }
 
+/** Whether options ask for no more than the label image and the count of
+ *  a mask's components: no feature table, no runs, no label image input. */
+inline bool
+LabelsOnlyOfMask(const Options & o)
+{
+  return !o.computeFeatures && !o.computeRuns && o.objects == Objects::ForegroundComponents;
+}
+
 /** Whether the byte row scan (RunDetection.cuh) takes this frame's image:
  *  a mask's maximal runs (not a label image's values) in rows of whole
  *  16-byte loads, of output too when given. */

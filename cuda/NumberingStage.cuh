@@ -55,7 +55,7 @@ public:
     // ranks' memory, and the votes read the roots. (H100, labels only,
     // g = 1: 7.50 -> 6.25 bytes a pixel at 8192^2, 2D 4-conn. about 1 %
     // slower, its gathers reading lines that the labels' stores change.)
-    const bool labelsOnly = !o.computeFeatures && !o.computeRuns && o.objects == Objects::ForegroundComponents;
+    const bool labelsOnly = LabelsOnlyOfMask(o);
     c.label = labelsOnly ? c.rank : Reserve<Index>(m_Label, units, "run labels");
     c.rootOf = o.computeFeatures ? Reserve<Index>(m_RootOf, units, "component roots") // room for the most components
                                  : nullptr;
