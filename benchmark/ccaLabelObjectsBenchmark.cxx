@@ -6,6 +6,7 @@
 // each configuration runs once per process.
 //
 // Usage: cca_label_objects_benchmark [--objects N] [--threads T] [--io-factories] [--new] [--grow-heaps]
+//        [--insert [--block B] [--prefault-nodes]]
 //   --objects: objects to make (default 4,000,000, about 5 GB)
 //   --threads: threads making them (default: the host's cores)
 //   --io-factories: registers ITK's NRRD, NIfTI, MetaImage, VTK and TIFF
@@ -18,6 +19,12 @@
 //   --insert: then one more thread inserts them all into a LabelMap as the
 //             builder's inserter does (InsertBlock: blocks in BalancedOrder),
 //             timed apart: the serial part of a LabelMap build
+//   --block B: with --insert, blocks of B objects (default: the builder's
+//              InsertionBlockObjects)
+//   --prefault-nodes: with --insert, the inserting thread first takes and
+//                     frees one map node's worth of memory per object (timed
+//                     apart), so that the map's nodes reuse memory already
+//                     written: the insertion without its first page faults
 // Prints one line: the configuration, the wall time and ns per object (and
 // the insertion's).
 #include "ImageIOFactories.h"
@@ -31,6 +38,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -50,6 +58,8 @@ main(int argc, char * argv[])
   bool      useNew = false;
   bool      growHeaps = false;
   bool      insert = false;
+  bool      prefault = false;
+  long long blockObjects = static_cast<long long>(Builder::InsertionBlockObjects);
   for (int i = 1; i < argc; ++i)
   {
     const std::string arg = argv[i];
@@ -65,10 +75,15 @@ main(int argc, char * argv[])
       growHeaps = true;
     else if (arg == "--insert")
       insert = true;
+    else if (arg == "--block" && i + 1 < argc)
+      blockObjects = std::max(1LL, std::stoll(argv[++i]));
+    else if (arg == "--prefault-nodes")
+      prefault = true;
     else
     {
       std::cerr << "usage: " << argv[0]
-                << " [--objects N] [--threads T] [--io-factories] [--new] [--grow-heaps] [--insert]\n";
+                << " [--objects N] [--threads T] [--io-factories] [--new] [--grow-heaps] [--insert] [--block B]"
+                   " [--prefault-nodes]\n";
       return 2;
     }
   }
@@ -129,10 +144,31 @@ main(int argc, char * argv[])
       all.insert(all.end(), list.begin(), list.end());
       list.clear();
     }
-    MapType::Pointer map = MapType::New();
-    const auto       insertStart = std::chrono::steady_clock::now();
-    std::thread      inserter([&] {
-      const auto block = static_cast<std::size_t>(Builder::InsertionBlockObjects);
+    MapType::Pointer                      map = MapType::New();
+    std::chrono::steady_clock::time_point insertStart;
+    std::thread                           inserter([&] {
+      if (prefault)
+      {
+        // glibc keeps freed chunks of a map node's size (libstdc++: the
+        // pair and 32 bytes of tree links) on this thread's lists, and the
+        // map's node allocations take them back.
+        const auto          prefaultStart = std::chrono::steady_clock::now();
+        std::vector<void *> nodes(all.size());
+        for (auto & node : nodes)
+        {
+          node = std::malloc(sizeof(std::pair<const ObjectType::LabelType, ObjectType::Pointer>) + 32);
+        }
+        for (std::size_t k = nodes.size(); k-- > 0;)
+        {
+          std::free(nodes[k]);
+        }
+        std::printf(
+          "  prefaulted %zu map nodes on the inserting thread: %.1f ms\n",
+          nodes.size(),
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - prefaultStart).count());
+      }
+      insertStart = std::chrono::steady_clock::now();
+      const auto block = static_cast<std::size_t>(blockObjects);
       const auto full = Builder::BalancedOrder(block);
       for (std::size_t begin = 0; begin < all.size(); begin += block)
       {
@@ -143,8 +179,9 @@ main(int argc, char * argv[])
     inserter.join();
     const double insertMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - insertStart).count();
-    std::printf("  inserted %zu objects into a LabelMap on one thread: %.1f ms, %.1f ns an object\n",
+    std::printf("  inserted %zu objects into a LabelMap on one thread, blocks of %lld: %.1f ms, %.1f ns an object\n",
                 static_cast<std::size_t>(map->GetNumberOfLabelObjects()),
+                blockObjects,
                 insertMs,
                 insertMs * 1e6 / static_cast<double>(objects));
   }
