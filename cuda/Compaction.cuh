@@ -13,6 +13,7 @@
 #include "cca/Types.h"
 
 #include <cstdint>
+#include <cstring>
 
 namespace cca
 {
@@ -197,28 +198,6 @@ __launch_bounds__(BlockThreads, RowScanBlocksPerProcessor) WriteLabelImageKernel
   }
 }
 
-/** Stores the N labels of value at to, 16 bytes at a time (to is 16-byte aligned). */
-template <int N>
-__device__ __forceinline__ void
-StoreLabels(std::uint32_t * to, const std::uint32_t (&value)[N])
-{
-#pragma unroll
-  for (int k = 0; k < N; k += 4)
-  {
-    *reinterpret_cast<uint4 *>(to + k) = make_uint4(value[k], value[k + 1], value[k + 2], value[k + 3]);
-  }
-}
-template <int N>
-__device__ __forceinline__ void
-StoreLabels(std::uint64_t * to, const std::uint64_t (&value)[N])
-{
-#pragma unroll
-  for (int k = 0; k < N; k += 2)
-  {
-    *reinterpret_cast<ulonglong2 *>(to + k) = make_ulonglong2(value[k], value[k + 1]);
-  }
-}
-
 /** WriteLabelImageKernel for maximal runs of a byte image, when
  *  FitsByteRowScan (image and label image): by ScanByteRow, each lane
  *  reads a label per run it starts (and one for a run reaching in from the
@@ -242,7 +221,6 @@ __launch_bounds__(BlockThreads) WriteByteLabelImageKernel(const std::uint8_t * _
   constexpr int    StretchPieces = WarpSize * Pieces;
   __shared__ uint4 stagedStore[WarpsPerBlock * StretchPieces];
   const int        warpStaged = static_cast<int>(threadIdx.x / WarpSize) * StretchPieces;
-  LabelT *         staged = reinterpret_cast<LabelT *>(stagedStore + warpStaged);
   // Where piece p of lane l is staged: its lane's pieces rotated by
   // l * Pieces / 8, so that the 8 lanes of a 128-byte phase of the lanes'
   // stores hit 8 different 16-byte bank groups (without, 4 or 8 of them
@@ -281,8 +259,9 @@ __launch_bounds__(BlockThreads) WriteByteLabelImageKernel(const std::uint8_t * _
 #pragma unroll
           for (int p = 0; p < Pieces; ++p)
           {
-            StoreLabels(staged + StagedPiece(static_cast<int>(LaneId()) * Pieces + p) * Chunk,
-                        reinterpret_cast<const LabelT(&)[Chunk]>(value[p * Chunk]));
+            uint4 piece;
+            std::memcpy(&piece, value + p * Chunk, sizeof piece);
+            stagedStore[warpStaged + StagedPiece(static_cast<int>(LaneId()) * Pieces + p)] = piece;
           }
         }
         __syncwarp();

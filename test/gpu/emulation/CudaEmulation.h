@@ -138,6 +138,17 @@ __popc(unsigned v)
 {
   return __builtin_popcount(v);
 }
+/** Per byte: 0xff where a and b agree, 0 elsewhere. */
+inline unsigned
+__vcmpeq4(unsigned a, unsigned b)
+{
+  unsigned r = 0;
+  for (int k = 0; k < 4; ++k)
+  {
+    r |= ((a >> (8 * k)) & 0xffu) == ((b >> (8 * k)) & 0xffu) ? 0xffu << (8 * k) : 0u;
+  }
+  return r;
+}
 /** CUDA's vector types that the kernels store whole. */
 struct alignas(8) uint2
 {

@@ -285,8 +285,9 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
  *  WriteByteRunsKernel, cuda/RunDetection.cuh): widths of 16 to 1120
  *  pixels (one to three 512-pixel stretches of a warp, runs crossing lanes
  *  and stretches), both connectivities, 32- and 64-bit labels, labels only
- *  or with the table, and a selection that removes objects (their pixels
- *  become background); against the CPU backend. */
+ *  or with the table, a selection that removes objects (their pixels
+ *  become background), and bytes read in place under every foreground
+ *  rule; against the CPU backend. */
 int
 ByteLabelImageSuite(int cases, std::uint32_t seed)
 {
@@ -308,7 +309,28 @@ ByteLabelImageSuite(int cases, std::uint32_t seed)
       options.selection.minimumPixels = 1 + pick(6);
     }
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, 1 + pick(4), caseSeed * 2654435761u);
-    return Described(c, EmulateAndCompare(engine, emulator, c, options, pick(4) == 0, RunTable));
+    // Half the cases hand the kernels the bytes themselves (a device image,
+    // read in place) under any foreground rule, pixels of values 0, 1, 2
+    // and 255: host images travel as foreground bits, unpacked to 0/1.
+    const bool resident = pick(2) != 0;
+    if (resident)
+    {
+      const std::uint8_t palette[4] = { 0, 2, 1, 255 };
+      for (auto & p : c.image)
+      {
+        p = palette[2 * (p != 0) + pick(2)];
+      }
+      const int rule = pick(4);
+      options.foregroundRule = rule == 0 ? ForegroundRule::EqualTo : ForegroundRule::NotEqualTo;
+      options.foregroundRule = rule == 3 ? ForegroundRule::All : options.foregroundRule;
+      options.foregroundValue = palette[pick(4)];
+    }
+    auto run = [resident](Emulator & e, const ImageView & view, const Options & o, Result & result) {
+      ImageView onDevice = view;
+      onDevice.memory = resident ? MemorySpace::CudaDevice : view.memory;
+      e.Run(onDevice, o, result);
+    };
+    return Described(c, EmulateAndCompare(engine, emulator, c, options, pick(4) == 0, run));
   });
 }
 
