@@ -375,12 +375,12 @@ private:
     // level by level (ForEachLinkPass: no long chains of roots), then, for
     // the feature votes, every unit its root.
     auto link = [&](auto join, auto joins) {
-      const bool         volume = frame.geometry.depth > 1;
-      const std::int64_t blockRows = m_BlockRows > 0 ? m_BlockRows : (volume ? DefaultVolumeBlockRows : 0);
-      const bool         compress =
-        volume && static_cast<std::int64_t>(l.units.count) < FlattenBelowRunsPerRow * frame.geometry.rows;
-      int  pass = 0;
-      bool sliceLevels = false;
+      const bool longRuns = static_cast<std::int64_t>(l.units.count) < FlattenBelowRunsPerRow * frame.geometry.rows;
+      const std::int64_t blockRows =
+        m_BlockRows > 0 ? m_BlockRows : (frame.geometry.depth > 1 || longRuns ? DefaultVolumeBlockRows : 0);
+      const bool compress = longRuns && blockRows > 0;
+      int        pass = 0;
+      bool       sliceLevels = false;
       ForEachLinkPass(frame.geometry, blockRows, [&](const LinkPass & p) {
         const bool firstSliceLevel = p.rows == LinkedRows::PreviousSlice && !sliceLevels;
         sliceLevels = sliceLevels || p.rows == LinkedRows::PreviousSlice;
@@ -465,16 +465,19 @@ private:
    *  enough that the chains within a block stay short, long enough that few
    *  rows are borders (H100, 512^3 labels only, summed: 32 -> 128 rows gave
    *  g = 4 and 16 3-5 %, g = 1 +1 %, all foreground -1 %). A 2D image is
-   *  joined in one pass over its rows: on the H100 (8192^2) the levels of
-   *  row blocks saved 0.2-0.4 ms near and above the percolation threshold
-   *  and cost 0.1-0.15 ms below it. */
+   *  joined in one pass over its rows unless its runs are long
+   *  (FlattenBelowRunsPerRow): on the H100 (8192^2) the levels of 32-row
+   *  blocks saved 0.2-0.4 ms near and above the percolation threshold and
+   *  cost 0.1-0.15 ms below it. */
   static constexpr std::int64_t DefaultVolumeBlockRows = 128;
-  /** Runs a row below which a volume's union-find flattens its trees
+  /** Runs a row below which the union-find flattens its trees
    *  (FlattenKernel) after the pass within row blocks and again before the
-   *  slice levels: long runs make large components, whose deep trees every
-   *  later pass climbs. H100, 512^3 labels only, summed, with 128-row blocks:
-   *  g = 16 +5-6 %, all foreground +8-9 %, g = 4 and 1 within 1 %.
-   *  Flattening every volume (with 32-row blocks) cost g = 1 11 %. */
+   *  slice levels; a 2D image of such long runs is then joined in row blocks
+   *  and levels too. Long runs make large components, whose deep trees
+   *  every later pass climbs. H100, labels only, summed: 512^3 (128-row
+   *  blocks) g = 16 +5-6 %, all foreground +8-9 %, g = 4 and 1 within 1 %;
+   *  8192^2 all foreground +7-10 % (no other image of the set has so few
+   *  runs). Flattening every volume (with 32-row blocks) cost g = 1 11 %. */
   static constexpr std::int64_t FlattenBelowRunsPerRow = 16;
   std::int64_t                  m_BlockRows = 0; ///< tests: > 0 overrides the default
   typename Device::Buffer       m_RunKeys;
