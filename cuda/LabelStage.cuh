@@ -379,16 +379,13 @@ private:
       const std::int64_t blockRows =
         m_BlockRows > 0 ? m_BlockRows : (frame.geometry.depth > 1 || longRuns ? DefaultVolumeBlockRows : 0);
       const bool compress = longRuns && blockRows > 0;
-      int        pass = 0;
-      bool       sliceLevels = false;
       ForEachLinkPass(frame.geometry, blockRows, [&](const LinkPass & p) {
-        const bool firstSliceLevel = p.rows == LinkedRows::PreviousSlice && !sliceLevels;
-        sliceLevels = sliceLevels || p.rows == LinkedRows::PreviousSlice;
-        if (compress && (pass == 1 || firstSliceLevel)) // before the row levels and before the slice levels
+        // The first row level joins at blockRows, the first slice level at slice 1.
+        const bool firstLevel = p.lines > 0 && p.first == (p.rows == LinkedRows::PreviousSlice ? 1 : blockRows);
+        if (compress && firstLevel)
         {
           device.Launch("flatten kernel", blocks, BlockThreads, FlattenKernel<Index>, l.units.count, l.parent);
         }
-        ++pass;
         device.Launch("union-find kernel",
                       LinkPassBlocks(p, frame.geometry, static_cast<std::int64_t>(l.units.count), BlockThreads),
                       BlockThreads,

@@ -320,9 +320,10 @@ ByteLabelImageSuite(int cases, std::uint32_t seed)
       {
         p = palette[2 * (p != 0) + pick(2)];
       }
-      const int rule = pick(4);
-      options.foregroundRule = rule == 0 ? ForegroundRule::EqualTo : ForegroundRule::NotEqualTo;
-      options.foregroundRule = rule == 3 ? ForegroundRule::All : options.foregroundRule;
+      const ForegroundRule rules[4] = {
+        ForegroundRule::EqualTo, ForegroundRule::NotEqualTo, ForegroundRule::NotEqualTo, ForegroundRule::All
+      };
+      options.foregroundRule = rules[pick(4)];
       options.foregroundValue = palette[pick(4)];
     }
     auto run = [resident](Emulator & e, const ImageView & view, const Options & o, Result & result) {
