@@ -28,6 +28,9 @@ struct Frame
   std::int64_t       pixels;
   bool               full;   ///< Connectivity::Full
   bool               volume; ///< a 3D image (its depth may still be 1)
+  /** Full connectivity on a mask's components: units that touch always
+   *  share a component (not so for the objects of a label image). */
+  bool fullMask;
 };
 
 inline Frame
@@ -48,7 +51,8 @@ MakeFrame(const ImageView & image, const Options & options)
                 faces,
                 geometry.rows * geometry.width,
                 options.connectivity == Connectivity::Full,
-                image.dimension == 3 };
+                image.dimension == 3,
+                options.connectivity == Connectivity::Full && options.objects == Objects::ForegroundComponents };
 }
 
 /** Whether options ask for no more than the label image and the count of

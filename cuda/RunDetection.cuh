@@ -276,6 +276,34 @@ LaneForeground(const uint4 & bytes, ForegroundTest<std::uint8_t> test)
   return bits;
 }
 
+/** LaneForeground of the lane's 16 pixels from x of row; none past width. */
+__device__ __forceinline__ unsigned
+LaneForegroundAt(const std::uint8_t * __restrict__ row,
+                 std::int64_t                 x,
+                 std::int64_t                 width,
+                 ForegroundTest<std::uint8_t> test)
+{
+  return x < width ? LaneForeground(*reinterpret_cast<const uint4 *>(row + x), test) : 0u;
+}
+
+/** Bit j: whether the pixel left of the lane's pixel j is foreground: its
+ *  own bits shifted, bit 0 from the lane below, or for lane 0 carry (the
+ *  pixel left of the stretch). All 32 lanes must call it. */
+__device__ __forceinline__ unsigned
+LeftForeground(unsigned foreground, unsigned carry)
+{
+  const unsigned fromBelow = __shfl_up_sync(FullWarp, foreground >> (LanePixels - 1), 1);
+  return (foreground << 1) | (LaneId() == 0 ? carry : fromBelow);
+}
+
+/** The foreground bit of the stretch's last pixel: the next stretch's
+ *  carry. All 32 lanes must call it. */
+__device__ __forceinline__ unsigned
+StretchCarry(unsigned foreground)
+{
+  return __shfl_sync(FullWarp, foreground >> (LanePixels - 1), WarpSize - 1);
+}
+
 /** ScanRow for a byte image (FitsByteRowScan) and maximal runs that end
  *  where the foreground does: each lane takes 16 pixels at a time with one
  *  16-byte load instead of one pixel per lane and load, finds its starts
@@ -299,11 +327,8 @@ __device__ __forceinline__ std::int64_t
   {
     LanePixelRun l;
     l.x = stretch + static_cast<std::int64_t>(lane) * LanePixels;
-    const bool  inside = l.x < width;
-    const uint4 bytes = inside ? *reinterpret_cast<const uint4 *>(row + l.x) : make_uint4(0, 0, 0, 0);
-    l.foreground = inside ? LaneForeground(bytes, test) : 0u;
-    const unsigned fromBelow = __shfl_up_sync(FullWarp, l.foreground >> (LanePixels - 1), 1);
-    const unsigned previous = (l.foreground << 1) | (lane == 0 ? carry : fromBelow);
+    l.foreground = LaneForegroundAt(row, l.x, width, test);
+    const unsigned previous = LeftForeground(l.foreground, carry);
     l.starts = l.foreground & ~previous;
     l.ends = ~l.foreground & previous & ((1u << LanePixels) - 1u);
     const unsigned counts = static_cast<unsigned>(__popc(l.starts)) | (static_cast<unsigned>(__popc(l.ends)) << 16);
@@ -321,7 +346,7 @@ __device__ __forceinline__ std::int64_t
     const unsigned total = __shfl_sync(FullWarp, inclusive, WarpSize - 1);
     starts += total & 0xffffu;
     ends += total >> 16;
-    carry = __shfl_sync(FullWarp, l.foreground >> (LanePixels - 1), WarpSize - 1);
+    carry = StretchCarry(l.foreground);
   }
   endsAtWidth = carry != 0;
   return starts;
@@ -350,10 +375,9 @@ __launch_bounds__(BlockThreads) CountByteRunsKernel(const std::uint8_t * __restr
     for (std::int64_t x = static_cast<std::int64_t>(lane) * LanePixels; x - lane * LanePixels < width;
          x += WarpSize * LanePixels)
     {
-      const unsigned foreground = x < width ? LaneForeground(*reinterpret_cast<const uint4 *>(row + x), test) : 0u;
-      const unsigned fromBelow = __shfl_up_sync(FullWarp, foreground >> (LanePixels - 1), 1);
-      starts += __popc(foreground & ~((foreground << 1) | (lane == 0 ? carry : fromBelow)));
-      carry = __shfl_sync(FullWarp, foreground >> (LanePixels - 1), WarpSize - 1);
+      const unsigned foreground = LaneForegroundAt(row, x, width, test);
+      starts += __popc(foreground & ~LeftForeground(foreground, carry));
+      carry = StretchCarry(foreground);
     }
 #pragma unroll
     for (int d = WarpSize / 2; d > 0; d /= 2) // the warp's sum (__reduce_add_sync needs sm_80)

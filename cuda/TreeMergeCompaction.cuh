@@ -160,7 +160,7 @@ MergeStep(FeatureTreeNode<Index> * nodes, Index count, const Index * rootIn, Ind
 /** Steps 1 and 2a: the leaves of TileNodes consecutive units, merged into
  *  one tree per tile in shared memory, stored to nodes[unit] with global
  *  links; tileRoots[t] = the root of tile t. label (the dense component of
- *  each unit) decides which neighbour pairs count; rootUnit (the flattened
+ *  each unit) decides which neighbour pairs count (fullMask: RunVote's); rootUnit (the flattened
  *  union-find parents) gives the node labels. Launch with TileNodes threads. */
 template <class Index, class Votes>
 __global__ void
@@ -169,7 +169,7 @@ __launch_bounds__(TileNodes) BuildTileTreesKernel(RunArrays<Index> units,
                                                   const Index * __restrict__ rootUnit,
                                                   Geometry                 geometry,
                                                   detail::ImageFaces       faces,
-                                                  bool                     full,
+                                                  bool                     fullMask,
                                                   FeatureTreeNode<Index> * nodes,
                                                   Index *                  tileRoots)
 {
@@ -186,7 +186,7 @@ __launch_bounds__(TileNodes) BuildTileTreesKernel(RunArrays<Index> units,
     {
       FeatureTreeNode<Index> & node = tile[t];
       const Index              u = start + t;
-      RunVote<Index, Votes>(units, label, geometry, faces, u, node.record, full);
+      RunVote<Index, Votes>(units, label, geometry, faces, u, node.record, fullMask);
       node.label = rootUnit[u];
       node.parent = NoTreeNode<Index>();
       node.left = NoTreeNode<Index>();

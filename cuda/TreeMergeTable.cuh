@@ -146,7 +146,7 @@ private:
                   rootUnit,
                   frame.geometry,
                   frame.faces,
-                  frame.full,
+                  frame.fullMask,
                   nodes,
                   rootIn);
     for (Index span = TileNodes; segments > 1; span *= 2, segments = (segments + 1) / 2)

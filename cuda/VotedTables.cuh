@@ -58,7 +58,7 @@ LaunchVotes(Device &                    device,
                   frame.faces,
                   table,
                   counter,
-                  frame.full);
+                  frame.fullMask);
   };
   // The papers' strategies fold as reproduced; the default algorithm
   // without shared-memory atomics (FeatureUpdate.cuh, HotFolding).
