@@ -333,11 +333,16 @@ __device__ __forceinline__ std::int64_t
     l.ends = ~l.foreground & previous & ((1u << LanePixels) - 1u);
     const unsigned counts = static_cast<unsigned>(__popc(l.starts)) | (static_cast<unsigned>(__popc(l.ends)) << 16);
     unsigned       inclusive = counts; // at most 8 a lane: both halves stay below 2^16
-#pragma unroll
-    for (int d = 1; d < WarpSize; d *= 2)
+    // Inside long runs and long gaps (all-foreground images, large
+    // blocks) whole stretches hold neither starts nor ends: no scan.
+    if (__any_sync(FullWarp, counts != 0))
     {
-      const unsigned below = __shfl_up_sync(FullWarp, inclusive, d);
-      inclusive += lane >= d ? below : 0u;
+#pragma unroll
+      for (int d = 1; d < WarpSize; d *= 2)
+      {
+        const unsigned below = __shfl_up_sync(FullWarp, inclusive, d);
+        inclusive += lane >= d ? below : 0u;
+      }
     }
     const unsigned exclusive = inclusive - counts;
     l.startsBefore = starts + (exclusive & 0xffffu);
