@@ -386,8 +386,9 @@ enum class HotFolding
  *  first run: above the percolation threshold, the giant one) are folded
  *  further in shared memory (HotFoldingV) and reach global memory once per
  *  block; without, each voting lane merges its record with plain atomics.
- *  fullMask: RunVote's. Counting: the instrumentation is compiled in (counter is ignored
- *  otherwise). Launch with at most BlockThreads threads a block. */
+ *  fullMask: RunVote's. Counting: the instrumentation is compiled in
+ *  (counter is ignored otherwise). Launch with at most BlockThreads threads
+ *  a block. */
 template <class Index,
           class Votes = DefaultVotes,
           UpdateCounting CountingV = UpdateCounting::Off,

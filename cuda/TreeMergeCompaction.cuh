@@ -160,8 +160,9 @@ MergeStep(FeatureTreeNode<Index> * nodes, Index count, const Index * rootIn, Ind
 /** Steps 1 and 2a: the leaves of TileNodes consecutive units, merged into
  *  one tree per tile in shared memory, stored to nodes[unit] with global
  *  links; tileRoots[t] = the root of tile t. label (the dense component of
- *  each unit) decides which neighbour pairs count (fullMask: RunVote's); rootUnit (the flattened
- *  union-find parents) gives the node labels. Launch with TileNodes threads. */
+ *  each unit) decides which neighbour pairs count (fullMask: RunVote's);
+ *  rootUnit (the flattened union-find parents) gives the node labels.
+ *  Launch with TileNodes threads. */
 template <class Index, class Votes>
 __global__ void
 __launch_bounds__(TileNodes) BuildTileTreesKernel(RunArrays<Index> units,
