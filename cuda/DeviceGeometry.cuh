@@ -58,6 +58,22 @@ LanesAbove()
   return (FullWarp << LaneId()) << 1;
 }
 
+/** Sum over the warp of a 32-bit value (all 32 lanes; each gets the sum):
+ *  one instruction on sm_80 and later, a shuffle tree before. */
+__device__ __forceinline__ unsigned
+WarpSum32(unsigned v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(FullWarp, v);
+#else
+  for (int offset = WarpSize / 2; offset > 0; offset /= 2)
+  {
+    v += __shfl_xor_sync(FullWarp, v, offset);
+  }
+  return v;
+#endif
+}
+
 /** Global warp index and warp count of a grid-stride loop over whole warps. */
 __device__ __forceinline__ std::int64_t
                            GlobalWarp()

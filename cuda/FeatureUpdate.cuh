@@ -79,18 +79,10 @@ AtomicMergeFeatures(ComponentFeatures & table, const ComponentFeatures & f, bool
 __device__ __forceinline__ std::uint64_t
                            WarpSum64(std::uint64_t v)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const unsigned low = __reduce_add_sync(FullWarp, static_cast<unsigned>(v & 0xffffu));
-  const unsigned middle = __reduce_add_sync(FullWarp, static_cast<unsigned>((v >> 16) & 0xffffu));
-  const unsigned high = __reduce_add_sync(FullWarp, static_cast<unsigned>(v >> 32));
+  const unsigned low = WarpSum32(static_cast<unsigned>(v & 0xffffu));
+  const unsigned middle = WarpSum32(static_cast<unsigned>((v >> 16) & 0xffffu));
+  const unsigned high = WarpSum32(static_cast<unsigned>(v >> 32));
   return std::uint64_t{ low } + (std::uint64_t{ middle } << 16) + (std::uint64_t{ high } << 32);
-#else
-  for (int offset = WarpSize / 2; offset > 0; offset /= 2)
-  {
-    v += __shfl_xor_sync(FullWarp, v, offset);
-  }
-  return v;
-#endif
 }
 
 __device__ __forceinline__ std::int32_t

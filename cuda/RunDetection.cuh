@@ -384,11 +384,7 @@ __launch_bounds__(BlockThreads) CountByteRunsKernel(const std::uint8_t * __restr
       starts += __popc(foreground & ~LeftForeground(foreground, carry));
       carry = StretchCarry(foreground);
     }
-#pragma unroll
-    for (int d = WarpSize / 2; d > 0; d /= 2) // the warp's sum (__reduce_add_sync needs sm_80)
-    {
-      starts += __shfl_xor_sync(FullWarp, starts, d);
-    }
+    starts = WarpSum32(starts);
     if (lane == 0)
     {
       counts[r] = static_cast<Index>(starts);
