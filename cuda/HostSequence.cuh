@@ -450,6 +450,14 @@ public:
     m_Labeling.SetBlockRows(rows);
   }
 
+  /** Tests: join the runs of every byte mask that fits from the rows'
+   *  foreground bits (LabelStage::LinksByRowBits), not only where faster. */
+  void
+  SetRowBitLinksEverywhere(bool everywhere)
+  {
+    m_Labeling.SetRowBitLinksEverywhere(everywhere);
+  }
+
   /** Tests and benchmarks: when runs that fit the block labeling take it
    *  (Automatic: by the runs' mean length). */
   void

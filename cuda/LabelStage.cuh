@@ -12,9 +12,11 @@
 #ifndef cca_cuda_LabelStage_cuh
 #define cca_cuda_LabelStage_cuh
 
+#include "Compaction.cuh"
 #include "Frame.cuh"
 #include "OnTheFlyMerge.cuh"
 #include "PixelLabeling.cuh"
+#include "RowPairLinks.cuh"
 #include "RunDetection.cuh"
 #include "Strategies.cuh"
 #include "UnionFind.cuh"
@@ -112,7 +114,13 @@ public:
     {
       throw Error(Error::Kind::InvalidInput, "this algorithm does not label label images");
     }
-    l.units = DetectUnits<Index, typename S::Units>(device, frame, image, m_Units, l.parent, true);
+    // Units joined from the rows' foreground bits with labels only: the
+    // numbering and the label image need the runs' parents and row
+    // offsets, not their starts, ends and rows.
+    const auto * rowBits =
+      LinksByRowBits<Index, S>(device, frame, image) ? static_cast<const std::uint8_t *>(image) : nullptr;
+    const bool parentsOnly = rowBits != nullptr && LabelsOnlyOfMask(frame.options);
+    l.units = DetectUnits<Index, typename S::Units>(device, frame, image, m_Units, l.parent, true, !parentsOnly);
     if constexpr (LabelsLabelImages<S>)
     {
       if (objects != Objects::ForegroundComponents)
@@ -168,7 +176,7 @@ public:
       {
         if (objects != Objects::LabelValues) // values are grouped, not joined
         {
-          JoinUnits<Index, S>(device, frame, l, counts.Moves());
+          JoinUnits<Index, S>(device, frame, rowBits, l, counts.Moves());
         }
       }
     }
@@ -187,6 +195,14 @@ public:
   SetBlockRows(std::int64_t rows)
   {
     m_BlockRows = rows;
+  }
+
+  /** Tests: join the runs of every byte mask that fits from the rows'
+   *  foreground bits (LinkByteRowsKernel), not only where it is faster. */
+  void
+  SetRowBitLinksEverywhere(bool everywhere)
+  {
+    m_RowBitLinksEverywhere = everywhere;
   }
 
   /** The device arrays of the last run with Index (the emulation tests read them). */
@@ -296,7 +312,8 @@ private:
 
   /** Units (Units: how rows are cut) in raster order; parent receives the
    *  union-find initialisation (every unit its own root). Counts them first
-   *  unless CountRows counted every row already (counted). */
+   *  unless CountRows counted every row already (counted). Without
+   *  writeRuns only the row offsets and parents: x, end and row stay null. */
   template <class Index, class Units>
   RunArrays<Index>
   DetectUnits(Device &      device,
@@ -304,7 +321,8 @@ private:
               const void *  image,
               UnitBuffers & buffers,
               Index *&      parent,
-              bool          counted)
+              bool          counted,
+              bool          writeRuns = true)
   {
     const Geometry & g = frame.geometry;
     Index *          rowCounts = static_cast<Index *>(m_UnitCounts);
@@ -325,10 +343,25 @@ private:
     RunArrays<Index> runs;
     runs.count = count;
     runs.rowOffsets = rowOffsets;
+    parent = Reserve<Index>(buffers.parent, count, "union-find parents");
+    if (!writeRuns)
+    {
+      runs.x = runs.end = nullptr;
+      runs.row = nullptr;
+      if (count > 0)
+      {
+        device.Launch("union-find initialisation kernel",
+                      BlocksFor(static_cast<std::int64_t>(count), BlockThreads),
+                      BlockThreads,
+                      IotaKernel<Index>,
+                      count,
+                      parent);
+      }
+      return runs;
+    }
     runs.x = Reserve<std::int32_t>(buffers.x, count, "run starts");
     runs.end = Reserve<std::int32_t>(buffers.end, count, "run ends");
     runs.row = Reserve<Index>(buffers.row, count, "run rows");
-    parent = Reserve<Index>(buffers.parent, count, "union-find parents");
     if (count > 0)
     {
       DispatchPixelType(frame.image.pixelType, [&](auto zero) {
@@ -365,16 +398,60 @@ private:
     return runs;
   }
 
-  /** The lock-free union-find over the units, then every unit its root. */
+  /** Whether the union-find joins the runs from the foreground bits of
+   *  each pair of neighbour rows (LinkByteRowsKernel, RowPairLinks.cuh):
+   *  it can for the whole runs of a byte mask in rows of whole lane loads,
+   *  joined by PlainUnion. It reads every pixel of both rows for every
+   *  neighbour row, where LinkRunsKernel searches per run, so it pays
+   *  where runs are short, and it is taken only where it was faster on the
+   *  H100 (labels only, 8192^2, A/B in one call): planes under face
+   *  connectivity whose runs average at most RowBitsPixelsPerRun pixels
+   *  (g = 1, d = 0.1-0.5: 0.09-0.24 ms an image less; d = 0.6-0.9 within
+   *  +-0.09 ms). Not under full connectivity (8192^2, g = 1: faster up to
+   *  d = 0.3, 0.1-0.2 ms slower at d = 0.4-0.6), nor with the feature
+   *  table (2D g = 1: 20.7 against 20.2 Gpix/s summed), nor in volumes
+   *  (512^3 6-conn. g = 1: faster up to d = 0.4, slower above; every pass
+   *  of the row and slice levels reads its rows again), nor wherever runs
+   *  are long (g >= 4, all foreground: 0.02-0.10 ms slower). */
+  template <class Index, class S>
+  bool
+  LinksByRowBits(Device & device, const Frame & frame, const void * image)
+  {
+    const bool fits = frame.image.pixelType == PixelType::UInt8 && std::is_same_v<typename S::Units, FullRuns> &&
+                      !S::LabelsPixels && S::Merge != FeatureMerge::OnTheFly && FitsByteRowScan(frame, image);
+    if (!fits || m_RowBitLinksEverywhere)
+    {
+      return fits;
+    }
+    if (!LabelsOnlyOfMask(frame.options) || frame.full || frame.geometry.depth > 1)
+    {
+      return false;
+    }
+    // Counted during the upload: the scan of the counts is kept for the
+    // run detection.
+    const auto runs = static_cast<std::int64_t>(m_UnitOffsets != nullptr ? static_cast<Index>(m_UnitTotal)
+                                                                         : CountedUnits<Index>(device, frame));
+    return runs * RowBitsPixelsPerRun >= frame.pixels;
+  }
+
+  /** The lock-free union-find over the units, then every unit its root.
+   *  rowBits: the mask whose rows' foreground bits give the pairs of
+   *  touching runs (LinksByRowBits), or null. */
   template <class Index, class S>
   void
-  JoinUnits(Device & device, const Frame & frame, LabeledUnits<Index> & l, UpdateCounter moves)
+  JoinUnits(Device &              device,
+            const Frame &         frame,
+            const std::uint8_t *  rowBits,
+            LabeledUnits<Index> & l,
+            UpdateCounter         moves)
   {
     const unsigned blocks = BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads);
     // Within blocks of rows first, then the block borders and the slices
     // level by level (ForEachLinkPass: no long chains of roots), then, for
     // the feature votes, every unit its root.
-    auto link = [&](auto join, auto joins) {
+    // bytes: the rows of a mask whose pairs of touching runs the foreground
+    // bits give (LinkByteRowsKernel: no search of the neighbour rows), or null.
+    auto link = [&](auto join, auto joins, const std::uint8_t * bytes) {
       const bool longRuns = static_cast<std::int64_t>(l.units.count) < FlattenBelowRunsPerRow * frame.geometry.rows;
       const std::int64_t blockRows =
         m_BlockRows > 0 ? m_BlockRows : (frame.geometry.depth > 1 || longRuns ? DefaultVolumeBlockRows : 0);
@@ -385,6 +462,22 @@ private:
         if (compress && firstLevel)
         {
           device.Launch("flatten kernel", blocks, BlockThreads, FlattenKernel<Index>, l.units.count, l.parent);
+        }
+        if (bytes != nullptr)
+        {
+          device.Launch("union-find kernel",
+                        BlocksFor(PassWarps(p, frame.geometry), WarpsPerBlock),
+                        BlockThreads,
+                        LinkByteRowsKernel<Index>,
+                        bytes,
+                        frame.geometry,
+                        ForegroundOf<std::uint8_t>(frame.options),
+                        frame.full,
+                        l.units.rowOffsets,
+                        l.parent,
+                        l.linked, // null with labels only
+                        p);
+          return;
         }
         device.Launch("union-find kernel",
                       LinkPassBlocks(p, frame.geometry, static_cast<std::int64_t>(l.units.count), BlockThreads),
@@ -409,18 +502,18 @@ private:
     };
     if constexpr (S::Merge == FeatureMerge::OnTheFly)
     {
-      link(OnTheFlyUnion{ l.unitFeatures, moves }, AnyTouchingRuns{});
+      link(OnTheFlyUnion{ l.unitFeatures, moves }, AnyTouchingRuns{}, nullptr);
     }
     else if (l.runKeys != nullptr)
     {
       if constexpr (LabelsLabelImages<S>)
       {
-        link(PlainUnion{}, SameValueRuns{ l.runKeys });
+        link(PlainUnion{}, SameValueRuns{ l.runKeys }, nullptr);
       }
     }
     else
     {
-      link(PlainUnion{}, AnyTouchingRuns{});
+      link(PlainUnion{}, AnyTouchingRuns{}, rowBits);
     }
   }
 
@@ -477,6 +570,11 @@ private:
    *  runs). Flattening every volume (with 32-row blocks) cost g = 1 11 %. */
   static constexpr std::int64_t FlattenBelowRunsPerRow = 16;
   std::int64_t                  m_BlockRows = 0; ///< tests: > 0 overrides the default
+  /** Runs of a plane average at most this many pixels of a row (background
+   *  included) where LinksByRowBits takes the bits: 8192^2 g = 1 averages
+   *  4 to 11, g = 4 16 and more. */
+  static constexpr std::int64_t RowBitsPixelsPerRun = 12;
+  bool                          m_RowBitLinksEverywhere = false;
   typename Device::Buffer       m_RunKeys;
   typename Device::Buffer       m_UnitFeatures;
   typename Device::Buffer       m_PixelLabels; ///< the label grid of pixel labelings

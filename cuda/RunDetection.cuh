@@ -304,6 +304,28 @@ StretchCarry(unsigned foreground)
   return __shfl_sync(FullWarp, foreground >> (LanePixels - 1), WarpSize - 1);
 }
 
+/** The inclusive warp scan of two counts packed in the halves of a word
+ *  (at most 8 a lane each: the halves never carry into each other). Inside
+ *  long runs and long gaps (all-foreground images, large blocks) whole
+ *  stretches hold no start and no end: then no scan. All 32 lanes must
+ *  call it. */
+__device__ __forceinline__ unsigned
+InclusivePairScan(unsigned counts)
+{
+  unsigned inclusive = counts;
+  if (__any_sync(FullWarp, counts != 0))
+  {
+    const unsigned lane = LaneId();
+#pragma unroll
+    for (unsigned d = 1; d < WarpSize; d *= 2)
+    {
+      const unsigned below = __shfl_up_sync(FullWarp, inclusive, d);
+      inclusive += lane >= d ? below : 0u;
+    }
+  }
+  return inclusive;
+}
+
 /** ScanRow for a byte image (FitsByteRowScan) and maximal runs that end
  *  where the foreground does: each lane takes 16 pixels at a time with one
  *  16-byte load instead of one pixel per lane and load, finds its starts
@@ -332,18 +354,7 @@ __device__ __forceinline__ std::int64_t
     l.starts = l.foreground & ~previous;
     l.ends = ~l.foreground & previous & ((1u << LanePixels) - 1u);
     const unsigned counts = static_cast<unsigned>(__popc(l.starts)) | (static_cast<unsigned>(__popc(l.ends)) << 16);
-    unsigned       inclusive = counts; // at most 8 a lane: both halves stay below 2^16
-    // Inside long runs and long gaps (all-foreground images, large
-    // blocks) whole stretches hold neither starts nor ends: no scan.
-    if (__any_sync(FullWarp, counts != 0))
-    {
-#pragma unroll
-      for (int d = 1; d < WarpSize; d *= 2)
-      {
-        const unsigned below = __shfl_up_sync(FullWarp, inclusive, d);
-        inclusive += lane >= d ? below : 0u;
-      }
-    }
+    const unsigned inclusive = InclusivePairScan(counts);
     const unsigned exclusive = inclusive - counts;
     l.startsBefore = starts + (exclusive & 0xffffu);
     l.endsBefore = ends + (exclusive >> 16);

@@ -190,6 +190,16 @@ struct LinkPass
   std::int64_t rowsPerSlice = 0;
 };
 
+/** Whether a pass joins the runs of row y with the neighbour row at step. */
+__device__ __forceinline__ bool
+PassJoinsRow(const LinkPass & pass, RowStep step, std::int64_t y)
+{
+  const bool previousSlice = step.dz != 0;
+  return !((pass.rows == LinkedRows::SameSlice && previousSlice) ||
+           (pass.rows == LinkedRows::PreviousSlice && !previousSlice) ||
+           (pass.lines == 0 && pass.blockRows > 0 && !previousSlice && y % pass.blockRows == 0));
+}
+
 /** Coordinates below extent that are odd multiples of half: the lines a
  *  level of ForEachLinkPass joins to their predecessors. */
 inline std::int64_t
@@ -329,15 +339,8 @@ LinkRunsKernel(RunArrays<Index> runs,
     }
     for (int s = 0; s < n; ++s)
     {
-      const bool previousSlice = steps[s].dz != 0;
-      if ((pass.rows == LinkedRows::SameSlice && previousSlice) ||
-          (pass.rows == LinkedRows::PreviousSlice && !previousSlice) ||
-          (pass.lines == 0 && pass.blockRows > 0 && !previousSlice && y % pass.blockRows == 0))
-      {
-        continue;
-      }
       const std::int64_t q = NeighbourRow(geometry, y, z, steps[s]);
-      if (q >= 0)
+      if (q >= 0 && PassJoinsRow(pass, steps[s], y))
       {
         ForEachRunInRange(runs, q, lo, hi, [&](Index b) {
           if (joins(a, b))

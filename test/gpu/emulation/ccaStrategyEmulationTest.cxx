@@ -260,8 +260,11 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
     const std::size_t slabBytes = pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0;
     emulator.sequence.SetSlabBytes(slabBytes);
     // The union-find's blocks of rows: the default, or a few rows, so that
-    // these small images have many block borders and levels.
+    // these small images have many block borders and levels; the runs of
+    // byte masks joined from the rows' bits wherever that fits, or where
+    // the engine chooses.
     emulator.sequence.SetBlockRows(pick(2) != 0 ? 1 + pick(5) : 0);
+    emulator.sequence.SetRowBitLinksEverywhere(pick(2) != 0);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, granularity, caseSeed * 7919u);
     const std::int64_t slabsBefore = emulator.device.UploadedSlabs();
     std::string        problem = EmulateAndCompare(engine, emulator, c, options, wide, RunTable);
@@ -287,7 +290,12 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
  *  and stretches), both connectivities, 32- and 64-bit labels, labels only
  *  or with the table, a selection that removes objects (their pixels
  *  become background), and bytes read in place under every foreground
- *  rule; against the CPU backend. */
+ *  rule; a quarter of the cases larger and around the percolation
+ *  threshold; the union-find's row blocks the default or a few rows, and
+ *  its runs joined from the rows' foreground bits (LinkByteRowsKernel,
+ *  cuda/RowPairLinks.cuh) where the engine chooses or in every case that
+ *  fits (every pass, 3D, full connectivity, link flags); against the CPU
+ *  backend. */
 int
 ByteLabelImageSuite(int cases, std::uint32_t seed)
 {
@@ -296,11 +304,14 @@ ByteLabelImageSuite(int cases, std::uint32_t seed)
   return SeededCases("byte label image", cases, seed, [&](std::uint32_t caseSeed, auto & pick) {
     Case c;
     c.dimension = pick(3) == 0 ? 3 : 2;
+    const bool large = pick(4) == 0;
     c.size[0] = 16 * (1 + pick(70));
-    c.size[1] = 1 + pick(c.dimension == 2 ? 12 : 4);
-    c.size[2] = c.dimension == 3 ? 1 + pick(4) : 1;
-    const double density = pick(11) / 10.0;
-    Options      options = OptionsFor(Algorithm::Default, pick(2) != 0);
+    c.size[1] = large ? 10 + pick(c.dimension == 2 ? 40 : 10) : 1 + pick(c.dimension == 2 ? 12 : 4);
+    c.size[2] = c.dimension == 3 ? (large ? 3 + pick(6) : 1 + pick(4)) : 1;
+    const double density = large ? 0.4 + pick(4) / 10.0 : pick(11) / 10.0;
+    emulator.sequence.SetBlockRows(pick(2) != 0 ? 1 + pick(5) : 0);
+    emulator.sequence.SetRowBitLinksEverywhere(pick(2) != 0);
+    Options options = OptionsFor(Algorithm::Default, pick(2) != 0);
     options.labelImageType = pick(2) != 0 ? LabelImageType::UInt64 : LabelImageType::UInt32;
     options.computeFeatures = pick(3) != 0;
     options.computeRuns = pick(2) != 0;
@@ -308,7 +319,8 @@ ByteLabelImageSuite(int cases, std::uint32_t seed)
     {
       options.selection.minimumPixels = 1 + pick(6);
     }
-    c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, 1 + pick(4), caseSeed * 2654435761u);
+    c.image =
+      RandomBlockImage(c.size[0], c.size[1], c.size[2], density, large ? 1 : 1 + pick(4), caseSeed * 2654435761u);
     // Half the cases hand the kernels the bytes themselves (a device image,
     // read in place) under any foreground rule, pixels of values 0, 1, 2
     // and 255: host images travel as foreground bits, unpacked to 0/1.

@@ -1,0 +1,286 @@
+// The union-find of LinkRunsKernel for byte masks (FitsByteRowScan), driven
+// by the foreground bits of each pair of neighbour rows instead of the run
+// arrays. A warp takes a row and one of its preceding neighbour rows 512
+// pixels at a time, 16 a lane (as ScanByteRow): with R and U a lane's bits of
+// the two rows, each pair of touching runs shows as exactly one event pixel p:
+// - the runs share columns: p starts their overlap, (R & U) at p and not at
+//   p - 1 (two runs of neighbour rows overlap in one interval);
+// - full connectivity, corner only: one run ends at p - 1 and the other
+//   starts at p (R at p - 1, not at p, U at p, not at p - 1, or the mirror);
+//   such runs share no column, so no pair has two events.
+// The runs at p and p - 1 follow from counting run starts (the row offsets,
+// a warp scan of the lanes' counts, popcounts within the lane), so no run is
+// read and no neighbour row searched: on the H100 the searches were about a
+// third of LinkRunsKernel near the percolation threshold (8192^2, g = 1).
+// It reads every pixel of both rows where the search reads a few runs, so
+// the engine takes it only where it was faster (LabelStage::LinksByRowBits).
+// Each pair is then joined as LinkRunsKernel joins it (Merge, the last
+// meeting point as the next walk's start, the run pointed at it).
+#ifndef cca_cuda_RowPairLinks_cuh
+#define cca_cuda_RowPairLinks_cuh
+
+#include "DeviceGeometry.cuh"
+#include "RunDetection.cuh"
+#include "RunNeighbours.cuh"
+#include "UnionFind.cuh"
+
+#include <cstdint>
+
+namespace cca
+{
+namespace cuda
+{
+
+/** The joins of one lane: its events in pixel order, so the runs of its
+ *  row come in increasing order and each is joined from the last meeting
+ *  point of its previous joins. */
+template <class Index>
+struct LaneJoins
+{
+  Index *        parent;
+  std::uint8_t * linked;  ///< null: no link flags kept
+  Index          run = 0; ///< the run of the row being joined
+  Index          representative = 0;
+  bool           open = false;
+
+  __device__ __forceinline__ void
+  Join(Index a, Index b)
+  {
+    if (!open || a != run)
+    {
+      Close();
+      run = a;
+      representative = a;
+      open = true;
+    }
+    const Index met = Merge<CachedLoads>(parent, representative, b);
+    representative = met < representative ? met : representative;
+    if (linked != nullptr)
+    {
+      linked[a] = 1; // racing stores of the same value
+      linked[b] = 1;
+    }
+  }
+
+  /** Points the run at the (then) root of its set: shallower trees for later walks. */
+  __device__ __forceinline__ void
+  Close()
+  {
+    if (open && representative != run)
+    {
+      atomicMin(parent + run, representative);
+    }
+    open = false;
+  }
+};
+
+/** Stretches of 512 pixels (a warp's 16 pixels a lane) in a row of width pixels. */
+__host__ __device__ constexpr std::int64_t
+         StretchesOfRow(std::int64_t width)
+{
+  return (width + WarpSize * LanePixels - 1) / (WarpSize * LanePixels);
+}
+
+/** A lane's 16 pixels of a row and of its neighbour row (bit j: pixel x +
+ *  j), with the bits of the pixels left of them and the run starts. */
+struct RowPairLane
+{
+  unsigned row, above;         ///< foreground
+  unsigned rowLeft, aboveLeft; ///< foreground of the pixel left
+  unsigned rowStarts, aboveStarts;
+};
+
+/** The lane's RowPairLane from x, and the carries (the foreground bits
+ *  left of the stretch) moved to the next stretch. All 32 lanes must call it. */
+__device__ __forceinline__ RowPairLane
+LoadRowPairLane(const std::uint8_t * __restrict__ row,
+                const std::uint8_t * __restrict__ above,
+                std::int64_t                 x,
+                std::int64_t                 width,
+                ForegroundTest<std::uint8_t> test,
+                unsigned &                   carryRow,
+                unsigned &                   carryAbove)
+{
+  RowPairLane l;
+  l.row = LaneForegroundAt(row, x, width, test);
+  l.above = LaneForegroundAt(above, x, width, test);
+  l.rowLeft = LeftForeground(l.row, carryRow);
+  l.aboveLeft = LeftForeground(l.above, carryAbove);
+  l.rowStarts = l.row & ~l.rowLeft;
+  l.aboveStarts = l.above & ~l.aboveLeft;
+  carryRow = StretchCarry(l.row);
+  carryAbove = StretchCarry(l.above);
+  return l;
+}
+
+/** The starts of a lane's row and neighbour row packed in a word's halves. */
+__device__ __forceinline__ unsigned
+PackedStarts(const RowPairLane & l)
+{
+  return static_cast<unsigned>(__popc(l.rowStarts)) | (static_cast<unsigned>(__popc(l.aboveStarts)) << 16);
+}
+
+/** Joins the runs of row (first run firstRun) with the touching runs of
+ *  the neighbour row above (first run firstAbove), both byte rows of width
+ *  pixels, in the stretches of 512 pixels [firstStretch, endStretch); the
+ *  stretches before are only counted. All 32 lanes must call it. */
+template <class Index>
+__device__ __forceinline__ void
+LinkRowPair(const std::uint8_t * __restrict__ row,
+            const std::uint8_t * __restrict__ above,
+            std::int64_t                 width,
+            ForegroundTest<std::uint8_t> test,
+            bool                         full,
+            Index                        firstRun,
+            Index                        firstAbove,
+            LaneJoins<Index> &           joins,
+            std::int64_t                 firstStretch,
+            std::int64_t                 endStretch)
+{
+  constexpr std::int64_t StretchPixels = WarpSize * LanePixels;
+  const int              lane = static_cast<int>(LaneId());
+  unsigned               carryRow = 0; // foreground bits left of the stretch
+  unsigned               carryAbove = 0;
+  Index                  runsBefore = firstRun; // index of the row's first run of the stretch
+  Index                  aboveBefore = firstAbove;
+  for (std::int64_t stretch = 0; stretch < firstStretch * StretchPixels; stretch += StretchPixels)
+  {
+    const RowPairLane l = LoadRowPairLane(row, above, stretch + lane * LanePixels, width, test, carryRow, carryAbove);
+    const unsigned    total = WarpSum32(PackedStarts(l)); // at most 256 a half
+    runsBefore += static_cast<Index>(total & 0xffffu);
+    aboveBefore += static_cast<Index>(total >> 16);
+  }
+  const std::int64_t end = endStretch * StretchPixels < width ? endStretch * StretchPixels : width;
+  for (std::int64_t stretch = firstStretch * StretchPixels; stretch < end; stretch += StretchPixels)
+  {
+    const RowPairLane l = LoadRowPairLane(row, above, stretch + lane * LanePixels, width, test, carryRow, carryAbove);
+    const unsigned    overlaps = l.row & l.above & ~(l.rowLeft & l.aboveLeft);
+    // Full connectivity: the row's run ends at p - 1 and the one above
+    // starts at p, or the mirror.
+    const unsigned rowEndsFirst = full ? ~l.row & l.above & l.rowLeft & ~l.aboveLeft : 0u;
+    const unsigned aboveEndsFirst = full ? l.row & ~l.above & l.aboveLeft & ~l.rowLeft : 0u;
+    const unsigned events = overlaps | rowEndsFirst | aboveEndsFirst;
+    // The starts before the lane in the stretch.
+    const unsigned counts = PackedStarts(l);
+    const unsigned inclusive = InclusivePairScan(counts);
+    const unsigned exclusive = inclusive - counts;
+    const Index    rowBase = runsBefore + static_cast<Index>(exclusive & 0xffffu);
+    const Index    aboveBase = aboveBefore + static_cast<Index>(exclusive >> 16);
+    for (unsigned pending = events; pending != 0; pending &= pending - 1)
+    {
+      const int      p = __ffs(static_cast<int>(pending)) - 1;
+      const unsigned before = (1u << p) - 1u; // bits left of p
+      const unsigned upTo = before | (1u << p);
+      // The run holding p is the last one starting at or before it; the one
+      // holding p - 1 the last starting before p (in an earlier lane or
+      // stretch when no start of this lane is).
+      // One call for the three kinds: a branch each would run the lanes'
+      // walks one kind after the other.
+      const unsigned bit = 1u << p;
+      const unsigned rowBits = rowEndsFirst & bit ? before : upTo;
+      const unsigned aboveBits = aboveEndsFirst & bit ? before : upTo;
+      joins.Join(rowBase + static_cast<Index>(__popc(l.rowStarts & rowBits)) - 1,
+                 aboveBase + static_cast<Index>(__popc(l.aboveStarts & aboveBits)) - 1);
+    }
+    const unsigned total = __shfl_sync(FullWarp, inclusive, WarpSize - 1);
+    runsBefore += static_cast<Index>(total & 0xffffu);
+    aboveBefore += static_cast<Index>(total >> 16);
+  }
+  joins.Close();
+}
+
+/** Rows a pass of LinkByteRowsKernel takes (LinkPass: all rows, the rows
+ *  of a level, or every row of the slices of a level). */
+__host__ __device__ inline std::int64_t
+         PassRowCount(const LinkPass & pass, const Geometry & g)
+{
+  if (pass.lines == 0)
+  {
+    return g.rows;
+  }
+  return pass.rowsPerSlice > 0 ? pass.lines : pass.lines * g.height;
+}
+
+/** Parts LinkByteRowsKernel cuts each row of a pass into, a warp each:
+ *  the levels of rows take few rows, so a warp per stretch of 512 pixels
+ *  (counting the stretches before it); the other passes a warp per row. */
+__host__ __device__ inline std::int64_t
+         PassRowParts(const LinkPass & pass, const Geometry & g)
+{
+  return pass.lines > 0 && pass.rowsPerSlice > 0 ? StretchesOfRow(g.width) : 1;
+}
+
+/** Warps of a LinkByteRowsKernel pass. */
+__host__ __device__ inline std::int64_t
+         PassWarps(const LinkPass & pass, const Geometry & g)
+{
+  return PassRowCount(pass, g) * PassRowParts(pass, g);
+}
+
+/** The image row of the pass's k-th row. */
+__device__ __forceinline__ std::int64_t
+                           PassRow(const LinkPass & pass, const Geometry & g, std::int64_t k)
+{
+  if (pass.lines == 0)
+  {
+    return k;
+  }
+  if (pass.rowsPerSlice > 0)
+  {
+    return (k / pass.rowsPerSlice) * g.height + pass.first + (k % pass.rowsPerSlice) * pass.stride;
+  }
+  return (pass.first + (k / g.height) * pass.stride) * g.height + k % g.height;
+}
+
+/** One warp per row of the pass: joins its runs with the touching runs of
+ *  every preceding neighbour row the pass selects (PassJoinsRow), as
+ *  LinkRunsKernel with PlainUnion and whole runs of a mask; linked as
+ *  there (null with labels only). */
+template <class Index>
+__global__ void
+__launch_bounds__(BlockThreads) LinkByteRowsKernel(const std::uint8_t * __restrict__ image,
+                                                   Geometry                     geometry,
+                                                   ForegroundTest<std::uint8_t> test,
+                                                   bool                         full,
+                                                   const Index * __restrict__ rowOffsets,
+                                                   Index *        parent,
+                                                   std::uint8_t * linked,
+                                                   LinkPass       pass)
+{
+  const std::int64_t parts = PassRowParts(pass, geometry);
+  const std::int64_t warps = PassWarps(pass, geometry);
+  LaneJoins<Index>   joins{ parent, linked };
+  for (std::int64_t w = GlobalWarp(); w < warps; w += WarpCount())
+  {
+    const std::int64_t r = PassRow(pass, geometry, w / parts);
+    // A whole row (parts == 1: stretches 0 .. past the row), or one stretch.
+    const std::int64_t firstStretch = parts == 1 ? 0 : w % parts;
+    const std::int64_t endStretch = parts == 1 ? StretchesOfRow(geometry.width) : firstStretch + 1;
+    const std::int64_t y = r % geometry.height;
+    const std::int64_t z = r / geometry.height;
+    RowStep            steps[4];
+    const int          n = PrecedingRows(full, geometry.depth > 1, steps);
+    for (int s = 0; s < n; ++s)
+    {
+      const std::int64_t q = NeighbourRow(geometry, y, z, steps[s]);
+      if (q >= 0 && PassJoinsRow(pass, steps[s], y))
+      {
+        LinkRowPair(image + r * geometry.width,
+                    image + q * geometry.width,
+                    geometry.width,
+                    test,
+                    full,
+                    rowOffsets[r],
+                    rowOffsets[q],
+                    joins,
+                    firstStretch,
+                    endStretch);
+      }
+    }
+  }
+}
+
+} // namespace cuda
+} // namespace cca
+
+#endif
