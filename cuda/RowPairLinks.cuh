@@ -189,18 +189,6 @@ LinkRowPair(const std::uint8_t * __restrict__ row,
   joins.Close();
 }
 
-/** Rows a pass of LinkByteRowsKernel takes (LinkPass: all rows, the rows
- *  of a level, or every row of the slices of a level). */
-__host__ __device__ inline std::int64_t
-         PassRowCount(const LinkPass & pass, const Geometry & g)
-{
-  if (pass.lines == 0)
-  {
-    return g.rows;
-  }
-  return pass.rowsPerSlice > 0 ? pass.lines : pass.lines * g.height;
-}
-
 /** Parts LinkByteRowsKernel cuts each row of a pass into, a warp each:
  *  the levels of rows take few rows, so a warp per stretch of 512 pixels
  *  (counting the stretches before it); the other passes a warp per row. */
@@ -215,21 +203,6 @@ __host__ __device__ inline std::int64_t
          PassWarps(const LinkPass & pass, const Geometry & g)
 {
   return PassRowCount(pass, g) * PassRowParts(pass, g);
-}
-
-/** The image row of the pass's k-th row. */
-__device__ __forceinline__ std::int64_t
-                           PassRow(const LinkPass & pass, const Geometry & g, std::int64_t k)
-{
-  if (pass.lines == 0)
-  {
-    return k;
-  }
-  if (pass.rowsPerSlice > 0)
-  {
-    return (k / pass.rowsPerSlice) * g.height + pass.first + (k % pass.rowsPerSlice) * pass.stride;
-  }
-  return (pass.first + (k / g.height) * pass.stride) * g.height + k % g.height;
 }
 
 /** One warp per row of the pass: joins its runs with the touching runs of

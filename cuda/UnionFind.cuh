@@ -200,6 +200,34 @@ PassJoinsRow(const LinkPass & pass, RowStep step, std::int64_t y)
            (pass.lines == 0 && pass.blockRows > 0 && !previousSlice && y % pass.blockRows == 0));
 }
 
+/** Rows a pass takes (LinkPass: all rows, the rows of a level, or every
+ *  row of the slices of a level). */
+__host__ __device__ inline std::int64_t
+         PassRowCount(const LinkPass & pass, const Geometry & g)
+{
+  if (pass.lines == 0)
+  {
+    return g.rows;
+  }
+  return pass.rowsPerSlice > 0 ? pass.lines : pass.lines * g.height;
+}
+
+/** The image row of the pass's k-th row (the rows of a slice level in
+ *  order: line k / height, row k % height of its slice). */
+__device__ __forceinline__ std::int64_t
+                           PassRow(const LinkPass & pass, const Geometry & g, std::int64_t k)
+{
+  if (pass.lines == 0)
+  {
+    return k;
+  }
+  if (pass.rowsPerSlice > 0)
+  {
+    return (k / pass.rowsPerSlice) * g.height + pass.first + (k % pass.rowsPerSlice) * pass.stride;
+  }
+  return (pass.first + (k / g.height) * pass.stride) * g.height + k % g.height;
+}
+
 /** Coordinates below extent that are odd multiples of half: the lines a
  *  level of ForEachLinkPass joins to their predecessors. */
 inline std::int64_t
@@ -302,18 +330,9 @@ LinkRunsKernel(RunArrays<Index> runs,
     const std::int64_t line = blockIdx.x % pass.lines;
     chunk = blockIdx.x / pass.lines;
     chunks = gridDim.x / pass.lines;
-    std::int64_t firstRow = 0;
-    std::int64_t endRow = 0;
-    if (pass.rowsPerSlice > 0)
-    {
-      firstRow = (line / pass.rowsPerSlice) * geometry.height + pass.first + (line % pass.rowsPerSlice) * pass.stride;
-      endRow = firstRow + 1;
-    }
-    else
-    {
-      firstRow = (pass.first + line * pass.stride) * geometry.height;
-      endRow = firstRow + geometry.height;
-    }
+    // The line's one row, or the rows of its slice.
+    const std::int64_t firstRow = PassRow(pass, geometry, pass.rowsPerSlice > 0 ? line : line * geometry.height);
+    const std::int64_t endRow = firstRow + (pass.rowsPerSlice > 0 ? 1 : geometry.height);
     begin = runs.rowOffsets[firstRow];
     end = runs.rowOffsets[endRow];
   }
