@@ -31,6 +31,7 @@ std::atomic<BlockLabelingUse> blockLabeling{ BlockLabelingUse::Automatic };
 std::atomic<std::size_t>      regionCopyBytes{ 0 };
 std::atomic<std::size_t>      regionPieceBytes{ 0 };
 std::atomic<std::int64_t>     treeMergeSecondCopies{ 0 };
+std::atomic<double>           lastSampledForegroundFraction{ -1.0 };
 
 /** The caller's current CUDA device is theirs: selected for a run, given back after it. */
 class CurrentDeviceScope
@@ -204,6 +205,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   const std::int64_t secondCopies = m_Sequence->TreeMergeSecondCopies();
   m_Sequence->Run(*m_StreamDevice, image, options, result);
   treeMergeSecondCopies += m_Sequence->TreeMergeSecondCopies() - secondCopies;
+  lastSampledForegroundFraction = m_Sequence->Labeling().CountedForegroundFraction();
 }
 
 } // namespace
@@ -249,6 +251,12 @@ BlockLabelingUse
 BlockLabeling()
 {
   return blockLabeling;
+}
+
+double
+LastSampledForegroundFraction()
+{
+  return lastSampledForegroundFraction;
 }
 
 std::int64_t

@@ -40,6 +40,12 @@ SetBlockLabeling(BlockLabelingUse use);
 BlockLabelingUse
 BlockLabeling();
 
+/** The foreground fraction that the last run of a CUDA backend in this
+ *  process sampled while counting runs (one row in 64, at most about 512 rows), as it chose its
+ *  labeling kernels by it; -1 when that run read no sample. */
+double
+LastSampledForegroundFraction();
+
 /** How many times, over all CUDA backends of the process, the tree merge
  *  compaction needed a second copy (its guessed node count was too small). */
 std::int64_t

@@ -3,10 +3,12 @@
 // CPU threads (test/gpu/emulation/EmulatedDevice.h). One run, stage by stage:
 //   1. upload the image (this file), in slabs of rows: the units of each
 //      slab are counted (the first pass of their detection) as it arrives,
-//      while the next slabs are copied; then the feature image if any;
+//      and the foreground of a sample of rows with them, while the next
+//      slabs are copied; then the feature image if any;
 //   2. label the units: detect them, join them into components (LabelStage.cuh);
-//      or, labels only under full connectivity in a volume of short runs,
-//      label blocks of 2 x 2 x 2 pixels (BlockLabeling.cuh) and go to 6;
+//      or, labels only under full connectivity in a volume of short runs
+//      that is not sparse, label blocks of 2 x 2 x 2 pixels
+//      (BlockLabeling.cuh) and go to 6;
 //   3. number the components in raster order (NumberingStage.cuh), or
 //      group the runs of a label image by value (ValueGroupingStage.cuh);
 //   4. build the feature table, one stage per FeatureCompaction
@@ -29,6 +31,7 @@
 //   ResidentBlocks(kernel, threads)        blocks of kernel that fit on the device at once
 //   Fill(destination, byte, bytes, what)
 //   Read(const T * source, what) -> T      waits for the work so far
+//   Read(const A * a, const B * b, what) -> std::pair<A, B>   the same, one wait for both
 //   Scratch<T>(slot, count, what)          per-call scratch of the pixel labelings (PixelLabeling.cuh)
 //   ExclusiveSum(what, in, out, count)     out[i] = in[0] + ... + in[i - 1]
 //   ExclusiveSumOf(what, f, out, count)    out[i] = f(0) + ... + f(i - 1)
@@ -588,8 +591,9 @@ private:
     {
       return false;
     }
-    const auto runs = static_cast<std::int64_t>(m_Labeling.template CountedUnits<Index>(device, frame));
-    return runs * BlockPixelsPerRunVolume > frame.pixels;
+    const auto   runs = static_cast<std::int64_t>(m_Labeling.template CountedUnits<Index>(device, frame));
+    const double density = m_Labeling.CountedForegroundFraction();
+    return runs * BlockPixelsPerRunVolume > frame.pixels && density >= BlockLeastDensityVolume;
   }
 
   /** 32-bit unit indices while the unit count (at most one per two pixels
@@ -605,14 +609,20 @@ private:
   }
 
   /** In a volume the block labeling is taken when the runs are shorter on
-   *  average than this many pixels of a row (background included): on the
-   *  H200 (512^3, 26-connectivity, labels only) it was faster at g = 1 from
-   *  d = 0.2 (6.3 pixels a run: 4.8 against 5.1 ms) to d = 0.9 (11: 2.0
-   *  against 4.1 ms), slower at d = 0.1 (11: 3.8 against 2.7 ms) and
-   *  wherever g >= 4 (16 and more). In a plane it was slower everywhere
-   *  (8192^2, 8-connectivity, g = 1, d = 0.5: 4.0 against 1.8 ms), so
-   *  planes keep the runs. */
-  static constexpr std::int64_t BlockPixelsPerRunVolume = 7;
+   *  average than BlockPixelsPerRunVolume pixels of a row (background
+   *  included) and the sampled foreground fraction d is at least
+   *  BlockLeastDensityVolume. A random image has about d (1 - d) runs a
+   *  pixel, so the run length alone cannot tell d = 0.1 from d = 0.9. On
+   *  the H100 (512^3, 26-connectivity, labels only, per image) the blocks
+   *  took 3.8 / 4.3 / 4.3 / 4.1 / 3.8 / 3.4 / 3.0 / 2.6 / 2.1 ms at g = 1,
+   *  d = 0.1 ... 0.9 (11, 6.3, 4.8, 4.2, 4, 4.2, 4.8, 6.3, 11 pixels a run)
+   *  where the runs joined from the rows' bits took 2.0 / 3.5 / 4.7 / 5.2 /
+   *  5.8 / 5.8 / 5.4 / 4.6 / 3.5; wherever g >= 4 (16 and more pixels a
+   *  run) and on the all-foreground image the runs won. In a plane the
+   *  blocks were slower everywhere (8192^2, 8-connectivity, g = 1, d =
+   *  0.5: 4.0 against 1.8 ms), so planes keep the runs. */
+  static constexpr std::int64_t BlockPixelsPerRunVolume = 14;
+  static constexpr double       BlockLeastDensityVolume = 0.25;
 
   UploadStage<Device>        m_Upload;
   UploadStage<Device>        m_FeatureUpload;

@@ -84,22 +84,55 @@ public:
   {
     if (firstRow == 0) // contents are undefined after each Reserve: once per run
     {
-      m_UnitCounts = Reserve<Index>(m_Units.counts, static_cast<std::size_t>(frame.geometry.rows) + 1, "run counts");
+      // The row counts, the scan's zero after them and, 8-byte aligned,
+      // the foreground sample: one memset clears both.
+      const std::size_t rows = static_cast<std::size_t>(frame.geometry.rows);
+      const std::size_t sampleAt = ((rows + 1) * sizeof(Index) + 7) & ~std::size_t{ 7 };
+      auto * const      bytes = static_cast<unsigned char *>(
+        m_Units.counts.Reserve(sampleAt + sizeof(unsigned long long), "run counts and a foreground sample"));
+      m_UnitCounts = bytes;
       m_UnitOffsets = nullptr;
+      m_SampledForeground = reinterpret_cast<unsigned long long *>(bytes + sampleAt);
+      device.Fill(bytes + rows * sizeof(Index),
+                  0,
+                  sampleAt + sizeof(unsigned long long) - rows * sizeof(Index),
+                  "clearing a count and a foreground sample");
+      m_ForegroundFraction = -1.0;
     }
-    CountRows<Index, Units>(device, frame, image, static_cast<Index *>(m_UnitCounts), firstRow, endRow);
+    CountRows<Index, Units>(
+      device,
+      frame,
+      image,
+      static_cast<Index *>(m_UnitCounts),
+      firstRow,
+      endRow,
+      ForegroundSample{ m_SampledForeground, firstRow, ForegroundSample::ShiftFor(frame.geometry.rows) });
   }
 
   /** How many units CountUnits counted in all rows (their row offsets are
-   *  kept for Run). */
+   *  kept for Run); also reads the foreground sample
+   *  (CountedForegroundFraction) in the same wait. */
   template <class Index>
   Index
   CountedUnits(Device & device, const Frame & frame)
   {
-    const auto scanned = ScanRowCounts(device, frame.geometry, static_cast<Index *>(m_UnitCounts), m_Units);
+    const Geometry & g = frame.geometry;
+    const auto scanned = ScanRowCounts(device, g, static_cast<Index *>(m_UnitCounts), m_Units, m_SampledForeground);
     m_UnitOffsets = scanned.offsets;
     m_UnitTotal = static_cast<std::uint64_t>(scanned.count);
+    const std::int64_t sampledPixels = ForegroundSample::SampledRows(g.rows) * g.width;
+    m_ForegroundFraction =
+      sampledPixels > 0 ? static_cast<double>(scanned.sampledForeground) / static_cast<double>(sampledPixels) : 0.0;
     return scanned.count;
+  }
+
+  /** The foreground fraction of the rows that CountUnits sampled
+   *  (ForegroundSample: one row in 64, at most about 512 rows), known once CountedUnits ran this
+   *  run, else -1. */
+  double
+  CountedForegroundFraction() const
+  {
+    return m_ForegroundFraction;
   }
 
   /** Detects and joins the units of strategy S in the uploaded image, whose
@@ -252,12 +285,13 @@ private:
    *  into rowCounts. */
   template <class Index, class Units>
   void
-  CountRows(Device &      device,
-            const Frame & frame,
-            const void *  image,
-            Index *       rowCounts,
-            std::int64_t  firstRow,
-            std::int64_t  endRow)
+  CountRows(Device &         device,
+            const Frame &    frame,
+            const void *     image,
+            Index *          rowCounts,
+            std::int64_t     firstRow,
+            std::int64_t     endRow,
+            ForegroundSample sample = {})
   {
     const Geometry & g = frame.geometry;
     Geometry         slab = g;
@@ -276,7 +310,8 @@ private:
                         rows,
                         slab,
                         ForegroundOf<T>(frame.options),
-                        rowCounts + firstRow);
+                        rowCounts + firstRow,
+                        sample);
           return;
         }
       }
@@ -288,26 +323,41 @@ private:
                       rows,
                       slab,
                       ForegroundOf<T>(frame.options),
-                      rowCounts + firstRow);
+                      rowCounts + firstRow,
+                      sample);
       });
     });
   }
 
-  /** Row offsets of units (an exclusive scan of the row counts) and their total. */
+  /** Row offsets of units (an exclusive scan of the row counts) and their
+   *  total; with a foreground sample, its sum, read in the same wait. */
   template <class Index>
   struct ScannedCounts
   {
-    Index * offsets;
-    Index   count;
+    Index *            offsets;
+    Index              count;
+    unsigned long long sampledForeground = 0;
   };
   template <class Index>
   ScannedCounts<Index>
-  ScanRowCounts(Device & device, const Geometry & g, Index * rowCounts, UnitBuffers & buffers)
+  ScanRowCounts(Device &                   device,
+                const Geometry &           g,
+                Index *                    rowCounts,
+                UnitBuffers &              buffers,
+                const unsigned long long * sampledForeground = nullptr)
   {
     auto * rowOffsets = Reserve<Index>(buffers.offsets, static_cast<std::size_t>(g.rows) + 1, "row offsets");
-    device.Fill(rowCounts + g.rows, 0, sizeof(Index), "clearing a count");
+    if (sampledForeground == nullptr) // else CountUnits cleared the count after the rows with the sample
+    {
+      device.Fill(rowCounts + g.rows, 0, sizeof(Index), "clearing a count");
+    }
     device.ExclusiveSum("scan", rowCounts, rowOffsets, g.rows + 1);
-    return ScannedCounts<Index>{ rowOffsets, device.Read(rowOffsets + g.rows, "reading a count from the device") };
+    if (sampledForeground == nullptr)
+    {
+      return ScannedCounts<Index>{ rowOffsets, device.Read(rowOffsets + g.rows, "reading a count from the device") };
+    }
+    const auto read = device.Read(rowOffsets + g.rows, sampledForeground, "reading two counts from the device");
+    return ScannedCounts<Index>{ rowOffsets, read.first, read.second };
   }
 
   /** Units (Units: how rows are cut) in raster order; parent receives the
@@ -404,15 +454,21 @@ private:
    *  joined by PlainUnion. It reads every pixel of both rows for every
    *  neighbour row, where LinkRunsKernel searches per run, so it pays
    *  where runs are short, and it is taken only where it was faster on the
-   *  H100 (labels only, 8192^2, A/B in one call): planes under face
-   *  connectivity whose runs average at most RowBitsPixelsPerRun pixels
-   *  (g = 1, d = 0.1-0.5: 0.09-0.24 ms an image less; d = 0.6-0.9 within
-   *  +-0.09 ms). Not under full connectivity (8192^2, g = 1: faster up to
-   *  d = 0.3, 0.1-0.2 ms slower at d = 0.4-0.6), nor with the feature
-   *  table (2D g = 1: 20.7 against 20.2 Gpix/s summed), nor in volumes
-   *  (512^3 6-conn. g = 1: faster up to d = 0.4, slower above; every pass
-   *  of the row and slice levels reads its rows again), nor wherever runs
-   *  are long (g >= 4, all foreground: 0.02-0.10 ms slower). */
+   *  H100 (labels only, 8192^2 and 512^3 g = 1, A/B in one call): where
+   *  runs average at most RowBitsPixelsPerRun pixels and, by the sampled
+   *  foreground fraction d (CountedForegroundFraction),
+   *  - planes under face connectivity, any d (d = 0.1-0.5: 0.09-0.24 ms
+   *    an image less; d = 0.6-0.9 within +-0.09 ms);
+   *  - planes under full connectivity up to RowBitsFullPlaneDensity
+   *    (d = 0.1-0.3: 0.06-0.09 ms less; d = 0.4-0.6: 0.1-0.2 ms more);
+   *  - 6-connected volumes up to RowBitsFaceVolumeDensity (d = 0.1-0.4:
+   *    0.15-0.51 ms less; d = 0.5-0.9: 0.1-0.6 ms more: every pass of the
+   *    row and slice levels reads its rows again);
+   *  - 26-connected volumes that the block labeling leaves to the runs
+   *    (d = 0.1-0.9: 0.3-1.6 ms less).
+   *  Not with the feature table (2D g = 1: 20.7 against 20.2 Gpix/s
+   *  summed), nor wherever runs are long (g >= 4, all foreground:
+   *  0.02-0.50 ms slower). */
   template <class Index, class S>
   bool
   LinksByRowBits(Device & device, const Frame & frame, const void * image)
@@ -423,7 +479,7 @@ private:
     {
       return fits;
     }
-    if (!LabelsOnlyOfMask(frame.options) || frame.full || frame.geometry.depth > 1)
+    if (!LabelsOnlyOfMask(frame.options))
     {
       return false;
     }
@@ -431,7 +487,16 @@ private:
     // run detection.
     const auto runs = static_cast<std::int64_t>(m_UnitOffsets != nullptr ? static_cast<Index>(m_UnitTotal)
                                                                          : CountedUnits<Index>(device, frame));
-    return runs * RowBitsPixelsPerRun >= frame.pixels;
+    if (runs * RowBitsPixelsPerRun < frame.pixels)
+    {
+      return false;
+    }
+    const double density = m_ForegroundFraction;
+    if (frame.geometry.depth == 1)
+    {
+      return !frame.full || (density >= 0.0 && density <= RowBitsFullPlaneDensity);
+    }
+    return frame.full || (density >= 0.0 && density <= RowBitsFaceVolumeDensity);
   }
 
   /** The lock-free union-find over the units, then every unit its root.
@@ -545,11 +610,13 @@ private:
                   l.linked);
   }
 
-  UnitBuffers             m_Units;                 ///< the labeling units (the runs, for FLSL)
-  void *                  m_UnitCounts = nullptr;  ///< m_Units.counts as CountUnits reserved it this run
-  void *                  m_UnitOffsets = nullptr; ///< m_Units.offsets once CountedUnits scanned this run's counts
-  std::uint64_t           m_UnitTotal = 0;         ///< the units CountedUnits found
-  UnitBuffers             m_FullRuns;              ///< the runs, for strategies whose units are smaller
+  UnitBuffers          m_Units;                       ///< the labeling units (the runs, for FLSL)
+  void *               m_UnitCounts = nullptr;        ///< m_Units.counts as CountUnits reserved it this run
+  void *               m_UnitOffsets = nullptr;       ///< m_Units.offsets once CountedUnits scanned this run's counts
+  std::uint64_t        m_UnitTotal = 0;               ///< the units CountedUnits found
+  unsigned long long * m_SampledForeground = nullptr; ///< after the counts in m_Units.counts, as CountUnits reserved it
+  double               m_ForegroundFraction = -1.0;   ///< CountedForegroundFraction
+  UnitBuffers          m_FullRuns;                    ///< the runs, for strategies whose units are smaller
   typename Device::Buffer m_Linked;
   /** Rows of the blocks the union-find labels first in a volume: short
    *  enough that the chains within a block stay short, long enough that few
@@ -574,11 +641,16 @@ private:
    *  included) where LinksByRowBits takes the bits: 8192^2 g = 1 averages
    *  4 to 11, g = 4 16 and more. */
   static constexpr std::int64_t RowBitsPixelsPerRun = 12;
-  bool                          m_RowBitLinksEverywhere = false;
-  typename Device::Buffer       m_RunKeys;
-  typename Device::Buffer       m_UnitFeatures;
-  typename Device::Buffer       m_PixelLabels; ///< the label grid of pixel labelings
-  typename Device::Buffer       m_UnitAt;      ///< pixel -> unit, for pixel labelings
+  /** The highest sampled foreground fraction at which LinksByRowBits takes
+   *  the bits in planes under full connectivity, and in 6-connected
+   *  volumes: between the measured densities 0.3 and 0.4 (0.4 and 0.5). */
+  static constexpr double RowBitsFullPlaneDensity = 0.35;
+  static constexpr double RowBitsFaceVolumeDensity = 0.45;
+  bool                    m_RowBitLinksEverywhere = false;
+  typename Device::Buffer m_RunKeys;
+  typename Device::Buffer m_UnitFeatures;
+  typename Device::Buffer m_PixelLabels; ///< the label grid of pixel labelings
+  typename Device::Buffer m_UnitAt;      ///< pixel -> unit, for pixel labelings
   std::tuple<LabeledUnits<std::uint32_t>, LabeledUnits<unsigned long long>> m_Last{};
 };
 

@@ -170,21 +170,93 @@ ScanRow(const T * __restrict__ row, std::int64_t width, ForegroundTest<T> test, 
  *  detection kernels were 10 % slower bounded and are left free. */
 constexpr int RowScanBlocksPerProcessor = 4;
 
+/** The foreground pixels of one row in every 2^shift rows of the image,
+ *  summed by the run count kernels into *total while they count the runs:
+ *  the host reads it with the run count, in the same wait, and chooses
+ *  kernels by the density (runs alone cannot tell d from 1 - d: a random
+ *  image has about d (1 - d) runs a pixel). Rows are numbered from the
+ *  image's first row; a slab's kernel starts at firstRow. total null: no
+ *  sample. */
+struct ForegroundSample
+{
+  unsigned long long * total = nullptr;
+  std::int64_t         firstRow = 0;
+  int                  shift = 6;
+
+  /** One row in 64, or in more: at most about 512 rows, since the rows'
+   *  atomics on one word queue. */
+  static constexpr int
+  ShiftFor(std::int64_t rows)
+  {
+    int shift = 6;
+    while ((rows >> shift) > 512)
+    {
+      ++shift;
+    }
+    return shift;
+  }
+
+  /** Whether row r of the image is sampled: in block b of 2^shift rows,
+   *  the row b mod 2^shift. The sampled rows thus move through the rows of
+   *  a volume's slices (every 2^shift-th row would repeat the same few
+   *  rows of each slice, its first row being the slice's border). Cheap:
+   *  no division. */
+  static constexpr bool
+  Sampled(std::int64_t r, int shift)
+  {
+    const std::int64_t mask = (std::int64_t{ 1 } << shift) - 1;
+    return (r & mask) == ((r >> shift) & mask);
+  }
+
+  /** The rows of an image of rows rows that are sampled. */
+  static constexpr std::int64_t
+  SampledRows(std::int64_t rows)
+  {
+    const int          shift = ShiftFor(rows);
+    const std::int64_t blocks = rows >> shift;
+    const std::int64_t mask = (std::int64_t{ 1 } << shift) - 1;
+    return blocks + ((blocks & mask) < (rows & mask) ? 1 : 0);
+  }
+
+  /** Adds row r's foreground, lanePixels counted by each lane (whole warp). */
+  __device__ __forceinline__ void
+  Add(std::int64_t r, unsigned lanePixels) const
+  {
+    if (total != nullptr && Sampled(firstRow + r, shift))
+    {
+      const unsigned row = WarpSum32(lanePixels);
+      if (LaneId() == 0)
+      {
+        atomicAdd(total, static_cast<unsigned long long>(row));
+      }
+    }
+  }
+};
+
 /** Pass 1: counts[r] = number of runs (units) of row r (one warp per row). */
 template <class T, class Index, class Units = FullRuns, RunBreaks Breaks = RunBreaks::Foreground>
 __global__ void
-__launch_bounds__(BlockThreads, RowScanBlocksPerProcessor)
-  CountRunsKernel(const T * __restrict__ image, Geometry geometry, ForegroundTest<T> test, Index * __restrict__ counts)
+__launch_bounds__(BlockThreads, RowScanBlocksPerProcessor) CountRunsKernel(const T * __restrict__ image,
+                                                                           Geometry          geometry,
+                                                                           ForegroundTest<T> test,
+                                                                           Index * __restrict__ counts,
+                                                                           ForegroundSample sample)
 {
   for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
   {
     bool               endsAtWidth = false;
+    unsigned           foreground = 0; // this lane's foreground pixels of the row
     const std::int64_t n = ScanRow<Units, Breaks>(
-      image + r * geometry.width, geometry.width, test, [](const RowChunk &) {}, endsAtWidth);
+      image + r * geometry.width,
+      geometry.width,
+      test,
+      [&](const RowChunk & c) { foreground += c.foreground ? 1u : 0u; },
+      endsAtWidth);
     if (LaneId() == 0)
     {
       counts[r] = static_cast<Index>(n);
     }
+    sample.Add(r, foreground);
   }
 }
 
@@ -379,7 +451,8 @@ __global__ void
 __launch_bounds__(BlockThreads) CountByteRunsKernel(const std::uint8_t * __restrict__ image,
                                                     Geometry                     geometry,
                                                     ForegroundTest<std::uint8_t> test,
-                                                    Index * __restrict__ counts)
+                                                    Index * __restrict__ counts,
+                                                    ForegroundSample sample)
 {
   const int          lane = static_cast<int>(LaneId());
   const std::int64_t width = geometry.width;
@@ -388,11 +461,13 @@ __launch_bounds__(BlockThreads) CountByteRunsKernel(const std::uint8_t * __restr
     const std::uint8_t * row = image + r * width;
     unsigned             carry = 0; // foreground bit left of the stretch
     unsigned             starts = 0;
+    unsigned             pixels = 0; // this lane's foreground pixels
     for (std::int64_t x = static_cast<std::int64_t>(lane) * LanePixels; x - lane * LanePixels < width;
          x += WarpSize * LanePixels)
     {
       const unsigned foreground = LaneForegroundAt(row, x, width, test);
       starts += __popc(foreground & ~LeftForeground(foreground, carry));
+      pixels += __popc(foreground);
       carry = StretchCarry(foreground);
     }
     starts = WarpSum32(starts);
@@ -400,6 +475,7 @@ __launch_bounds__(BlockThreads) CountByteRunsKernel(const std::uint8_t * __restr
     {
       counts[r] = static_cast<Index>(starts);
     }
+    sample.Add(r, pixels);
   }
 }
 

@@ -148,6 +148,25 @@ public:
     return *host;
   }
 
+  /** Waits for the work so far and returns *first and *second: one wait
+   *  for both (each waits for the GPU to run dry). */
+  template <class A, class B>
+  std::pair<A, B>
+  Read(const A * first, const B * second, const char * what)
+  {
+    static_assert(sizeof(A) <= 8 && sizeof(B) <= 8, "two scalars of at most 8 bytes");
+    auto * host = static_cast<unsigned char *>(m_HostScalar.Reserve(16, what));
+    Check(cudaMemcpyAsync(host, first, sizeof(A), cudaMemcpyDeviceToHost, Stream()), what);
+    Check(cudaMemcpyAsync(host + 8, second, sizeof(B), cudaMemcpyDeviceToHost, Stream()), what);
+    Synchronize(Stream(), what);
+    m_BytesToHost += static_cast<std::int64_t>(sizeof(A) + sizeof(B));
+    A a;
+    B b;
+    std::memcpy(&a, host, sizeof(A));
+    std::memcpy(&b, host + 8, sizeof(B));
+    return { a, b };
+  }
+
   /** Scratch slot 0 .. ScratchSlots - 1: count elements of T, contents undefined. */
   template <class T>
   T *

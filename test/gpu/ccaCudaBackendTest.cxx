@@ -574,6 +574,78 @@ BlockLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
   cca::cuda::SetBlockLabeling(cca::cuda::BlockLabelingUse::Automatic);
 }
 
+/** The foreground sample that the run count takes while the image
+ *  arrives (ForegroundSample, cuda/RunDetection.cuh: every 64th row), by
+ *  which the engine chooses its labeling: on random masks whose labeling
+ *  reads it (labels only of volumes under full connectivity, of planes of
+ *  whole 16-pixel lane loads; volumes of up to 54,000 rows, sampled in
+ *  blocks of 64 rows and more), any pixel type and rule, uploaded in slabs
+ *  or whole, it must equal the mask's foreground fraction over those rows,
+ *  and the labels the CPU's. */
+void
+SampledForegroundChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
+{
+  const int cases = quick ? 8 : 60;
+  for (int i = 0; i < cases; ++i)
+  {
+    const std::uint32_t caseSeed = 950000 + seed + static_cast<std::uint32_t>(i);
+    std::mt19937        rng(caseSeed);
+    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    const int           dim = pick(2) == 0 ? 3 : 2;
+    const std::int64_t  nx = dim == 2 ? 16 * (1 + pick(40)) : 1 + pick(80);
+    const std::int64_t  ny = 1 + pick(dim == 2 ? 400 : 90);
+    // A volume of up to 54,000 rows (the blocks' choice reads the sample).
+    const std::int64_t nz = dim == 3 ? 2 + pick(599) : 1;
+    const Mask         mask = RandomMask(dim, nx, ny, nz, pick(11) / 10.0, 1 + pick(4), caseSeed);
+    Encoding           e;
+    e.type = allTypes[pick(8)];
+    e.rule = pick(2) == 0 ? ForegroundRule::NotEqualTo : ForegroundRule::EqualTo;
+    e.value = pick(2) == 0 ? 0 : 7;
+    const TestImage image = Encode(mask, e, caseSeed);
+    cca::Options    options;
+    options.foregroundRule = e.rule;
+    options.foregroundValue = e.value;
+    options.computeRuns = false;
+    options.computeFeatures = false;
+    options.connectivity = dim == 3 ? Connectivity::Full : (pick(2) == 0 ? Connectivity::Face : Connectivity::Full);
+    options.labelImageType = pick(2) == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
+    cca::cuda::SetUploadSlabBytes(pick(2) == 0 ? 0 : static_cast<std::size_t>(1 + pick(5000)));
+    const std::string name = "sampled foreground seed=" + std::to_string(caseSeed);
+    const bool        same = Check(engine, image, options, name, tally);
+    cca::cuda::SetUploadSlabBytes(0);
+    std::int64_t sampled = 0;
+    std::int64_t sampledRows = 0;
+    // In each block of 2^k rows (64 or more: at most about 512 blocks), block b's row b mod 2^k.
+    int shift = 6;
+    while (((ny * nz) >> shift) > 512)
+    {
+      ++shift;
+    }
+    const std::int64_t block = std::int64_t{ 1 } << shift;
+    for (std::int64_t r = 0; r < ny * nz; ++r)
+    {
+      if (r % block != (r / block) % block)
+      {
+        continue;
+      }
+      ++sampledRows;
+      for (std::int64_t x = 0; x < nx; ++x)
+      {
+        sampled += mask.on[static_cast<std::size_t>(r * nx + x)] != 0 ? 1 : 0;
+      }
+    }
+    const double expected = static_cast<double>(sampled) / static_cast<double>(sampledRows * nx);
+    const double fraction = cca::cuda::LastSampledForegroundFraction();
+    if (same && fraction != expected)
+    {
+      --tally.passed;
+      ++tally.failed;
+      std::cout << "FAIL " << name << " [" << mask.description << "]: sampled foreground fraction " << fraction
+                << ", expected " << expected << std::endl;
+    }
+  }
+}
+
 void
 EdgeCases(cca::Engine & engine, bool reduced, Tally & tally)
 {
@@ -1081,6 +1153,14 @@ main(int argc, char * argv[])
                 << std::endl;
     }
 
+    Tally sampling;
+    if (isDefault)
+    {
+      SampledForegroundChecks(engine, quick, seed, sampling);
+      std::cout << name << " sampled foreground: " << sampling.passed << " passed, " << sampling.failed << " failed"
+                << std::endl;
+    }
+
     if (large && isDefault)
     {
       LargeImage(engine, big);
@@ -1088,9 +1168,11 @@ main(int argc, char * argv[])
     }
 
     const int algorithmFailed = random.failed + edge.failed + repeat.failed + counting.failed + wide.failed +
-                                big.failed + compaction.failed + slabs.failed + regions.failed + blocks.failed;
+                                big.failed + compaction.failed + slabs.failed + regions.failed + blocks.failed +
+                                sampling.failed;
     const int algorithmPassed = random.passed + edge.passed + repeat.passed + counting.passed + wide.passed +
-                                big.passed + compaction.passed + slabs.passed + regions.passed + blocks.passed;
+                                big.passed + compaction.passed + slabs.passed + regions.passed + blocks.passed +
+                                sampling.passed;
     std::cout << name << ": " << algorithmPassed << " passed, " << algorithmFailed << " failed in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - algorithmStart).count() << " s"
               << std::endl;

@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 namespace emulation
@@ -92,6 +93,14 @@ public:
   {
     m_BytesToHost += static_cast<std::int64_t>(sizeof(T));
     return *source;
+  }
+
+  template <class A, class B>
+  std::pair<A, B>
+  Read(const A * first, const B * second, const char *)
+  {
+    m_BytesToHost += static_cast<std::int64_t>(sizeof(A) + sizeof(B));
+    return { *first, *second };
   }
 
   template <class T>

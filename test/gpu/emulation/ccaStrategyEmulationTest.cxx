@@ -387,6 +387,89 @@ BlockSuite(int cases, std::uint32_t seed)
   return failed;
 }
 
+/** The run count's foreground sample (ForegroundSample,
+ *  cuda/RunDetection.cuh), by which the engine chooses its labeling,
+ *  against a count on the host: the foreground pixels of one row in each
+ *  block of 64 rows (longer blocks in large images: at most about 512
+ *  rows) over those rows' pixels, exactly, whatever slabs the image is counted
+ *  in, by the byte kernel (8-bit rows of whole lane loads) and the
+ *  per-pixel one (other widths, 16-bit pixels), under every foreground
+ *  rule; the run count beside it against the host's. */
+int
+ForegroundSampleSuite(int cases, std::uint32_t seed)
+{
+  emulation::Device             device;
+  LabelStage<emulation::Device> stage;
+  return SeededCases("foreground sample", cases, seed, [&](std::uint32_t caseSeed, auto & pick) {
+    const int dimension = pick(2) != 0 ? 3 : 2;
+    // Up to 300 x 300 rows: blocks of 64 to 256 rows.
+    std::int64_t size[3] = { pick(2) != 0 ? 16 * (1 + pick(4)) : 1 + pick(40),
+                             1 + pick(300),
+                             dimension == 3 ? 1 + pick(300) : 1 };
+    const std::vector<Pixel> mask =
+      RandomBlockImage(size[0], size[1], size[2], pick(11) / 10.0, 1 + pick(3), caseSeed * 40503u);
+    // Values 0 to 3 where the mask is 0 or not, tested by a random rule.
+    std::vector<std::uint16_t> values(mask.size());
+    for (std::size_t i = 0; i < mask.size(); ++i)
+    {
+      values[i] = static_cast<std::uint16_t>(mask[i] != 0 ? 1 + pick(3) : 0);
+    }
+    const bool           sixteenBits = pick(2) != 0;
+    std::vector<Pixel>   bytes(values.begin(), values.end());
+    Options              options = OptionsFor(Algorithm::Default, pick(2) != 0);
+    const ForegroundRule rules[3] = { ForegroundRule::EqualTo, ForegroundRule::NotEqualTo, ForegroundRule::All };
+    options.foregroundRule = rules[pick(3)];
+    options.foregroundValue = pick(4);
+    ImageView view = emulation::ByteImageView(bytes, dimension, size);
+    if (sixteenBits)
+    {
+      view.data = values.data();
+      view.pixelType = PixelType::UInt16;
+    }
+    const Frame        frame = MakeFrame(view, options);
+    const std::int64_t rows = size[1] * size[2];
+    const std::int64_t slabRows = pick(2) != 0 ? 1 + pick(static_cast<int>(rows)) : rows;
+    for (std::int64_t first = 0; first < rows; first += slabRows) // as the upload calls it: the image, its rows
+    {
+      stage.CountUnits<std::uint32_t, FullRuns>(device, frame, view.data, first, std::min(rows, first + slabRows));
+    }
+    const std::uint32_t runs = stage.CountedUnits<std::uint32_t>(device, frame);
+    auto                foreground = [&](std::size_t i) {
+      return options.foregroundRule == ForegroundRule::All ||
+             ((values[i] == options.foregroundValue) == (options.foregroundRule == ForegroundRule::EqualTo));
+    };
+    // In each block of 2^k rows (64 or more: at most about 512 blocks), block b's row b mod 2^k.
+    int shift = 6;
+    while ((rows >> shift) > 512)
+    {
+      ++shift;
+    }
+    const std::int64_t block = std::int64_t{ 1 } << shift;
+    std::int64_t       expectedRuns = 0;
+    std::int64_t       sampled = 0;
+    std::int64_t       sampledRows = 0;
+    for (std::int64_t r = 0; r < rows; ++r)
+    {
+      for (std::int64_t x = 0; x < size[0]; ++x)
+      {
+        const auto i = static_cast<std::size_t>(r * size[0] + x);
+        expectedRuns += foreground(i) && (x == 0 || !foreground(i - 1)) ? 1 : 0;
+        sampled += r % block == (r / block) % block && foreground(i) ? 1 : 0;
+      }
+      sampledRows += r % block == (r / block) % block ? 1 : 0;
+    }
+    const double       expected = static_cast<double>(sampled) / static_cast<double>(sampledRows * size[0]);
+    std::ostringstream problem;
+    if (runs != expectedRuns || stage.CountedForegroundFraction() != expected)
+    {
+      problem << size[0] << "x" << size[1] << "x" << size[2] << (sixteenBits ? " 16-bit" : " 8-bit") << " slab rows "
+              << slabRows << ": runs " << runs << " (host " << expectedRuns << "), sampled foreground fraction "
+              << stage.CountedForegroundFraction() << " (host " << expected << ")";
+    }
+    return problem.str();
+  });
+}
+
 /** Images in (emulated) device memory: read in place when dense, packed on
  *  the device from strides (transposed, reversed, padded), and label images
  *  written in place, against the CPU backend on the same strided view; no
@@ -767,6 +850,7 @@ main(int argc, char * argv[])
   failed += DeviceMemory(cases * 4, seed + 300000);
   failed += BlockSuite(cases * 8, seed + 400000);
   failed += ByteLabelImageSuite(cases * 4, seed + 500000);
+  failed += ForegroundSampleSuite(cases * 4, seed + 600000);
   const auto tiles = TileShapes();
   failed += Shapes("TM_Early", Algorithm::TM_Early, false, tiles, RunTable);
   failed += Shapes("TM_Late 64-bit", Algorithm::TM_Late, true, tiles, RunTable);
