@@ -533,7 +533,8 @@ struct BlockLabels
   const Index *        firstKey;    ///< per root block, its component's first pixel key
   const unsigned *     firstPixels; ///< bitmap of the first pixel keys
   const Index *        wordRank;    ///< per bitmap word, the first pixels before it
-  Index                count;       ///< components
+  Index                count;       ///< components; an upper bound (the blocks) until read when deferred
+  const Index *        deviceCount; ///< where the count waits on the device when its read is deferred, else null
 };
 
 template <class Index>
@@ -604,9 +605,12 @@ public:
            !o.countAtomicUpdates;
   }
 
+  /** Labels the blocks of image. deferCount: the count stays on the
+   *  device (BlockLabels::deviceCount) and count holds the blocks, an
+   *  upper bound, so that the label image is queued without a wait. */
   template <class Index>
   BlockLabels<Index>
-  Run(Device & device, const Frame & frame, const void * image)
+  Run(Device & device, const Frame & frame, const void * image, bool deferCount = false)
   {
     BlockLabels<Index> l{};
     const BlockGrid    g = MakeBlockGrid(frame.geometry);
@@ -652,7 +656,14 @@ public:
     l.firstKey = firstKey;
     l.firstPixels = firstPixels;
     l.wordRank = wordRank;
+    if (deferCount)
+    {
+      l.count = static_cast<Index>(g.count);
+      l.deviceCount = wordRank + words;
+      return l;
+    }
     l.count = device.Read(wordRank + words, "reading a count from the device");
+    l.deviceCount = nullptr;
     return l;
   }
 

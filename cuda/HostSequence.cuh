@@ -346,12 +346,18 @@ public:
     Index                 componentCount = 0;
     if (LabelsByBlocks<Index>(device, frame))
     {
-      const BlockLabels<Index> blocks = m_Blocks.template Run<Index>(device, frame, deviceImage);
+      // The count read once the label image is queued, as for the units
+      // (LabelAndMeasureUnits): with 32-bit indices its bound, the blocks,
+      // decides the label image's width as the count would.
+      const bool               deferCount = sizeof(Index) == 4;
+      const BlockLabels<Index> blocks = m_Blocks.template Run<Index>(device, frame, deviceImage, deferCount);
       device.Record(Milestone::UnitsLabeled);
-      componentCount = blocks.count;
-      result.objectsFound = static_cast<std::int64_t>(componentCount);
-      NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(componentCount));
+      NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(blocks.count));
       m_Outputs.WriteBlockLabels(device, frame, blocks);
+      componentCount = blocks.deviceCount != nullptr
+                         ? device.Read(blocks.deviceCount, "reading a count from the device")
+                         : blocks.count;
+      result.objectsFound = static_cast<std::int64_t>(componentCount);
     }
     else
     {
@@ -513,8 +519,15 @@ private:
     const bool                labelImage = options.objects != Objects::ForegroundComponents;
     const LabeledUnits<Index> labeled = m_Labeling.template Run<Index, S>(device, frame, deviceImage, m_Counts);
     device.Record(Milestone::UnitsLabeled);
-    Components<Index> components = options.objects == Objects::LabelValues ? m_Grouping.Run(device, frame, labeled)
-                                                                           : m_Numbering.Run(device, frame, labeled);
+    // Labels only of a mask need the count only for the result: it is read
+    // once the label image is queued, not between the numbering and the
+    // label image. With 32-bit units there are fewer than 2^31 components,
+    // so its bound (the units) decides the label image's width as the
+    // count would (OutputStage::LabelTarget) and cannot overflow it.
+    const bool        deferCount = LabelsOnlyOfMask(options) && sizeof(Index) == 4;
+    Components<Index> components = options.objects == Objects::LabelValues
+                                     ? m_Grouping.Run(device, frame, labeled)
+                                     : m_Numbering.Run(device, frame, labeled, deferCount);
     if (options.objects == Objects::LabelValueComponents)
     {
       m_Grouping.KeysOfComponents(device, labeled, components);
@@ -567,6 +580,11 @@ private:
       m_Histograms.Build(device, frame, deviceFeature, labeled.runs, runLabel, Index{ 0 }, Index{ 0 }, dense.Table());
     }
     m_Outputs.template Write<Index, S>(device, frame, deviceImage, labeled, components, runLabel);
+    if (components.deviceCount != nullptr) // deferred: labels only, no selection
+    {
+      NumberingStage<Device>::ReadCount(device, components);
+      result.objectsFound = static_cast<std::int64_t>(components.count);
+    }
     return MeasuredObjects<Index>{ components.count, objectKeys };
   }
 

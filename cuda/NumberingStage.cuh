@@ -29,15 +29,23 @@ struct Components
   Index * rootOf; ///< per component, its root unit (null without the feature table)
   Index * rank;   ///< per unit, the roots before it; free once numbered (as many entries as units: >= runs);
                   ///< labels only of a mask: the same memory as label
+  /** Where the count waits on the device when its read is deferred
+   *  (NumberingStage::Run): count then holds an upper bound, the units,
+   *  until ReadCount. Null once read. */
+  const Index * deviceCount = nullptr;
 };
 
 template <class Device>
 class NumberingStage
 {
 public:
+  /** Numbers the components of l. deferCount: the count stays on the
+   *  device (Components::deviceCount) and count holds the units, an upper
+   *  bound, so that the outputs are queued behind the numbering without a
+   *  wait; ReadCount reads it later. */
   template <class Index>
   Components<Index>
-  Run(Device & device, const Frame & frame, const LabeledUnits<Index> & l)
+  Run(Device & device, const Frame & frame, const LabeledUnits<Index> & l, bool deferCount = false)
   {
     Components<Index> c{};
     const Index       units = l.units.count;
@@ -69,8 +77,26 @@ public:
                   c.label,
                   c.rootOf,
                   count);
+    if (deferCount)
+    {
+      c.count = units;
+      c.deviceCount = count;
+      return c;
+    }
     c.count = device.Read(count, "reading a count from the device");
     return c;
+  }
+
+  /** The count of c, read now if it was deferred. */
+  template <class Index>
+  static void
+  ReadCount(Device & device, Components<Index> & c)
+  {
+    if (c.deviceCount != nullptr)
+    {
+      c.count = device.Read(c.deviceCount, "reading a count from the device");
+      c.deviceCount = nullptr;
+    }
   }
 
   /** Throws Error::Kind::Overflow when a uint32 label image cannot hold count objects. */
