@@ -491,12 +491,13 @@ private:
     {
       return false;
     }
+    // CountedUnits, above or during the block labeling's choice, read the sample too.
     const double density = m_ForegroundFraction;
     if (frame.geometry.depth == 1)
     {
-      return !frame.full || (density >= 0.0 && density <= RowBitsFullPlaneDensity);
+      return !frame.full || density <= RowBitsFullPlaneDensity;
     }
-    return frame.full || (density >= 0.0 && density <= RowBitsFaceVolumeDensity);
+    return frame.full || density <= RowBitsFaceVolumeDensity;
   }
 
   /** The lock-free union-find over the units, then every unit its root.

@@ -20,6 +20,7 @@
 #include "cca/RandomImages.h"
 
 #include "CudaBackendTesting.h"
+#include "ccaSampledRows.h"
 #include "ccaTreeCopySteps.h"
 
 #include <algorithm>
@@ -575,7 +576,7 @@ BlockLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
 }
 
 /** The foreground sample that the run count takes while the image
- *  arrives (ForegroundSample, cuda/RunDetection.cuh: every 64th row), by
+ *  arrives (ForegroundSample, cuda/RunDetection.cuh; ccaSampledRows.h), by
  *  which the engine chooses its labeling: on random masks whose labeling
  *  reads it (labels only of volumes under full connectivity, of planes of
  *  whole 16-pixel lane loads; volumes of up to 54,000 rows, sampled in
@@ -615,16 +616,9 @@ SampledForegroundChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Ta
     cca::cuda::SetUploadSlabBytes(0);
     std::int64_t sampled = 0;
     std::int64_t sampledRows = 0;
-    // In each block of 2^k rows (64 or more: at most about 512 blocks), block b's row b mod 2^k.
-    int shift = 6;
-    while (((ny * nz) >> shift) > 512)
-    {
-      ++shift;
-    }
-    const std::int64_t block = std::int64_t{ 1 } << shift;
     for (std::int64_t r = 0; r < ny * nz; ++r)
     {
-      if (r % block != (r / block) % block)
+      if (!ccatest::IsSampledRow(r, ny * nz))
       {
         continue;
       }

@@ -14,6 +14,7 @@
 //
 // Usage: ccaStrategyEmulationTest [--cases N] [--seed S]
 #include "EmulatedBackend.h"
+#include "ccaSampledRows.h"
 
 #include "cca/Engine.h"
 #include "cca/RandomImages.h"
@@ -438,25 +439,18 @@ ForegroundSampleSuite(int cases, std::uint32_t seed)
       return options.foregroundRule == ForegroundRule::All ||
              ((values[i] == options.foregroundValue) == (options.foregroundRule == ForegroundRule::EqualTo));
     };
-    // In each block of 2^k rows (64 or more: at most about 512 blocks), block b's row b mod 2^k.
-    int shift = 6;
-    while ((rows >> shift) > 512)
-    {
-      ++shift;
-    }
-    const std::int64_t block = std::int64_t{ 1 } << shift;
-    std::int64_t       expectedRuns = 0;
-    std::int64_t       sampled = 0;
-    std::int64_t       sampledRows = 0;
+    std::int64_t expectedRuns = 0;
+    std::int64_t sampled = 0;
+    std::int64_t sampledRows = 0;
     for (std::int64_t r = 0; r < rows; ++r)
     {
       for (std::int64_t x = 0; x < size[0]; ++x)
       {
         const auto i = static_cast<std::size_t>(r * size[0] + x);
         expectedRuns += foreground(i) && (x == 0 || !foreground(i - 1)) ? 1 : 0;
-        sampled += r % block == (r / block) % block && foreground(i) ? 1 : 0;
+        sampled += ccatest::IsSampledRow(r, rows) && foreground(i) ? 1 : 0;
       }
-      sampledRows += r % block == (r / block) % block ? 1 : 0;
+      sampledRows += ccatest::IsSampledRow(r, rows) ? 1 : 0;
     }
     const double       expected = static_cast<double>(sampled) / static_cast<double>(sampledRows * size[0]);
     std::ostringstream problem;
