@@ -32,6 +32,7 @@ std::atomic<std::size_t>      regionCopyBytes{ 0 };
 std::atomic<std::size_t>      regionPieceBytes{ 0 };
 std::atomic<std::int64_t>     treeMergeSecondCopies{ 0 };
 std::atomic<double>           lastSampledForegroundFraction{ -1.0 };
+std::atomic<std::int64_t>     numberingClimbingRuns{ -1 };
 
 /** The caller's current CUDA device is theirs: selected for a run, given back after it. */
 class CurrentDeviceScope
@@ -201,6 +202,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_Sequence->SetForceWideIndex(ForceWideRunIndex());
   m_Sequence->SetSlabBytes(UploadSlabBytes());
   m_Sequence->SetBlockLabeling(BlockLabeling());
+  m_Sequence->SetNumberingClimbingRuns(numberingClimbingRuns);
   m_StreamDevice->SetRegionCopies(regionCopyBytes, regionPieceBytes);
   const std::int64_t secondCopies = m_Sequence->TreeMergeSecondCopies();
   m_Sequence->Run(*m_StreamDevice, image, options, result);
@@ -251,6 +253,12 @@ BlockLabelingUse
 BlockLabeling()
 {
   return blockLabeling;
+}
+
+void
+SetNumberingClimbingRuns(std::int64_t units)
+{
+  numberingClimbingRuns = units;
 }
 
 double

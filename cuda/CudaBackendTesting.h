@@ -40,6 +40,12 @@ SetBlockLabeling(BlockLabelingUse use);
 BlockLabelingUse
 BlockLabeling();
 
+/** From how many units (runs, or pieces of runs) the numbering of CUDA
+ *  backends climbs from several a thread (NumberComponentsKernel), so that
+ *  small test images take that path; -1: the default. */
+void
+SetNumberingClimbingRuns(std::int64_t units);
+
 /** The foreground fraction that the last run of a CUDA backend in this
  *  process sampled while counting runs (one row in 64, at most about 512 rows), as it chose its
  *  labeling kernels by it; -1 when that run read no sample. */

@@ -475,6 +475,14 @@ public:
     m_BlockLabeling = use;
   }
 
+  /** Tests: from how many units the numbering climbs from several a
+   *  thread (NumberingStage::SetClimbingRuns); -1: the default. */
+  void
+  SetNumberingClimbingRuns(std::int64_t units)
+  {
+    m_Numbering.SetClimbingRuns(units);
+  }
+
   /** Copies of the tree merge compaction that needed a second one, over all runs. */
   std::int64_t
   TreeMergeSecondCopies() const

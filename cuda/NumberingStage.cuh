@@ -67,16 +67,26 @@ public:
     c.label = labelsOnly ? c.rank : Reserve<Index>(m_Label, units, "run labels");
     c.rootOf = o.computeFeatures ? Reserve<Index>(m_RootOf, units, "component roots") // room for the most components
                                  : nullptr;
-    device.Launch("numbering kernel",
-                  BlocksFor(static_cast<std::int64_t>(units), BlockThreads),
-                  BlockThreads,
-                  NumberComponentsKernel<Index>,
-                  units,
-                  c.rank,
-                  l.parent,
-                  c.label,
-                  c.rootOf,
-                  count);
+    const auto launch = [&](auto kernel, int climbs) {
+      device.Launch("numbering kernel",
+                    BlocksFor(static_cast<std::int64_t>(units), std::int64_t{ BlockThreads } * climbs),
+                    BlockThreads,
+                    kernel,
+                    units,
+                    c.rank,
+                    l.parent,
+                    c.label,
+                    c.rootOf,
+                    count);
+    };
+    if (static_cast<std::int64_t>(units) >= m_ClimbingRuns)
+    {
+      launch(NumberComponentsKernel<Index, NumberingClimbs>, NumberingClimbs);
+    }
+    else
+    {
+      launch(NumberComponentsKernel<Index, 1>, 1);
+    }
     if (deferCount)
     {
       c.count = units;
@@ -85,6 +95,14 @@ public:
     }
     c.count = device.Read(count, "reading a count from the device");
     return c;
+  }
+
+  /** Tests: from how many units a thread climbs from several
+   *  (NumberComponentsKernel); -1: NumberingClimbingRuns. */
+  void
+  SetClimbingRuns(std::int64_t units)
+  {
+    m_ClimbingRuns = units < 0 ? NumberingClimbingRuns : units;
   }
 
   /** The count of c, read now if it was deferred. */
@@ -115,6 +133,7 @@ private:
   typename Device::Buffer m_Count;
   typename Device::Buffer m_Label;
   typename Device::Buffer m_RootOf;
+  std::int64_t            m_ClimbingRuns = NumberingClimbingRuns;
 };
 
 } // namespace cuda

@@ -95,6 +95,45 @@ ClimbToRoot(const Index * parent, Index i)
   return i;
 }
 
+/** ClimbToRoot for Count nodes at once: node[k] becomes its root where
+ *  active[k] (else it is left alone, unread). The climbs advance together,
+ *  a level a step, so each step's loads are independent and in flight at
+ *  the same time; one climb a thread waits a memory latency a level with
+ *  nothing else to issue. */
+template <class Loads = CoherentLoads, int Count, class Index>
+__device__ __forceinline__ void
+ClimbToRoots(const Index * parent, Index (&node)[Count], const bool (&active)[Count])
+{
+  Index p[Count];
+#pragma unroll
+  for (int k = 0; k < Count; ++k)
+  {
+    p[k] = active[k] ? Loads::Load(parent, node[k]) : node[k];
+  }
+  for (;;)
+  {
+    bool climbing = false;
+#pragma unroll
+    for (int k = 0; k < Count; ++k)
+    {
+      climbing |= p[k] != node[k];
+    }
+    if (!climbing)
+    {
+      return;
+    }
+#pragma unroll
+    for (int k = 0; k < Count; ++k)
+    {
+      if (p[k] != node[k])
+      {
+        node[k] = p[k];
+        p[k] = Loads::Load(parent, node[k]);
+      }
+    }
+  }
+}
+
 /** Joins the sets of a and b (Alg. 5); returns the node where the two
  *  walks met, a root of the joined set at that moment. Halving: the walks
  *  point each node they pass at its grandparent (an atomic per step). */

@@ -1155,6 +1155,21 @@ main(int argc, char * argv[])
                 << std::endl;
     }
 
+    Tally climbing;
+    {
+      // Every numbering climbs from several runs a thread, as by default
+      // only images of millions of runs do (NumberComponentsKernel).
+      cca::cuda::SetNumberingClimbingRuns(0);
+      const int climbingCases = quick ? (isDefault ? 20 : 4) : (isDefault ? 200 : 30);
+      for (int i = 0; i < climbingCases; ++i)
+      {
+        RandomCase(engine, 1100000 + seed + static_cast<std::uint32_t>(i), climbing);
+      }
+      cca::cuda::SetNumberingClimbingRuns(-1);
+      std::cout << name << " numbering climbs: " << climbing.passed << " passed, " << climbing.failed << " failed"
+                << std::endl;
+    }
+
     if (large && isDefault)
     {
       LargeImage(engine, big);
@@ -1163,10 +1178,10 @@ main(int argc, char * argv[])
 
     const int algorithmFailed = random.failed + edge.failed + repeat.failed + counting.failed + wide.failed +
                                 big.failed + compaction.failed + slabs.failed + regions.failed + blocks.failed +
-                                sampling.failed;
+                                sampling.failed + climbing.failed;
     const int algorithmPassed = random.passed + edge.passed + repeat.passed + counting.passed + wide.passed +
                                 big.passed + compaction.passed + slabs.passed + regions.passed + blocks.passed +
-                                sampling.passed;
+                                sampling.passed + climbing.passed;
     std::cout << name << ": " << algorithmPassed << " passed, " << algorithmFailed << " failed in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - algorithmStart).count() << " s"
               << std::endl;

@@ -267,6 +267,9 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
     emulator.sequence.SetBlockRows(pick(2) != 0 ? 1 + pick(5) : 0);
     emulator.sequence.SetRowBitLinksEverywhere(pick(2) != 0);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, granularity, caseSeed * 7919u);
+    // The numbering's climbs from several runs a thread, which by default
+    // only images of millions of runs take (NumberComponentsKernel).
+    emulator.sequence.SetNumberingClimbingRuns(pick(2) != 0 ? 0 : -1);
     const std::int64_t slabsBefore = emulator.device.UploadedSlabs();
     std::string        problem = EmulateAndCompare(engine, emulator, c, options, wide, RunTable);
     const std::int64_t rows = c.size[1] * c.size[2];
