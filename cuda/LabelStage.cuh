@@ -545,18 +545,28 @@ private:
                         p);
           return;
         }
-        device.Launch("union-find kernel",
-                      LinkPassBlocks(p, frame.geometry, static_cast<std::int64_t>(l.units.count), BlockThreads),
-                      BlockThreads,
-                      LinkRunsKernel<Index, decltype(join), S::Units::Span, decltype(joins)>,
-                      l.units,
-                      frame.geometry,
-                      frame.full,
-                      l.parent,
-                      l.linked, // null with labels only
-                      join,
-                      joins,
-                      p);
+        const auto launchLinks = [&](auto kernel) {
+          device.Launch("union-find kernel",
+                        LinkPassBlocks(p, frame.geometry, static_cast<std::int64_t>(l.units.count), BlockThreads),
+                        BlockThreads,
+                        kernel,
+                        l.units,
+                        frame.geometry,
+                        frame.full,
+                        l.parent,
+                        l.linked, // null with labels only
+                        join,
+                        joins,
+                        p);
+        };
+        if (SearchesRowsTogether(frame.full, frame.geometry, p))
+        {
+          launchLinks(LinkRunsKernel<Index, decltype(join), S::Units::Span, decltype(joins), true>);
+        }
+        else
+        {
+          launchLinks(LinkRunsKernel<Index, decltype(join), S::Units::Span, decltype(joins), false>);
+        }
       });
       // The feature votes read each unit's root straight from parent;
       // labels only leave the trees as they are and the numbering climbs

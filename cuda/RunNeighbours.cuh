@@ -99,6 +99,63 @@ ForEachRunInRange(const RunArrays<Index> & runs, std::int64_t q, std::int32_t lo
   }
 }
 
+/** ForEachRunInRange in the rows q[s] (q[s] < 0: none) at once: the binary
+ *  searches advance together, a step in every row at a time, so that their
+ *  loads are in flight together; then visit(b) row by row, in the order of
+ *  q. */
+template <int Rows, class Index, class Visit>
+__device__ __forceinline__ void
+ForEachRunInRanges(const RunArrays<Index> & runs,
+                   const std::int64_t (&q)[Rows],
+                   std::int32_t lo,
+                   std::int32_t hi,
+                   Visit &&     visit)
+{
+  Index first[Rows];
+  Index last[Rows];
+  Index rowEnd[Rows];
+#pragma unroll
+  for (int s = 0; s < Rows; ++s)
+  {
+    first[s] = q[s] >= 0 ? runs.rowOffsets[q[s]] : Index{ 0 };
+    last[s] = q[s] >= 0 ? runs.rowOffsets[q[s] + 1] : Index{ 0 };
+    rowEnd[s] = last[s];
+  }
+  for (;;)
+  {
+    bool searching = false;
+#pragma unroll
+    for (int s = 0; s < Rows; ++s)
+    {
+      if (first[s] < last[s])
+      {
+        searching = true;
+        const Index middle = first[s] + (last[s] - first[s]) / 2;
+        if (runs.end[middle] > lo)
+        {
+          last[s] = middle;
+        }
+        else
+        {
+          first[s] = middle + 1;
+        }
+      }
+    }
+    if (!searching)
+    {
+      break;
+    }
+  }
+#pragma unroll
+  for (int s = 0; s < Rows; ++s)
+  {
+    for (Index b = first[s]; b < rowEnd[s] && runs.x[b] < hi; ++b)
+    {
+      visit(b);
+    }
+  }
+}
+
 } // namespace cuda
 } // namespace cca
 

@@ -331,6 +331,21 @@ LinkPassBlocks(const LinkPass & pass, const Geometry & g, std::int64_t runs, int
   return static_cast<unsigned>(pass.lines * chunks);
 }
 
+/** Whether the runs of a pass search their touching runs in all the rows
+ *  it joins at once (LinkRunsKernel's SearchRowsTogether): in volumes
+ *  under full connectivity, the passes between slices join three rows. In
+ *  planes and 6-connected volumes a pass joins one row, where searching
+ *  row by row was faster (searching the rows of every pass together cost
+ *  2D 8-conn. 5 %). H100, 26-connected volumes, summed, A/B in one call
+ *  (benchmark/results/h100-numbering-climbs/rows-together/): labels only
+ *  g = 4 99.8 -> 107.8 Gvox/s, g = 16 176.0 -> 181.3; the full table g = 1
+ *  14.7 -> 16.1, g = 4 62.0 -> 64.9. */
+inline bool
+SearchesRowsTogether(bool full, const Geometry & g, const LinkPass & pass)
+{
+  return full && g.depth > 1 && pass.rows != LinkedRows::SameSlice;
+}
+
 /** One thread per run of the pass: merges it with every touching run of the
  *  preceding neighbour rows the pass selects. Face: ranges must share a
  *  pixel column; Full: ranges may also touch diagonally (range extended by
@@ -341,8 +356,15 @@ LinkPassBlocks(const LinkPass & pass, const Geometry & g, std::int64_t runs, int
  *  Strategies: Union joins two sets (PlainUnion, or the on-the-fly feature
  *  merge); when units are pieces of runs (pixels, HA sub-runs), a unit that
  *  starts where the previous unit of its row ends is joined with it too
- *  (in the pass over all runs). */
-template <class Index, class Union = PlainUnion, UnitSpan Span = UnitSpan::WholeRuns, class Joins = AnyTouchingRuns>
+ *  (in the pass over all runs). SearchRowsTogether: the searches for the
+ *  first touching run of all the rows the pass joins advance together
+ *  (ForEachRunInRanges), for the passes that join the three rows of the
+ *  previous slice under full connectivity (SearchesRowsTogether). */
+template <class Index,
+          class Union = PlainUnion,
+          UnitSpan Span = UnitSpan::WholeRuns,
+          class Joins = AnyTouchingRuns,
+          bool SearchRowsTogether = false>
 __global__ void
 LinkRunsKernel(RunArrays<Index> runs,
                Geometry         geometry,
@@ -395,22 +417,36 @@ LinkRunsKernel(RunArrays<Index> runs,
         markLinked(a - 1);
       }
     }
-    for (int s = 0; s < n; ++s)
-    {
-      const std::int64_t q = NeighbourRow(geometry, y, z, steps[s]);
-      if (q >= 0 && PassJoinsRow(pass, steps[s], y))
+    const auto visit = [&](Index b) {
+      if (joins(a, b))
       {
-        ForEachRunInRange(runs, q, lo, hi, [&](Index b) {
-          if (joins(a, b))
-          {
-            // From the root the last union met, not from a: a's own walk
-            // to it is paid once, not once per touching run (26-connected
-            // volumes join each run with about six).
-            const Index met = join(parent, representative, b);
-            representative = met < representative ? met : representative;
-            markLinked(b); // racing stores of the same value
-          }
-        });
+        // From the root the last union met, not from a: a's own walk
+        // to it is paid once, not once per touching run (26-connected
+        // volumes join each run with about six).
+        const Index met = join(parent, representative, b);
+        representative = met < representative ? met : representative;
+        markLinked(b); // racing stores of the same value
+      }
+    };
+    if constexpr (SearchRowsTogether)
+    {
+      std::int64_t q[4];
+#pragma unroll
+      for (int s = 0; s < 4; ++s)
+      {
+        q[s] = s < n && PassJoinsRow(pass, steps[s], y) ? NeighbourRow(geometry, y, z, steps[s]) : -1;
+      }
+      ForEachRunInRanges(runs, q, lo, hi, visit);
+    }
+    else
+    {
+      for (int s = 0; s < n; ++s)
+      {
+        const std::int64_t q = NeighbourRow(geometry, y, z, steps[s]);
+        if (q >= 0 && PassJoinsRow(pass, steps[s], y))
+        {
+          ForEachRunInRange(runs, q, lo, hi, visit);
+        }
       }
     }
     if (representative != a)
