@@ -71,32 +71,49 @@ __device__ __forceinline__ std::int64_t
   return ny + nz * g.height;
 }
 
+/** A step of the binary search for the first run of [first, last) whose
+ *  end is past lo (the lower bound of the runs that can reach lo). */
+template <class Index>
+__device__ __forceinline__ void
+HalveRunSearch(const RunArrays<Index> & runs, std::int32_t lo, Index & first, Index & last)
+{
+  const Index middle = first + (last - first) / 2;
+  if (runs.end[middle] > lo)
+  {
+    last = middle;
+  }
+  else
+  {
+    first = middle + 1;
+  }
+}
+
+/** Calls visit(b) for the runs from first on, before rowEnd, that start
+ *  before hi. */
+template <class Index, class Visit>
+__device__ __forceinline__ void
+VisitRunsBefore(const RunArrays<Index> & runs, Index first, Index rowEnd, std::int32_t hi, Visit && visit)
+{
+  for (Index b = first; b < rowEnd && runs.x[b] < hi; ++b)
+  {
+    visit(b);
+  }
+}
+
 /** Calls visit(b) for each run b of row q with end[b] > lo and x[b] < hi,
  *  i.e. each run that intersects the pixel range [lo, hi). */
 template <class Index, class Visit>
 __device__ __forceinline__ void
 ForEachRunInRange(const RunArrays<Index> & runs, std::int64_t q, std::int32_t lo, std::int32_t hi, Visit && visit)
 {
-  Index first = runs.rowOffsets[q];
-  Index last = runs.rowOffsets[q + 1];
-  // Lower bound: first run whose end is past lo.
+  Index       first = runs.rowOffsets[q];
+  const Index rowEnd = runs.rowOffsets[q + 1];
+  Index       last = rowEnd;
   while (first < last)
   {
-    const Index middle = first + (last - first) / 2;
-    if (runs.end[middle] > lo)
-    {
-      last = middle;
-    }
-    else
-    {
-      first = middle + 1;
-    }
+    HalveRunSearch(runs, lo, first, last);
   }
-  const Index rowEnd = runs.rowOffsets[q + 1];
-  for (Index b = first; b < rowEnd && runs.x[b] < hi; ++b)
-  {
-    visit(b);
-  }
+  VisitRunsBefore(runs, first, rowEnd, hi, visit);
 }
 
 /** ForEachRunInRange in the rows q[s] (q[s] < 0: none) at once: the binary
@@ -130,15 +147,7 @@ ForEachRunInRanges(const RunArrays<Index> & runs,
       if (first[s] < last[s])
       {
         searching = true;
-        const Index middle = first[s] + (last[s] - first[s]) / 2;
-        if (runs.end[middle] > lo)
-        {
-          last[s] = middle;
-        }
-        else
-        {
-          first[s] = middle + 1;
-        }
+        HalveRunSearch(runs, lo, first[s], last[s]);
       }
     }
     if (!searching)
@@ -149,10 +158,7 @@ ForEachRunInRanges(const RunArrays<Index> & runs,
 #pragma unroll
   for (int s = 0; s < Rows; ++s)
   {
-    for (Index b = first[s]; b < rowEnd[s] && runs.x[b] < hi; ++b)
-    {
-      visit(b);
-    }
+    VisitRunsBefore(runs, first[s], rowEnd[s], hi, visit);
   }
 }
 
