@@ -16,7 +16,7 @@
 // program that runs one of them.
 //
 // Usage: cca_e2e_benchmark [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick]
-//                          [--io-factories] [--keep-itk-output] [--json FILE]
+//                          [--io-factories] [--keep-itk-output] [--add-label-object] [--json FILE]
 //   --itk-reps: ITK's repetitions (default 3; 1 once a repetition took 5 s)
 //   --threads: the ITK threader's threads, ours and ITK's filter alike (default:
 //              ITK's default, the host's cores; the table used 16)
@@ -29,6 +29,8 @@
 //              object's New() then asks each of them, in ITK's filter too
 //   --keep-itk-output: keeps ITK's last LabelMap alive while ours are made (the
 //              tables before 2026-11-24 were measured so)
+//   --add-label-object: our LabelMaps filled through LabelMap::AddLabelObject,
+//              as before 2026-11-25, not appended to their container
 #include "BallImages.h"
 #include "ImageIOFactories.h"
 #include "JsonText.h"
@@ -534,6 +536,16 @@ Masks(bool quick)
   return masks;
 }
 
+/** Whether our D-dimensional LabelMaps are appended to their container
+ *  (CudaLabelStatisticsLabelMapBuilder::SetAppendToContainer). */
+template <unsigned D>
+void
+AppendToContainer(bool append)
+{
+  using Map = typename itk::CudaLabelStatisticsImageFilter<MaskImage<D>>::OutputImageType;
+  itk::CudaLabelStatisticsLabelMapBuilder<Map>::SetAppendToContainer(append);
+}
+
 } // namespace
 
 int
@@ -558,6 +570,11 @@ main(int argc, char * argv[])
       s.ioFactories = true;
     else if (arg == "--keep-itk-output")
       s.keepItkOutput = true;
+    else if (arg == "--add-label-object")
+    {
+      AppendToContainer<2>(false);
+      AppendToContainer<3>(false);
+    }
     else if (arg == "--json")
       s.json = next();
     else if (arg == "--only")
@@ -570,7 +587,7 @@ main(int argc, char * argv[])
     {
       std::cerr << "usage: " << argv[0]
                 << " [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick] [--io-factories]"
-                   " [--keep-itk-output] [--json FILE]\n";
+                   " [--keep-itk-output] [--add-label-object] [--json FILE]\n";
       return 2;
     }
   }

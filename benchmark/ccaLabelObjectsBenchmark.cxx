@@ -6,7 +6,7 @@
 // each configuration runs once per process.
 //
 // Usage: cca_label_objects_benchmark [--objects N] [--threads T] [--io-factories] [--new] [--grow-heaps]
-//        [--insert [--block B] [--prefault-nodes]]
+//        [--insert [--add-label-object] [--block B] [--prefault-nodes]]
 //   --objects: objects to make (default 4,000,000, about 5 GB)
 //   --threads: threads making them (default: the host's cores)
 //   --io-factories: registers ITK's NRRD, NIfTI, MetaImage, VTK and TIFF
@@ -17,8 +17,11 @@
 //   --grow-heaps: glibc's heaps grown 64 MiB at a time (a cca::MallocHeapSteps
 //                 alive), as the builder has them for 65536 objects or more
 //   --insert: then one more thread inserts them all into a LabelMap as the
-//             builder's inserter does (InsertBlock: blocks in BalancedOrder),
-//             timed apart: the serial part of a LabelMap build
+//             builder's inserter does (InsertBlock: appended to the map's
+//             container), timed apart: the serial part of a LabelMap build
+//   --add-label-object: with --insert, through AddLabelObject in blocks in
+//             BalancedOrder, as the builder inserts into maps whose container
+//             it does not reach
 //   --block B: with --insert, blocks of B objects (default: the builder's
 //              InsertionBlockObjects)
 //   --prefault-nodes: with --insert, the inserting thread first takes and
@@ -79,11 +82,15 @@ main(int argc, char * argv[])
       blockObjects = std::max(1LL, std::stoll(argv[++i]));
     else if (arg == "--prefault-nodes")
       prefault = true;
+    else if (arg == "--add-label-object")
+      Builder::SetAppendToContainer(false);
     else
     {
-      std::cerr << "usage: " << argv[0]
-                << " [--objects N] [--threads T] [--io-factories] [--new] [--grow-heaps] [--insert] [--block B]"
-                   " [--prefault-nodes]\n";
+      std::cerr
+        << "usage: " << argv[0]
+        << " [--objects N] [--threads T] [--io-factories] [--new] [--grow-heaps] [--insert] [--add-label-object]"
+           " [--block B]"
+           " [--prefault-nodes]\n";
       return 2;
     }
   }
@@ -179,11 +186,13 @@ main(int argc, char * argv[])
     inserter.join();
     const double insertMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - insertStart).count();
-    std::printf("  inserted %zu objects into a LabelMap on one thread, blocks of %lld: %.1f ms, %.1f ns an object\n",
-                static_cast<std::size_t>(map->GetNumberOfLabelObjects()),
-                blockObjects,
-                insertMs,
-                insertMs * 1e6 / static_cast<double>(objects));
+    std::printf(
+      "  inserted %zu objects into a LabelMap on one thread (%s), blocks of %lld: %.1f ms, %.1f ns an object\n",
+      static_cast<std::size_t>(map->GetNumberOfLabelObjects()),
+      Builder::AppendableContainer(map.GetPointer()) ? "appended" : "AddLabelObject",
+      blockObjects,
+      insertMs,
+      insertMs * 1e6 / static_cast<double>(objects));
   }
   return 0;
 }

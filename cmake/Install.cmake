@@ -5,6 +5,7 @@
 # installs
 #   include/CudaLabelStatistics/          the filter and engine headers
 #   lib/libCudaLabelStatisticsEngine.a    the engine (CPU and, if built, CUDA backend)
+#   lib/libCudaLabelStatisticsLabelMaps.a the LabelMap builder's container access (with ITK)
 #   bin/CudaLabelStatistics               the command-line program (with ITK)
 #   lib/cmake/CudaLabelStatistics/        CudaLabelStatisticsConfig.cmake and targets
 # so that a downstream project can
@@ -42,7 +43,8 @@ if(CCA_HAVE_ITK)
   endforeach()
   set_property(TARGET CudaLabelStatistics PROPERTY INTERFACE_LINK_LIBRARIES "${_cca_build_links}")
   set_target_properties(CudaLabelStatistics PROPERTIES EXPORT_NAME CudaLabelStatistics)
-  list(APPEND _cca_exported_targets CudaLabelStatistics)
+  set_target_properties(CudaLabelStatisticsLabelMaps PROPERTIES EXPORT_NAME LabelMaps)
+  list(APPEND _cca_exported_targets CudaLabelStatistics CudaLabelStatisticsLabelMaps)
 
   if(TARGET CudaLabelStatisticsApp)
     install(TARGETS CudaLabelStatisticsApp RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)

@@ -16,6 +16,7 @@
 #ifndef itkCudaLabelStatisticsLabelMapBuilder_h
 #define itkCudaLabelStatisticsLabelMapBuilder_h
 
+#include "itkCudaLabelStatisticsLabelObjectContainer.h"
 #include "itkCudaLabelStatisticsShapeAttributes.h"
 
 #include "cca/MallocHeaps.h"
@@ -44,26 +45,35 @@ namespace itk
  * \brief Fills an ordinary LabelMap with one label object per component of
  * an engine result: its lines and its shape attributes.
  *
- * A LabelMap keeps its objects in one std::map, which only AddLabelObject
- * fills, one object at a time: a serial insertion per object, which for
- * millions of components costs as much as making all the objects on every
- * core. So both run at once: the objects are made in chunks of consecutive
- * labels by the threader's work units, which take the chunks in label order,
- * and one more thread inserts them as soon as a block of chunks is made.
+ * A LabelMap keeps its objects in one std::map, filled one object at a
+ * time: a serial insertion per object, which for millions of components
+ * costs as much as making all the objects on every core. So both run at
+ * once: the objects are made in chunks of consecutive labels by the
+ * threader's work units, which take the chunks in label order, and one more
+ * thread inserts them as soon as a block of chunks is made.
  *
- * AddLabelObject finds the place of each label from the root of the tree
- * (std::map::operator[]; the container takes no hint). With labels inserted
- * in increasing order that walk runs down the tree's right spine, about
- * 2 log2(n) nodes, each load waiting for the one before: some 170 ns an
- * object at ten million objects, most of the insertion. A block's objects are
- * inserted in BalancedOrder instead (the middle label first, then the middles
- * of the halves): each block becomes a balanced subtree, the walks are
- * shorter and stay on nodes still in cache. That halves the insertion
- * (std::map of 10^7 keys: 170 -> 80 ns a key; the LabelMap of 4.4 million
- * objects on 2 cores: 240..360 -> 150..170 ns an object), and the map holds
- * the same objects under the same (distinct) labels in any order. The
- * inserter fetches the two cache lines of each object that AddLabelObject
- * touches ahead, since another core made it.
+ * For the LabelMap types whose container the module reaches
+ * (CudaLabelStatisticsLabelObjectContainer: ShapeLabelObject and
+ * StatisticsLabelObject maps of unsigned labels, with ITK 4 or 5) the
+ * inserter appends each object at the end of the map with the end as the
+ * hint, in constant time, since the labels arrive in increasing order (a
+ * label below the last one is placed by a search, as AddLabelObject places
+ * it).
+ *
+ * Other maps get AddLabelObject, which finds the place of each label from the
+ * root of the tree (std::map::operator[]; the container takes no hint). With
+ * labels inserted in increasing order that walk runs down the tree's right
+ * spine, about 2 log2(n) nodes, each load waiting for the one before: some
+ * 170 ns an object at ten million objects, most of the insertion. A block's
+ * objects are inserted in BalancedOrder instead (the middle label first, then
+ * the middles of the halves): each block becomes a balanced subtree, the
+ * walks are shorter and stay on nodes still in cache. That halves the
+ * insertion (std::map of 10^7 keys: 170 -> 80 ns a key; the LabelMap of 4.4
+ * million objects on 2 cores: 240..360 -> 150..170 ns an object), and the map
+ * holds the same objects under the same (distinct) labels in any order.
+ *
+ * Either way the inserter fetches the two cache lines of each object that
+ * the insertion touches ahead, since another core made it.
  *
  * The attributes reuse the eigensystems of earlier components with the same
  * central moments (CudaLabelStatisticsShapeAttributes::Memo).
@@ -269,16 +279,52 @@ public:
     }
   }
 
-  /** Adds block[0 .. count) to map in BalancedOrder(count) (explained
-   *  above), releasing each pointer of block once the map holds the object:
-   *  the inserter's work. fullOrder, the order of a full block, serves every
-   *  block of its size; a shorter one gets its own. */
+  /** Whether Build and InsertBlock append to the map's container where the
+   *  module reaches it (the default), or insert every object through
+   *  AddLabelObject: for the tests and benchmarks that compare the two. */
+  static void
+  SetAppendToContainer(bool append)
+  {
+    s_AppendToContainer.store(append, std::memory_order_relaxed);
+  }
+  static bool
+  GetAppendToContainer()
+  {
+    return s_AppendToContainer.load(std::memory_order_relaxed);
+  }
+
+  /** The container InsertBlock appends to, or nullptr where objects go
+   *  through AddLabelObject. */
+  static typename CudaLabelStatisticsLabelObjectContainer<TLabelMap>::ContainerType *
+  AppendableContainer(TLabelMap * map)
+  {
+    if constexpr (CudaLabelStatisticsLabelObjectContainer<TLabelMap>::Listed)
+    {
+      if (GetAppendToContainer())
+      {
+        return CudaLabelStatisticsLabelObjectContainer<TLabelMap>::Of(*map);
+      }
+    }
+    return nullptr;
+  }
+
+  /** Adds block[0 .. count) to map, releasing each pointer of block once the
+   *  map holds the object: the inserter's work. Appended in label order
+   *  where the container is reached (AppendableContainer), else through
+   *  AddLabelObject in BalancedOrder(count) (explained above). fullOrder, the
+   *  order of a full block, serves every block of its size; a shorter one
+   *  gets its own. */
   static void
   InsertBlock(TLabelMap *                         map,
               typename LabelObjectType::Pointer * block,
               SizeValueType                       count,
               const std::vector<SizeValueType> &  fullOrder)
   {
+    if (auto * container = AppendableContainer(map))
+    {
+      AppendBlock(*map, *container, block, count);
+      return;
+    }
     if (count != fullOrder.size())
     {
       InsertBlock(map, block, count, BalancedOrder(count));
@@ -324,6 +370,39 @@ public:
   }
 
 private:
+  inline static std::atomic<bool> s_AppendToContainer{ true };
+
+  /** What AddLabelObject does for each object of block, in constant time for
+   *  a label above the map's last: the same key, the object replacing one
+   *  already there under it, and Modified(). */
+  static void
+  AppendBlock(TLabelMap &                                                            map,
+              typename CudaLabelStatisticsLabelObjectContainer<TLabelMap>::ContainerType & container,
+              typename LabelObjectType::Pointer *                                      block,
+              SizeValueType                                                            count)
+  {
+    for (SizeValueType i = 0; i < count; ++i)
+    {
+      constexpr SizeValueType ahead = 16;
+      if (i + ahead < count)
+      {
+        PrefetchObject(block[i + ahead].GetPointer());
+      }
+      auto &          object = block[i];
+      const LabelType label = object->GetLabel();
+      if (container.empty() || container.rbegin()->first < label)
+      {
+        container.emplace_hint(container.end(), label, std::move(object));
+      }
+      else
+      {
+        container[label] = std::move(object);
+      }
+      object = nullptr;
+    }
+    map.Modified();
+  }
+
   /** LabelObjectType, made as by New() but without asking the factories. It
    *  adds nothing to the class: ITK's filters, Clone() and the name of the
    *  class see a LabelObjectType. */
@@ -369,7 +448,7 @@ private:
   }
 
   /** Fetches the cache lines of the object's reference count (written by
-   *  AddLabelObject's SmartPointer) and of its label (read), which follows the
+   *  the map's SmartPointer) and of its label (read), which follows the
    *  line container in LabelObject; a hint only. */
   static void
   PrefetchObject(const LabelObjectType * object)

@@ -20,7 +20,11 @@
 // recomputing the attributes, ShapeOpeningLabelMapFilter,
 // ShapeRelabelLabelMapFilter, ChangeLabelLabelMapFilter,
 // AggregateLabelMapFilter, and a graft. Masks with thousands of objects (many
-// chunks of the parallel build), 2D and 3D, with 1, 2 and 5 threads. The
+// chunks of the parallel build), 2D and 3D, with 1, 2 and 5 threads, the
+// objects appended to the map's container (the builder's way for these map
+// types) and, with 1 thread, added through AddLabelObject. The builder's
+// insertion itself, both ways, on labels out of order and repeated, must
+// leave the map AddLabelObject leaves. The
 // objects, made without asking ITK's object factories, are label objects of
 // the map's class to ITK (name, Clone(), CopyAllFrom()); and when a factory registered in
 // the process overrides that class, every object comes from the factory.
@@ -38,6 +42,7 @@
 #include "itkShapeOpeningLabelMapFilter.h"
 #include "itkShapeRelabelLabelMapFilter.h"
 
+#include <algorithm>
 #include <iostream>
 #include <string>
 #include <typeinfo>
@@ -197,17 +202,73 @@ SameImages(const TImage * got, const TImage * expected, Checker & check, const s
   check.Equal(differ, std::int64_t{ 0 }, what + ": differing pixels");
 }
 
+/** The builder's insertion (InsertBlock), appending to the container or
+ *  through AddLabelObject, against AddLabelObject itself: labels out of
+ *  order, a label repeated (the later object replaces the earlier), blocks
+ *  shorter and longer than one: the same objects under the same labels, and
+ *  the map modified. */
+template <typename TMap>
+void
+InsertionAsAddLabelObject(bool append, Checker & check)
+{
+  using Builder = itk::CudaLabelStatisticsLabelMapBuilder<TMap>;
+  using ObjectType = typename TMap::LabelObjectType;
+  check.Begin(std::string("the builder's insertion, ") + (append ? "appended" : "AddLabelObject") + ", " +
+              std::to_string(TMap::ImageDimension) + "D");
+  const std::vector<typename TMap::LabelType> labels{ 3, 4, 9, 2, 9, 100, 50, 101, 102, 1, 7, 200 };
+  std::vector<typename ObjectType::Pointer>   objects;
+  for (const auto label : labels)
+  {
+    objects.push_back(ObjectType::New());
+    objects.back()->SetLabel(label);
+  }
+  auto expected = TMap::New();
+  for (const auto & object : objects)
+  {
+    expected->AddLabelObject(object);
+  }
+
+  Builder::SetAppendToContainer(append);
+  auto got = TMap::New();
+  check.Equal(Builder::AppendableContainer(got.GetPointer()) != nullptr, append, "the container is appended to");
+  const auto                                before = got->GetMTime();
+  std::vector<typename ObjectType::Pointer> block = objects;
+  const auto                                fullOrder = Builder::BalancedOrder(5);
+  for (std::size_t begin = 0; begin < block.size(); begin += 5)
+  {
+    const auto count = static_cast<itk::SizeValueType>(std::min<std::size_t>(5, block.size() - begin));
+    Builder::InsertBlock(got.GetPointer(), block.data() + begin, count, fullOrder);
+  }
+  Builder::SetAppendToContainer(true);
+  check.Equal(got->GetMTime() > before, true, "modified");
+  check.Equal(got->GetNumberOfLabelObjects(), expected->GetNumberOfLabelObjects(), "object count");
+  typename TMap::ConstIterator a(got);
+  typename TMap::ConstIterator b(expected);
+  for (; !a.IsAtEnd() && !b.IsAtEnd(); ++a, ++b)
+  {
+    check.Equal(a.GetLabel(), b.GetLabel(), "label");
+    check.Equal(a.GetLabelObject() == b.GetLabelObject(), true, "label " + std::to_string(a.GetLabel()) + ": object");
+  }
+  for (const auto & object : block)
+  {
+    check.Equal(object.IsNull(), true, "the block's pointers released");
+  }
+  check.Equal(got->GetLabelObject(9) == objects[4].GetPointer(), true, "the repeated label's later object");
+}
+
 template <unsigned int D>
 void
-Case(const ccatest::Mask & mask, int threads, bool full, Checker & check)
+Case(const ccatest::Mask & mask, int threads, bool full, bool append, Checker & check)
 {
   using ImageType = itk::Image<unsigned char, D>;
   using OursType = itk::CudaLabelStatisticsImageFilter<ImageType>;
   using MapType = typename OursType::OutputImageType;
   using LabelImageType = typename OursType::LabelImageType;
+  using Builder = itk::CudaLabelStatisticsLabelMapBuilder<MapType>;
   const std::string context = std::to_string(D) + "D " + std::to_string(mask.size[0]) + "x" +
                               std::to_string(mask.size[1]) + "x" + std::to_string(mask.size[2]) + ", " +
-                              std::to_string(threads) + " threads" + (full ? ", full" : ", face");
+                              std::to_string(threads) + " threads" + (full ? ", full" : ", face") +
+                              (append ? ", appended" : ", AddLabelObject");
   check.Begin(context);
   const auto image = ccaitktest::MakeImage<ImageType>(mask, ccaitktest::TestGeometries(D)[1], 255, 0);
 
@@ -216,7 +277,18 @@ Case(const ccatest::Mask & mask, int threads, bool full, Checker & check)
   ours->SetFullyConnected(full);
   ours->SetComputeLabelImage(true);
   ours->GetMultiThreader()->SetMaximumNumberOfThreads(threads);
-  ours->Update();
+  Builder::SetAppendToContainer(append);
+  check.Equal(Builder::AppendableContainer(ours->GetOutput()) != nullptr, append, "the container is appended to");
+  try
+  {
+    ours->Update();
+  }
+  catch (...)
+  {
+    Builder::SetAppendToContainer(true);
+    throw;
+  }
+  Builder::SetAppendToContainer(true);
   auto reference = itk::BinaryImageToShapeLabelMapFilter<ImageType, MapType>::New();
   reference->SetInput(image);
   reference->SetFullyConnected(full);
@@ -336,14 +408,31 @@ Case(const ccatest::Mask & mask, int threads, bool full, Checker & check)
 int
 itkCudaLabelStatisticsLabelMapFiltersTest(int, char *[])
 {
+  // The filter's maps are appended to; a map of signed labels is not.
+  using Map2 = itk::CudaLabelStatisticsImageFilter<itk::Image<unsigned char, 2>>::OutputImageType;
+  using Map3 = itk::CudaLabelStatisticsImageFilter<itk::Image<unsigned char, 3>>::OutputImageType;
+  using SignedMap = itk::LabelMap<itk::ShapeLabelObject<int, 2>>;
+  static_assert(itk::CudaLabelStatisticsLabelObjectContainer<Map2>::Listed &&
+                  itk::CudaLabelStatisticsLabelObjectContainer<Map3>::Listed &&
+                  itk::CudaLabelStatisticsLabelObjectContainer<itk::LabelMap<itk::ShapeLabelObject<unsigned, 3>>>::Listed,
+                "the filter's label map types are appended to");
+  static_assert(!itk::CudaLabelStatisticsLabelObjectContainer<SignedMap>::Listed, "signed labels are not listed");
+
   Checker check;
+  for (const bool append : { true, false })
+  {
+    InsertionAsAddLabelObject<Map2>(append, check);
+    InsertionAsAddLabelObject<Map3>(append, check);
+    InsertionAsAddLabelObject<itk::LabelMap<itk::ShapeLabelObject<unsigned short, 2>>>(append, check);
+  }
   for (int threads : { 1, 2, 5 })
   {
+    const bool append = threads != 1;
     // Thousands of small objects: the parallel build takes many chunks.
-    Case<2>(ccatest::RandomMask(2, 300, 200, 1, 0.35, 1, 70 + threads), threads, threads == 2, check);
+    Case<2>(ccatest::RandomMask(2, 300, 200, 1, 0.35, 1, 70 + threads), threads, threads == 2, append, check);
     // Sparser with full connectivity, which joins more pixels.
     const bool full = threads != 2;
-    Case<3>(ccatest::RandomMask(3, 48, 40, 30, full ? 0.08 : 0.2, 1, 90 + threads), threads, full, check);
+    Case<3>(ccatest::RandomMask(3, 48, 40, 30, full ? 0.08 : 0.2, 1, 90 + threads), threads, full, append, check);
   }
   FactoryOverride<2>(ccatest::RandomMask(2, 200, 150, 1, 0.35, 1, 80), check);
   FactoryOverride<3>(ccatest::RandomMask(3, 30, 30, 20, 0.2, 1, 81), check);
