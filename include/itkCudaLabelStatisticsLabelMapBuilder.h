@@ -376,10 +376,10 @@ private:
    *  a label above the map's last: the same key, the object replacing one
    *  already there under it, and Modified(). */
   static void
-  AppendBlock(TLabelMap &                                                            map,
+  AppendBlock(TLabelMap &                                                                  map,
               typename CudaLabelStatisticsLabelObjectContainer<TLabelMap>::ContainerType & container,
-              typename LabelObjectType::Pointer *                                      block,
-              SizeValueType                                                            count)
+              typename LabelObjectType::Pointer *                                          block,
+              SizeValueType                                                                count)
   {
     for (SizeValueType i = 0; i < count; ++i)
     {

@@ -66,10 +66,9 @@ struct CudaLabelStatisticsLabelObjectContainer
 
 private:
   template <typename TLabel>
-  static constexpr bool ListedLabel =
-    std::is_same_v<TLabel, unsigned char> || std::is_same_v<TLabel, unsigned short> ||
-    std::is_same_v<TLabel, unsigned int> || std::is_same_v<TLabel, unsigned long> ||
-    std::is_same_v<TLabel, unsigned long long>;
+  static constexpr bool ListedLabel = std::is_same_v<TLabel, unsigned char> || std::is_same_v<TLabel, unsigned short> ||
+                                      std::is_same_v<TLabel, unsigned int> || std::is_same_v<TLabel, unsigned long> ||
+                                      std::is_same_v<TLabel, unsigned long long>;
 
   static constexpr bool ListedObject =
     std::is_same_v<LabelObjectType, ShapeLabelObject<LabelType, TLabelMap::ImageDimension>> ||

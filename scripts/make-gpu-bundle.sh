@@ -13,16 +13,16 @@ mkdir -p "$work/lib" .devcarry
 # in benchmark/make-bench-bundle.sh's bundle; gpu-machine-check.sh skips their
 # tests.
 programs=$(find "$build" -type f -perm -u+x ! -path '*/CMakeFiles/*' ! -name '*.so*' ! -name '*.ninja*' |
-  grep -v -E '/test/install/|EmulationTest$|/benchmark/cca_(benchmark|family_benchmark|filter_benchmark|e2e_benchmark|npp_benchmark)$')
+  grep -v -E '/test/install/|EmulationTest$|/benchmark/cca_[a-z_]*benchmark$')
 # Everything but the C/C++ runtime, which the GPU machine has in newer versions.
 ldd $programs | awk '/=>/ {print $3}' | sort -u |
   grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt)\.so|ld-linux' |
   xargs -r cp -L -t "$work/lib"
 # Tests write into the build's Temporary folders: they must exist there too;
 # shared libraries the build made itself (test shims) travel with it.
-{ echo "$programs"; find "$build" -name '*.so' ! -path '*/CMakeFiles/*'; find "$build" -name CTestTestfile.cmake
-  find "$build" -type d -name Temporary; } |
+{ echo "$programs"; find "$build" -name '*.so' ! -path '*/CMakeFiles/*'; find "$build" -name CTestTestfile.cmake; } |
   tar -cf "$work/build.tar" -T -
+find "$build" -type d -name Temporary | tar -rf "$work/build.tar" --no-recursion -T -
 # xz -9: a 64 MiB dictionary finds the engine's device code that every test program links again.
 tar -C "$work" -cf - lib build.tar | xz -T2 -9 > .devcarry/itk-bundle.tar.xz
 rm -rf "$work"

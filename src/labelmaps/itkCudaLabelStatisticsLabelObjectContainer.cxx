@@ -82,25 +82,25 @@ CudaLabelStatisticsLabelObjectContainer<TLabelMap>::Of(TLabelMap & map)
 }
 
 #if CCA_REACHES_LABEL_OBJECT_CONTAINER
-#  define CCA_EXPOSE_CONTAINER(TObject, TLabel, VDimension)                                                        \
-    template struct ContainerMemberExposer<LabelMap<TObject<TLabel, VDimension>>,                                  \
+#  define CCA_EXPOSE_CONTAINER(TObject, TLabel, VDimension)                       \
+    template struct ContainerMemberExposer<LabelMap<TObject<TLabel, VDimension>>, \
                                            &LabelMap<TObject<TLabel, VDimension>>::m_LabelObjectContainer>;
 #else
 #  define CCA_EXPOSE_CONTAINER(TObject, TLabel, VDimension)
 #endif
 
 // Every Listed type: both object types, the unsigned label types, 2D and 3D.
-#define CCA_LABEL_OBJECT_CONTAINER(TObject, TLabel, VDimension)                                                    \
-  CCA_EXPOSE_CONTAINER(TObject, TLabel, VDimension)                                                                \
+#define CCA_LABEL_OBJECT_CONTAINER(TObject, TLabel, VDimension) \
+  CCA_EXPOSE_CONTAINER(TObject, TLabel, VDimension)             \
   template struct CudaLabelStatisticsLabelObjectContainer<LabelMap<TObject<TLabel, VDimension>>>;
-#define CCA_LABEL_OBJECT_CONTAINERS(TObject, TLabel)                                                               \
-  CCA_LABEL_OBJECT_CONTAINER(TObject, TLabel, 2)                                                                   \
+#define CCA_LABEL_OBJECT_CONTAINERS(TObject, TLabel) \
+  CCA_LABEL_OBJECT_CONTAINER(TObject, TLabel, 2)     \
   CCA_LABEL_OBJECT_CONTAINER(TObject, TLabel, 3)
-#define CCA_LABEL_OBJECT_CONTAINERS_OF(TObject)                                                                    \
-  CCA_LABEL_OBJECT_CONTAINERS(TObject, unsigned char)                                                              \
-  CCA_LABEL_OBJECT_CONTAINERS(TObject, unsigned short)                                                             \
-  CCA_LABEL_OBJECT_CONTAINERS(TObject, unsigned int)                                                               \
-  CCA_LABEL_OBJECT_CONTAINERS(TObject, unsigned long)                                                              \
+#define CCA_LABEL_OBJECT_CONTAINERS_OF(TObject)        \
+  CCA_LABEL_OBJECT_CONTAINERS(TObject, unsigned char)  \
+  CCA_LABEL_OBJECT_CONTAINERS(TObject, unsigned short) \
+  CCA_LABEL_OBJECT_CONTAINERS(TObject, unsigned int)   \
+  CCA_LABEL_OBJECT_CONTAINERS(TObject, unsigned long)  \
   CCA_LABEL_OBJECT_CONTAINERS(TObject, unsigned long long)
 
 CCA_LABEL_OBJECT_CONTAINERS_OF(ShapeLabelObject)

@@ -412,10 +412,11 @@ itkCudaLabelStatisticsLabelMapFiltersTest(int, char *[])
   using Map2 = itk::CudaLabelStatisticsImageFilter<itk::Image<unsigned char, 2>>::OutputImageType;
   using Map3 = itk::CudaLabelStatisticsImageFilter<itk::Image<unsigned char, 3>>::OutputImageType;
   using SignedMap = itk::LabelMap<itk::ShapeLabelObject<int, 2>>;
-  static_assert(itk::CudaLabelStatisticsLabelObjectContainer<Map2>::Listed &&
-                  itk::CudaLabelStatisticsLabelObjectContainer<Map3>::Listed &&
-                  itk::CudaLabelStatisticsLabelObjectContainer<itk::LabelMap<itk::ShapeLabelObject<unsigned, 3>>>::Listed,
-                "the filter's label map types are appended to");
+  static_assert(
+    itk::CudaLabelStatisticsLabelObjectContainer<Map2>::Listed &&
+      itk::CudaLabelStatisticsLabelObjectContainer<Map3>::Listed &&
+      itk::CudaLabelStatisticsLabelObjectContainer<itk::LabelMap<itk::ShapeLabelObject<unsigned, 3>>>::Listed,
+    "the filter's label map types are appended to");
   static_assert(!itk::CudaLabelStatisticsLabelObjectContainer<SignedMap>::Listed, "signed labels are not listed");
 
   Checker check;
