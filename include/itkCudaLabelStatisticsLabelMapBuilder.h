@@ -113,13 +113,21 @@ public:
    *  heaps in large steps while it runs (cca::MallocHeapSteps). */
   static constexpr SizeValueType ManyObjects = 65536;
 
-  /** Objects per chunk for `components` objects and `makers` work units:
-   *  at least four chunks per work unit, so that a few hundred costly objects
-   *  (each with a histogram of 65536 bins) keep every work unit busy. */
+  /** Chunks per work unit at least, where the objects allow: objects differ
+   *  in cost by orders of magnitude (a ball of 4000 voxels and one of 30, or
+   *  a histogram of 65536 bins each), and the work units that take the cheap
+   *  chunks must be able to take more while one makes an expensive one. H100
+   *  machine, 16 threads, LabelMap of 60000 small balls (53,640 objects),
+   *  three rounds: 12.3 ms with 4 chunks a work unit, 10.3-11.1 with 64; the
+   *  CT-like masks (2,600 objects) and 8192^2 g = 16 unchanged
+   *  (benchmark/results/h100-labelmap-append/chunks). */
+  static constexpr SizeValueType ChunksPerMaker = 64;
+
+  /** Objects per chunk for `components` objects and `makers` work units. */
   static SizeValueType
   ObjectsPerChunk(SizeValueType components, SizeValueType makers)
   {
-    const SizeValueType share = (components + 4 * makers - 1) / (4 * makers);
+    const SizeValueType share = (components + ChunksPerMaker * makers - 1) / (ChunksPerMaker * makers);
     return std::max<SizeValueType>(1, std::min(ChunkObjects, share));
   }
 
