@@ -207,12 +207,15 @@ private:
 };
 
 /** ITK numbers objects 0, 1, 2, ... skipping the background value
- *  (BinaryImageToLabelMapFilter::CreateConsecutive); component k >= 1 gets: */
-inline long double
-ConsecutiveLabel(std::int64_t component, long double background)
+ *  (BinaryImageToLabelMapFilter::CreateConsecutive); component k >= 1 gets
+ *  this, in the arithmetic of T, where skips says the background value is
+ *  not negative: */
+template <typename T>
+inline T
+ConsecutiveLabel(std::int64_t component, bool skips, T background)
 {
-  const auto value = static_cast<long double>(component - 1);
-  return (background >= 0 && value >= background) ? value + 1 : value;
+  const auto value = static_cast<T>(component - 1);
+  return (skips && value >= background) ? value + 1 : value;
 }
 } // namespace CudaLabelStatisticsDetail
 
@@ -589,47 +592,33 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
   {
     const bool         kept = options.selection.Active() && !m_SortObjectsBySize;
     const std::int64_t largest = components == 0 ? 0 : (kept ? result.sourceNumbers.back() : components);
-    if (components > 0 &&
-        ConsecutiveLabel(largest, background) > static_cast<long double>(NumericTraits<LabelType>::max()))
+    if (components > 0 && ConsecutiveLabel(largest, background >= 0, background) >
+                            static_cast<long double>(NumericTraits<LabelType>::max()))
     {
       labelImage->Initialize();
       itkExceptionMacro(<< "Number of objects (" << largest << ") greater than maximum of output pixel type ("
                         << static_cast<typename NumericTraits<LabelType>::PrintType>(NumericTraits<LabelType>::max())
                         << ").");
     }
-    // ConsecutiveLabel's rule, in integers where the labels are (a long
-    // double an object cost 7-9 ns), on the threader's work units.
-    const auto number = [&](auto labelOf) {
-      constexpr std::int64_t block = std::int64_t{ 1 } << 16;
-      threader->ParallelizeArray(
-        0,
-        static_cast<SizeValueType>((components + block - 1) / block),
-        [&](SizeValueType b) {
-          const std::int64_t end = std::min(components, static_cast<std::int64_t>(b + 1) * block);
-          for (std::int64_t k = static_cast<std::int64_t>(b) * block; k < end; ++k)
-          {
-            labels[k] = labelOf(kept ? result.sourceNumbers[k] : k + 1);
-          }
-        },
-        nullptr);
-    };
-    if constexpr (std::is_integral_v<LabelType>)
-    {
-      using Wide = std::conditional_t<std::is_signed_v<LabelType>, std::int64_t, std::uint64_t>;
-      const bool skips = background >= 0;
-      const Wide skipped = static_cast<Wide>(m_OutputBackgroundValue);
-      number([skips, skipped](std::int64_t component) {
-        Wide value = static_cast<Wide>(component - 1);
-        value += (skips && value >= skipped) ? 1 : 0;
-        return static_cast<LabelType>(value);
-      });
-    }
-    else
-    {
-      number([background](std::int64_t component) {
-        return static_cast<LabelType>(ConsecutiveLabel(component, background));
-      });
-    }
+    // In integers where the labels are (a long double an object cost 7-9
+    // ns), on the threader's work units.
+    using Arithmetic = std::conditional_t<std::is_integral_v<LabelType>,
+                                          std::conditional_t<std::is_signed_v<LabelType>, std::int64_t, std::uint64_t>,
+                                          long double>;
+    const bool             skips = background >= 0;
+    const Arithmetic       skipped = static_cast<Arithmetic>(m_OutputBackgroundValue);
+    constexpr std::int64_t block = std::int64_t{ 1 } << 16;
+    threader->ParallelizeArray(
+      0,
+      static_cast<SizeValueType>((components + block - 1) / block),
+      [&](SizeValueType b) {
+        const std::int64_t end = std::min(components, static_cast<std::int64_t>(b + 1) * block);
+        for (std::int64_t k = static_cast<std::int64_t>(b) * block; k < end; ++k)
+        {
+          labels[k] = static_cast<LabelType>(ConsecutiveLabel(kept ? result.sourceNumbers[k] : k + 1, skips, skipped));
+        }
+      },
+      nullptr);
   }
   if (labelModes)
   {

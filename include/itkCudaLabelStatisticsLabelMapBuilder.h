@@ -190,7 +190,10 @@ public:
     std::thread inserter([&] {
       try
       {
-        const std::vector<SizeValueType> fullBlockOrder = BalancedOrder(std::min(components, blockObjects));
+        // The order of a full block, for maps filled through AddLabelObject only.
+        const std::vector<SizeValueType> fullBlockOrder = AppendableContainer(map) != nullptr
+                                                            ? std::vector<SizeValueType>{}
+                                                            : BalancedOrder(std::min(components, blockObjects));
         for (SizeValueType firstChunk = 0; firstChunk < chunks; firstChunk += chunksPerBlock)
         {
           const SizeValueType endChunk = std::min(chunks, firstChunk + chunksPerBlock);
@@ -338,19 +341,11 @@ public:
       InsertBlock(map, block, count, BalancedOrder(count));
       return;
     }
-    for (SizeValueType i = 0; i < count; ++i)
-    {
-      // The objects were made on other cores: fetch the two cache lines
-      // AddLabelObject touches (reference count, label) ahead.
-      constexpr SizeValueType ahead = 16;
-      if (i + ahead < count)
-      {
-        PrefetchObject(block[fullOrder[i + ahead]].GetPointer());
-      }
-      auto & object = block[fullOrder[i]];
-      map->AddLabelObject(object);
-      object = nullptr; // the map holds it now; released while it is in cache
-    }
+    InsertInOrder(
+      block,
+      count,
+      [&fullOrder](SizeValueType i) { return fullOrder[i]; },
+      [map](typename LabelObjectType::Pointer & object) { map->AddLabelObject(object); });
   }
 
   /** 0 .. count - 1 in the order a breadth-first walk of the balanced binary
@@ -380,6 +375,27 @@ public:
 private:
   inline static std::atomic<bool> s_AppendToContainer{ true };
 
+  /** insert(block[order(i)]) for i = 0 .. count - 1, then the block's
+   *  pointer released (the map holds the object now) while it is in cache.
+   *  The objects were made on other cores: the two cache lines the insertion
+   *  touches (reference count, label) are fetched ahead. */
+  template <typename TOrder, typename TInsert>
+  static void
+  InsertInOrder(typename LabelObjectType::Pointer * block, SizeValueType count, TOrder order, TInsert insert)
+  {
+    for (SizeValueType i = 0; i < count; ++i)
+    {
+      constexpr SizeValueType ahead = 16;
+      if (i + ahead < count)
+      {
+        PrefetchObject(block[order(i + ahead)].GetPointer());
+      }
+      auto & object = block[order(i)];
+      insert(object);
+      object = nullptr; // moved from where SmartPointer moves (ITK 5), still held where it copies (ITK 4)
+    }
+  }
+
   /** What AddLabelObject does for each object of block, in constant time for
    *  a label above the map's last: the same key, the object replacing one
    *  already there under it, and Modified(). */
@@ -389,25 +405,21 @@ private:
               typename LabelObjectType::Pointer *                                          block,
               SizeValueType                                                                count)
   {
-    for (SizeValueType i = 0; i < count; ++i)
-    {
-      constexpr SizeValueType ahead = 16;
-      if (i + ahead < count)
-      {
-        PrefetchObject(block[i + ahead].GetPointer());
-      }
-      auto &          object = block[i];
-      const LabelType label = object->GetLabel();
-      if (container.empty() || container.rbegin()->first < label)
-      {
-        container.emplace_hint(container.end(), label, std::move(object));
-      }
-      else
-      {
-        container[label] = std::move(object);
-      }
-      object = nullptr;
-    }
+    InsertInOrder(
+      block,
+      count,
+      [](SizeValueType i) { return i; },
+      [&container](typename LabelObjectType::Pointer & object) {
+        const LabelType label = object->GetLabel();
+        if (container.empty() || container.rbegin()->first < label)
+        {
+          container.emplace_hint(container.end(), label, std::move(object));
+        }
+        else
+        {
+          container[label] = std::move(object);
+        }
+      });
     map.Modified();
   }
 
