@@ -16,7 +16,8 @@
 // program that runs one of them.
 //
 // Usage: cca_e2e_benchmark [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick]
-//                          [--io-factories] [--keep-itk-output] [--add-label-object] [--json FILE]
+//                          [--io-factories] [--keep-itk-output] [--add-label-object] [--no-host-image-pool]
+//                          [--json FILE]
 //   --itk-reps: ITK's repetitions (default 3; 1 once a repetition took 5 s)
 //   --threads: the ITK threader's threads, ours and ITK's filter alike (default:
 //              ITK's default, the host's cores; the table used 16)
@@ -31,6 +32,11 @@
 //              tables before 2026-11-24 were measured so)
 //   --add-label-object: our LabelMaps filled through LabelMap::AddLabelObject,
 //              as before 2026-11-25, not appended to their container
+//   --no-host-image-pool: label images in memory from new[] (as before
+//              2026-11-25), not from the host image pool (cca/HostImageMemory.h)
+// With a label image (large-labels) every repetition is printed: the first
+// takes a fresh block of the pool, the second reuses it, and a block locked
+// after its second use takes the labels by DMA from the next one on.
 #include "BallImages.h"
 #include "ImageIOFactories.h"
 #include "JsonText.h"
@@ -38,6 +44,8 @@
 
 #include "itkBinaryImageToShapeLabelMapFilter.h"
 #include "itkCudaLabelStatisticsImageFilter.h"
+
+#include "cca/HostImageMemory.h"
 #include "itkImage.h"
 #include "itkMultiThreaderBase.h"
 
@@ -254,6 +262,15 @@ Configure(TFilter * filter, const MaskCase & m)
   filter->SetComputeOrientedBoundingBox(false);
 }
 
+/** Where a label image lives now: a page-locked block of the host image pool, another block, or elsewhere. */
+const char *
+LabelImageMemory(const void * labels, std::size_t bytes)
+{
+  if (cca::HostImageMemory::Pinned(labels, bytes))
+    return "in a page-locked block of the pool";
+  return cca::HostImageMemory::Use().inUseBytes >= bytes ? "in a block of the pool" : "from new[]";
+}
+
 /** Best Update() of a fresh ITK filter per repetition; returns the last filter, for the comparison. */
 template <unsigned D>
 typename itk::BinaryImageToShapeLabelMapFilter<MaskImage<D>>::Pointer
@@ -303,6 +320,19 @@ RunOurs(const MaskImage<D> * image, const MaskCase & m, BackendEnum backend, con
       row.stages = filter->GetStageTimes();
       row.labelMapMs = filter->GetLabelMapMilliseconds();
     }
+    if (m.labelImage)
+    {
+      const auto *      labels = filter->GetLabelImage();
+      const std::size_t bytes = labels->GetBufferedRegion().GetNumberOfPixels() * sizeof(*labels->GetBufferPointer());
+      std::printf("%-18s repetition %d: Update %.1f ms, engine %.1f, download %.1f, LabelMap %.1f; label image %s\n",
+                  row.mask.c_str(),
+                  r + 1,
+                  ms,
+                  filter->GetStageTimes().totalMs,
+                  filter->GetStageTimes().downloadMs,
+                  filter->GetLabelMapMilliseconds(),
+                  LabelImageMemory(labels->GetBufferPointer(), bytes));
+    }
   }
   row.objects = static_cast<std::int64_t>(filter->GetOutput()->GetNumberOfLabelObjects());
   return filter;
@@ -325,19 +355,41 @@ RunEngine(const MaskImage<D> * image, const MaskCase & m, const Settings & s, co
   options.foregroundRule = cca::ForegroundRule::EqualTo;
   options.foregroundValue = 1;
   options.connectivity = m.full ? cca::Connectivity::Full : cca::Connectivity::Face;
-  std::unique_ptr<std::uint64_t[]> labels; // not zeroed first: the engine writes every label
+  // The label image as the filter has it: a block of the host image pool per
+  // repetition, or (the pool off) one buffer from new[] for all, not zeroed
+  // first (the engine writes every label).
+  std::unique_ptr<std::uint64_t[]> labels;
+  const std::size_t                labelBytes = static_cast<std::size_t>(view.NumberOfPixels()) * sizeof(std::uint64_t);
   if (m.labelImage)
   {
-    labels.reset(new std::uint64_t[static_cast<std::size_t>(view.NumberOfPixels())]);
     options.labelImageType = cca::LabelImageType::UInt64;
-    options.labelImage = labels.get();
   }
   cca::Result result; // kept across repetitions, as the filter's cache keeps it
   row.engineMs = std::numeric_limits<double>::max();
   for (int r = 0; r < s.reps; ++r)
   {
+    void * block = m.labelImage ? cca::HostImageMemory::Acquire(labelBytes) : nullptr;
+    if (m.labelImage && block == nullptr && !labels)
+    {
+      labels.reset(new std::uint64_t[static_cast<std::size_t>(view.NumberOfPixels())]);
+    }
+    if (m.labelImage)
+    {
+      options.labelImage = block != nullptr ? block : labels.get();
+    }
     cca::Engine engine; // fresh: its memory comes from the process's pools
     engine.Run(view, options, result);
+    if (m.labelImage)
+    {
+      std::printf("%-18s engine alone, repetition %d: %.1f ms, download %.1f ms (%.1f GB/s); label image %s\n",
+                  m.name.c_str(),
+                  r + 1,
+                  result.times.totalMs,
+                  result.times.downloadMs,
+                  static_cast<double>(result.bytesCopiedToHost) / (result.times.downloadMs * 1e6),
+                  LabelImageMemory(options.labelImage, labelBytes));
+      cca::HostImageMemory::Release(block);
+    }
     if (result.times.totalMs < row.engineMs)
     {
       row.engineMs = result.times.totalMs;
@@ -575,6 +627,8 @@ main(int argc, char * argv[])
       AppendToContainer<2>(false);
       AppendToContainer<3>(false);
     }
+    else if (arg == "--no-host-image-pool")
+      cca::HostImageMemory::SetIdleLimit(0);
     else if (arg == "--json")
       s.json = next();
     else if (arg == "--only")
@@ -587,7 +641,7 @@ main(int argc, char * argv[])
     {
       std::cerr << "usage: " << argv[0]
                 << " [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick] [--io-factories]"
-                   " [--keep-itk-output] [--add-label-object] [--json FILE]\n";
+                   " [--keep-itk-output] [--add-label-object] [--no-host-image-pool] [--json FILE]\n";
       return 2;
     }
   }

@@ -5,6 +5,9 @@
 // device bytes that buffers hold, with its high-water mark.
 #include "DeviceMemory.h"
 
+#include "BackendImplementation.h"
+#include "HostImagePinning.h"
+
 #include <atomic>
 #include <cstdint>
 #include <limits>
@@ -296,4 +299,26 @@ PinnedBuffer::Release()
 }
 
 } // namespace cuda
+
+HostImagePinning
+CudaHostImagePinning()
+{
+  if (!CudaDeviceUsable())
+  {
+    return {};
+  }
+  HostImagePinning pinning;
+  // Portable: any device's copies see the block as page-locked.
+  pinning.pin = [](void * memory, std::size_t bytes) {
+    const bool pinned = cudaHostRegister(memory, bytes, cudaHostRegisterPortable) == cudaSuccess;
+    cudaGetLastError(); // a failure (no memory to lock) is the answer, not an error for the next call
+    return pinned;
+  };
+  pinning.unpin = [](void * memory) {
+    cudaHostUnregister(memory);
+    cudaGetLastError();
+  };
+  return pinning;
+}
+
 } // namespace cca

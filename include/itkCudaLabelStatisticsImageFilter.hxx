@@ -17,6 +17,7 @@
 #define itkCudaLabelStatisticsImageFilter_hxx
 
 #include "itkCudaLabelStatisticsEngineView.h"
+#include "itkCudaLabelStatisticsHostImageContainer.h"
 #include "itkCudaLabelStatisticsImageFilter.h"
 #include "itkCudaLabelStatisticsIntensityAttributes.h"
 #include "itkCudaLabelStatisticsLabelMapBuilder.h"
@@ -517,6 +518,16 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
     {
       itkExceptionMacro(<< "the label image region " << labelImage->GetBufferedRegion()
                         << " differs from the input region " << region);
+    }
+    if (directLabels && options.backend != cca::Backend::Cpu && cca::Engine::CudaAvailable())
+    {
+      // The GPU writes these labels: a large buffer then comes from the host
+      // image pool, where the next label image of about this size finds its
+      // pages made already and, from its third use, takes the labels by DMA
+      // (CudaLabelStatisticsHostImageContainer).
+      using PixelContainer = typename LabelImageType::PixelContainer;
+      labelImage->SetPixelContainer(
+        CudaLabelStatisticsHostImageContainer<typename PixelContainer::ElementIdentifier, LabelType>::New());
     }
     labelImage->Allocate();
     if (directLabels)

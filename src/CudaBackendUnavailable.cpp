@@ -1,5 +1,6 @@
 // Used in builds without a CUDA compiler: the CUDA backend reports itself absent.
 #include "BackendImplementation.h"
+#include "HostImagePinning.h"
 
 namespace cca
 {
@@ -23,6 +24,12 @@ StartCudaDevice(int)
 void
 ReleaseCudaCachedMemory()
 {}
+
+HostImagePinning
+CudaHostImagePinning()
+{
+  return {};
+}
 
 std::int64_t
 CudaDeviceBytesHeld()

@@ -1,6 +1,8 @@
 #include "cca/Engine.h"
+#include "cca/HostImageMemory.h"
 
 #include "BackendImplementation.h"
+#include "HostImagePinning.h"
 
 #include <chrono>
 #include <new>
@@ -212,6 +214,7 @@ Engine::StartCuda(int device)
 void
 Engine::ReleaseCachedMemory()
 {
+  HostImageMemory::Trim();
   if (CudaBackendCompiledIn())
   {
     ReleaseCudaCachedMemory();
@@ -325,7 +328,8 @@ Engine::Run(const ImageView & image, const Options & options)
 void
 Engine::Run(const ImageView & image, const Options & options, Result & result)
 {
-  const auto start = std::chrono::steady_clock::now();
+  const auto                start = std::chrono::steady_clock::now();
+  const EngineRunInProgress running; // the host image pool locks no memory meanwhile
   Reset(result);
   ValidateInput(image, options);
 

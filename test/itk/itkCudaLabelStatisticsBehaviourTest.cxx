@@ -18,13 +18,19 @@
 //   errors      label overflow, CUDA without a device, an empty region, a
 //               region whose pixel count wraps 64 bits
 //   memory      an address-space limit: itk::ExceptionObject, never std::bad_alloc
+//   hostimages  the label image's buffer from the host image pool: the pixel
+//               container alone, and on a GPU three filters in a row (the
+//               third into a page-locked block) against the CPU backend
 //   progress    ProgressEvent reaches 1.0
 //   types       other pixel types, label types, foreground rules and
 //               output background values, each against ITK's filters
 //   labelimage  writes our label image and ConnectedComponentImageFilter's
 //               to argv[2], argv[3]; the test driver's --compare checks them
+#include "itkCudaLabelStatisticsHostImageContainer.h"
 #include "itkCudaLabelStatisticsImageFilter.h"
 #include "itkCudaLabelStatisticsTestUtilities.h"
+
+#include "cca/HostImageMemory.h"
 
 #include "itkBinaryImageToShapeLabelMapFilter.h"
 #include "itkCommand.h"
@@ -357,6 +363,105 @@ MemorySuite(Checker & check)
   check.Begin("memory suite (Linux only)");
   std::cout << "not Linux: the address-space limit check is skipped\n";
 #endif
+}
+
+
+// ---- host images --------------------------------------------------------------------
+
+/** The pixel container alone: large buffers from the pool and back to it on
+ *  Initialize, growth and destruction; small ones and zeroed ones from new[]. */
+void
+HostImageContainerCases(Checker & check)
+{
+  using LabelImage = itk::Image<std::uint32_t, 2>;
+  using Container = itk::CudaLabelStatisticsHostImageContainer<itk::SizeValueType, std::uint32_t>;
+  const std::size_t inUse = cca::HostImageMemory::Use().inUseBytes;
+  const std::size_t large = 4096 * 4096 * sizeof(std::uint32_t); // 64 MiB: the pool's smallest
+
+  check.Begin("a 4096 x 4096 label image's buffer from the pool");
+  auto image = LabelImage::New();
+  image->SetRegions(LabelImage::RegionType(LabelImage::SizeType{ { 4096, 4096 } }));
+  image->SetPixelContainer(Container::New());
+  image->Allocate();
+  check.Equal(cca::HostImageMemory::Use().inUseBytes, inUse + large, "pool bytes in use");
+  image->FillBuffer(7);
+  image->SetPixel({ { 4095, 4095 } }, 9);
+  check.Equal(image->GetPixel({ { 4095, 4095 } }), 9u, "the last pixel");
+  check.Equal(image->GetPixel({ { 17, 3000 } }), 7u, "a filled pixel");
+  image->Initialize();
+  check.Equal(cca::HostImageMemory::Use().inUseBytes, inUse, "pool bytes in use after Initialize()");
+
+  check.Begin("small and zeroed buffers from new[]");
+  image = LabelImage::New();
+  image->SetRegions(LabelImage::RegionType(LabelImage::SizeType{ { 1000, 1000 } }));
+  image->SetPixelContainer(Container::New());
+  image->Allocate();
+  check.Equal(cca::HostImageMemory::Use().inUseBytes, inUse, "pool bytes in use, 1000 x 1000");
+  image->SetRegions(LabelImage::RegionType(LabelImage::SizeType{ { 4096, 4096 } }));
+  image->SetPixelContainer(Container::New());
+  image->Allocate(true);
+  check.Equal(cca::HostImageMemory::Use().inUseBytes, inUse, "pool bytes in use, zeroed 4096 x 4096");
+  check.Equal(image->GetPixel({ { 4000, 4000 } }), 0u, "a zeroed pixel");
+
+  check.Begin("growth from new[] to the pool and back to the pool on destruction");
+  auto container = Container::New();
+  container->Reserve(1000, false);
+  container->GetBufferPointer()[999] = 5;
+  container->Reserve(large / sizeof(std::uint32_t), false); // copies the old elements over
+  check.Equal(container->GetBufferPointer()[999], 5u, "an element kept on growth");
+  check.Equal(cca::HostImageMemory::Use().inUseBytes, inUse + large, "pool bytes in use after growth");
+  container->Reserve(large / sizeof(std::uint32_t) + 1024 * 1024, false); // a larger block, the first one back
+  check.Equal(
+    cca::HostImageMemory::Use().inUseBytes, inUse + large + 4 * 1024 * 1024, "pool bytes after a second growth");
+  container = nullptr;
+  check.Equal(cca::HostImageMemory::Use().inUseBytes, inUse, "pool bytes in use after destruction");
+}
+
+/** The filter: a label image of 64 MiB or more comes from the pool on the
+ *  GPU, and three filters in a row (fresh block, reused block, page-locked
+ *  block) give the CPU backend's labels; without a GPU it is not taken. */
+void
+HostImageSuite(Checker & check)
+{
+  HostImageContainerCases(check);
+
+  using MaskImage = itk::Image<unsigned char, 2>;
+  using Filter = itk::CudaLabelStatisticsImageFilter<MaskImage>;
+  const auto mask = ccaitktest::MakeImage<MaskImage>(
+    ccatest::RandomMask(2, 4096, 4100, 1, 0.45, 1, 2911), ccaitktest::IdentityGeometry(), 1, 0);
+  auto reference = Filter::New();
+  reference->SetInput(mask);
+  reference->SetBackend(BackendEnum::CPU);
+  reference->SetComputeLabelImage(true);
+  reference->Update();
+  const auto *      expected = reference->GetLabelImage()->GetBufferPointer();
+  const std::size_t pixels = 4096 * 4100;
+
+  const bool gpu = cca::Engine::CudaAvailable();
+  for (int use = 1; use <= 3; ++use)
+  {
+    check.Begin("label image " + std::to_string(use) + " of three filters in a row (" + (gpu ? "CUDA" : "no GPU") +
+                ")");
+    const std::size_t inUse = cca::HostImageMemory::Use().inUseBytes;
+    auto              filter = Filter::New();
+    filter->SetInput(mask);
+    filter->SetComputeLabelImage(true);
+    filter->Update();
+    const auto * labels = filter->GetLabelImage()->GetBufferPointer();
+    const bool   fromPool = cca::HostImageMemory::Use().inUseBytes > inUse;
+    check.Equal(fromPool, gpu, "the label image's buffer from the pool");
+    check.Equal(
+      cca::HostImageMemory::Pinned(labels, pixels * sizeof(*labels)), gpu && use == 3, "the label image page-locked");
+    std::size_t differences = 0;
+    for (std::size_t i = 0; i < pixels; ++i)
+    {
+      differences += labels[i] != expected[i];
+    }
+    check.Equal(differences, std::size_t{ 0 }, "labels differing from the CPU backend's (mask seed 2911)");
+    filter = nullptr; // gives the block back; the second time it is locked
+    cca::HostImageMemory::WaitForPinning();
+  }
+  cca::HostImageMemory::Trim();
 }
 
 // ---- progress -----------------------------------------------------------------------
@@ -711,7 +816,7 @@ itkCudaLabelStatisticsBehaviourTest(int argc, char * argv[])
   if (argc < 2)
   {
     std::cerr << "usage: " << argv[0]
-              << " golden|errors|progress|types|algorithms|memory|labelimage [ours reference]\n";
+              << " golden|errors|progress|types|algorithms|memory|hostimages|labelimage [ours reference]\n";
     return EXIT_FAILURE;
   }
   const std::string suite = argv[1];
@@ -750,6 +855,10 @@ itkCudaLabelStatisticsBehaviourTest(int argc, char * argv[])
     else if (suite == "memory")
     {
       MemorySuite(check);
+    }
+    else if (suite == "hostimages")
+    {
+      HostImageSuite(check);
     }
     else
     {
