@@ -290,13 +290,8 @@ public:
   {
     const auto                  address = reinterpret_cast<std::uintptr_t>(memory);
     std::lock_guard<std::mutex> lock(m_Mutex);
-    auto                        after = m_Blocks.upper_bound(address);
-    if (after == m_Blocks.begin())
-    {
-      return false;
-    }
-    const Block & block = std::prev(after)->second;
-    return block.pinned && block.state == State::InUse && address + bytes <= std::prev(after)->first + block.bytes;
+    const auto                  found = PinnedBlockAt(address);
+    return found != m_Blocks.end() && address + bytes <= found->first + found->second.bytes;
   }
 
   std::size_t
@@ -304,20 +299,15 @@ public:
   {
     const auto                  address = reinterpret_cast<std::uintptr_t>(memory);
     std::lock_guard<std::mutex> lock(m_Mutex);
-    auto                        after = m_Blocks.upper_bound(address);
-    if (after == m_Blocks.begin())
+    const auto                  found = PinnedBlockAt(address);
+    if (found == m_Blocks.end())
     {
       return 0;
     }
-    const std::uintptr_t base = std::prev(after)->first;
-    const Block &        block = std::prev(after)->second;
-    if (!block.pinned || block.state != State::InUse || address >= base + block.bytes)
-    {
-      return 0;
-    }
-    const std::size_t chunkEnd = (address - base) / HostImageMemory::PinChunkBytes * HostImageMemory::PinChunkBytes +
-                                 HostImageMemory::PinChunkBytes;
-    return std::min(chunkEnd, block.bytes) - (address - base);
+    const std::size_t offset = address - found->first;
+    const std::size_t chunkEnd =
+      offset / HostImageMemory::PinChunkBytes * HostImageMemory::PinChunkBytes + HostImageMemory::PinChunkBytes;
+    return std::min(chunkEnd, found->second.bytes) - offset;
   }
 
   void
@@ -345,7 +335,7 @@ public:
     std::vector<Block> freed;
     {
       std::unique_lock<std::mutex> lock(m_Mutex);
-      m_Changed.wait(lock, [&] { return m_ToPin.empty() && !m_WorkerBusy; });
+      WaitUntilNothingToPin(lock);
       for (auto entry = m_Blocks.begin(); entry != m_Blocks.end();)
       {
         if (entry->second.state == State::Idle && !entry->second.pinning)
@@ -367,7 +357,7 @@ public:
   WaitForPinning()
   {
     std::unique_lock<std::mutex> lock(m_Mutex);
-    m_Changed.wait(lock, [&] { return m_ToPin.empty() && !m_WorkerBusy; });
+    WaitUntilNothingToPin(lock);
   }
 
   HostImageMemoryUse
@@ -431,6 +421,29 @@ private:
     unsigned long long idleOrder = 0;
     HostImagePinning   pinnedBy; ///< the functions that locked it, to unlock it
   };
+
+  /** The page-locked block held by an image that contains address, or
+   *  m_Blocks.end() (locked). */
+  std::map<std::uintptr_t, Block>::const_iterator
+  PinnedBlockAt(std::uintptr_t address) const
+  {
+    auto after = m_Blocks.upper_bound(address);
+    if (after == m_Blocks.begin())
+    {
+      return m_Blocks.end();
+    }
+    const auto    found = std::prev(after);
+    const Block & block = found->second;
+    const bool    inside = address < found->first + block.bytes;
+    return block.pinned && block.state == State::InUse && inside ? found : m_Blocks.cend();
+  }
+
+  /** Waits until no block is queued for the worker or being locked (locked). */
+  void
+  WaitUntilNothingToPin(std::unique_lock<std::mutex> & lock)
+  {
+    m_Changed.wait(lock, [&] { return m_ToPin.empty() && !m_WorkerBusy; });
+  }
 
   /** Idle blocks beyond the limit, oldest first, out of the pool (locked). */
   std::vector<Block>

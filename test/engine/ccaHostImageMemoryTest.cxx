@@ -132,6 +132,7 @@ TestBlocks()
   EXPECT(HostImageMemory::PinnedExtent(static_cast<char *>(a) + 64 * MiB) == 38 * MiB);
   EXPECT(HostImageMemory::PinnedExtent(static_cast<char *>(a) + 102 * MiB - 8) == 8);
   EXPECT(HostImageMemory::PinnedExtent(static_cast<char *>(a) + 102 * MiB) == 0);
+  EXPECT(HostImageMemory::PinnedExtent(static_cast<char *>(a) + 102 * MiB + 4096) == 0); // past its end
   EXPECT(HostImageMemory::PinnedExtent(small) == 0);
   EXPECT(HostImageMemory::Release(third));
   HostImageMemory::WaitForPinning();
