@@ -14,6 +14,7 @@ SimpleITK.
 
 from ._api import CpuFallbackWarning, cuda_available, cuda_compiled_in, label_shape_statistics
 from ._core import CudaError, CudaUnavailableError, release_cached_memory
+from ._host_memory import host_image_idle_limit, host_image_memory_use, set_host_image_idle_limit
 from ._label import label
 from ._statistics import ShapeStatistics
 
@@ -26,7 +27,10 @@ __all__ = [
     "ShapeStatistics",
     "cuda_available",
     "cuda_compiled_in",
+    "host_image_idle_limit",
+    "host_image_memory_use",
     "label",
     "label_shape_statistics",
     "release_cached_memory",
+    "set_host_image_idle_limit",
 ]

@@ -343,7 +343,13 @@ def allocate_labels(prepared: PreparedInput, label_dtype):
             dtype = getattr(torch, dtype)
         if dtype not in (torch.int32, torch.int64) and str(dtype) not in ("torch.uint32", "torch.uint64"):
             raise TypeError("label_dtype must be a 32 or 64-bit integer type")
-        return torch.empty(shape, dtype=dtype, device=prepared.array.device)
+        device = prepared.array.device
+        if device.type == "cpu" and dtype in (torch.int32, torch.int64):
+            # A CPU tensor over a pooled NumPy array (torch.from_numpy shares it).
+            from ._host_memory import empty_host_labels
+
+            return torch.from_numpy(empty_host_labels(shape, np.int32 if dtype == torch.int32 else np.int64))
+        return torch.empty(shape, dtype=dtype, device=device)
     if prepared.framework == "cupy":
         import cupy
 
@@ -353,7 +359,9 @@ def allocate_labels(prepared: PreparedInput, label_dtype):
     if prepared.on_cuda:
         raise ValueError("a label image for this array type needs CuPy or PyTorch input; pass a CuPy array or a "
                          "PyTorch tensor, or leave label_image off")
-    return np.empty(shape, dtype=_label_numpy_dtype(np.dtype(np.uint32 if label_dtype is None else label_dtype)))
+    from ._host_memory import empty_host_labels
+
+    return empty_host_labels(shape, _label_numpy_dtype(np.dtype(np.uint32 if label_dtype is None else label_dtype)))
 
 
 def _label_numpy_dtype(dtype: np.dtype) -> np.dtype:

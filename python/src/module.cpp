@@ -8,6 +8,7 @@
 // SimpleITK images) live in the Python package; this module checks what the
 // engine needs.
 #include "cca/Engine.h"
+#include "cca/HostImageMemory.h"
 #include "cca/IntensityAttributes.h"
 #include "cca/ShapeAttributes.h"
 
@@ -16,6 +17,7 @@
 #include <nanobind/stl/array.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include <algorithm>
 #include <array>
@@ -465,6 +467,78 @@ AlgorithmOf(const std::string & name)
     }
   }
   ThrowValue("unknown algorithm '" + name + "'");
+}
+
+// ---- host label images from the pool ------------------------------------------
+
+/** Gives a pool block back unless a capsule took it over. */
+struct PoolBlockRelease
+{
+  void
+  operator()(void * block) const noexcept
+  {
+    cca::HostImageMemory::Release(block);
+  }
+};
+using PoolBlock = std::unique_ptr<void, PoolBlockRelease>;
+
+template <typename T>
+nb::object
+PooledArray(PoolBlock block, const std::vector<size_t> & shape)
+{
+  // The block goes back to the pool when the array and every view of it are
+  // gone: the next label image of about its size then finds its pages made,
+  // and from its third use page-locked, so the engine writes it by DMA.
+  nb::capsule owner(block.get(), [](void * p) noexcept { cca::HostImageMemory::Release(p); });
+  void *      data = block.release();
+  return nb::cast(nb::ndarray<nb::numpy, T>(data, shape.size(), shape.data(), owner));
+}
+
+/** An uninitialised NumPy array of shape and an integer dtype (kind 'i' or
+ *  'u', 4 or 8 bytes) whose memory is a block of the process's host image
+ *  pool (cca::HostImageMemory); None when the image is below the pool's
+ *  minimum, the pool is off or has no memory: the caller then allocates as
+ *  usual. */
+nb::object
+PooledLabelArray(const std::vector<size_t> & shape, char kind, size_t itemsize)
+{
+  if ((kind != 'i' && kind != 'u') || (itemsize != 4 && itemsize != 8))
+  {
+    ThrowType("a pooled label image needs a 32 or 64-bit integer dtype");
+  }
+  size_t bytes = itemsize;
+  for (const size_t n : shape)
+  {
+    if (n != 0 && bytes > std::numeric_limits<size_t>::max() / n)
+    {
+      ThrowValue("the label image's size overflows");
+    }
+    bytes *= n;
+  }
+  PoolBlock block(cca::HostImageMemory::Acquire(bytes));
+  if (!block)
+  {
+    return nb::none();
+  }
+  if (itemsize == 4)
+  {
+    return kind == 'i' ? PooledArray<std::int32_t>(std::move(block), shape)
+                       : PooledArray<std::uint32_t>(std::move(block), shape);
+  }
+  return kind == 'i' ? PooledArray<std::int64_t>(std::move(block), shape)
+                     : PooledArray<std::uint64_t>(std::move(block), shape);
+}
+
+nb::dict
+HostImageMemoryUse()
+{
+  const cca::HostImageMemoryUse use = cca::HostImageMemory::Use();
+  nb::dict                      out;
+  out["in_use_bytes"] = use.inUseBytes;
+  out["idle_bytes"] = use.idleBytes;
+  out["pinned_bytes"] = use.pinnedBytes;
+  out["idle_limit_bytes"] = use.idleLimitBytes;
+  return out;
 }
 
 // ---- columns -------------------------------------------------------------------
@@ -947,7 +1021,24 @@ NB_MODULE(_core, m)
       EnginePool::Instance().ReleaseResults();
       cca::Engine::ReleaseCachedMemory();
     },
-    "Gives back the memory kept for the next calls: the last result tables, device memory and pinned host memory.");
+    "Gives back the memory kept for the next calls: the last result tables, device memory, pinned host memory "
+    "and the idle label image memory.");
+  m.def("pooled_label_array",
+        &PooledLabelArray,
+        nb::arg("shape"),
+        nb::arg("kind"),
+        nb::arg("itemsize"),
+        "An uninitialised NumPy array in a block of the host image pool, or None.");
+  m.def("host_image_memory_use", &HostImageMemoryUse, "What the host image pool holds, in bytes.");
+  m.def("set_host_image_idle_limit",
+        &cca::HostImageMemory::SetIdleLimit,
+        nb::arg("nbytes"),
+        "The most bytes of idle label image memory the process keeps (0: no pool).");
+  m.def("host_image_idle_limit", &cca::HostImageMemory::IdleLimit);
+  m.def("wait_for_host_image_pinning", [] {
+    nb::gil_scoped_release released;
+    cca::HostImageMemory::WaitForPinning();
+  });
   nb::class_<RunArguments>(m, "RunArguments")
     .def(
       "__init__",
