@@ -158,3 +158,17 @@ def test_the_gpu_writes_a_page_locked_block_by_dma(dtype):
         cls._core.wait_for_host_image_pinning()
     assert addresses[0] == addresses[1] == addresses[2]
     assert cls.host_image_memory_use()["pinned_bytes"] >= 4 * shape[0] * shape[1]
+
+
+def test_cpu_torch_label_images_use_the_pool():
+    torch = pytest.importorskip("torch")
+    seed = 1109
+    mask = random_blocks(SHAPE, 0.4, 2, seed)
+    before = cls.host_image_memory_use()
+    labels, count = cls.label(torch.from_numpy(mask), backend="cpu")
+    assert labels.dtype == torch.int32 and labels.device.type == "cpu" and tuple(labels.shape) == SHAPE
+    assert cls.host_image_memory_use()["in_use_bytes"] - before["in_use_bytes"] >= BLOCK_BYTES, f"seed={seed}"
+    assert_labels(labels.numpy().view(np.uint32), mask, count, seed)
+    del labels
+    gc.collect()
+    assert cls.host_image_memory_use()["in_use_bytes"] == before["in_use_bytes"], f"seed={seed}"
