@@ -356,12 +356,41 @@ def allocate_labels(prepared: PreparedInput, label_dtype):
         dtype = np.dtype(np.uint32 if label_dtype is None else label_dtype)
         with cupy.cuda.Device(prepared.device_index):
             return cupy.empty(shape, dtype=_label_numpy_dtype(dtype))
+    dtype = _label_numpy_dtype(np.dtype(np.uint32 if label_dtype is None else label_dtype))
+    if prepared.framework == "itk":
+        view = _itk_label_image_view(shape, dtype)
+        if view is not None:
+            return view
     if prepared.on_cuda:
         raise ValueError("a label image for this array type needs CuPy or PyTorch input; pass a CuPy array or a "
                          "PyTorch tensor, or leave label_image off")
     from ._host_memory import empty_host_labels
 
-    return empty_host_labels(shape, _label_numpy_dtype(np.dtype(np.uint32 if label_dtype is None else label_dtype)))
+    return empty_host_labels(shape, dtype)
+
+
+def _itk_label_image_view(shape, dtype: np.dtype):
+    """A writable NumPy view (itk's NDArrayITKBase, holding the image) of a
+    new itk.Image of the pixel type itk.image_from_array gives dtype: the
+    engine writes the labels straight into the image that is returned,
+    instead of into an array copied into one afterwards (a second pass over
+    gigabytes for large volumes). None where this itk lacks the type's
+    buffer wrapping: the labels then go through an array as before."""
+    import itk
+
+    try:
+        image_type = type(itk.image_from_array(np.zeros((1,) * len(shape), dtype)))
+        image = image_type.New()
+        region = itk.ImageRegion[len(shape)]()
+        region.SetSize([int(n) for n in reversed(shape)])
+        image.SetRegions(region)
+        image.Allocate()
+        view = itk.array_view_from_image(image)
+    except (AttributeError, KeyError, RuntimeError, TypeError, itk.TemplateTypeError):
+        return None
+    if view.dtype != dtype or view.shape != tuple(shape) or not view.flags.writeable or not view.flags.c_contiguous:
+        return None
+    return view
 
 
 def _label_numpy_dtype(dtype: np.dtype) -> np.dtype:
@@ -382,7 +411,10 @@ def wrap_labels(prepared: PreparedInput, labels):
     if prepared.framework == "itk":
         import itk
 
-        image = itk.image_from_array(labels)
+        # The image the engine wrote into (_itk_label_image_view), or a copy.
+        image = getattr(labels, "itk_base", None)
+        if image is None:
+            image = itk.image_from_array(labels)
         image.SetOrigin(prepared.source.GetOrigin())
         image.SetSpacing(prepared.source.GetSpacing())
         image.SetDirection(prepared.source.GetDirection())

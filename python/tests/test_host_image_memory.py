@@ -172,3 +172,30 @@ def test_cpu_torch_label_images_use_the_pool():
     del labels
     gc.collect()
     assert cls.host_image_memory_use()["in_use_bytes"] == before["in_use_bytes"], f"seed={seed}"
+
+
+@pytest.mark.parametrize("dtype", [np.uint32, np.uint64])
+def test_itk_label_images_are_written_in_place(dtype):
+    # For itk input the engine writes into the itk.Image it returns (a
+    # writable view of its buffer), not into an array copied into one: no
+    # pool block is taken, and the image carries the input's geometry.
+    itk = pytest.importorskip("itk")
+    seed = 1110
+    mask = random_blocks(SHAPE, 0.4, 4, seed)
+    image = itk.image_from_array(mask)
+    image.SetSpacing((0.7, 1.3))
+    image.SetOrigin((-4.0, 2.5))
+    region = image.GetLargestPossibleRegion()
+    region.SetIndex((3, -2))
+    image.SetRegions(region)
+    before = cls.host_image_memory_use()
+    labels, count = cls.label(image, label_dtype=dtype, backend="cpu")
+    assert cls.host_image_memory_use() == before, f"seed={seed}: a pool block was taken"
+    assert isinstance(labels, itk.Image)
+    assert itk.array_view_from_image(labels).dtype == dtype
+    assert tuple(labels.GetSpacing()) == (0.7, 1.3) and tuple(labels.GetOrigin()) == (-4.0, 2.5)
+    assert tuple(labels.GetLargestPossibleRegion().GetIndex()) == (3, -2)
+    assert_labels(itk.array_from_image(labels).astype(np.uint32), mask, count, seed)
+    table = cls.label_shape_statistics(image, backend="cpu", label_image=True, label_dtype=dtype)
+    assert cls.host_image_memory_use() == before, f"seed={seed}"
+    assert_labels(itk.array_from_image(table.label_image).astype(np.uint32), mask, table.number_of_labels, seed)
