@@ -8,7 +8,9 @@
 // the rest of Update), and at the engine level (a fresh cca::Engine per run,
 // the filter's options) the bytes moved, the pinned bandwidth measured at the
 // start of the run and the bound (bytes up / H2D + bytes down / D2H + kernel
-// time) the engine time is compared with. Our objects are checked against
+// time) the engine time is compared with; and beside it the bound with the
+// host's part of the upload, the mask read once on the copy threads (its
+// bits cross the bus faster than the host reads the mask to make them). Our objects are checked against
 // ITK's: same count, same NumberOfPixels and BoundingBox per label.
 //
 // ITK's objects are summarized for the check and its LabelMap freed before
@@ -66,6 +68,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace
@@ -169,7 +172,62 @@ struct Row
   std::int64_t bytesUp = 0;
   std::int64_t bytesDown = 0;
   double       boundMs = 0;
+  // The host's part of the upload: the engine reads the whole mask to pack
+  // its foreground bits, which for small masks takes longer than the bits
+  // take on the bus (benchmark/results/h100-small-masks-host-read).
+  std::int64_t maskBytes = 0;   ///< the mask's bytes (8-bit pixels)
+  double       maskReadMs = 0;  ///< reading the mask once on readThreads threads, best of 5
+  int          readThreads = 0; ///< the engine's copy threads: the host's cores, at most 16
+  double       hostBoundMs = 0; ///< boundMs with the upload max(bus, mask read)
 };
+
+/** Milliseconds for threads threads to read bytes bytes (regions of 8-byte
+ *  words, four sums a thread), best of 5: how fast this host reads a mask. */
+double
+ReadMilliseconds(const void * data, std::size_t bytes, int threads)
+{
+  const auto *               words = static_cast<const std::uint64_t *>(data);
+  const std::size_t          count = bytes / 8;
+  std::vector<std::uint64_t> sums(static_cast<std::size_t>(threads));
+  double                     best = std::numeric_limits<double>::max();
+  for (int rep = 0; rep < 5; ++rep)
+  {
+    const auto               start = Clock::now();
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+    {
+      pool.emplace_back([&, t] {
+        const std::size_t first = count * static_cast<std::size_t>(t) / static_cast<std::size_t>(threads);
+        const std::size_t end = count * static_cast<std::size_t>(t + 1) / static_cast<std::size_t>(threads);
+        std::uint64_t     s[4] = { 0, 0, 0, 0 };
+        std::size_t       i = first;
+        for (; i + 4 <= end; i += 4)
+        {
+          s[0] += words[i];
+          s[1] += words[i + 1];
+          s[2] += words[i + 2];
+          s[3] += words[i + 3];
+        }
+        for (; i < end; ++i)
+        {
+          s[0] += words[i];
+        }
+        sums[static_cast<std::size_t>(t)] = s[0] + s[1] + s[2] + s[3];
+      });
+    }
+    for (auto & thread : pool)
+    {
+      thread.join();
+    }
+    best = std::min(best, MillisecondsSince(start));
+  }
+  volatile std::uint64_t keep = 0;
+  for (const std::uint64_t v : sums)
+  {
+    keep = keep + v;
+  }
+  return best;
+}
 
 template <unsigned D>
 using MaskImage = itk::Image<std::uint8_t, D>;
@@ -402,8 +460,13 @@ RunEngine(const MaskImage<D> * image, const MaskCase & m, const Settings & s, co
   }
   if (bandwidth.hostToDevice > 0 && bandwidth.deviceToHost > 0)
   {
-    row.boundMs = static_cast<double>(row.bytesUp) / (bandwidth.hostToDevice * 1e6) +
-                  static_cast<double>(row.bytesDown) / (bandwidth.deviceToHost * 1e6) + row.kernelMs;
+    const double busUpMs = static_cast<double>(row.bytesUp) / (bandwidth.hostToDevice * 1e6);
+    const double downMs = static_cast<double>(row.bytesDown) / (bandwidth.deviceToHost * 1e6);
+    row.boundMs = busUpMs + downMs + row.kernelMs;
+    row.readThreads = static_cast<int>(std::min(16u, std::max(1u, std::thread::hardware_concurrency())));
+    row.maskBytes = view.NumberOfPixels();
+    row.maskReadMs = ReadMilliseconds(view.data, static_cast<std::size_t>(row.maskBytes), row.readThreads);
+    row.hostBoundMs = std::max(busUpMs, row.maskReadMs) + downMs + row.kernelMs;
   }
 }
 
@@ -429,7 +492,9 @@ WriteJson(const Settings & s, const Bandwidth & b, const std::vector<Row> & rows
         << "\", \"firstMismatch\": " << JsonString(r.firstMismatch) << ", \"engineAloneMs\": " << r.engineMs
         << ", \"engineUploadMs\": " << r.engineUploadMs << ", \"engineDownloadMs\": " << r.engineDownloadMs
         << ", \"kernelMs\": " << r.kernelMs << ", \"bytesUp\": " << r.bytesUp << ", \"bytesDown\": " << r.bytesDown
-        << ", \"boundMs\": " << r.boundMs << "}" << (i + 1 < rows.size() ? ",\n" : "\n");
+        << ", \"boundMs\": " << r.boundMs << ", \"maskReadMs\": " << r.maskReadMs
+        << ", \"readThreads\": " << r.readThreads << ", \"hostBoundMs\": " << r.hostBoundMs << "}"
+        << (i + 1 < rows.size() ? ",\n" : "\n");
   }
   out << "  ]\n}\n";
 }
@@ -466,6 +531,14 @@ PrintRow(const Row & r, double itkMs)
                 r.kernelMs,
                 r.boundMs,
                 r.boundMs > 0 ? r.engineMs / r.boundMs : 0.0);
+    std::printf("%-18s the mask read once on %d threads in %.2f ms (%.1f GB/s); with that read in the upload, "
+                "bound %.2f ms, engine/bound %.2f\n",
+                "",
+                r.readThreads,
+                r.maskReadMs,
+                r.maskReadMs > 0 ? static_cast<double>(r.maskBytes) / (r.maskReadMs * 1e6) : 0.0,
+                r.hostBoundMs,
+                r.hostBoundMs > 0 ? r.engineMs / r.hostBoundMs : 0.0);
   }
   std::fflush(stdout);
 }
