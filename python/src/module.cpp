@@ -489,7 +489,7 @@ PooledArray(PoolBlock block, const std::vector<size_t> & shape)
   // The block goes back to the pool when the array and every view of it are
   // gone: the next label image of about its size then finds its pages made,
   // and from its third use page-locked, so the engine writes it by DMA.
-  nb::capsule owner(block.get(), [](void * p) noexcept { cca::HostImageMemory::Release(p); });
+  nb::capsule owner(block.get(), [](void * p) noexcept { PoolBlockRelease{}(p); });
   void *      data = block.release();
   return nb::cast(nb::ndarray<nb::numpy, T>(data, shape.size(), shape.data(), owner));
 }
