@@ -386,7 +386,7 @@ def _itk_label_image_view(shape, dtype: np.dtype):
         image.SetRegions(region)
         image.Allocate()
         view = itk.array_view_from_image(image)
-    except (AttributeError, KeyError, RuntimeError, TypeError, itk.TemplateTypeError):
+    except (AttributeError, KeyError, RuntimeError, TypeError, getattr(itk, "TemplateTypeError", TypeError)):
         return None
     if view.dtype != dtype or view.shape != tuple(shape) or not view.flags.writeable or not view.flags.c_contiguous:
         return None
