@@ -36,11 +36,14 @@ import numpy as np
 
 
 def random_blocks(shape, density, block, seed):
+    """The project's random mask: one draw per block x block (x block) cell.
+    The cells are broadcast, not repeated axis by axis, so a gigavoxel mask
+    is made in one pass without full-size intermediates."""
     rng = np.random.default_rng(seed)
     coarse = rng.random(tuple(-(-s // block) for s in shape)) < density
-    mask = coarse
-    for axis in range(len(shape)):
-        mask = np.repeat(mask, block, axis=axis)
+    cells = coarse.reshape(tuple(d for n in coarse.shape for d in (n, 1)))
+    full = np.broadcast_to(cells, tuple(d for n in coarse.shape for d in (n, block)))
+    mask = full.reshape(tuple(n * block for n in coarse.shape))
     return np.ascontiguousarray(mask[tuple(slice(0, s) for s in shape)], dtype=np.uint8)
 
 

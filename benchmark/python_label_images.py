@@ -24,16 +24,7 @@ import time
 import numpy as np
 
 import cudalabelstatistics as cls
-
-
-def random_blocks(shape, density, block, seed):
-    """The project's random mask: one draw per block x block x block cell."""
-    rng = np.random.default_rng(seed)
-    coarse = rng.random(tuple(-(-s // block) for s in shape)) < density
-    cells = coarse.reshape(coarse.shape[0], 1, coarse.shape[1], 1, coarse.shape[2], 1)
-    full = np.broadcast_to(cells, (coarse.shape[0], block, coarse.shape[1], block, coarse.shape[2], block))
-    mask = full.reshape(tuple(n * block for n in coarse.shape))
-    return np.ascontiguousarray(mask[: shape[0], : shape[1], : shape[2]], dtype=np.uint8)
+from python_benchmark import random_blocks  # beside this script
 
 
 def calls(mask, dtype, count, pool, settle):

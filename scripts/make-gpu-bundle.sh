@@ -15,7 +15,8 @@ mkdir -p "$work/lib" .devcarry
 # benchmark programs that no test runs, which travel in
 # benchmark/make-bench-bundle.sh's bundle (cca_statistics_benchmark stays:
 # its quick run is a test).
-programs=$(find "$build" -type f -perm -u+x ! -path '*/CMakeFiles/*' ! -path '*/python-venv/*' ! -path '*/python-wheel/*' ! -name '*.so*' ! -name '*.ninja*' |
+outside=(! -path '*/CMakeFiles/*' ! -path '*/python-venv/*' ! -path '*/python-wheel/*')
+programs=$(find "$build" -type f -perm -u+x "${outside[@]}" ! -name '*.so*' ! -name '*.ninja*' |
   grep -v -E '/test/install/|EmulationTest$|/benchmark/cca_(benchmark|family_benchmark|filter_benchmark|e2e_benchmark|npp_benchmark|label_objects_benchmark)$')
 # Everything but the C/C++ runtime, which the GPU machine has in newer versions.
 ldd $programs | awk '/=>/ {print $3}' | sort -u |
@@ -23,7 +24,7 @@ ldd $programs | awk '/=>/ {print $3}' | sort -u |
   xargs -r cp -L -t "$work/lib"
 # Tests write into the build's Temporary folders: they must exist there too;
 # shared libraries the build made itself (test shims) travel with it.
-{ echo "$programs"; find "$build" -name '*.so' ! -path '*/CMakeFiles/*' ! -path '*/python-venv/*' ! -path '*/python-wheel/*'; find "$build" -name CTestTestfile.cmake; } |
+{ echo "$programs"; find "$build" -name '*.so' "${outside[@]}"; find "$build" -name CTestTestfile.cmake; } |
   tar -cf "$work/build.tar" -T -
 find "$build" -type d -name Temporary | tar -rf "$work/build.tar" --no-recursion -T -
 # xz -9e with a 256 MiB dictionary (one thread): it finds the engine's device code that every

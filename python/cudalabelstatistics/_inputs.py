@@ -10,6 +10,8 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from ._host_memory import empty_host_labels
+
 
 @dataclasses.dataclass
 class PreparedInput:
@@ -346,8 +348,6 @@ def allocate_labels(prepared: PreparedInput, label_dtype):
         device = prepared.array.device
         if device.type == "cpu" and dtype in (torch.int32, torch.int64):
             # A CPU tensor over a pooled NumPy array (torch.from_numpy shares it).
-            from ._host_memory import empty_host_labels
-
             return torch.from_numpy(empty_host_labels(shape, np.int32 if dtype == torch.int32 else np.int64))
         return torch.empty(shape, dtype=dtype, device=device)
     if prepared.framework == "cupy":
@@ -364,8 +364,6 @@ def allocate_labels(prepared: PreparedInput, label_dtype):
     if prepared.on_cuda:
         raise ValueError("a label image for this array type needs CuPy or PyTorch input; pass a CuPy array or a "
                          "PyTorch tensor, or leave label_image off")
-    from ._host_memory import empty_host_labels
-
     return empty_host_labels(shape, dtype)
 
 
