@@ -93,8 +93,9 @@ private:
 };
 
 /** Page-locked host memory, for asynchronous copies at full bus speed, from
- *  the process's cache of pinned blocks (cudaHostAlloc costs about 12 ms for
- *  32 MiB: more than copying a CT volume). Portable: usable with any device. */
+ *  the process's cache of pinned blocks (locking memory costs more than
+ *  copying it: 24-41 ms for 112 MiB, more than copying a CT volume).
+ *  Portable: usable with any device. */
 class PinnedBuffer
 {
 public:

@@ -6,10 +6,13 @@
 // stream) with the input still being copied on that stream when Run is
 // called, feature images in device memory (the intensity group equal to
 // the CPU backend's), and pointers that are not device memory refused; and the count of
-// the device memory that engines hold (Engine::DeviceMemoryInUse). Exits 77
-// (skipped) where no CUDA device is usable.
+// the device memory that engines hold (Engine::DeviceMemoryInUse), and the
+// process's pinned blocks that the copies stage through. Exits 77 (skipped)
+// where no CUDA device is usable.
 #include "cca/Engine.h"
 #include "cca/RandomImages.h"
+
+#include "DeviceMemory.h"
 
 #include <cuda_runtime.h>
 
@@ -464,6 +467,57 @@ DeviceMemoryCount()
 }
 } // namespace
 
+/** The process's pinned blocks (cuda::PinnedBuffer, the copies' staging):
+ *  page-locked for CUDA whatever their size, their bytes carried both ways
+ *  by DMA, a block given back handed out again, and new ones locked after
+ *  Engine::ReleaseCachedMemory emptied the cache. */
+void
+PinnedBlocks()
+{
+  const auto locked = [](const void * p) {
+    cudaPointerAttributes attributes{};
+    return cudaPointerGetAttributes(&attributes, p) == cudaSuccess && attributes.type == cudaMemoryTypeHost;
+  };
+  // Idle blocks that engines gave back (their 16 MiB staging buffers) would
+  // be handed out before the test's own: start from an empty cache.
+  cca::Engine::ReleaseCachedMemory();
+  const std::size_t sizes[] = {
+    8, 4096 + 3, std::size_t{ 2 } << 20, (std::size_t{ 3 } << 20) + 5, std::size_t{ 16 } << 20
+  };
+  for (const std::size_t bytes : sizes)
+  {
+    const std::string what = "pinned block of " + std::to_string(bytes) + " bytes";
+    void *            first = nullptr;
+    {
+      cca::cuda::PinnedBuffer buffer;
+      auto *                  p = static_cast<unsigned char *>(buffer.Reserve(bytes, "a test block"));
+      first = p;
+      Report(locked(p), what + " is page-locked");
+      for (std::size_t i = 0; i < bytes; ++i)
+      {
+        p[i] = static_cast<unsigned char>(i * 131 + 7);
+      }
+      DeviceArray device(bytes);
+      CheckCuda(cudaMemcpy(device.pointer, p, bytes, cudaMemcpyHostToDevice), "cudaMemcpy to the device");
+      std::memset(p, 0, bytes);
+      CheckCuda(cudaMemcpy(p, device.pointer, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy to the host");
+      bool same = true;
+      for (std::size_t i = 0; i < bytes && same; ++i)
+      {
+        same = p[i] == static_cast<unsigned char>(i * 131 + 7);
+      }
+      Report(same, what + " carried both ways");
+    }
+    {
+      cca::cuda::PinnedBuffer again;
+      Report(again.Reserve(bytes, "a test block") == first, what + " handed out again from the cache");
+    }
+  }
+  cca::Engine::ReleaseCachedMemory();
+  cca::cuda::PinnedBuffer fresh;
+  Report(locked(fresh.Reserve(std::size_t{ 2 } << 20, "a test block")), "a pinned block after the cache was emptied");
+}
+
 int
 main()
 {
@@ -514,6 +568,7 @@ main()
   }
   RefusedPointers(engine);
   DeviceMemoryCount();
+  PinnedBlocks();
   int after = -1;
   CheckCuda(cudaGetDevice(&after), "cudaGetDevice");
   Report(after == device, "the caller's current device is kept");
