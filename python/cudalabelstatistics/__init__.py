@@ -16,6 +16,7 @@ from ._api import CpuFallbackWarning, cuda_available, cuda_compiled_in, label_sh
 from ._core import CudaError, CudaUnavailableError, release_cached_memory
 from ._host_memory import host_image_idle_limit, host_image_memory_use, set_host_image_idle_limit
 from ._label import label
+from ._startup import start_cuda
 from ._statistics import ShapeStatistics
 
 __version__ = "0.1.0"
@@ -33,4 +34,5 @@ __all__ = [
     "label_shape_statistics",
     "release_cached_memory",
     "set_host_image_idle_limit",
+    "start_cuda",
 ]

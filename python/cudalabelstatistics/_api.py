@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _core
 from ._inputs import allocate_labels, caller_stream, prepare, prepare_feature_image, wrap_labels
+from ._startup import wait_for_start
 from ._statistics import ShapeStatistics
 
 
@@ -30,6 +31,8 @@ def prepare_input(image, *, backend: str, device: Optional[int], **rule_and_geom
     """The checks and the input preparation every call starts with."""
     if backend not in ("auto", "cpu", "cuda"):
         raise ValueError(f"backend must be 'auto', 'cpu' or 'cuda', not {backend!r}")
+    if backend != "cpu":
+        wait_for_start()  # CUDA's start-up, if start_cuda() began one
     prepared = prepare(image, **rule_and_geometry)
     if prepared.on_cuda and device is not None and int(device) != prepared.device_index:
         raise ValueError(f"the image is on CUDA device {prepared.device_index}, not on device {device}")

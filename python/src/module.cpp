@@ -1016,6 +1016,14 @@ NB_MODULE(_core, m)
         &cca::Engine::CudaAvailable,
         "True when this build has the CUDA backend and a CUDA device is usable.");
   m.def(
+    "start_cuda",
+    [](int device) {
+      nb::gil_scoped_release released; // the package starts it on a thread of its own
+      return cca::Engine::StartCuda(device);
+    },
+    nb::arg("device"),
+    "Starts CUDA ahead of the first run (device -1: the current one); False when no device is usable.");
+  m.def(
     "release_cached_memory",
     [] {
       EnginePool::Instance().ReleaseResults();
