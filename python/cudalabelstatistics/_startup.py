@@ -52,9 +52,14 @@ def start_cuda(device: Optional[int] = None, *, wait: bool = False) -> None:
 
 
 def wait_for_start() -> None:
-    """Waits for a start-up that start_cuda() began, if any is still running."""
+    """Waits for a start-up that start_cuda() began, if any is still running
+    (every thread that calls this waits for it, not only the first)."""
     global _thread
     with _lock:
-        thread, _thread = _thread, None
-    if thread is not None:
-        thread.join()
+        thread = _thread
+    if thread is None:
+        return
+    thread.join()
+    with _lock:
+        if _thread is thread:
+            _thread = None
