@@ -110,6 +110,16 @@ public:
   itkSetMacro(CudaDevice, int);
   itkGetConstMacro(CudaDevice, int);
 
+  /** Whether a CUDA device can be used in this process. */
+  static bool
+  IsCudaAvailable();
+
+  /** Frees the memory the module's filters keep for later updates (the last
+   *  result, the engines' device and pinned host memory), as
+   *  CudaLabelStatisticsImageFilter::ReleaseCachedMemory does. */
+  static void
+  ReleaseCachedMemory();
+
   RealType
   GetMinimum(LabelPixelType label) const;
   RealType

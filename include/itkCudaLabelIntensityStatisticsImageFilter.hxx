@@ -18,6 +18,7 @@
 
 #include "itkCudaLabelIntensityStatisticsImageFilter.h"
 #include "itkCudaLabelStatisticsEngineView.h"
+#include "itkCudaLabelStatisticsResultCache.h"
 
 #include <algorithm>
 #include <cmath>
@@ -132,19 +133,32 @@ CudaLabelIntensityStatisticsImageFilter<TInputImage, TLabelImage>::GenerateData(
   histogram.median = false;        // its own rule, below
   histogram.keep = m_UseHistograms;
 
-  cca::Result result;
+  this->UpdateProgress(0.05f);
+  // A result reused from an earlier update of any of the module's filters:
+  // its vectors are grown, not made and touched afresh (millions of labels).
+  CachedResult  cachedResult;
+  cca::Result & result = *cachedResult;
   try
   {
     if (!m_Engine)
     {
       m_Engine = std::make_unique<cca::Engine>();
     }
-    result = m_Engine->Run(ViewOf(labels, region), options);
+    m_Engine->Run(ViewOf(labels, region), options, result);
   }
   catch (const cca::Error & error)
   {
+    if (error.GetKind() == cca::Error::Kind::NoDevice)
+    {
+      itkExceptionMacro(<< "Backend CUDA was requested but no CUDA device can be used: " << error.what());
+    }
     itkExceptionMacro(<< "label statistics failed: " << error.what());
   }
+  for (const std::string & warning : result.warnings)
+  {
+    itkWarningMacro(<< warning);
+  }
+  this->UpdateProgress(0.8f);
   m_BackendUsed = result.backendUsed == cca::Backend::Cuda ? BackendEnum::CUDA : BackendEnum::CPU;
 
   const std::size_t labelCount = static_cast<std::size_t>(result.componentCount);
@@ -207,6 +221,22 @@ CudaLabelIntensityStatisticsImageFilter<TInputImage, TLabelImage>::GenerateData(
       }
     },
     nullptr);
+  this->UpdateProgress(1.0f);
+}
+
+template <typename TInputImage, typename TLabelImage>
+bool
+CudaLabelIntensityStatisticsImageFilter<TInputImage, TLabelImage>::IsCudaAvailable()
+{
+  return cca::Engine::CudaAvailable();
+}
+
+template <typename TInputImage, typename TLabelImage>
+void
+CudaLabelIntensityStatisticsImageFilter<TInputImage, TLabelImage>::ReleaseCachedMemory()
+{
+  CudaLabelStatisticsDetail::ResultCache::Clear();
+  cca::Engine::ReleaseCachedMemory();
 }
 
 template <typename TInputImage, typename TLabelImage>

@@ -21,6 +21,7 @@
 #include "itkCudaLabelStatisticsImageFilter.h"
 #include "itkCudaLabelStatisticsIntensityAttributes.h"
 #include "itkCudaLabelStatisticsLabelMapBuilder.h"
+#include "itkCudaLabelStatisticsResultCache.h"
 #include "itkCudaLabelStatisticsShapeAttributes.h"
 
 #include "cca/Engine.h"
@@ -138,74 +139,6 @@ EngineFeatureCompaction(CudaLabelStatisticsEnums::FeatureCompaction compaction)
   }
   return cca::FeatureCompaction::Scan;
 }
-
-/** Engine results kept between updates, for any filter of the process: the
- *  feature table and the runs of millions of components are gigabytes, and
- *  fresh pages cost more to touch than the copy into them; a reused result
- *  only grows. One result is kept idle (ReleaseCachedMemory frees it). */
-class ResultCache
-{
-public:
-  static std::unique_ptr<cca::Result>
-  Take()
-  {
-    std::lock_guard<std::mutex>  lock(Mutex());
-    std::unique_ptr<cca::Result> result = std::move(Idle());
-    return result ? std::move(result) : std::make_unique<cca::Result>();
-  }
-
-  static void
-  Give(std::unique_ptr<cca::Result> result)
-  {
-    std::lock_guard<std::mutex> lock(Mutex());
-    Idle() = std::move(result);
-  }
-
-  static void
-  Clear()
-  {
-    std::unique_ptr<cca::Result> idle;
-    {
-      std::lock_guard<std::mutex> lock(Mutex());
-      idle = std::move(Idle());
-    }
-  }
-
-private:
-  static std::mutex &
-  Mutex()
-  {
-    static std::mutex mutex;
-    return mutex;
-  }
-  static std::unique_ptr<cca::Result> &
-  Idle()
-  {
-    static std::unique_ptr<cca::Result> idle;
-    return idle;
-  }
-};
-
-/** A result taken from the cache for one update and given back after it. */
-class CachedResult
-{
-public:
-  CachedResult()
-    : m_Result(ResultCache::Take())
-  {}
-  ~CachedResult() { ResultCache::Give(std::move(m_Result)); }
-  CachedResult(const CachedResult &) = delete;
-  CachedResult &
-  operator=(const CachedResult &) = delete;
-  cca::Result &
-  operator*()
-  {
-    return *m_Result;
-  }
-
-private:
-  std::unique_ptr<cca::Result> m_Result;
-};
 
 /** ITK numbers objects 0, 1, 2, ... skipping the background value
  *  (BinaryImageToLabelMapFilter::CreateConsecutive); component k >= 1 gets

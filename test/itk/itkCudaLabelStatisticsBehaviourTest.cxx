@@ -33,7 +33,6 @@
 #include "cca/HostImageMemory.h"
 
 #include "itkBinaryImageToShapeLabelMapFilter.h"
-#include "itkCommand.h"
 #include "itkConnectedComponentImageFilter.h"
 #include "itkImageFileWriter.h"
 
@@ -466,38 +465,6 @@ HostImageSuite(Checker & check)
 
 // ---- progress -----------------------------------------------------------------------
 
-/** Records the progress values a filter reports. */
-class ProgressRecorder : public itk::Command
-{
-public:
-  ITK_DISALLOW_COPY_AND_MOVE(ProgressRecorder);
-  using Self = ProgressRecorder;
-  using Pointer = itk::SmartPointer<Self>;
-  itkNewMacro(Self);
-
-  void
-  Execute(itk::Object * caller, const itk::EventObject & event) override
-  {
-    Execute(static_cast<const itk::Object *>(caller), event);
-  }
-  void
-  Execute(const itk::Object *, const itk::EventObject &) override
-  {
-    const float p = m_Filter->GetProgress();
-    m_Monotonic = m_Monotonic && p >= m_Last;
-    m_Last = p;
-    ++m_Events;
-  }
-
-  const itk::ProcessObject * m_Filter = nullptr;
-  float                      m_Last = -1;
-  int                        m_Events = 0;
-  bool                       m_Monotonic = true;
-
-protected:
-  ProgressRecorder() = default;
-};
-
 void
 ProgressSuite(Checker & check)
 {
@@ -508,7 +475,7 @@ ProgressSuite(Checker & check)
     auto reference = itk::BinaryImageToShapeLabelMapFilter<ImageType>::New();
     reference->SetInput(ccaitktest::MakeImage<ImageType>(
       ccatest::RandomMask(3, 30, 20, 10, 0.5, 1, 11), ccaitktest::IdentityGeometry(), 255, 0));
-    auto recorder = ProgressRecorder::New();
+    auto recorder = ccaitktest::ProgressRecorder::New();
     recorder->m_Filter = reference.GetPointer();
     reference->AddObserver(itk::ProgressEvent(), recorder);
     reference->Update();
@@ -521,7 +488,7 @@ ProgressSuite(Checker & check)
     filter->SetInput(ccaitktest::MakeImage<ImageType>(
       ccatest::RandomMask(3, 30, 20, 10, 0.5, 1, 11), ccaitktest::IdentityGeometry(), 255, 0));
     filter->SetBackend(backend);
-    auto recorder = ProgressRecorder::New();
+    auto recorder = ccaitktest::ProgressRecorder::New();
     recorder->m_Filter = filter.GetPointer();
     filter->AddObserver(itk::ProgressEvent(), recorder);
     filter->Update();

@@ -707,6 +707,49 @@ ClassicCases(Checker & check)
     ClassicCase<3, double, unsigned short>(deep, geometries3[k++ % 5], small, 2, 100, 101, histograms, seed++, check);
     ClassicCase<3, int, short>(deep, geometries3[k++ % 5], { 0, -3, 8 }, 3, -1e6, 1e6, histograms, seed++, check);
   }
+  // The filters of the module reuse one engine result between updates: after
+  // CudaLabelStatisticsImageFilter's result of many components, with runs,
+  // lines and intensities, the next classic statistics must still be ITK's.
+  {
+    using ImageType = itk::Image<unsigned char, 3>;
+    using FeatureType = itk::Image<float, 3>;
+    const ccatest::Mask many = ccatest::RandomMask(3, 60, 50, 40, 0.3, 1, 17100);
+    check.Begin("reuse: CudaLabelStatisticsImageFilter first [random 60x50x40 d=0.3 seed 17100]");
+    for (const BackendEnum backend : Backends)
+    {
+      auto filter = itk::CudaLabelStatisticsImageFilter<ImageType>::New();
+      filter->SetInput(ccaitktest::MakeImage<ImageType>(many, geometries3[0], 255, 0));
+      filter->SetFeatureImage(ccaitktest::RandomValueImage<FeatureType>(many, geometries3[0], -5, 5, 17101));
+      filter->SetBackend(backend);
+      if (Updated([&] { filter->Update(); }, "CudaLabelStatisticsImageFilter", check))
+      {
+        check.Equal(filter->GetOutput()->GetNumberOfLabelObjects() > 1000u, true, "many components first");
+      }
+      const ccatest::Mask flat(2, 41, 29, 1, "");
+      ClassicCase<2, short, unsigned char>(flat, geometries2[1], small, 4, -100, 300, true, 17102, check);
+    }
+  }
+  // Progress as ITK's filters report it: events that never go back, ending at 1.
+  using IntensityType = itk::Image<short, 2>;
+  using LabelType = itk::Image<unsigned char, 2>;
+  const ccatest::Mask flat(2, 31, 23, 1, "");
+  for (const BackendEnum backend : Backends)
+  {
+    check.Begin(std::string("progress, backend ") + BackendText(backend));
+    auto filter = itk::CudaLabelIntensityStatisticsImageFilter<IntensityType, LabelType>::New();
+    filter->SetInput(ccaitktest::RandomValueImage<IntensityType>(flat, geometries2[0], 0, 100, 17103));
+    filter->SetLabelInput(ccaitktest::BlockLabelImage<LabelType>(flat, geometries2[0], small, 3, 17104));
+    filter->SetBackend(backend);
+    auto recorder = ccaitktest::ProgressRecorder::New();
+    recorder->m_Filter = filter.GetPointer();
+    filter->AddObserver(itk::ProgressEvent(), recorder);
+    if (Updated([&] { filter->Update(); }, "our filter", check))
+    {
+      check.Equal(recorder->m_Events > 0, true, "ProgressEvent observed");
+      check.Equal(recorder->m_Last, 1.0f, "last progress");
+      check.Equal(recorder->m_Monotonic, true, "progress never decreases");
+    }
+  }
 }
 
 // ---- errors ----------------------------------------------------------------------
@@ -842,6 +885,24 @@ ErrorCases(Checker & check)
       filter->Update();
     },
     "remove every object");
+  // CudaLabelIntensityStatisticsImageFilter on CUDA where none can be used:
+  // the message says so (with a device, on one that does not exist).
+  {
+    using IntensityFilter = itk::CudaLabelIntensityStatisticsImageFilter<FeatureType, ImageType>;
+    const bool cuda = IntensityFilter::IsCudaAvailable();
+    ExpectException(
+      check,
+      cuda ? "LabelStatistics on CUDA device 97, which does not exist" : "LabelStatistics on CUDA without a device",
+      [&] {
+        auto filter = IntensityFilter::New();
+        filter->SetInput(good);
+        filter->SetLabelInput(image);
+        filter->SetBackend(BackendEnum::CUDA);
+        filter->SetCudaDevice(cuda ? 97 : -1);
+        filter->Update();
+      },
+      cuda ? "97" : "no CUDA device");
+  }
   // A feature image on a label map without intensity attributes.
   ExpectException(
     check,

@@ -21,6 +21,7 @@
 
 #include "ccaTestMasks.h"
 
+#include "itkCommand.h"
 #include "itkImage.h"
 #include "itkImageRegionConstIteratorWithIndex.h"
 #include "itkImageRegionIteratorWithIndex.h"
@@ -619,6 +620,38 @@ CompareLabelImages(const TGot * got, const TExpected * expected, Checker & check
     }
   }
 }
+
+/** Records the progress values a filter reports. */
+class ProgressRecorder : public itk::Command
+{
+public:
+  ITK_DISALLOW_COPY_AND_MOVE(ProgressRecorder);
+  using Self = ProgressRecorder;
+  using Pointer = itk::SmartPointer<Self>;
+  itkNewMacro(Self);
+
+  void
+  Execute(itk::Object * caller, const itk::EventObject & event) override
+  {
+    Execute(static_cast<const itk::Object *>(caller), event);
+  }
+  void
+  Execute(const itk::Object *, const itk::EventObject &) override
+  {
+    const float p = m_Filter->GetProgress();
+    m_Monotonic = m_Monotonic && p >= m_Last;
+    m_Last = p;
+    ++m_Events;
+  }
+
+  const itk::ProcessObject * m_Filter = nullptr;
+  float                      m_Last = -1;
+  int                        m_Events = 0;
+  bool                       m_Monotonic = true;
+
+protected:
+  ProgressRecorder() = default;
+};
 
 } // namespace ccaitktest
 
