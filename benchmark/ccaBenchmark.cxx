@@ -16,10 +16,13 @@
 //                      [--connectivity face|full|both] [--outputs features|all|labels]
 //                      [--labels-on-device] [--backend cuda|cpu] [--algorithm NAME|all]
 //                      [--g G] [--density D] [--compaction Scan|TreeMerge|None]
-//                      [--no-atomic-counts] [--block-labeling auto|always|never] [--json FILE]
+//                      [--no-atomic-counts] [--block-labeling auto|always|never]
+//                      [--strip-labeling auto|always|never] [--json FILE]
 // --block-labeling: where labels only under full connectivity may take the
 // block labeling (cuda/BlockLabeling.cuh), when it does (auto: by the runs'
 // mean length, as users get it; always and never compare the two).
+// --strip-labeling: the same for the strips of two rows that planes with
+// labels only under full connectivity may take (cuda/StripLabeling.cuh).
 #include "RandomImages.h"
 #include "cca/Engine.h"
 
@@ -60,6 +63,7 @@ struct Settings : ccabench::ProtocolOptions
   std::string                 outputs = "features"; ///< features | all (+ runs, labels) | labels (labels only)
   bool                        labelsOnDevice = false;
   std::string                 blockLabeling = "auto"; ///< --block-labeling auto|always|never
+  std::string                 stripLabeling = "auto"; ///< --strip-labeling auto|always|never
   bool                        atomicCounts = true;    ///< one more untimed run per image counts atomic updates
   std::string                 backend = "cuda";
   std::vector<cca::Algorithm> algorithms{ cca::Algorithm::Default };     ///< --algorithm NAME|all
@@ -275,6 +279,7 @@ WriteJson(const std::string &              file,
   out << "{\n  \"program\": \"cca_benchmark\",\n  \"dimension\": " << s.dimension << ",\n  \"size\": " << s.size
       << ",\n  \"reps\": " << s.reps << ",\n  \"warmup\": " << s.warmup << ",\n  \"backend\": \"" << s.backend
       << "\",\n  \"outputs\": \"" << s.outputs << "\",\n  \"blockLabeling\": \"" << s.blockLabeling
+      << "\",\n  \"stripLabeling\": \"" << s.stripLabeling
       << "\",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false") << ",\n  \"kernelMs\": \""
       << (s.labelsOnDevice ? "uploadMs (the run count on the device image) + labelMs + featuresMs"
                            : "labelMs + featuresMs (the run count overlaps the copy, in uploadMs)")
@@ -350,7 +355,7 @@ const char * const Usage =
   " [--quick] [--dimension 2|3] [--size N] [--reps R] [--warmup W] [--g G] [--density D]"
   " [--connectivity face|full|both] [--outputs features|all|labels] [--labels-on-device] [--backend cuda|cpu]"
   " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--no-atomic-counts]"
-  " [--block-labeling auto|always|never] [--json FILE]\n";
+  " [--block-labeling auto|always|never] [--strip-labeling auto|always|never] [--json FILE]\n";
 
 /** Parses the command line into s; returns 0 to go on, else the exit code. */
 int
@@ -379,6 +384,8 @@ Parse(int argc, char * argv[], Settings & s)
       s.atomicCounts = false;
     else if (arg == "--block-labeling")
       s.blockLabeling = next();
+    else if (arg == "--strip-labeling")
+      s.stripLabeling = next();
     else if (arg == "--backend")
       s.backend = next();
     else if (arg == "--compaction")
@@ -439,9 +446,11 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--labels-on-device needs a build with the CUDA backend";
   else if (s.blockLabeling != "auto" && s.blockLabeling != "always" && s.blockLabeling != "never")
     problem = "--block-labeling must be auto, always or never";
+  else if (s.stripLabeling != "auto" && s.stripLabeling != "always" && s.stripLabeling != "never")
+    problem = "--strip-labeling must be auto, always or never";
 #ifndef CCA_HAVE_CUDA
-  else if (s.blockLabeling != "auto")
-    problem = "--block-labeling needs a build with the CUDA backend";
+  else if (s.blockLabeling != "auto" || s.stripLabeling != "auto")
+    problem = "--block-labeling and --strip-labeling need a build with the CUDA backend";
 #endif
   if (!problem.empty())
   {
@@ -601,6 +610,9 @@ main(int argc, char * argv[])
   cca::cuda::SetBlockLabeling(s.blockLabeling == "always"  ? cca::cuda::BlockLabelingUse::Always
                               : s.blockLabeling == "never" ? cca::cuda::BlockLabelingUse::Never
                                                            : cca::cuda::BlockLabelingUse::Automatic);
+  cca::cuda::SetStripLabeling(s.stripLabeling == "always"  ? cca::cuda::StripLabelingUse::Always
+                              : s.stripLabeling == "never" ? cca::cuda::StripLabelingUse::Never
+                                                           : cca::cuda::StripLabelingUse::Automatic);
 #endif
   if (s.backend == "cuda" && !cca::Engine::CudaAvailable())
   {

@@ -1,6 +1,6 @@
-// When the CUDA backend labels by blocks of pixels (BlockLabeling.cuh)
-// instead of runs. Plain C++: the test hooks (CudaBackendTesting.h) and the
-// benchmarks name it too.
+// When the CUDA backend labels by blocks of pixels (BlockLabeling.cuh) or
+// by the runs of strips of two rows (StripLabeling.cuh) instead of runs. Plain C++: the test hooks
+// (CudaBackendTesting.h) and the benchmarks name it too.
 #ifndef cca_cuda_BlockLabelingUse_h
 #define cca_cuda_BlockLabelingUse_h
 
@@ -14,6 +14,15 @@ namespace cuda
 enum class BlockLabelingUse
 {
   Automatic, ///< when the runs are short (HostSequence.cuh)
+  Always,
+  Never
+};
+
+/** Where the strip labeling fits (labels only of a byte plane under full
+ *  connectivity; StripLabelingStage::Fits), whether it is taken. */
+enum class StripLabelingUse
+{
+  Automatic, ///< when the runs are short and the plane dense enough (HostSequence.cuh)
   Always,
   Never
 };

@@ -238,29 +238,23 @@ __launch_bounds__(BlockThreads, RowScanBlocksPerProcessor) WriteLabelImageKernel
   }
 }
 
-/** WriteLabelImageKernel for maximal runs of a byte image, when
- *  FitsByteRowScan (image and label image): by ScanByteRow, each lane
- *  reads a label per run it starts (and one for a run reaching in from the
- *  left) and makes the labels of its 16 pixels. They go through shared
- *  memory and leave in whole-warp stores of 512 contiguous bytes: each lane
+/** Stores a warp's labels of one 512-pixel stretch of a row: each lane's
+ *  16 labels (value; lanes past the row call it too, their values unused)
+ *  go through shared memory (staged, WarpSize * LanePixels labels a warp)
+ *  and leave in whole-warp stores of 512 contiguous bytes: each lane
  *  storing its own 16 labels, a warp's store covered 32 half-written
  *  sectors (H100, g = 16 d = 0.5, before the rotation below: 8192^2 181 ->
- *  146 us, 512^3 340 -> 243). */
-template <class Index, class LabelT>
-__global__ void
-__launch_bounds__(BlockThreads) WriteByteLabelImageKernel(const std::uint8_t * __restrict__ image,
-                                                          Geometry                     geometry,
-                                                          ForegroundTest<std::uint8_t> test,
-                                                          const Index * __restrict__ rowOffsets,
-                                                          const Index * __restrict__ label,
-                                                          LabelT * __restrict__ labels,
-                                                          Index removed)
+ *  146 us, 512^3 340 -> 243). All 32 lanes must call it. */
+template <class LabelT>
+__device__ __forceinline__ void
+StoreStretchLabels(uint4 * staged,
+                   const LabelT (&value)[LanePixels],
+                   LabelT *     out,
+                   std::int64_t laneX,
+                   std::int64_t width)
 {
-  constexpr int    Chunk = 16 / sizeof(LabelT); // labels a 16-byte store holds
-  constexpr int    Pieces = LanePixels / Chunk; // 16-byte pieces a lane makes
-  constexpr int    StretchPieces = WarpSize * Pieces;
-  __shared__ uint4 stagedStore[WarpsPerBlock * StretchPieces];
-  const int        warpStaged = static_cast<int>(threadIdx.x / WarpSize) * StretchPieces;
+  constexpr int Chunk = 16 / sizeof(LabelT); // labels a 16-byte store holds
+  constexpr int Pieces = LanePixels / Chunk; // 16-byte pieces a lane makes
   // Where piece p of lane l is staged: its lane's pieces rotated by
   // l * Pieces / 8, so that the 8 lanes of a 128-byte phase of the lanes'
   // stores hit 8 different 16-byte bank groups (without, 4 or 8 of them
@@ -271,7 +265,54 @@ __launch_bounds__(BlockThreads) WriteByteLabelImageKernel(const std::uint8_t * _
     const int lane = piece / Pieces;
     return lane * Pieces + (piece % Pieces + lane * Pieces / 8) % Pieces;
   };
-  const auto labelOf = [&](Index i) { return ImageLabel<LabelT>(label[i], removed); };
+  if (laneX < width)
+  {
+#pragma unroll
+    for (int p = 0; p < Pieces; ++p)
+    {
+      uint4 piece;
+      std::memcpy(&piece, value + p * Chunk, sizeof piece);
+      staged[StagedPiece(static_cast<int>(LaneId()) * Pieces + p)] = piece;
+    }
+  }
+  __syncwarp();
+  const std::int64_t stretch = laneX - static_cast<std::int64_t>(LaneId()) * LanePixels;
+#pragma unroll
+  for (int k = 0; k < Pieces; ++k)
+  {
+    // Piece k of the lane: the stretch's 16-byte pieces in order over the warp.
+    const int          piece = k * WarpSize + static_cast<int>(LaneId());
+    const std::int64_t x = stretch + piece * Chunk;
+    if (x < width) // rows are whole lane loads: a piece is in or out
+    {
+      *reinterpret_cast<uint4 *>(out + x) = staged[StagedPiece(piece)];
+    }
+  }
+  __syncwarp(); // read before the next stretch overwrites them
+}
+
+/** Shared memory for StoreStretchLabels: a block's warps' stretches. */
+template <class LabelT>
+constexpr int StagedStretchPieces = WarpsPerBlock * WarpSize * LanePixels * static_cast<int>(sizeof(LabelT)) / 16;
+
+/** WriteLabelImageKernel for maximal runs of a byte image, when
+ *  FitsByteRowScan (image and label image): by ScanByteRow, each lane
+ *  reads a label per run it starts (and one for a run reaching in from the
+ *  left) and makes the labels of its 16 pixels, stored a stretch at a time
+ *  (StoreStretchLabels). */
+template <class Index, class LabelT>
+__global__ void
+__launch_bounds__(BlockThreads) WriteByteLabelImageKernel(const std::uint8_t * __restrict__ image,
+                                                          Geometry                     geometry,
+                                                          ForegroundTest<std::uint8_t> test,
+                                                          const Index * __restrict__ rowOffsets,
+                                                          const Index * __restrict__ label,
+                                                          LabelT * __restrict__ labels,
+                                                          Index removed)
+{
+  __shared__ uint4 stagedStore[StagedStretchPieces<LabelT>];
+  uint4 * const    staged = stagedStore + (threadIdx.x / WarpSize) * (StagedStretchPieces<LabelT> / WarpsPerBlock);
+  const auto       labelOf = [&](Index i) { return ImageLabel<LabelT>(label[i], removed); };
   for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
   {
     const Index first = rowOffsets[r];
@@ -282,11 +323,11 @@ __launch_bounds__(BlockThreads) WriteByteLabelImageKernel(const std::uint8_t * _
       geometry.width,
       test,
       [&](const LanePixelRun & l) {
+        LabelT value[LanePixels];
         if (l.x < geometry.width)
         {
           Index  next = first + static_cast<Index>(l.startsBefore); // the lane's first start
           LabelT current = (l.foreground & ~l.starts & 1u) != 0 ? labelOf(next - 1) : LabelT{ 0 };
-          LabelT value[LanePixels];
 #pragma unroll
           for (int j = 0; j < LanePixels; ++j)
           {
@@ -296,28 +337,8 @@ __launch_bounds__(BlockThreads) WriteByteLabelImageKernel(const std::uint8_t * _
             }
             value[j] = (l.foreground >> j) & 1u ? current : LabelT{ 0 };
           }
-#pragma unroll
-          for (int p = 0; p < Pieces; ++p)
-          {
-            uint4 piece;
-            std::memcpy(&piece, value + p * Chunk, sizeof piece);
-            stagedStore[warpStaged + StagedPiece(static_cast<int>(LaneId()) * Pieces + p)] = piece;
-          }
         }
-        __syncwarp();
-        const std::int64_t stretch = l.x - static_cast<std::int64_t>(LaneId()) * LanePixels;
-#pragma unroll
-        for (int k = 0; k < Pieces; ++k)
-        {
-          // Piece k of the lane: the stretch's 16-byte pieces in order over the warp.
-          const int          piece = k * WarpSize + static_cast<int>(LaneId());
-          const std::int64_t x = stretch + piece * Chunk;
-          if (x < geometry.width) // rows are whole lane loads: a piece is in or out
-          {
-            *reinterpret_cast<uint4 *>(out + x) = stagedStore[warpStaged + StagedPiece(piece)];
-          }
-        }
-        __syncwarp(); // read before the next stretch overwrites them
+        StoreStretchLabels(staged, value, out, l.x, geometry.width);
       },
       endsAtWidth);
   }

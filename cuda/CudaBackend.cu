@@ -28,6 +28,7 @@ namespace
 std::atomic<bool>             forceWideRunIndex{ false };
 std::atomic<std::size_t>      uploadSlabBytes{ 0 };
 std::atomic<BlockLabelingUse> blockLabeling{ BlockLabelingUse::Automatic };
+std::atomic<StripLabelingUse> stripLabeling{ StripLabelingUse::Automatic };
 std::atomic<std::size_t>      regionCopyBytes{ 0 };
 std::atomic<std::size_t>      regionPieceBytes{ 0 };
 std::atomic<std::int64_t>     treeMergeSecondCopies{ 0 };
@@ -202,6 +203,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_Sequence->SetForceWideIndex(ForceWideRunIndex());
   m_Sequence->SetSlabBytes(UploadSlabBytes());
   m_Sequence->SetBlockLabeling(BlockLabeling());
+  m_Sequence->SetStripLabeling(stripLabeling);
   m_Sequence->SetNumberingClimbingRuns(numberingClimbingRuns);
   m_StreamDevice->SetRegionCopies(regionCopyBytes, regionPieceBytes);
   const std::int64_t secondCopies = m_Sequence->TreeMergeSecondCopies();
@@ -253,6 +255,12 @@ BlockLabelingUse
 BlockLabeling()
 {
   return blockLabeling;
+}
+
+void
+SetStripLabeling(StripLabelingUse use)
+{
+  stripLabeling = use;
 }
 
 void

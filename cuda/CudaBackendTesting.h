@@ -40,6 +40,12 @@ SetBlockLabeling(BlockLabelingUse use);
 BlockLabelingUse
 BlockLabeling();
 
+/** When CUDA backends label planes under full connectivity with labels only
+ *  by the runs of strips of two rows where that fits (StripLabeling.cuh);
+ *  Automatic by default. */
+void
+SetStripLabeling(StripLabelingUse use);
+
 /** From how many units (runs, or pieces of runs) the numbering of CUDA
  *  backends climbs from several a thread (NumberComponentsKernel), so that
  *  small test images take that path; -1: the default. */

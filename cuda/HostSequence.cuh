@@ -57,6 +57,7 @@
 #include "NumberingStage.cuh"
 #include "OutputStage.cuh"
 #include "SelectionStage.cuh"
+#include "StripLabeling.cuh"
 #include "Strategies.cuh"
 #include "StridedGather.cuh"
 #include "TreeMergeTable.cuh"
@@ -359,6 +360,19 @@ public:
                          : blocks.count;
       result.objectsFound = static_cast<std::int64_t>(componentCount);
     }
+    else if (LabelsByStrips<Index>(device, frame, deviceImage))
+    {
+      // As for the blocks: the count read once the label image is queued.
+      const bool               deferCount = sizeof(Index) == 4;
+      const StripLabels<Index> labels = m_Strips.template Run<Index, S>(device, frame, deviceImage, deferCount);
+      device.Record(Milestone::UnitsLabeled);
+      NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(labels.count));
+      m_Outputs.WriteStripLabels(device, frame, labels);
+      componentCount = labels.deviceCount != nullptr
+                         ? device.Read(labels.deviceCount, "reading a count from the device")
+                         : labels.count;
+      result.objectsFound = static_cast<std::int64_t>(componentCount);
+    }
     else
     {
       const MeasuredObjects<Index> measured =
@@ -473,6 +487,14 @@ public:
   SetBlockLabeling(BlockLabelingUse use)
   {
     m_BlockLabeling = use;
+  }
+
+  /** Tests and benchmarks: when planes that fit the strip labeling take
+   *  it (Automatic: by the runs' mean length and the foreground fraction). */
+  void
+  SetStripLabeling(StripLabelingUse use)
+  {
+    m_StripLabeling = use;
   }
 
   /** Tests: from how many units the numbering climbs from several a
@@ -622,6 +644,29 @@ private:
     return runs * BlockPixelsPerRunVolume > frame.pixels && density >= BlockLeastDensityVolume;
   }
 
+  /** Whether this run labels the runs of strips of two rows
+   *  (StripLabeling.cuh) instead of the rows' runs: where that fits, in a
+   *  plane whose runs (counted during the upload) are short and whose
+   *  sampled foreground fraction is at least StripLeastDensity, or as a test
+   *  or benchmark asks. */
+  template <class Index>
+  bool
+  LabelsByStrips(Device & device, const Frame & frame, const void * image)
+  {
+    if (m_StripLabeling == StripLabelingUse::Never || !StripLabelingStage<Device>::Fits(frame, image) ||
+        !StripLabelingStage<Device>::template KeysFit<Index>(frame))
+    {
+      return false;
+    }
+    if (m_StripLabeling == StripLabelingUse::Always)
+    {
+      return true;
+    }
+    const auto   runs = static_cast<std::int64_t>(m_Labeling.template CountedUnits<Index>(device, frame));
+    const double density = m_Labeling.CountedForegroundFraction();
+    return runs * StripPixelsPerRun > frame.pixels && density >= StripLeastDensity;
+  }
+
   /** 32-bit unit indices while the unit count (at most one per two pixels
    *  of a row, rounded up, for full runs; one per pixel for pieces of runs)
    *  stays below 2^31, which keeps index arithmetic in range. */
@@ -649,6 +694,16 @@ private:
    *  0.5: 4.0 against 1.8 ms), so planes keep the runs. */
   static constexpr std::int64_t BlockPixelsPerRunVolume = 14;
   static constexpr double       BlockLeastDensityVolume = 0.25;
+  /** A plane takes the strips when its runs are shorter on average than
+   *  StripPixelsPerRun pixels of a row and its sampled foreground fraction
+   *  is at least StripLeastDensity. On the H100 (8192^2, 8-connectivity,
+   *  labels only, per image, benchmark/results/h100-strip-labeling/) the
+   *  strips took 1.57 / 1.45 / 1.18 / 0.88 / 0.61 / 0.43 ms at g = 1, d =
+   *  0.4 ... 0.9 where the rows' runs took 1.47 / 1.52 / 1.54 / 1.47 / 1.20
+   *  / 0.84; below d = 0.4, at g >= 4 and on the all-foreground image (16
+   *  and more pixels a run) the rows won, by 0.06-0.4 ms. */
+  static constexpr std::int64_t StripPixelsPerRun = 12;
+  static constexpr double       StripLeastDensity = 0.45;
 
   UploadStage<Device>        m_Upload;
   UploadStage<Device>        m_FeatureUpload;
@@ -660,6 +715,7 @@ private:
   IntensityStage<Device>     m_Intensity;
   HistogramStage<Device>     m_Histograms;
   BlockLabelingStage<Device> m_Blocks;
+  StripLabelingStage<Device> m_Strips;
   OutputStage<Device>        m_Outputs;
   UpdateCounts<Device>       m_Counts;
   typename Device::Buffer    m_SelectedKeys;
@@ -667,6 +723,7 @@ private:
   std::vector<std::uint64_t> m_HostKeys;
   bool                       m_ForceWideIndex = false;
   BlockLabelingUse           m_BlockLabeling = BlockLabelingUse::Automatic;
+  StripLabelingUse           m_StripLabeling = StripLabelingUse::Automatic;
 };
 
 } // namespace cuda

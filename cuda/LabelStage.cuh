@@ -238,6 +238,15 @@ public:
     m_RowBitLinksEverywhere = everywhere;
   }
 
+  /** The runs to come are those of a strip image over plane rows
+   *  (StripLabeling.cuh): runs of neighbour strips are joined only where
+   *  their pixels touch (TouchingStripRuns). */
+  void
+  SetStripRows(const StripRows & rows)
+  {
+    m_StripRows = rows;
+  }
+
   /** The device arrays of the last run with Index (the emulation tests read them). */
   template <class Index>
   const LabeledUnits<Index> &
@@ -475,9 +484,13 @@ private:
   {
     const bool fits = frame.image.pixelType == PixelType::UInt8 && std::is_same_v<typename S::Units, FullRuns> &&
                       !S::LabelsPixels && S::Merge != FeatureMerge::OnTheFly && FitsByteRowScan(frame, image);
-    if (!fits || m_RowBitLinksEverywhere)
+    if (!fits || m_StripRows.plane != nullptr) // the bits of a strip image's rows join more than touches
     {
-      return fits;
+      return false;
+    }
+    if (m_RowBitLinksEverywhere)
+    {
+      return true;
     }
     if (!LabelsOnlyOfMask(frame.options))
     {
@@ -587,6 +600,10 @@ private:
         link(PlainUnion{}, SameValueRuns{ l.runKeys }, nullptr);
       }
     }
+    else if (m_StripRows.plane != nullptr)
+    {
+      link(PlainUnion{}, TouchingStripRuns<Index>{ m_StripRows, l.units }, nullptr);
+    }
     else
     {
       link(PlainUnion{}, AnyTouchingRuns{}, rowBits);
@@ -658,6 +675,7 @@ private:
   static constexpr double RowBitsFullPlaneDensity = 0.35;
   static constexpr double RowBitsFaceVolumeDensity = 0.45;
   bool                    m_RowBitLinksEverywhere = false;
+  StripRows               m_StripRows{}; ///< SetStripRows
   typename Device::Buffer m_RunKeys;
   typename Device::Buffer m_UnitFeatures;
   typename Device::Buffer m_PixelLabels; ///< the label grid of pixel labelings

@@ -17,6 +17,7 @@
 #include "Frame.cuh"
 #include "LabelStage.cuh"
 #include "NumberingStage.cuh"
+#include "StripLabeling.cuh"
 
 #include "PixelTypeDispatch.h"
 
@@ -101,6 +102,30 @@ public:
                     LineBlocks(l.grid),
                     LineThreads(l.grid),
                     BlockLabelImageKernel<Index, Label>,
+                    l,
+                    labels);
+    };
+    LabelTarget(frame) == 8 ? launch(static_cast<std::uint64_t *>(m_Labels))
+                            : launch(static_cast<std::uint32_t *>(m_Labels));
+  }
+
+  /** The label image of a strip labeling (StripLabeling.cuh), the only
+   *  output that labeling gives. */
+  template <class Index>
+  void
+  WriteStripLabels(Device & device, const Frame & frame, const StripLabels<Index> & l)
+  {
+    Begin(0, l.count);
+    if (frame.options.labelImageType == LabelImageType::None)
+    {
+      return;
+    }
+    auto launch = [&](auto * labels) {
+      using Label = std::remove_pointer_t<decltype(labels)>;
+      device.Launch("strip label image kernel",
+                    BlocksFor((l.pixels.height + 1) / 2, WarpsPerBlock),
+                    BlockThreads,
+                    WriteStripLabelImageKernel<Index, Label>,
                     l,
                     labels);
     };

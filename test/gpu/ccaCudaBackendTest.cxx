@@ -6,6 +6,7 @@
 // more than 2^31 pixels. Every strategy of cca::Algorithm (cca::AllAlgorithms)
 // must give the CPU's result; the atomic-update instrumentation is checked
 // against hand-counted values.
+// The block and strip labelings, forced, must too.
 // Each cca::FeatureCompaction (Scan, TreeMerge, None) must too, on a subset
 // (CompactionChecks), with Result::bytesCopiedToHost checked between them.
 // Exits 77 (skipped) when no CUDA device is usable.
@@ -572,6 +573,57 @@ BlockLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
     Check(engine, image, options, "blocks large " + std::to_string(i), tally);
   }
   cca::cuda::SetBlockLabeling(cca::cuda::BlockLabelingUse::Automatic);
+}
+
+/** The strip labeling of planes (cuda/StripLabeling.cuh), forced: labels
+ *  only under full connectivity, widths of whole 16-pixel lane loads, odd
+ *  and even heights, every pixel type (host images cross as foreground
+ *  bits) and rule, and large images around the percolation threshold. */
+void
+StripLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
+{
+  cca::cuda::SetStripLabeling(cca::cuda::StripLabelingUse::Always);
+  const int cases = quick ? 20 : 200;
+  for (int i = 0; i < cases; ++i)
+  {
+    const std::uint32_t caseSeed = 960000 + seed + static_cast<std::uint32_t>(i);
+    std::mt19937        rng(caseSeed);
+    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    const int           granularities[] = { 1, 4, 16 };
+    const Mask          mask =
+      RandomMask(2, 16 * (1 + pick(30)), 1 + pick(150), 1, pick(11) / 10.0, granularities[pick(3)], caseSeed);
+    Encoding e;
+    e.type = pick(2) == 0 ? PixelType::UInt8 : allTypes[pick(8)];
+    e.rule = pick(2) == 0 ? ForegroundRule::NotEqualTo : ForegroundRule::EqualTo;
+    e.value = pick(2) == 0 ? 0 : 7;
+    cca::Options options;
+    options.foregroundRule = e.rule;
+    options.foregroundValue = e.value;
+    AskBlockLabeling(options);
+    options.labelImageType = pick(2) == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
+    Check(engine, Encode(mask, e, caseSeed), options, "strips seed=" + std::to_string(caseSeed), tally);
+  }
+  struct Large
+  {
+    std::int64_t nx, ny;
+    double       density;
+    bool         inQuick; ///< small enough for --quick (compute-sanitizer runs it)
+  };
+  const Large large[] = { { 2048, 2047, 0.45, false }, { 2048, 2048, 0.6, false }, { 512, 513, 0.5, true } };
+  for (std::size_t i = 0; i < std::size(large); ++i)
+  {
+    if (quick && !large[i].inQuick)
+    {
+      continue;
+    }
+    const Large & l = large[i];
+    const Mask    mask = RandomMask(2, l.nx, l.ny, 1, l.density, 1, seed + 2000 + static_cast<std::uint32_t>(i));
+    cca::Options  options;
+    AskBlockLabeling(options);
+    options.labelImageType = i % 2 == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
+    Check(engine, Plain(mask), options, "strips large " + std::to_string(i), tally);
+  }
+  cca::cuda::SetStripLabeling(cca::cuda::StripLabelingUse::Automatic);
 }
 
 /** The foreground sample that the run count takes while the image
@@ -1146,6 +1198,14 @@ main(int argc, char * argv[])
                 << std::endl;
     }
 
+    Tally strips;
+    if (isDefault)
+    {
+      StripLabelingChecks(engine, quick, seed, strips);
+      std::cout << name << " strip labeling: " << strips.passed << " passed, " << strips.failed << " failed"
+                << std::endl;
+    }
+
     Tally sampling;
     if (isDefault)
     {
@@ -1177,10 +1237,10 @@ main(int argc, char * argv[])
 
     const int algorithmFailed = random.failed + edge.failed + repeat.failed + counting.failed + wide.failed +
                                 big.failed + compaction.failed + slabs.failed + regions.failed + blocks.failed +
-                                sampling.failed + climbing.failed;
+                                strips.failed + sampling.failed + climbing.failed;
     const int algorithmPassed = random.passed + edge.passed + repeat.passed + counting.passed + wide.passed +
                                 big.passed + compaction.passed + slabs.passed + regions.passed + blocks.passed +
-                                sampling.passed + climbing.passed;
+                                strips.passed + sampling.passed + climbing.passed;
     std::cout << name << ": " << algorithmPassed << " passed, " << algorithmFailed << " failed in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - algorithmStart).count() << " s"
               << std::endl;

@@ -6,7 +6,8 @@
 // stream) with the input still being copied on that stream when Run is
 // called, feature images in device memory (the intensity group equal to
 // the CPU backend's), and pointers that are not device memory refused; and the count of
-// the device memory that engines hold (Engine::DeviceMemoryInUse), and the
+// the device memory that engines hold (Engine::DeviceMemoryInUse), byte
+// planes for the strip labeling aligned and not, and the
 // process's pinned blocks that the copies stage through. Exits 77 (skipped)
 // where no CUDA device is usable.
 #include "cca/Engine.h"
@@ -518,6 +519,76 @@ PinnedBlocks()
   Report(locked(fresh.Reserve(std::size_t{ 2 } << 20, "a test block")), "a pinned block after the cache was emptied");
 }
 
+/** Labels only of a byte plane in device memory under full connectivity,
+ *  which the strips label (cuda/StripLabeling.cuh) when the image and the
+ *  label image are 16-byte aligned: aligned, the image one byte off (the
+ *  rows' runs, counted after the upload) and the label image 4 bytes off
+ *  (the rows' runs throughout), against the CPU backend. */
+void
+StripCase(cca::Engine & engine, std::uint32_t seed, int imageOffset, int labelOffset)
+{
+  std::mt19937       rng(seed);
+  auto               pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+  const std::int64_t width = 16 * (1 + pick(20));
+  const std::int64_t height = 1 + pick(90);
+  const auto         mask = cca::RandomBlockImage(width, height, 1, 0.3 + pick(5) / 10.0, 1 + pick(2), seed);
+  const std::size_t  pixels = mask.size();
+  cca::ImageView     view;
+  view.pixelType = cca::PixelType::UInt8;
+  view.dimension = 2;
+  view.size[0] = width;
+  view.size[1] = height;
+  view.data = mask.data();
+  cca::Options options;
+  options.connectivity = cca::Connectivity::Full;
+  options.computeFeatures = false;
+  options.computeRuns = false;
+  options.labelImageType = cca::LabelImageType::UInt32;
+  std::vector<std::uint32_t> cpuLabels(pixels, 0xABABABABu);
+  cca::Options               cpuOptions = options;
+  cpuOptions.backend = cca::Backend::Cpu;
+  cpuOptions.labelImage = cpuLabels.data();
+  const cca::Result cpu = engine.Run(view, cpuOptions);
+
+  DeviceArray image(pixels + 16);
+  DeviceArray labels((pixels + 4) * sizeof(std::uint32_t));
+  auto *      deviceImage = static_cast<std::uint8_t *>(image.pointer) + imageOffset;
+  auto *      deviceLabels = reinterpret_cast<std::uint32_t *>(static_cast<char *>(labels.pointer) + labelOffset);
+  CheckCuda(cudaMemcpy(deviceImage, mask.data(), pixels, cudaMemcpyHostToDevice), "cudaMemcpy");
+  CheckCuda(cudaMemset(labels.pointer, 0xAB, (pixels + 4) * sizeof(std::uint32_t)), "cudaMemset");
+  CheckCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  cca::ImageView deviceView = view;
+  deviceView.memory = cca::MemorySpace::CudaDevice;
+  deviceView.data = deviceImage;
+  options.backend = cca::Backend::Cuda;
+  options.labelImage = deviceLabels;
+  options.labelImageMemory = cca::MemorySpace::CudaDevice;
+  const std::string name = "strips seed " + std::to_string(seed) + " " + std::to_string(width) + "x" +
+                           std::to_string(height) + " image +" + std::to_string(imageOffset) + " labels +" +
+                           std::to_string(labelOffset);
+  try
+  {
+    const cca::Result          gpu = engine.Run(deviceView, options);
+    std::vector<std::uint32_t> gpuLabels(pixels);
+    CheckCuda(cudaMemcpy(gpuLabels.data(), deviceLabels, pixels * sizeof(std::uint32_t), cudaMemcpyDeviceToHost),
+              "cudaMemcpy");
+    std::string why;
+    if (gpu.componentCount != cpu.componentCount)
+    {
+      why = "count " + std::to_string(gpu.componentCount) + " against " + std::to_string(cpu.componentCount);
+    }
+    else if (gpuLabels != cpuLabels)
+    {
+      why = "label images differ";
+    }
+    Report(why.empty(), name + (why.empty() ? "" : ": " + why));
+  }
+  catch (const std::exception & e)
+  {
+    Report(false, name + ": " + e.what());
+  }
+}
+
 int
 main()
 {
@@ -565,6 +636,10 @@ main()
         FeatureCase<std::uint8_t>(engine, seed, layout, k < 2, cca::PixelType::UInt8);
       }
     }
+  }
+  for (int k = 0; k < 12; ++k, ++seed)
+  {
+    StripCase(engine, seed, k % 3 == 1 ? 1 : 0, k % 3 == 2 ? 4 : 0);
   }
   RefusedPointers(engine);
   DeviceMemoryCount();

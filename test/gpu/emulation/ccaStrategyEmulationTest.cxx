@@ -391,6 +391,66 @@ BlockSuite(int cases, std::uint32_t seed)
   return failed;
 }
 
+/** Labels only of planes under full connectivity, labeled by the runs of
+ *  strips of two rows (cuda/StripLabeling.cuh): widths of whole lane loads
+ *  (and a few others, which keep the rows' runs), odd and even heights from
+ *  one row, densities around the percolation threshold, both label widths
+ *  or none, 32- and 64-bit indices, slabs of any size, host images (as
+ *  foreground bits) and device images read in place under every foreground
+ *  rule, a 3D image of one slice, the strips forced, chosen by the runs and
+ *  the foreground fraction, or off; the label image and
+ *  the count against the CPU backend. */
+int
+StripSuite(int cases, std::uint32_t seed)
+{
+  Engine    engine;
+  Emulator  emulator;
+  const int failed = SeededCases("strips", cases, seed, [&](std::uint32_t caseSeed, auto & pick) {
+    Case c;
+    c.dimension = pick(8) == 0 ? 3 : 2;
+    const bool large = pick(4) == 0;
+    c.size[0] = pick(8) == 0 ? 1 + pick(70) : 16 * (1 + pick(large ? 24 : 6));
+    c.size[1] = large ? 20 + pick(50) : 1 + pick(12);
+    c.size[2] = 1;
+    const double density = large ? 0.3 + pick(5) / 10.0 : pick(11) / 10.0;
+    Options      options = OptionsFor(Algorithm::Default, true);
+    options.computeFeatures = false;
+    options.computeRuns = false;
+    const int variant = pick(3);
+    options.labelImageType =
+      variant == 0 ? LabelImageType::UInt64 : (variant == 1 ? LabelImageType::None : LabelImageType::UInt32);
+    const bool wide = pick(4) == 0;
+    const int  use = pick(4);
+    emulator.sequence.SetStripLabeling(use == 0   ? cudaemulated::StripLabelingUse::Never
+                                       : use == 1 ? cudaemulated::StripLabelingUse::Automatic
+                                                  : cudaemulated::StripLabelingUse::Always);
+    emulator.sequence.SetSlabBytes(pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0);
+    c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, 1 + pick(3), caseSeed * 7919u);
+    const bool resident = pick(2) != 0;
+    if (resident)
+    {
+      const std::uint8_t palette[4] = { 0, 2, 1, 255 };
+      for (auto & p : c.image)
+      {
+        p = palette[2 * (p != 0) + pick(2)];
+      }
+      const ForegroundRule rules[4] = {
+        ForegroundRule::EqualTo, ForegroundRule::NotEqualTo, ForegroundRule::NotEqualTo, ForegroundRule::All
+      };
+      options.foregroundRule = rules[pick(4)];
+      options.foregroundValue = palette[pick(4)];
+    }
+    auto run = [resident](Emulator & e, const ImageView & view, const Options & o, Result & result) {
+      ImageView onDevice = view;
+      onDevice.memory = resident ? MemorySpace::CudaDevice : view.memory;
+      e.Run(onDevice, o, result);
+    };
+    return Described(c, EmulateAndCompare(engine, emulator, c, options, wide, run));
+  });
+  emulator.sequence.SetStripLabeling(cudaemulated::StripLabelingUse::Automatic);
+  return failed;
+}
+
 /** The run count's foreground sample (ForegroundSample,
  *  cuda/RunDetection.cuh), by which the engine chooses its labeling,
  *  against a count on the host: the foreground pixels of one row in each
@@ -847,6 +907,7 @@ main(int argc, char * argv[])
   failed += DeviceMemory(cases * 4, seed + 300000);
   failed += BlockSuite(cases * 8, seed + 400000);
   failed += ByteLabelImageSuite(cases * 4, seed + 500000);
+  failed += StripSuite(cases * 8, seed + 700000);
   failed += ForegroundSampleSuite(cases * 4, seed + 600000);
   const auto tiles = TileShapes();
   failed += Shapes("TM_Early", Algorithm::TM_Early, false, tiles, RunTable);
