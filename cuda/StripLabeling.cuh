@@ -1,7 +1,7 @@
 // Labels only of planes under full connectivity: the union-find over the
 // runs of strips of two rows. Under 8-connectivity the foreground pixels of
-// a 2 x 2 block all touch each other (what the block labelings of Allegretti
-// 2019 and 2020, BKE and BUF, build on), so along a strip every maximal run
+// a 2 x 2 block all touch each other (what the block labelings BKE and BUF
+// of Allegretti 2020 build on), so along a strip every maximal run
 // of columns that hold foreground in either row is connected: the runs of
 // the rows' OR. A strip has fewer runs than its two rows together (near the
 // percolation threshold fewer than either row: the OR is denser), so the
