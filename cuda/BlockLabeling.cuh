@@ -25,6 +25,7 @@
 #define cca_cuda_BlockLabeling_cuh
 
 #include "DeviceGeometry.cuh"
+#include "FirstPixelRanks.cuh"
 #include "Frame.cuh"
 #include "UnionFind.cuh"
 
@@ -498,30 +499,6 @@ MarkFirstPixelsKernel(BlockGrid g,
   });
 }
 
-/** Set bits of v, on the device and in the host code of a scan. */
-__host__ __device__ inline int
-SetBits(unsigned v)
-{
-#ifdef __CUDA_ARCH__
-  return __popc(v);
-#else
-  return __builtin_popcount(v);
-#endif
-}
-
-/** The set bits of word i of a bitmap of count words (0 past its end). */
-template <class Index>
-struct BitsInWord
-{
-  const unsigned * words;
-  Index            count;
-  __host__ __device__ Index
-  operator()(Index i) const
-  {
-    return i < count ? static_cast<Index>(SetBits(words[i])) : Index{ 0 };
-  }
-};
-
 /** The labels only, component by block: a block's label is the rank of its
  *  component's first pixel among all first pixels, plus one; background 0. */
 template <class Index>
@@ -541,10 +518,7 @@ template <class Index>
 __device__ __forceinline__ Index
 BlockLabel(const BlockLabels<Index> & l, std::int64_t b)
 {
-  const Index    key = l.firstKey[l.parent[b]];
-  const Index    word = key / 32;
-  const unsigned below = (1u << (key % 32)) - 1u;
-  return l.wordRank[word] + static_cast<Index>(__popc(l.firstPixels[word] & below)) + 1;
+  return FirstPixelLabel(l.firstPixels, l.wordRank, l.firstKey[l.parent[b]]);
 }
 
 /** Two labels at an address aligned to both: one vector store. */
@@ -615,13 +589,10 @@ public:
     BlockLabels<Index> l{};
     const BlockGrid    g = MakeBlockGrid(frame.geometry);
     l.grid = g;
-    const auto count = static_cast<std::size_t>(g.count);
-    auto *     masks = Reserve<std::uint8_t>(m_Masks, count, "block masks");
-    auto *     parent = Reserve<Index>(m_Parent, count, "block parents");
-    auto *     firstKey = Reserve<Index>(m_FirstKey, count, "first pixel keys");
-    const auto words = static_cast<Index>((g.keys + 31) / 32);
-    auto *     firstPixels = Reserve<unsigned>(m_FirstPixels, static_cast<std::size_t>(words), "first pixel bitmap");
-    auto * wordRank = Reserve<Index>(m_WordRank, static_cast<std::size_t>(words) + 1, "first pixels before each word");
+    const auto     count = static_cast<std::size_t>(g.count);
+    auto *         masks = Reserve<std::uint8_t>(m_Masks, count, "block masks");
+    auto *         parent = Reserve<Index>(m_Parent, count, "block parents");
+    auto *         firstKey = Reserve<Index>(m_FirstKey, count, "first pixel keys");
     const unsigned blocks = LineBlocks(g);
     const int      threads = LineThreads(g);
     DispatchPixelType(frame.image.pixelType, [&](auto zero) {
@@ -639,7 +610,7 @@ public:
     });
     device.Launch("block union-find kernel", blocks, threads, BlockMergeKernel<Index>, g, masks, parent);
     device.Launch("first pixel kernel", blocks, threads, OfferFirstPixelsKernel<Index>, g, masks, parent, firstKey);
-    device.Fill(firstPixels, 0, static_cast<std::size_t>(words) * sizeof(unsigned), "clearing the first pixel bitmap");
+    const FirstPixelBitmap<Index> bitmap = m_Ranks.template Clear<Index>(device, static_cast<std::uint64_t>(g.keys));
     device.Launch("first pixel marking kernel",
                   blocks,
                   threads,
@@ -648,22 +619,15 @@ public:
                   masks,
                   parent,
                   firstKey,
-                  firstPixels);
-    device.ExclusiveSumOf(
-      "scan", BitsInWord<Index>{ firstPixels, words }, wordRank, static_cast<std::int64_t>(words) + 1);
+                  bitmap.bits);
+    const FirstPixelCount<Index> counted = m_Ranks.Rank(device, bitmap, deferCount, static_cast<Index>(g.count));
     l.masks = masks;
     l.parent = parent;
     l.firstKey = firstKey;
-    l.firstPixels = firstPixels;
-    l.wordRank = wordRank;
-    if (deferCount)
-    {
-      l.count = static_cast<Index>(g.count);
-      l.deviceCount = wordRank + words;
-      return l;
-    }
-    l.count = device.Read(wordRank + words, "reading a count from the device");
-    l.deviceCount = nullptr;
+    l.firstPixels = bitmap.bits;
+    l.wordRank = bitmap.wordRank;
+    l.count = counted.count;
+    l.deviceCount = counted.deviceCount;
     return l;
   }
 
@@ -671,8 +635,7 @@ private:
   typename Device::Buffer m_Masks;
   typename Device::Buffer m_Parent;
   typename Device::Buffer m_FirstKey;
-  typename Device::Buffer m_FirstPixels;
-  typename Device::Buffer m_WordRank;
+  FirstPixelRanks<Device> m_Ranks;
 };
 
 } // namespace cuda

@@ -24,6 +24,7 @@
 #include "BlockLabeling.cuh"
 #include "Compaction.cuh"
 #include "DeviceGeometry.cuh"
+#include "FirstPixelRanks.cuh"
 #include "Frame.cuh"
 #include "LabelStage.cuh"
 #include "RunDetection.cuh"
@@ -102,10 +103,7 @@ template <class Index>
 __device__ __forceinline__ Index
 StripRunLabel(const StripLabels<Index> & l, Index i)
 {
-  const Index    key = l.firstKey[l.parent[i]];
-  const Index    word = key / 32;
-  const unsigned below = (1u << (key % 32)) - 1u;
-  return l.wordRank[word] + static_cast<Index>(__popc(l.firstPixels[word] & below)) + 1;
+  return FirstPixelLabel(l.firstPixels, l.wordRank, l.firstKey[l.parent[i]]);
 }
 
 /** The key of the pixel (x, y): its row times the plane's 2-column blocks
@@ -339,11 +337,8 @@ public:
     l.rowOffsets = runs.rowOffsets;
     l.parent = units.parent;
     const std::uint64_t keys = static_cast<std::uint64_t>(g.height * StripPixelKeyColumns(g));
-    const auto          words = static_cast<Index>((keys + 31) / 32);
     auto *              firstKey = Reserve<Index>(m_FirstKey, static_cast<std::size_t>(runs.count), "first pixel keys");
-    auto * firstPixels = Reserve<unsigned>(m_FirstPixels, static_cast<std::size_t>(words), "first pixel bitmap");
-    auto * wordRank = Reserve<Index>(m_WordRank, static_cast<std::size_t>(words) + 1, "first pixels before each word");
-    device.Fill(firstPixels, 0, static_cast<std::size_t>(words) * sizeof(unsigned), "clearing the first pixel bitmap");
+    const FirstPixelBitmap<Index> bitmap = m_Ranks.template Clear<Index>(device, keys);
     if (runs.count > 0)
     {
       const unsigned blocks = BlocksFor(static_cast<std::int64_t>(runs.count), BlockThreads);
@@ -366,21 +361,14 @@ public:
                     units.parent,
                     firstKey,
                     keys,
-                    firstPixels);
+                    bitmap.bits);
     }
-    device.ExclusiveSumOf(
-      "scan", BitsInWord<Index>{ firstPixels, words }, wordRank, static_cast<std::int64_t>(words) + 1);
+    const FirstPixelCount<Index> counted = m_Ranks.Rank(device, bitmap, deferCount, runs.count);
     l.firstKey = firstKey;
-    l.firstPixels = firstPixels;
-    l.wordRank = wordRank;
-    if (deferCount)
-    {
-      l.count = runs.count;
-      l.deviceCount = wordRank + words;
-      return l;
-    }
-    l.count = device.Read(wordRank + words, "reading a count from the device");
-    l.deviceCount = nullptr;
+    l.firstPixels = bitmap.bits;
+    l.wordRank = bitmap.wordRank;
+    l.count = counted.count;
+    l.deviceCount = counted.deviceCount;
     return l;
   }
 
@@ -389,8 +377,7 @@ private:
   UpdateCounts<Device>    m_Counts;
   typename Device::Buffer m_Strips;
   typename Device::Buffer m_FirstKey;
-  typename Device::Buffer m_FirstPixels;
-  typename Device::Buffer m_WordRank;
+  FirstPixelRanks<Device> m_Ranks;
 };
 
 } // namespace cuda

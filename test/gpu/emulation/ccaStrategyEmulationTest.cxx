@@ -287,6 +287,35 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
   });
 }
 
+/** Half the cases hand the kernels the bytes themselves (a device image,
+ *  read in place) under any foreground rule, pixels of values 0, 1, 2 and
+ *  255; host images travel as foreground bits, unpacked to 0/1. Returns
+ *  how the case runs on the emulator. */
+template <class Pick>
+auto
+BytesInPlaceOrBits(Case & c, Options & options, Pick & pick)
+{
+  const bool resident = pick(2) != 0;
+  if (resident)
+  {
+    const std::uint8_t palette[4] = { 0, 2, 1, 255 };
+    for (auto & p : c.image)
+    {
+      p = palette[2 * (p != 0) + pick(2)];
+    }
+    const ForegroundRule rules[4] = {
+      ForegroundRule::EqualTo, ForegroundRule::NotEqualTo, ForegroundRule::NotEqualTo, ForegroundRule::All
+    };
+    options.foregroundRule = rules[pick(4)];
+    options.foregroundValue = palette[pick(4)];
+  }
+  return [resident](Emulator & e, const ImageView & view, const Options & o, Result & result) {
+    ImageView onDevice = view;
+    onDevice.memory = resident ? MemorySpace::CudaDevice : view.memory;
+    e.Run(onDevice, o, result);
+  };
+}
+
 /** The label image of byte images whose rows are whole 16-pixel lane loads
  *  (WriteByteLabelImageKernel, cuda/Compaction.cuh; the runs by
  *  WriteByteRunsKernel, cuda/RunDetection.cuh): widths of 16 to 1120
@@ -325,28 +354,7 @@ ByteLabelImageSuite(int cases, std::uint32_t seed)
     }
     c.image =
       RandomBlockImage(c.size[0], c.size[1], c.size[2], density, large ? 1 : 1 + pick(4), caseSeed * 2654435761u);
-    // Half the cases hand the kernels the bytes themselves (a device image,
-    // read in place) under any foreground rule, pixels of values 0, 1, 2
-    // and 255: host images travel as foreground bits, unpacked to 0/1.
-    const bool resident = pick(2) != 0;
-    if (resident)
-    {
-      const std::uint8_t palette[4] = { 0, 2, 1, 255 };
-      for (auto & p : c.image)
-      {
-        p = palette[2 * (p != 0) + pick(2)];
-      }
-      const ForegroundRule rules[4] = {
-        ForegroundRule::EqualTo, ForegroundRule::NotEqualTo, ForegroundRule::NotEqualTo, ForegroundRule::All
-      };
-      options.foregroundRule = rules[pick(4)];
-      options.foregroundValue = palette[pick(4)];
-    }
-    auto run = [resident](Emulator & e, const ImageView & view, const Options & o, Result & result) {
-      ImageView onDevice = view;
-      onDevice.memory = resident ? MemorySpace::CudaDevice : view.memory;
-      e.Run(onDevice, o, result);
-    };
+    const auto run = BytesInPlaceOrBits(c, options, pick);
     return Described(c, EmulateAndCompare(engine, emulator, c, options, pick(4) == 0, run));
   });
 }
@@ -426,25 +434,7 @@ StripSuite(int cases, std::uint32_t seed)
                                                   : cudaemulated::StripLabelingUse::Always);
     emulator.sequence.SetSlabBytes(pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, 1 + pick(3), caseSeed * 7919u);
-    const bool resident = pick(2) != 0;
-    if (resident)
-    {
-      const std::uint8_t palette[4] = { 0, 2, 1, 255 };
-      for (auto & p : c.image)
-      {
-        p = palette[2 * (p != 0) + pick(2)];
-      }
-      const ForegroundRule rules[4] = {
-        ForegroundRule::EqualTo, ForegroundRule::NotEqualTo, ForegroundRule::NotEqualTo, ForegroundRule::All
-      };
-      options.foregroundRule = rules[pick(4)];
-      options.foregroundValue = palette[pick(4)];
-    }
-    auto run = [resident](Emulator & e, const ImageView & view, const Options & o, Result & result) {
-      ImageView onDevice = view;
-      onDevice.memory = resident ? MemorySpace::CudaDevice : view.memory;
-      e.Run(onDevice, o, result);
-    };
+    const auto run = BytesInPlaceOrBits(c, options, pick);
     return Described(c, EmulateAndCompare(engine, emulator, c, options, wide, run));
   });
   emulator.sequence.SetStripLabeling(cudaemulated::StripLabelingUse::Automatic);

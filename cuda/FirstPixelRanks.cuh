@@ -1,0 +1,113 @@
+// The numbering that the block and strip labelings share (BlockLabeling.cuh,
+// StripLabeling.cuh): each component's first pixel in raster order has a
+// key that keeps that order, a bitmap marks the keys of the components'
+// first pixels, and a component's label is the rank of its bit: the set
+// bits of the words before it (an exclusive scan of popcounts) and those
+// below it in its own word. The labels are ITK's, 1..N in raster order.
+#ifndef cca_cuda_FirstPixelRanks_cuh
+#define cca_cuda_FirstPixelRanks_cuh
+
+#include "DeviceGeometry.cuh"
+#include "Frame.cuh"
+
+#include <cstdint>
+
+namespace cca
+{
+namespace cuda
+{
+
+/** Set bits of v, on the device and in the host code of a scan. */
+__host__ __device__ inline int
+SetBits(unsigned v)
+{
+#ifdef __CUDA_ARCH__
+  return __popc(v);
+#else
+  return __builtin_popcount(v);
+#endif
+}
+
+/** The set bits of word i of a bitmap of count words (0 past its end). */
+template <class Index>
+struct BitsInWord
+{
+  const unsigned * words;
+  Index            count;
+  __host__ __device__ Index
+  operator()(Index i) const
+  {
+    return i < count ? static_cast<Index>(SetBits(words[i])) : Index{ 0 };
+  }
+};
+
+/** A bitmap of first pixel keys and, once ranked, the set bits before each word. */
+template <class Index>
+struct FirstPixelBitmap
+{
+  unsigned * bits;     ///< a bit per key
+  Index *    wordRank; ///< per word, the set bits before it; after the last word, all of them
+  Index      words;
+};
+
+/** The label (1-based) of the component whose first pixel has key. */
+template <class Index>
+__device__ __forceinline__ Index
+FirstPixelLabel(const unsigned * bits, const Index * wordRank, Index key)
+{
+  const Index    word = key / 32;
+  const unsigned below = (1u << (key % 32)) - 1u;
+  return wordRank[word] + static_cast<Index>(__popc(bits[word] & below)) + 1;
+}
+
+/** The components' count of a ranked bitmap: read now, or left on the
+ *  device (deferred: count holds bound, an upper bound, until read). */
+template <class Index>
+struct FirstPixelCount
+{
+  Index         count;
+  const Index * deviceCount; ///< null once read
+};
+
+/** The buffers of the bitmap and its ranks, kept across runs. */
+template <class Device>
+class FirstPixelRanks
+{
+public:
+  /** A cleared bitmap of keys bits. */
+  template <class Index>
+  FirstPixelBitmap<Index>
+  Clear(Device & device, std::uint64_t keys)
+  {
+    FirstPixelBitmap<Index> b{};
+    b.words = static_cast<Index>((keys + 31) / 32);
+    const auto words = static_cast<std::size_t>(b.words);
+    b.bits = Reserve<unsigned>(m_Bits, words, "first pixel bitmap");
+    b.wordRank = Reserve<Index>(m_WordRank, words + 1, "first pixels before each word");
+    device.Fill(b.bits, 0, words * sizeof(unsigned), "clearing the first pixel bitmap");
+    return b;
+  }
+
+  /** Ranks the marked bits, then the count (FirstPixelCount). */
+  template <class Index>
+  FirstPixelCount<Index>
+  Rank(Device & device, const FirstPixelBitmap<Index> & b, bool deferCount, Index bound)
+  {
+    device.ExclusiveSumOf(
+      "scan", BitsInWord<Index>{ b.bits, b.words }, b.wordRank, static_cast<std::int64_t>(b.words) + 1);
+    if (deferCount)
+    {
+      return FirstPixelCount<Index>{ bound, b.wordRank + b.words };
+    }
+    return FirstPixelCount<Index>{ device.Read(b.wordRank + b.words, "reading a count from the device"), nullptr };
+  }
+
+private:
+  typename Device::Buffer m_Bits;
+  typename Device::Buffer m_WordRank;
+};
+
+} // namespace cuda
+} // namespace cca
+
+#endif
