@@ -291,6 +291,26 @@ StoreStretchLabels(uint4 * staged,
   __syncwarp(); // read before the next stretch overwrites them
 }
 
+/** The labels of a lane's 16 pixels (ScanByteRow) from the runs of its row:
+ *  labelOf(i) of run i for the runs it starts and for a run reaching in from
+ *  the left (first: the row's first run); pixels outside mask get 0. */
+template <class Index, class LabelT, class LabelOf>
+__device__ __forceinline__ void
+LaneRunLabels(const LanePixelRun & l, Index first, const LabelOf & labelOf, unsigned mask, LabelT (&value)[LanePixels])
+{
+  Index  next = first + static_cast<Index>(l.startsBefore); // the lane's first start
+  LabelT current = (l.foreground & ~l.starts & 1u) != 0 ? labelOf(next - 1) : LabelT{ 0 };
+#pragma unroll
+  for (int j = 0; j < LanePixels; ++j)
+  {
+    if ((l.starts >> j) & 1u)
+    {
+      current = labelOf(next++);
+    }
+    value[j] = (mask >> j) & 1u ? current : LabelT{ 0 };
+  }
+}
+
 /** Shared memory for StoreStretchLabels: a block's warps' stretches. */
 template <class LabelT>
 constexpr int StagedStretchPieces = WarpsPerBlock * WarpSize * LanePixels * static_cast<int>(sizeof(LabelT)) / 16;
@@ -326,17 +346,7 @@ __launch_bounds__(BlockThreads) WriteByteLabelImageKernel(const std::uint8_t * _
         LabelT value[LanePixels];
         if (l.x < geometry.width)
         {
-          Index  next = first + static_cast<Index>(l.startsBefore); // the lane's first start
-          LabelT current = (l.foreground & ~l.starts & 1u) != 0 ? labelOf(next - 1) : LabelT{ 0 };
-#pragma unroll
-          for (int j = 0; j < LanePixels; ++j)
-          {
-            if ((l.starts >> j) & 1u)
-            {
-              current = labelOf(next++);
-            }
-            value[j] = (l.foreground >> j) & 1u ? current : LabelT{ 0 };
-          }
+          LaneRunLabels(l, first, labelOf, l.foreground, value);
         }
         StoreStretchLabels(staged, value, out, l.x, geometry.width);
       },

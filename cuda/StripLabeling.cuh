@@ -227,17 +227,7 @@ __launch_bounds__(BlockThreads) WriteStripLabelImageKernel(StripLabels<Index> l,
         unsigned rowBits[2] = { 0u, 0u };
         if (r.x < g.width)
         {
-          Index  next = first + static_cast<Index>(r.startsBefore); // the lane's first start
-          LabelT current = (r.foreground & ~r.starts & 1u) != 0 ? labelOf(next - 1) : LabelT{ 0 };
-#pragma unroll
-          for (int j = 0; j < LanePixels; ++j)
-          {
-            if ((r.starts >> j) & 1u)
-            {
-              current = labelOf(next++);
-            }
-            value[j] = current;
-          }
+          LaneRunLabels(r, first, labelOf, ~0u, value); // each row masks them below
           rowBits[0] = LaneForegroundAt(upper, r.x, g.width, l.test);
           rowBits[1] = lower ? LaneForegroundAt(upper + g.width, r.x, g.width, l.test) : 0u;
         }
