@@ -506,19 +506,17 @@ struct BlockLabels
 {
   BlockGrid            grid;
   const std::uint8_t * masks;
-  const Index *        parent;      ///< per block, its root block
-  const Index *        firstKey;    ///< per root block, its component's first pixel key
-  const unsigned *     firstPixels; ///< bitmap of the first pixel keys
-  const Index *        wordRank;    ///< per bitmap word, the first pixels before it
-  Index                count;       ///< components; an upper bound (the blocks) until read when deferred
-  const Index *        deviceCount; ///< where the count waits on the device when its read is deferred, else null
+  const Index *        parent; ///< per block, its root block
+  /** Per root block, its component's first pixel key and label; the count
+   *  (an upper bound, the blocks, until read when deferred). */
+  FirstPixelLabels<Index> numbers;
 };
 
 template <class Index>
 __device__ __forceinline__ Index
 BlockLabel(const BlockLabels<Index> & l, std::int64_t b)
 {
-  return FirstPixelLabel(l.firstPixels, l.wordRank, l.firstKey[l.parent[b]]);
+  return FirstPixelLabel(l.numbers, l.parent[b]);
 }
 
 /** Two labels at an address aligned to both: one vector store. */
@@ -580,7 +578,7 @@ public:
   }
 
   /** Labels the blocks of image. deferCount: the count stays on the
-   *  device (BlockLabels::deviceCount) and count holds the blocks, an
+   *  device (BlockLabels::numbers) and its count holds the blocks, an
    *  upper bound, so that the label image is queued without a wait. */
   template <class Index>
   BlockLabels<Index>
@@ -620,14 +618,9 @@ public:
                   parent,
                   firstKey,
                   bitmap.bits);
-    const FirstPixelCount<Index> counted = m_Ranks.Rank(device, bitmap, deferCount, static_cast<Index>(g.count));
     l.masks = masks;
     l.parent = parent;
-    l.firstKey = firstKey;
-    l.firstPixels = bitmap.bits;
-    l.wordRank = bitmap.wordRank;
-    l.count = counted.count;
-    l.deviceCount = counted.deviceCount;
+    l.numbers = m_Ranks.Rank(device, bitmap, firstKey, deferCount, static_cast<Index>(g.count));
     return l;
   }
 

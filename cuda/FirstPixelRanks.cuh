@@ -50,24 +50,29 @@ struct FirstPixelBitmap
   Index      words;
 };
 
-/** The label (1-based) of the component whose first pixel has key. */
+/** The labels of a ranked bitmap: what the label image writers read, and
+ *  the count, read now or left on the device (deferred: count holds an
+ *  upper bound until read). */
+template <class Index>
+struct FirstPixelLabels
+{
+  const Index *    firstKey;    ///< per root, its component's first pixel key
+  const unsigned * bits;        ///< the bitmap of the first pixel keys
+  const Index *    wordRank;    ///< per bitmap word, the first pixels before it
+  Index            count;       ///< components; an upper bound until read when deferred
+  const Index *    deviceCount; ///< where the count waits when its read is deferred, else null
+};
+
+/** The label (1-based) of the component whose root is root. */
 template <class Index>
 __device__ __forceinline__ Index
-FirstPixelLabel(const unsigned * bits, const Index * wordRank, Index key)
+FirstPixelLabel(const FirstPixelLabels<Index> & l, Index root)
 {
+  const Index    key = l.firstKey[root];
   const Index    word = key / 32;
   const unsigned below = (1u << (key % 32)) - 1u;
-  return wordRank[word] + static_cast<Index>(__popc(bits[word] & below)) + 1;
+  return l.wordRank[word] + static_cast<Index>(__popc(l.bits[word] & below)) + 1;
 }
-
-/** The components' count of a ranked bitmap: read now, or left on the
- *  device (deferred: count holds bound, an upper bound, until read). */
-template <class Index>
-struct FirstPixelCount
-{
-  Index         count;
-  const Index * deviceCount; ///< null once read
-};
 
 /** The buffers of the bitmap and its ranks, kept across runs. */
 template <class Device>
@@ -88,18 +93,21 @@ public:
     return b;
   }
 
-  /** Ranks the marked bits, then the count (FirstPixelCount). */
+  /** Ranks the marked bits of the roots' keys firstKey; the count is read
+   *  now, or with deferCount left on the device, bound standing in for it. */
   template <class Index>
-  FirstPixelCount<Index>
-  Rank(Device & device, const FirstPixelBitmap<Index> & b, bool deferCount, Index bound)
+  FirstPixelLabels<Index>
+  Rank(Device & device, const FirstPixelBitmap<Index> & b, const Index * firstKey, bool deferCount, Index bound)
   {
     device.ExclusiveSumOf(
       "scan", BitsInWord<Index>{ b.bits, b.words }, b.wordRank, static_cast<std::int64_t>(b.words) + 1);
-    if (deferCount)
+    FirstPixelLabels<Index> l{ firstKey, b.bits, b.wordRank, bound, b.wordRank + b.words };
+    if (!deferCount)
     {
-      return FirstPixelCount<Index>{ bound, b.wordRank + b.words };
+      l.count = device.Read(l.deviceCount, "reading a count from the device");
+      l.deviceCount = nullptr;
     }
-    return FirstPixelCount<Index>{ device.Read(b.wordRank + b.words, "reading a count from the device"), nullptr };
+    return l;
   }
 
 private:

@@ -345,33 +345,27 @@ public:
     const bool            features = options.computeFeatures;
     const std::uint64_t * objectKeys = nullptr;
     Index                 componentCount = 0;
+    // Labelings that give the label image only (blocks, strips): the count
+    // read once the label image is queued, as for the units
+    // (LabelAndMeasureUnits): with 32-bit indices its bound decides the
+    // label image's width as the count would.
+    const bool deferCount = sizeof(Index) == 4;
+    const auto labelsOnly = [&](const auto & labels) {
+      device.Record(Milestone::UnitsLabeled);
+      NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(labels.numbers.count));
+      m_Outputs.WriteLabelsOnly(device, frame, labels);
+      componentCount = labels.numbers.deviceCount != nullptr
+                         ? device.Read(labels.numbers.deviceCount, "reading a count from the device")
+                         : labels.numbers.count;
+      result.objectsFound = static_cast<std::int64_t>(componentCount);
+    };
     if (LabelsByBlocks<Index>(device, frame))
     {
-      // The count read once the label image is queued, as for the units
-      // (LabelAndMeasureUnits): with 32-bit indices its bound, the blocks,
-      // decides the label image's width as the count would.
-      const bool               deferCount = sizeof(Index) == 4;
-      const BlockLabels<Index> blocks = m_Blocks.template Run<Index>(device, frame, deviceImage, deferCount);
-      device.Record(Milestone::UnitsLabeled);
-      NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(blocks.count));
-      m_Outputs.WriteBlockLabels(device, frame, blocks);
-      componentCount = blocks.deviceCount != nullptr
-                         ? device.Read(blocks.deviceCount, "reading a count from the device")
-                         : blocks.count;
-      result.objectsFound = static_cast<std::int64_t>(componentCount);
+      labelsOnly(m_Blocks.template Run<Index>(device, frame, deviceImage, deferCount));
     }
     else if (LabelsByStrips<Index>(device, frame, deviceImage))
     {
-      // As for the blocks: the count read once the label image is queued.
-      const bool               deferCount = sizeof(Index) == 4;
-      const StripLabels<Index> labels = m_Strips.template Run<Index, S>(device, frame, deviceImage, deferCount);
-      device.Record(Milestone::UnitsLabeled);
-      NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(labels.count));
-      m_Outputs.WriteStripLabels(device, frame, labels);
-      componentCount = labels.deviceCount != nullptr
-                         ? device.Read(labels.deviceCount, "reading a count from the device")
-                         : labels.count;
-      result.objectsFound = static_cast<std::int64_t>(componentCount);
+      labelsOnly(m_Strips.template Run<Index, S>(device, frame, deviceImage, deferCount));
     }
     else
     {

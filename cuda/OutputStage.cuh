@@ -89,14 +89,9 @@ public:
    *  output that labeling gives. */
   template <class Index>
   void
-  WriteBlockLabels(Device & device, const Frame & frame, const BlockLabels<Index> & l)
+  WriteLabelsOnly(Device & device, const Frame & frame, const BlockLabels<Index> & l)
   {
-    Begin(0, l.count);
-    if (frame.options.labelImageType == LabelImageType::None)
-    {
-      return;
-    }
-    auto launch = [&](auto * labels) {
+    LaunchLabelsOnly(frame, l.numbers.count, [&](auto * labels) {
       using Label = std::remove_pointer_t<decltype(labels)>;
       device.Launch("block label image kernel",
                     LineBlocks(l.grid),
@@ -104,23 +99,16 @@ public:
                     BlockLabelImageKernel<Index, Label>,
                     l,
                     labels);
-    };
-    LabelTarget(frame) == 8 ? launch(static_cast<std::uint64_t *>(m_Labels))
-                            : launch(static_cast<std::uint32_t *>(m_Labels));
+    });
   }
 
   /** The label image of a strip labeling (StripLabeling.cuh), the only
    *  output that labeling gives. */
   template <class Index>
   void
-  WriteStripLabels(Device & device, const Frame & frame, const StripLabels<Index> & l)
+  WriteLabelsOnly(Device & device, const Frame & frame, const StripLabels<Index> & l)
   {
-    Begin(0, l.count);
-    if (frame.options.labelImageType == LabelImageType::None)
-    {
-      return;
-    }
-    auto launch = [&](auto * labels) {
+    LaunchLabelsOnly(frame, l.numbers.count, [&](auto * labels) {
       using Label = std::remove_pointer_t<decltype(labels)>;
       device.Launch("strip label image kernel",
                     BlocksFor((l.pixels.height + 1) / 2, WarpsPerBlock),
@@ -128,9 +116,7 @@ public:
                     WriteStripLabelImageKernel<Index, Label>,
                     l,
                     labels);
-    };
-    LabelTarget(frame) == 8 ? launch(static_cast<std::uint64_t *>(m_Labels))
-                            : launch(static_cast<std::uint32_t *>(m_Labels));
+    });
   }
 
   /** The component of each full run (its first unit's, when units are pieces of runs). */
@@ -266,6 +252,22 @@ private:
                         : launch(WriteLabelImageKernel<T, Index, std::uint32_t>, labels32);
       }
     });
+  }
+
+  /** The outputs of a labeling that gives the label image only: launch(labels)
+   *  writes it, called with the label image as 64- or 32-bit labels
+   *  (LabelTarget), unless none is asked. */
+  template <class Launch>
+  void
+  LaunchLabelsOnly(const Frame & frame, std::uint64_t components, Launch && launch)
+  {
+    Begin(0, components);
+    if (frame.options.labelImageType == LabelImageType::None)
+    {
+      return;
+    }
+    LabelTarget(frame) == 8 ? launch(static_cast<std::uint64_t *>(m_Labels))
+                            : launch(static_cast<std::uint32_t *>(m_Labels));
   }
 
   /** A run's outputs start: its counts known, nothing written yet. */

@@ -90,12 +90,10 @@ struct StripLabels
   Geometry                     pixels; ///< its geometry
   const std::uint8_t *         strips; ///< the strip image (0/1 bytes)
   const Index *                rowOffsets;
-  const Index *                parent;      ///< per run, its root run (flattened)
-  const Index *                firstKey;    ///< per root run, its component's first pixel key
-  const unsigned *             firstPixels; ///< bitmap of the first pixel keys
-  const Index *                wordRank;    ///< per bitmap word, the first pixels before it
-  Index                        count;       ///< components; an upper bound (the runs) until read when deferred
-  const Index *                deviceCount; ///< where the count waits when its read is deferred, else null
+  const Index *                parent; ///< per run, its root run (flattened)
+  /** Per root run, its component's first pixel key and label; the count
+   *  (an upper bound, the runs, until read when deferred). */
+  FirstPixelLabels<Index> numbers;
 };
 
 /** The label of strip run i (1-based). */
@@ -103,7 +101,7 @@ template <class Index>
 __device__ __forceinline__ Index
 StripRunLabel(const StripLabels<Index> & l, Index i)
 {
-  return FirstPixelLabel(l.firstPixels, l.wordRank, l.firstKey[l.parent[i]]);
+  return FirstPixelLabel(l.numbers, l.parent[i]);
 }
 
 /** The key of the pixel (x, y): its row times the plane's 2-column blocks
@@ -278,7 +276,7 @@ public:
   }
 
   /** Labels the strips of the uploaded plane. deferCount: the count stays
-   *  on the device (StripLabels::deviceCount) and count holds the runs, an
+   *  on the device (StripLabels::numbers) and its count holds the runs, an
    *  upper bound, so that the label image is queued without a wait. */
   template <class Index, class S>
   StripLabels<Index>
@@ -353,12 +351,7 @@ public:
                     keys,
                     bitmap.bits);
     }
-    const FirstPixelCount<Index> counted = m_Ranks.Rank(device, bitmap, deferCount, runs.count);
-    l.firstKey = firstKey;
-    l.firstPixels = bitmap.bits;
-    l.wordRank = bitmap.wordRank;
-    l.count = counted.count;
-    l.deviceCount = counted.deviceCount;
+    l.numbers = m_Ranks.Rank(device, bitmap, firstKey, deferCount, runs.count);
     return l;
   }
 
