@@ -21,8 +21,9 @@
 // --block-labeling: where labels only under full connectivity may take the
 // block labeling (cuda/BlockLabeling.cuh), when it does (auto: by the runs'
 // mean length, as users get it; always and never compare the two).
-// --strip-labeling: the same for the strips of two rows that planes with
-// labels only under full connectivity may take (cuda/StripLabeling.cuh).
+// --strip-labeling: the same for the strips of two rows (tubes of 2 x 2 rows
+// in volumes) that labels only under full connectivity may take
+// (cuda/StripLabeling.cuh).
 #include "RandomImages.h"
 #include "cca/Engine.h"
 

@@ -359,13 +359,13 @@ public:
                          : labels.numbers.count;
       result.objectsFound = static_cast<std::int64_t>(componentCount);
     };
-    if (LabelsByBlocks<Index>(device, frame))
-    {
-      labelsOnly(m_Blocks.template Run<Index>(device, frame, deviceImage, deferCount));
-    }
-    else if (LabelsByStrips<Index>(device, frame, deviceImage))
+    if (LabelsByStrips<Index>(device, frame, deviceImage))
     {
       labelsOnly(m_Strips.template Run<Index, S>(device, frame, deviceImage, deferCount));
+    }
+    else if (LabelsByBlocks<Index>(device, frame))
+    {
+      labelsOnly(m_Blocks.template Run<Index>(device, frame, deviceImage, deferCount));
     }
     else
     {
@@ -638,11 +638,12 @@ private:
     return runs * BlockPixelsPerRunVolume > frame.pixels && density >= BlockLeastDensityVolume;
   }
 
-  /** Whether this run labels the runs of strips of two rows
-   *  (StripLabeling.cuh) instead of the rows' runs: where that fits, in a
-   *  plane whose runs (counted during the upload) are short and whose
-   *  sampled foreground fraction is at least StripLeastDensity, or as a test
-   *  or benchmark asks. */
+  /** Whether this run labels the runs of strips of two rows, or of tubes
+   *  of 2 x 2 rows in a volume (StripLabeling.cuh), instead of the rows'
+   *  runs or the blocks: where that fits, in a plane whose runs (counted
+   *  during the upload) are short and whose sampled foreground fraction is
+   *  at least StripLeastDensity, in a volume whose runs are short, or as a
+   *  test or benchmark asks. */
   template <class Index>
   bool
   LabelsByStrips(Device & device, const Frame & frame, const void * image)
@@ -656,9 +657,12 @@ private:
     {
       return true;
     }
-    const auto   runs = static_cast<std::int64_t>(m_Labeling.template CountedUnits<Index>(device, frame));
-    const double density = m_Labeling.CountedForegroundFraction();
-    return runs * StripPixelsPerRun > frame.pixels && density >= StripLeastDensity;
+    const auto runs = static_cast<std::int64_t>(m_Labeling.template CountedUnits<Index>(device, frame));
+    if (frame.geometry.depth > 1)
+    {
+      return runs * TubePixelsPerRun > frame.pixels;
+    }
+    return runs * StripPixelsPerRun > frame.pixels && m_Labeling.CountedForegroundFraction() >= StripLeastDensity;
   }
 
   /** 32-bit unit indices while the unit count (at most one per two pixels
@@ -698,6 +702,21 @@ private:
    *  and more pixels a run) the rows won, by 0.06-0.4 ms. */
   static constexpr std::int64_t StripPixelsPerRun = 12;
   static constexpr double       StripLeastDensity = 0.45;
+  /** A volume takes the tubes when its runs are shorter on average than
+   *  TubePixelsPerRun pixels of a row: at g = 1, d = 0.1 ... 0.9 (11 and
+   *  fewer pixels a run) and at g = 4, d = 0.2 ... 0.8 (16 to 25), not at
+   *  g = 4, d = 0.1 and 0.9 (44), g >= 16 (64 and more) nor on the
+   *  all-foreground image. On the H200 (512^3, 26-connectivity, labels
+   *  only, per image, benchmark/results/h200-tube-labeling/) the tubes took
+   *  1.84 / 2.30 / 2.29 / 2.06 / 1.82 / 1.53 / 1.31 / 1.14 / 0.99 ms at
+   *  g = 1, d = 0.1 ... 0.9 where the rows and blocks took 2.13 / 3.80 /
+   *  4.25 / 4.03 / 3.73 / 3.35 / 2.99 / 2.61 / 2.10, and 1.11 / 1.22 /
+   *  1.30 / 1.36 / 1.34 / 1.30 / 1.23 ms at g = 4, d = 0.2 ... 0.8 where
+   *  the rows took 1.13 / 1.39 / 1.52 / 1.57 / 1.55 / 1.55 / 1.38; at
+   *  g = 4, d = 0.1, at g = 16 and on the all-foreground image the rows
+   *  won by 0.05-0.38 ms (the strip image, the first pixels' bitmap and
+   *  four rows a warp cost more than fewer runs save). */
+  static constexpr std::int64_t TubePixelsPerRun = 32;
 
   UploadStage<Device>        m_Upload;
   UploadStage<Device>        m_FeatureUpload;

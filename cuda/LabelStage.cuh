@@ -19,6 +19,7 @@
 #include "RowPairLinks.cuh"
 #include "RunDetection.cuh"
 #include "Strategies.cuh"
+#include "StripRows.cuh"
 #include "UnionFind.cuh"
 #include "UpdateCounts.cuh"
 
@@ -152,7 +153,8 @@ public:
     // offsets, not their starts, ends and rows.
     const auto * rowBits =
       LinksByRowBits<Index, S>(device, frame, image) ? static_cast<const std::uint8_t *>(image) : nullptr;
-    const bool parentsOnly = rowBits != nullptr && LabelsOnlyOfMask(frame.options);
+    // A strip image's runs keep theirs: the first pixels are found on them.
+    const bool parentsOnly = rowBits != nullptr && LabelsOnlyOfMask(frame.options) && m_StripRows.image == nullptr;
     l.units = DetectUnits<Index, typename S::Units>(device, frame, image, m_Units, l.parent, true, !parentsOnly);
     if constexpr (LabelsLabelImages<S>)
     {
@@ -238,9 +240,9 @@ public:
     m_RowBitLinksEverywhere = everywhere;
   }
 
-  /** The runs to come are those of a strip image over plane rows
+  /** The runs to come are those of a strip image over rows
    *  (StripLabeling.cuh): runs of neighbour strips are joined only where
-   *  their pixels touch (TouchingStripRuns). */
+   *  their facing rows' pixels touch (StripRows.cuh). */
   void
   SetStripRows(const StripRows & rows)
   {
@@ -484,7 +486,18 @@ private:
   {
     const bool fits = frame.image.pixelType == PixelType::UInt8 && std::is_same_v<typename S::Units, FullRuns> &&
                       !S::LabelsPixels && S::Merge != FeatureMerge::OnTheFly && FitsByteRowScan(frame, image);
-    if (!fits || m_StripRows.plane != nullptr) // the bits of a strip image's rows join more than touches
+    // A strip image's runs touch where their facing image rows do
+    // (StripRows.cuh), found only from those rows' bits; the strip
+    // labeling takes only images that fit (StripLabelingStage::Fits).
+    if (m_StripRows.image != nullptr)
+    {
+      if (!fits)
+      {
+        throw Error(Error::Kind::InvalidInput, "a strip image whose rows the byte row scan cannot read");
+      }
+      return true;
+    }
+    if (!fits)
     {
       return false;
     }
@@ -544,18 +557,29 @@ private:
         }
         if (bytes != nullptr)
         {
-          device.Launch("union-find kernel",
-                        BlocksFor(PassWarps(p, frame.geometry), WarpsPerBlock),
-                        BlockThreads,
-                        LinkByteRowsKernel<Index>,
-                        bytes,
-                        frame.geometry,
-                        ForegroundOf<std::uint8_t>(frame.options),
-                        frame.full,
-                        l.units.rowOffsets,
-                        l.parent,
-                        l.linked, // null with labels only
-                        p);
+          const auto launchByteRows = [&](auto kernel) {
+            device.Launch("union-find kernel",
+                          BlocksFor(PassWarps(p, frame.geometry), WarpsPerBlock),
+                          BlockThreads,
+                          kernel,
+                          bytes,
+                          frame.geometry,
+                          ForegroundOf<std::uint8_t>(frame.options),
+                          frame.full,
+                          l.units.rowOffsets,
+                          l.parent,
+                          l.linked, // null with labels only
+                          p,
+                          m_StripRows);
+          };
+          if (m_StripRows.image != nullptr)
+          {
+            launchByteRows(LinkByteRowsKernel<Index, true>);
+          }
+          else
+          {
+            launchByteRows(LinkByteRowsKernel<Index, false>);
+          }
           return;
         }
         const auto launchLinks = [&](auto kernel) {
@@ -599,10 +623,6 @@ private:
       {
         link(PlainUnion{}, SameValueRuns{ l.runKeys }, nullptr);
       }
-    }
-    else if (m_StripRows.plane != nullptr)
-    {
-      link(PlainUnion{}, TouchingStripRuns<Index>{ m_StripRows, l.units }, nullptr);
     }
     else
     {

@@ -111,7 +111,7 @@ public:
     LaunchLabelsOnly(frame, l.numbers.count, [&](auto * labels) {
       using Label = std::remove_pointer_t<decltype(labels)>;
       device.Launch("strip label image kernel",
-                    BlocksFor((l.pixels.height + 1) / 2, WarpsPerBlock),
+                    BlocksFor(StripGeometry(l.rows.pixels).rows, WarpsPerBlock),
                     BlockThreads,
                     WriteStripLabelImageKernel<Index, Label>,
                     l,

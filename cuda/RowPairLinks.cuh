@@ -16,12 +16,17 @@
 // the engine takes it only where it was faster (LabelStage::LinksByRowBits).
 // Each pair is then joined as LinkRunsKernel joins it (Merge, the last
 // meeting point as the next walk's start, the run pointed at it).
+// The runs of a strip image (StripLabeling.cuh) are joined the same way with
+// the events found on the strips' facing image rows (StripRows.cuh) and the
+// runs counted on the strip rows: each facing pixel lies in a run of its
+// strip row, so an event between facing runs names the two strip runs.
 #ifndef cca_cuda_RowPairLinks_cuh
 #define cca_cuda_RowPairLinks_cuh
 
 #include "DeviceGeometry.cuh"
 #include "RunDetection.cuh"
 #include "RunNeighbours.cuh"
+#include "StripRows.cuh"
 #include "UnionFind.cuh"
 
 #include <cstdint>
@@ -41,6 +46,7 @@ struct LaneJoins
   std::uint8_t * linked;  ///< null: no link flags kept
   Index          run = 0; ///< the run of the row being joined
   Index          representative = 0;
+  Index          partner = 0; ///< the run last joined with run
   bool           open = false;
 
   __device__ __forceinline__ void
@@ -53,6 +59,12 @@ struct LaneJoins
       representative = a;
       open = true;
     }
+    else if (b == partner)
+    {
+      // Joined already: strip runs touch at several events (StripRows.cuh).
+      return;
+    }
+    partner = b;
     const Index met = Merge<CachedLoads>(parent, representative, b);
     representative = met < representative ? met : representative;
     if (linked != nullptr)
@@ -82,7 +94,8 @@ __host__ __device__ constexpr std::int64_t
 }
 
 /** A lane's 16 pixels of a row and of its neighbour row (bit j: pixel x +
- *  j), with the bits of the pixels left of them and the run starts. */
+ *  j): the foreground whose touches are the events, with the bits of the
+ *  pixels left of them, and the run starts of the rows whose runs are joined. */
 struct RowPairLane
 {
   unsigned row, above;         ///< foreground
@@ -90,26 +103,72 @@ struct RowPairLane
   unsigned rowStarts, aboveStarts;
 };
 
-/** The lane's RowPairLane from x, and the carries (the foreground bits
- *  left of the stretch) moved to the next stretch. All 32 lanes must call it. */
-__device__ __forceinline__ RowPairLane
-LoadRowPairLane(const std::uint8_t * __restrict__ row,
-                const std::uint8_t * __restrict__ above,
-                std::int64_t                 x,
-                std::int64_t                 width,
-                ForegroundTest<std::uint8_t> test,
-                unsigned &                   carryRow,
-                unsigned &                   carryAbove)
+/** The rows LinkRowPair joins: their runs, and where the events are found
+ *  when not on the rows themselves. */
+struct RowPair
 {
+  const std::uint8_t *         row;
+  const std::uint8_t *         above;
+  ForegroundTest<std::uint8_t> test;
+  FacingRows                   facing;     ///< the strips' facing rows (FromFacingRows)
+  ForegroundTest<std::uint8_t> facingTest; ///< their foreground
+};
+
+/** The foreground bits of x's 16 pixels in any of rows (null: none). */
+__device__ __forceinline__ unsigned
+LaneForegroundOfRows(const std::uint8_t * const (&rows)[2],
+                     std::int64_t                 x,
+                     std::int64_t                 width,
+                     ForegroundTest<std::uint8_t> test)
+{
+  unsigned bits = 0;
+#pragma unroll
+  for (int k = 0; k < 2; ++k)
+  {
+    bits |= rows[k] != nullptr ? LaneForegroundAt(rows[k], x, width, test) : 0u;
+  }
+  return bits;
+}
+
+/** The foreground bits left of the stretch the next call starts: the
+ *  rows' and, with facing rows, theirs. */
+struct RowPairCarries
+{
+  unsigned row = 0, above = 0, facingRow = 0, facingAbove = 0;
+};
+
+/** The lane's RowPairLane from x, and the carries moved to the next
+ *  stretch. FromFacingRows: the events on the pair's facing rows. All 32
+ *  lanes must call it. */
+template <bool FromFacingRows>
+__device__ __forceinline__ RowPairLane
+LoadRowPairLane(const RowPair & pair, std::int64_t x, std::int64_t width, RowPairCarries & carries)
+{
+  const unsigned row = LaneForegroundAt(pair.row, x, width, pair.test);
+  const unsigned above = LaneForegroundAt(pair.above, x, width, pair.test);
+  const unsigned rowLeft = LeftForeground(row, carries.row);
+  const unsigned aboveLeft = LeftForeground(above, carries.above);
+  carries.row = StretchCarry(row);
+  carries.above = StretchCarry(above);
   RowPairLane l;
-  l.row = LaneForegroundAt(row, x, width, test);
-  l.above = LaneForegroundAt(above, x, width, test);
-  l.rowLeft = LeftForeground(l.row, carryRow);
-  l.aboveLeft = LeftForeground(l.above, carryAbove);
-  l.rowStarts = l.row & ~l.rowLeft;
-  l.aboveStarts = l.above & ~l.aboveLeft;
-  carryRow = StretchCarry(l.row);
-  carryAbove = StretchCarry(l.above);
+  l.rowStarts = row & ~rowLeft;
+  l.aboveStarts = above & ~aboveLeft;
+  if constexpr (FromFacingRows)
+  {
+    l.row = LaneForegroundOfRows(pair.facing.row, x, width, pair.facingTest);
+    l.above = LaneForegroundOfRows(pair.facing.above, x, width, pair.facingTest);
+    l.rowLeft = LeftForeground(l.row, carries.facingRow);
+    l.aboveLeft = LeftForeground(l.above, carries.facingAbove);
+    carries.facingRow = StretchCarry(l.row);
+    carries.facingAbove = StretchCarry(l.above);
+  }
+  else
+  {
+    l.row = row;
+    l.above = above;
+    l.rowLeft = rowLeft;
+    l.aboveLeft = aboveLeft;
+  }
   return l;
 }
 
@@ -120,32 +179,30 @@ PackedStarts(const RowPairLane & l)
   return static_cast<unsigned>(__popc(l.rowStarts)) | (static_cast<unsigned>(__popc(l.aboveStarts)) << 16);
 }
 
-/** Joins the runs of row (first run firstRun) with the touching runs of
- *  the neighbour row above (first run firstAbove), both byte rows of width
- *  pixels, in the stretches of 512 pixels [firstStretch, endStretch); the
- *  stretches before are only counted. All 32 lanes must call it. */
-template <class Index>
+/** Joins the runs of pair.row (first run firstRun) with the touching runs
+ *  of the neighbour row pair.above (first run firstAbove), both byte rows
+ *  of width pixels, in the stretches of 512 pixels [firstStretch,
+ *  endStretch); the stretches before are only counted. All 32 lanes must
+ *  call it. */
+template <bool FromFacingRows, class Index>
 __device__ __forceinline__ void
-LinkRowPair(const std::uint8_t * __restrict__ row,
-            const std::uint8_t * __restrict__ above,
-            std::int64_t                 width,
-            ForegroundTest<std::uint8_t> test,
-            bool                         full,
-            Index                        firstRun,
-            Index                        firstAbove,
-            LaneJoins<Index> &           joins,
-            std::int64_t                 firstStretch,
-            std::int64_t                 endStretch)
+LinkRowPair(const RowPair &    pair,
+            std::int64_t       width,
+            bool               full,
+            Index              firstRun,
+            Index              firstAbove,
+            LaneJoins<Index> & joins,
+            std::int64_t       firstStretch,
+            std::int64_t       endStretch)
 {
   constexpr std::int64_t StretchPixels = WarpSize * LanePixels;
   const int              lane = static_cast<int>(LaneId());
-  unsigned               carryRow = 0; // foreground bits left of the stretch
-  unsigned               carryAbove = 0;
+  RowPairCarries         carries;
   Index                  runsBefore = firstRun; // index of the row's first run of the stretch
   Index                  aboveBefore = firstAbove;
   for (std::int64_t stretch = 0; stretch < firstStretch * StretchPixels; stretch += StretchPixels)
   {
-    const RowPairLane l = LoadRowPairLane(row, above, stretch + lane * LanePixels, width, test, carryRow, carryAbove);
+    const RowPairLane l = LoadRowPairLane<FromFacingRows>(pair, stretch + lane * LanePixels, width, carries);
     const unsigned    total = WarpSum32(PackedStarts(l)); // at most 256 a half
     runsBefore += static_cast<Index>(total & 0xffffu);
     aboveBefore += static_cast<Index>(total >> 16);
@@ -153,7 +210,7 @@ LinkRowPair(const std::uint8_t * __restrict__ row,
   const std::int64_t end = endStretch * StretchPixels < width ? endStretch * StretchPixels : width;
   for (std::int64_t stretch = firstStretch * StretchPixels; stretch < end; stretch += StretchPixels)
   {
-    const RowPairLane l = LoadRowPairLane(row, above, stretch + lane * LanePixels, width, test, carryRow, carryAbove);
+    const RowPairLane l = LoadRowPairLane<FromFacingRows>(pair, stretch + lane * LanePixels, width, carries);
     const unsigned    overlaps = l.row & l.above & ~(l.rowLeft & l.aboveLeft);
     // Full connectivity: the row's run ends at p - 1 and the one above
     // starts at p, or the mirror.
@@ -208,8 +265,9 @@ __host__ __device__ inline std::int64_t
 /** One warp per row of the pass: joins its runs with the touching runs of
  *  every preceding neighbour row the pass selects (PassJoinsRow), as
  *  LinkRunsKernel with PlainUnion and whole runs of a mask; linked as
- *  there (null with labels only). */
-template <class Index>
+ *  there (null with labels only). FromFacingRows: image is a strip image
+ *  over strips.image, whose runs touch where their facing rows do. */
+template <class Index, bool FromFacingRows = false>
 __global__ void
 __launch_bounds__(BlockThreads) LinkByteRowsKernel(const std::uint8_t * __restrict__ image,
                                                    Geometry                     geometry,
@@ -218,7 +276,8 @@ __launch_bounds__(BlockThreads) LinkByteRowsKernel(const std::uint8_t * __restri
                                                    const Index * __restrict__ rowOffsets,
                                                    Index *        parent,
                                                    std::uint8_t * linked,
-                                                   LinkPass       pass)
+                                                   LinkPass       pass,
+                                                   StripRows      strips)
 {
   const std::int64_t parts = PassRowParts(pass, geometry);
   const std::int64_t warps = PassWarps(pass, geometry);
@@ -238,16 +297,13 @@ __launch_bounds__(BlockThreads) LinkByteRowsKernel(const std::uint8_t * __restri
       const std::int64_t q = NeighbourRow(geometry, y, z, steps[s]);
       if (q >= 0 && PassJoinsRow(pass, steps[s], y))
       {
-        LinkRowPair(image + r * geometry.width,
-                    image + q * geometry.width,
-                    geometry.width,
-                    test,
-                    full,
-                    rowOffsets[r],
-                    rowOffsets[q],
-                    joins,
-                    firstStretch,
-                    endStretch);
+        RowPair pair{ image + r * geometry.width, image + q * geometry.width, test, FacingRows{}, strips.test };
+        if constexpr (FromFacingRows)
+        {
+          pair.facing = FacingRowsOf(strips, y, z, steps[s]);
+        }
+        LinkRowPair<FromFacingRows>(
+          pair, geometry.width, full, rowOffsets[r], rowOffsets[q], joins, firstStretch, endStretch);
       }
     }
   }

@@ -204,51 +204,6 @@ struct SameValueRuns
   }
 };
 
-/** The plane under the strip image of a strip labeling (StripLabeling.cuh). */
-struct StripRows
-{
-  const std::uint8_t *         plane = nullptr; ///< null: the runs are not a strip image's
-  std::int64_t                 width = 0;
-  ForegroundTest<std::uint8_t> test{};
-};
-
-/** Joins (LinkRunsKernel's Joins) two runs of neighbour strips only where
- *  pixels of theirs touch: b, in strip p - 1, has a pixel in the plane's
- *  row 2p - 1 at most one column from a pixel of a in row 2p. */
-template <class Index>
-struct TouchingStripRuns
-{
-  StripRows        rows;
-  RunArrays<Index> strips; ///< the runs of the strip image
-
-  __device__ __forceinline__ bool
-  operator()(Index a, Index b) const
-  {
-    const std::int64_t   p = static_cast<std::int64_t>(strips.row[a]);
-    const std::uint8_t * upper = rows.plane + 2 * p * rows.width; // a's upper row
-    const std::uint8_t * above = upper - rows.width;              // b's lower row
-    const std::int32_t   b0 = strips.x[b];
-    const std::int32_t   b1 = strips.end[b];
-    const std::int32_t   from = max(strips.x[a], b0 - 1);
-    const std::int32_t   to = min(strips.end[a], b1 + 1);
-    for (std::int32_t v = from; v < to; ++v)
-    {
-      if (rows.test(upper[v]))
-      {
-        const std::int32_t uEnd = min(v + 2, b1);
-        for (std::int32_t u = max(v - 1, b0); u < uEnd; ++u)
-        {
-          if (rows.test(above[u]))
-          {
-            return true;
-          }
-        }
-      }
-    }
-    return false;
-  }
-};
-
 /** Which preceding neighbour rows a pass of LinkRunsKernel joins a run
  *  with: all, the previous row of its slice, or the rows of the previous slice. */
 enum class LinkedRows

@@ -575,10 +575,11 @@ BlockLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
   cca::cuda::SetBlockLabeling(cca::cuda::BlockLabelingUse::Automatic);
 }
 
-/** The strip labeling of planes (cuda/StripLabeling.cuh), forced: labels
- *  only under full connectivity, widths of whole 16-pixel lane loads, odd
- *  and even heights, every pixel type (host images cross as foreground
- *  bits) and rule, and large images around the percolation threshold. */
+/** The strip labeling (cuda/StripLabeling.cuh; tubes of 2 x 2 rows in
+ *  volumes), forced: labels only under full connectivity, widths of whole
+ *  16-pixel lane loads, odd and even heights and depths, every pixel type
+ *  (host images cross as foreground bits) and rule, and large images around
+ *  the percolation threshold (26-connected volumes: about 0.2). */
 void
 StripLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
 {
@@ -590,9 +591,15 @@ StripLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
     std::mt19937        rng(caseSeed);
     auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
     const int           granularities[] = { 1, 4, 16 };
-    const Mask          mask =
-      RandomMask(2, 16 * (1 + pick(30)), 1 + pick(150), 1, pick(11) / 10.0, granularities[pick(3)], caseSeed);
-    Encoding e;
+    const int           dim = pick(3) == 0 ? 3 : 2;
+    const Mask          mask = RandomMask(dim,
+                                 16 * (1 + pick(dim == 2 ? 30 : 6)),
+                                 1 + pick(dim == 2 ? 150 : 40),
+                                 dim == 2 ? 1 : 1 + pick(30),
+                                 pick(11) / 10.0,
+                                 granularities[pick(3)],
+                                 caseSeed);
+    Encoding            e;
     e.type = pick(2) == 0 ? PixelType::UInt8 : allTypes[pick(8)];
     e.rule = pick(2) == 0 ? ForegroundRule::NotEqualTo : ForegroundRule::EqualTo;
     e.value = pick(2) == 0 ? 0 : 7;
@@ -605,11 +612,12 @@ StripLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
   }
   struct Large
   {
-    std::int64_t nx, ny;
+    std::int64_t nx, ny, nz;
     double       density;
     bool         inQuick; ///< small enough for --quick (compute-sanitizer runs it)
   };
-  const Large large[] = { { 2048, 2047, 0.45, false }, { 2048, 2048, 0.6, false }, { 512, 513, 0.5, true } };
+  const Large large[] = { { 2048, 2047, 1, 0.45, false }, { 2048, 2048, 1, 0.6, false }, { 512, 513, 1, 0.5, true },
+                          { 192, 191, 193, 0.2, false },  { 256, 256, 256, 0.5, false }, { 128, 127, 129, 0.3, true } };
   for (std::size_t i = 0; i < std::size(large); ++i)
   {
     if (quick && !large[i].inQuick)
@@ -617,8 +625,9 @@ StripLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
       continue;
     }
     const Large & l = large[i];
-    const Mask    mask = RandomMask(2, l.nx, l.ny, 1, l.density, 1, seed + 2000 + static_cast<std::uint32_t>(i));
-    cca::Options  options;
+    const Mask    mask =
+      RandomMask(l.nz > 1 ? 3 : 2, l.nx, l.ny, l.nz, l.density, 1, seed + 2000 + static_cast<std::uint32_t>(i));
+    cca::Options options;
     AskBlockLabeling(options);
     options.labelImageType = i % 2 == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
     Check(engine, Plain(mask), options, "strips large " + std::to_string(i), tally);

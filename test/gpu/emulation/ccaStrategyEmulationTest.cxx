@@ -399,15 +399,16 @@ BlockSuite(int cases, std::uint32_t seed)
   return failed;
 }
 
-/** Labels only of planes under full connectivity, labeled by the runs of
- *  strips of two rows (cuda/StripLabeling.cuh): widths of whole lane loads
- *  (and a few others, which keep the rows' runs), odd and even heights from
- *  one row, densities around the percolation threshold, both label widths
- *  or none, 32- and 64-bit indices, slabs of any size, host images (as
+/** Labels only under full connectivity, labeled by the runs of strips of
+ *  two rows in planes and of tubes of 2 x 2 rows in volumes
+ *  (cuda/StripLabeling.cuh): widths of whole lane loads (and a few others,
+ *  which keep the rows' runs), odd and even heights and depths from one
+ *  row, densities around the percolation threshold, both label widths or
+ *  none, 32- and 64-bit indices, slabs of any size, host images (as
  *  foreground bits) and device images read in place under every foreground
- *  rule, a 3D image of one slice, the strips forced, chosen by the runs and
- *  the foreground fraction, or off; the label image and
- *  the count against the CPU backend. */
+ *  rule, 3D images of one slice and more, the strips forced, chosen by the
+ *  runs and the foreground fraction, or off; the label image and the count
+ *  against the CPU backend. */
 int
 StripSuite(int cases, std::uint32_t seed)
 {
@@ -415,11 +416,11 @@ StripSuite(int cases, std::uint32_t seed)
   Emulator  emulator;
   const int failed = SeededCases("strips", cases, seed, [&](std::uint32_t caseSeed, auto & pick) {
     Case c;
-    c.dimension = pick(8) == 0 ? 3 : 2;
+    c.dimension = pick(3) == 0 ? 3 : 2;
     const bool large = pick(4) == 0;
     c.size[0] = pick(8) == 0 ? 1 + pick(70) : 16 * (1 + pick(large ? 24 : 6));
     c.size[1] = large ? 20 + pick(50) : 1 + pick(12);
-    c.size[2] = 1;
+    c.size[2] = c.dimension == 3 && pick(4) != 0 ? 1 + pick(large ? 12 : 7) : 1;
     const double density = large ? 0.3 + pick(5) / 10.0 : pick(11) / 10.0;
     Options      options = OptionsFor(Algorithm::Default, true);
     options.computeFeatures = false;

@@ -1,0 +1,157 @@
+// The image rows under a strip image (StripLabeling.cuh). A strip of a plane
+// is rows 2p and 2p + 1; in a volume a strip is a tube of 2 x 2 rows, rows
+// 2p and 2p + 1 of slices 2q and 2q + 1. Under full connectivity any two
+// rows of a strip are at most one row and one slice apart, so each maximal
+// run of the strip rows' OR is connected, and two runs of neighbour strips
+// touch exactly where a pixel of one's facing rows lies at most one column
+// from a pixel of the other's: the facing rows of a strip toward a neighbour
+// are its rows nearest to it along each axis where the two differ (both
+// along an axis where they do not), and every facing row of one is at most
+// one row and one slice from every facing row of the other. So the joins of
+// strip runs are those of LinkRowPair (RowPairLinks.cuh) with the OR of each
+// side's facing rows as the two rows' foreground.
+#ifndef cca_cuda_StripRows_cuh
+#define cca_cuda_StripRows_cuh
+
+#include "DeviceGeometry.cuh"
+#include "ForegroundTest.h"
+#include "RunNeighbours.cuh"
+
+#include <cstdint>
+
+namespace cca
+{
+namespace cuda
+{
+
+/** The image under a strip image. */
+struct StripRows
+{
+  const std::uint8_t *         image = nullptr; ///< null: the runs are not a strip image's
+  Geometry                     pixels{};        ///< the image's geometry
+  ForegroundTest<std::uint8_t> test{};
+};
+
+/** Whether strips over pixels are tubes (2 x 2 rows of a volume). */
+__host__ __device__ inline bool
+StripsAreTubes(const Geometry & pixels)
+{
+  return pixels.depth > 1;
+}
+
+/** The geometry of the strip image over pixels: half the rows of each
+ *  slice (rounded up) and, in a volume, half the slices. */
+__host__ __device__ inline Geometry
+StripGeometry(const Geometry & pixels)
+{
+  Geometry g = pixels;
+  g.height = (pixels.height + 1) / 2;
+  g.depth = StripsAreTubes(pixels) ? (pixels.depth + 1) / 2 : pixels.depth;
+  g.rows = g.height * g.depth;
+  return g;
+}
+
+/** The start of image row (y, z), or null outside the image. */
+__host__ __device__ inline const std::uint8_t *
+         ImageRow(const StripRows & s, std::int64_t y, std::int64_t z)
+{
+  const Geometry & g = s.pixels;
+  return y < g.height && z < g.depth ? s.image + (z * g.height + y) * g.width : nullptr;
+}
+
+/** The image rows of a strip: row k is row 2p + k % 2 of slice 2q + k / 2
+ *  (of the plane's slice q for strips of a plane), so k follows the raster
+ *  order. Fixed-size, and read by loops unrolled over k, so that it stays in
+ *  registers. */
+struct RowsOfStrip
+{
+  static constexpr int Most = 4;
+  std::int64_t         offset[Most]; ///< of row k's first pixel in the image
+  unsigned             inside;       ///< bit k: row k is in the image
+
+  __host__ __device__ bool
+  Has(int k) const
+  {
+    return (inside >> k) & 1u;
+  }
+};
+
+/** The image rows of strip row s (in StripGeometry's raster order). */
+__host__ __device__ inline RowsOfStrip
+StripRowsOf(const Geometry & pixels, std::int64_t s)
+{
+  const std::int64_t stripHeight = (pixels.height + 1) / 2;
+  const std::int64_t p = s % stripHeight;
+  const std::int64_t q = s / stripHeight;
+  const bool         tubes = StripsAreTubes(pixels);
+  RowsOfStrip        r{};
+  for (int k = 0; k < RowsOfStrip::Most; ++k)
+  {
+    const std::int64_t y = 2 * p + k % 2;
+    const std::int64_t z = tubes ? 2 * q + k / 2 : q;
+    r.offset[k] = (z * pixels.height + y) * pixels.width;
+    if ((tubes || k < 2) && y < pixels.height && z < pixels.depth)
+    {
+      r.inside |= 1u << k;
+    }
+  }
+  return r;
+}
+
+/** The slice of strips holding strip row s: in a volume its tube slice q,
+ *  in a plane its strip row (a plane's strips are each a slice of their
+ *  own for this purpose: rows before a strip's rows are in earlier strips). */
+__host__ __device__ inline std::int64_t
+         StripSliceOf(const Geometry & pixels, std::int64_t s)
+{
+  return StripsAreTubes(pixels) ? s / ((pixels.height + 1) / 2) : s;
+}
+
+/** The facing rows of a strip row and of its neighbour strip row: up to
+ *  two each (null: none). */
+struct FacingRows
+{
+  const std::uint8_t * row[2];
+  const std::uint8_t * above[2]; ///< the neighbour's
+};
+
+/** Whether row i (0 or 1) of a strip along an axis faces a neighbour strip
+ *  step (-1, 0 or 1) away along it. */
+__host__ __device__ inline bool
+FacesAlong(int i, int step)
+{
+  return step == 0 || (step < 0 ? i == 0 : i == 1);
+}
+
+/** The facing rows of strip row (p, q) (StripGeometry's coordinates) and
+ *  of its neighbour at step. */
+__host__ __device__ inline FacingRows
+FacingRowsOf(const StripRows & s, std::int64_t p, std::int64_t q, RowStep step)
+{
+  const bool tubes = StripsAreTubes(s.pixels);
+  FacingRows f{};
+  int        rows = 0;
+  int        above = 0;
+  for (int j = 0; j < (tubes ? 2 : 1); ++j)
+  {
+    for (int i = 0; i < 2; ++i)
+    {
+      const std::int64_t z = tubes ? 2 * q + j : q;
+      const std::int64_t nz = tubes ? 2 * (q + step.dz) + j : q;
+      if (FacesAlong(i, step.dy) && (!tubes || FacesAlong(j, step.dz)) && rows < 2)
+      {
+        f.row[rows++] = ImageRow(s, 2 * p + i, z);
+      }
+      if (FacesAlong(i, -step.dy) && (!tubes || FacesAlong(j, -step.dz)) && above < 2)
+      {
+        f.above[above++] = ImageRow(s, 2 * (p + step.dy) + i, nz);
+      }
+    }
+  }
+  return f;
+}
+
+} // namespace cuda
+} // namespace cca
+
+#endif
