@@ -112,11 +112,17 @@ public:
 
   /** How many units CountUnits counted in all rows (their row offsets are
    *  kept for Run); also reads the foreground sample
-   *  (CountedForegroundFraction) in the same wait. */
+   *  (CountedForegroundFraction) in the same wait. The scan and the wait
+   *  happen once a run: later calls (the host sequence's choices of a
+   *  labeling, then LinksByRowBits) return what the first one read. */
   template <class Index>
   Index
   CountedUnits(Device & device, const Frame & frame)
   {
+    if (m_UnitOffsets != nullptr)
+    {
+      return static_cast<Index>(m_UnitTotal);
+    }
     const Geometry & g = frame.geometry;
     const auto scanned = ScanRowCounts(device, g, static_cast<Index *>(m_UnitCounts), m_Units, m_SampledForeground);
     m_UnitOffsets = scanned.offsets;
@@ -511,8 +517,7 @@ private:
     }
     // Counted during the upload: the scan of the counts is kept for the
     // run detection.
-    const auto runs = static_cast<std::int64_t>(m_UnitOffsets != nullptr ? static_cast<Index>(m_UnitTotal)
-                                                                         : CountedUnits<Index>(device, frame));
+    const auto runs = static_cast<std::int64_t>(CountedUnits<Index>(device, frame));
     if (runs * RowBitsPixelsPerRun < frame.pixels)
     {
       return false;
