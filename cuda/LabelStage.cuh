@@ -499,7 +499,8 @@ private:
     {
       if (!fits)
       {
-        throw Error(Error::Kind::InvalidInput, "a strip image whose rows the byte row scan cannot read");
+        throw Error(Error::Kind::InvalidInput,
+                    "internal error: the strip labeling took an image whose rows the byte row scan cannot read");
       }
       return true;
     }
