@@ -9,6 +9,7 @@
 
 #include "ConflictDetection.cuh"
 #include "DeviceGeometry.cuh"
+#include "ForegroundPairs.cuh"
 #include "RunDetection.cuh"
 #include "RunNeighbours.cuh"
 #include "RunFeatures.h"
@@ -218,8 +219,11 @@ struct UpdateCounter
  *  null for PairVotes::Certain. fullMask (Frame::fullMask): full
  *  connectivity on a mask's components, where every unit the neighbour
  *  search finds shares a's component (Certain and Conditional votes, on
- *  masks only, take it as the connectivity). Returns false when the vote is
- *  empty (only possible for PairVotes::Conditional). */
+ *  masks only, take it as the connectivity). pixels: with fullMask, the
+ *  byte mask whose foreground gives PairVotes::All's pairs of units up to
+ *  LongestRunCountedByPixels long (ForegroundPairs.cuh) instead of the
+ *  neighbour rows' units. Returns false when the vote is empty (only
+ *  possible for PairVotes::Conditional). */
 template <class Index, class Votes = DefaultVotes>
 __device__ __forceinline__ bool
 RunVote(const RunArrays<Index> &   runs,
@@ -228,7 +232,8 @@ RunVote(const RunArrays<Index> &   runs,
         const detail::ImageFaces & faces,
         Index                      a,
         ComponentFeatures &        f,
-        bool                       fullMask)
+        bool                       fullMask,
+        ForegroundRows             pixels = {})
 {
   const std::int64_t r = runs.row[a];
   const std::int64_t y = r % geometry.height;
@@ -253,8 +258,15 @@ RunVote(const RunArrays<Index> &   runs,
     }
   }
   const Index key = Votes::Pairs == PairVotes::Certain ? Index{ 0 } : label[a];
-  RowStep     steps[4];
-  const int   n = FollowingRows(geometry.depth > 1, steps);
+  const bool  countsPixels =
+    Votes::Pairs == PairVotes::All && fullMask && pixels.image != nullptr && length <= LongestRunCountedByPixels;
+  if (countsPixels)
+  {
+    AddFollowingRowsPairs(pixels, geometry, y, z, x, length, f.interceptCounts);
+    return any;
+  }
+  RowStep   steps[4];
+  const int n = FollowingRows(geometry.depth > 1, steps);
   for (int s = 0; s < n; ++s)
   {
     const std::int64_t q = NeighbourRow(geometry, y, z, steps[s]);
@@ -378,7 +390,7 @@ enum class HotFolding
  *  first run: above the percolation threshold, the giant one) are folded
  *  further in shared memory (HotFoldingV) and reach global memory once per
  *  block; without, each voting lane merges its record with plain atomics.
- *  fullMask: RunVote's. Counting: the instrumentation is compiled in
+ *  fullMask, pixels: RunVote's. Counting: the instrumentation is compiled in
  *  (counter is ignored otherwise). Launch with at most BlockThreads threads
  *  a block. */
 template <class Index,
@@ -393,7 +405,8 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
                          detail::ImageFaces  faces,
                          ComponentFeatures * table,
                          UpdateCounter       counter,
-                         bool                fullMask)
+                         bool                fullMask,
+                         ForegroundRows      pixels)
 {
   constexpr bool               Counting = CountingV == UpdateCounting::On;
   constexpr bool               Slots = Votes::ConflictDetection && HotFoldingV == HotFolding::WarpSlots;
@@ -440,7 +453,7 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
     }
     if (votes)
     {
-      const bool any = RunVote<Index, Votes>(runs, label, geometry, faces, a, f, fullMask);
+      const bool any = RunVote<Index, Votes>(runs, label, geometry, faces, a, f, fullMask, pixels);
       if constexpr (Votes::Pairs == PairVotes::Conditional)
       {
         votes = any; // only conditional votes can be empty

@@ -694,14 +694,15 @@ private:
   static constexpr double       BlockLeastDensityVolume = 0.25;
   /** A plane takes the strips when its runs are shorter on average than
    *  StripPixelsPerRun pixels of a row and its sampled foreground fraction
-   *  is at least StripLeastDensity. On the H100 (8192^2, 8-connectivity,
-   *  labels only, per image, benchmark/results/h100-strip-labeling/) the
-   *  strips took 1.57 / 1.45 / 1.18 / 0.88 / 0.61 / 0.43 ms at g = 1, d =
-   *  0.4 ... 0.9 where the rows' runs took 1.47 / 1.52 / 1.54 / 1.47 / 1.20
-   *  / 0.84; below d = 0.4, at g >= 4 and on the all-foreground image (16
-   *  and more pixels a run) the rows won, by 0.06-0.4 ms. */
+   *  is at least StripLeastDensity. On the H200 (8192^2, 8-connectivity,
+   *  labels only, per image, benchmark/results/h200-tube-labeling/, the
+   *  strips joined from the facing rows' bits) the strips took 0.99 / 1.24
+   *  / 1.06 / 0.91 / 0.74 / 0.60 / 0.47 ms at g = 1, d = 0.3 ... 0.9 where
+   *  the rows' runs took 1.05 / 1.33 / 1.40 / 1.41 / 1.34 / 1.10 / 0.76;
+   *  at d = 0.2 (0.86 against 0.67 ms) and below, at g >= 4 and on the
+   *  all-foreground image (16 and more pixels a run) the rows won. */
   static constexpr std::int64_t StripPixelsPerRun = 12;
-  static constexpr double       StripLeastDensity = 0.45;
+  static constexpr double       StripLeastDensity = 0.25;
   /** A volume takes the tubes when its runs are shorter on average than
    *  TubePixelsPerRun pixels of a row: at g = 1, d = 0.1 ... 0.9 (11 and
    *  fewer pixels a run) and at g = 4, d = 0.2 ... 0.8 (16 to 25), not at

@@ -13,6 +13,7 @@
 #define cca_cuda_LabelStage_cuh
 
 #include "Compaction.cuh"
+#include "ForegroundPairs.cuh"
 #include "Frame.cuh"
 #include "OnTheFlyMerge.cuh"
 #include "PixelLabeling.cuh"
@@ -48,6 +49,11 @@ struct LabeledUnits
   RunArrays<Index>    runs; ///< the full runs (the units themselves unless they are pieces of runs)
   /** Label images: per run, the key of its value (detail::ValueKey); else null. */
   std::uint64_t * runKeys;
+  /** With the feature votes under full connectivity, a byte mask in rows of
+   *  whole 16-byte loads whose units are short (PairsFromPixelsPerRun): the
+   *  votes count the units' neighbour pairs from its pixels
+   *  (ForegroundPairs.cuh); else no image. */
+  ForegroundRows pairPixels;
 };
 
 /** The key of each run's value (label images). */
@@ -188,6 +194,13 @@ public:
     // its own): labels only keep neither the flags nor their stores.
     const bool votes = frame.options.computeFeatures;
     l.linked = votes ? Reserve<std::uint8_t>(m_Linked, unitCount, "run link flags") : nullptr;
+    if (votes && frame.fullMask && frame.image.pixelType == PixelType::UInt8 && FitsByteRowScan(frame, image) &&
+        static_cast<std::int64_t>(unitCount) * PairsFromPixelsPerRun > frame.pixels)
+    {
+      l.pairPixels = ForegroundRows{ static_cast<const std::uint8_t *>(image),
+                                     frame.geometry.width,
+                                     ForegroundOf<std::uint8_t>(frame.options) };
+    }
     counts.Prepare(device, frame.options.countAtomicUpdates, static_cast<std::int64_t>(unitCount));
     if (unitCount > 0)
     {

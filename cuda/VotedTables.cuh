@@ -58,7 +58,8 @@ LaunchVotes(Device &                    device,
                   frame.faces,
                   table,
                   counter,
-                  frame.fullMask);
+                  frame.fullMask,
+                  l.pairPixels);
   };
   // The papers' strategies fold as reproduced; the default algorithm
   // without shared-memory atomics (FeatureUpdate.cuh, HotFolding).
