@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <exception>
 #include <iostream>
 #include <random>
 #include <sstream>
@@ -185,8 +186,9 @@ OptionsFor(Algorithm algorithm, bool full)
 }
 
 /** cases random cases, case k seeded with seed + k: check(caseSeed, pick)
- *  returns what failed (empty when it passed), printed with its seed; then
- *  the tally under name. Returns the failures. */
+ *  returns what failed (empty when it passed), printed with its seed, as is
+ *  an exception it throws (an engine's consistency check); then the tally
+ *  under name. Returns the failures. */
 template <class Check>
 int
 SeededCases(const std::string & name, int cases, std::uint32_t seed, Check && check)
@@ -197,7 +199,15 @@ SeededCases(const std::string & name, int cases, std::uint32_t seed, Check && ch
     const std::uint32_t caseSeed = seed + static_cast<std::uint32_t>(k);
     std::mt19937        rng(caseSeed);
     auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
-    const std::string   problem = check(caseSeed, pick);
+    std::string         problem;
+    try
+    {
+      problem = check(caseSeed, pick);
+    }
+    catch (const std::exception & e)
+    {
+      problem = std::string("threw: ") + e.what();
+    }
     if (!problem.empty())
     {
       ++failed;
@@ -217,7 +227,7 @@ Described(const Case & c, const std::string & problem)
                              std::to_string(c.size[2]) + ": " + problem;
 }
 
-/** Random cases of one algorithm; large: bigger images around the
+/** Random cases of one algorithm, dense or sparse tables; large: bigger images around the
  *  percolation threshold (unions race most there). */
 int
 Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
@@ -270,6 +280,13 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
     // The numbering's climbs from several runs a thread, which by default
     // only images of millions of runs take (NumberComponentsKernel).
     emulator.sequence.SetNumberingClimbingRuns(pick(2) != 0 ? 0 : -1);
+    // A quarter of the tables sparse (FeatureCompaction::None: votes keyed
+    // by root units, so the trees must be flattened; the dense table's
+    // numbering climbs them instead).
+    if (options.computeFeatures && pick(4) == 0)
+    {
+      options.featureCompaction = FeatureCompaction::None;
+    }
     const std::int64_t slabsBefore = emulator.device.UploadedSlabs();
     std::string        problem = EmulateAndCompare(engine, emulator, c, options, wide, RunTable);
     const std::int64_t rows = c.size[1] * c.size[2];
