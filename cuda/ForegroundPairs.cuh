@@ -55,9 +55,9 @@ ForegroundInColumns(const ForegroundRows & f, const std::uint8_t * row, std::int
   std::int64_t count = 0;
   for (std::int32_t c = lo & ~(LanePixels - 1); c <= hi; c += LanePixels)
   {
-    unsigned     bits = LaneForeground(*reinterpret_cast<const uint4 *>(row + c), f.test);
-    const int    from = lo > c ? lo - c : 0;
-    const int    to = hi - c < LanePixels - 1 ? hi - c : LanePixels - 1;
+    unsigned       bits = LaneForeground(*reinterpret_cast<const uint4 *>(row + c), f.test);
+    const int      from = lo > c ? lo - c : 0;
+    const int      to = hi - c < LanePixels - 1 ? hi - c : LanePixels - 1;
     const unsigned keep = ((2u << to) - 1u) & ~((1u << from) - 1u);
     count += __popc(bits & keep);
   }
@@ -93,8 +93,8 @@ AddForegroundPairs(const ForegroundRows & f,
   const std::uint8_t * row = f.image + q * f.width;
   const std::int32_t   last = x + length - 1;
   const std::int64_t   n = ForegroundInColumns(f, row, x, last);
-  const int ends = ForegroundAt(f, row, x - 1) + ForegroundAt(f, row, last + 1) - ForegroundAt(f, row, x) -
-                   ForegroundAt(f, row, last);
+  const int            ends =
+    ForegroundAt(f, row, x - 1) + ForegroundAt(f, row, last + 1) - ForegroundAt(f, row, x) - ForegroundAt(f, row, last);
   pairCounts[InterceptSlot(false, YStep, ZStep)] += n;
   pairCounts[InterceptSlot(true, YStep, ZStep)] += 2 * n + ends;
 }

@@ -40,9 +40,12 @@ namespace cuda
 template <class Index>
 struct LabeledUnits
 {
-  RunArrays<Index> units;  ///< the labeling units: runs, HA sub-runs or pixels
-  Index *          parent; ///< per unit, its union-find parent; a root is its component's first unit (flattened only for tables keyed by root units)
-  std::uint8_t *   linked; ///< per unit, 1 when its component has other units
+  RunArrays<Index> units; ///< the labeling units: runs, HA sub-runs or pixels
+  /** Per unit, its union-find parent; a root is its component's first
+   *  unit. Flattened (every unit its root) only for the tables keyed by
+   *  root units: the numbering climbs the trees. */
+  Index *        parent;
+  std::uint8_t * linked; ///< per unit, 1 when its component has other units
   /** On-the-fly merges (FeatureMerge::OnTheFly): per unit, the record the
    *  unions moved along (a root unit holds its component's); else null. */
   ComponentFeatures * unitFeatures;
