@@ -64,12 +64,13 @@ LabelsOnlyOfMask(const Options & o)
 }
 
 /** Whether the byte row scan (RunDetection.cuh) takes this frame's image:
- *  a mask's maximal runs (not a label image's values) in rows of whole
- *  16-byte loads, of output too when given. */
+ *  a mask's maximal runs (not a label image's values) of byte pixels in
+ *  rows of whole 16-byte loads, of output too when given. */
 inline bool
 FitsByteRowScan(const Frame & frame, const void * image, const void * output = nullptr)
 {
-  return frame.options.objects == Objects::ForegroundComponents && FitsByteRowScan(frame.geometry, image, output);
+  return frame.options.objects == Objects::ForegroundComponents && frame.image.pixelType == PixelType::UInt8 &&
+         FitsByteRowScan(frame.geometry, image, output);
 }
 
 using cca::ForegroundOf; // the foreground rule of options (src/ForegroundTest.h)

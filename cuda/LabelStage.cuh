@@ -197,7 +197,7 @@ public:
     // its own): labels only keep neither the flags nor their stores.
     const bool votes = frame.options.computeFeatures;
     l.linked = votes ? Reserve<std::uint8_t>(m_Linked, unitCount, "run link flags") : nullptr;
-    if (votes && frame.fullMask && frame.image.pixelType == PixelType::UInt8 && FitsByteRowScan(frame, image) &&
+    if (votes && frame.fullMask && FitsByteRowScan(frame, image) &&
         static_cast<std::int64_t>(unitCount) * PairsFromPixelsPerRun > frame.pixels)
     {
       l.pairPixels = ForegroundRows{ static_cast<const std::uint8_t *>(image),
@@ -506,8 +506,8 @@ private:
   bool
   LinksByRowBits(Device & device, const Frame & frame, const void * image)
   {
-    const bool fits = frame.image.pixelType == PixelType::UInt8 && std::is_same_v<typename S::Units, FullRuns> &&
-                      !S::LabelsPixels && S::Merge != FeatureMerge::OnTheFly && FitsByteRowScan(frame, image);
+    const bool fits = std::is_same_v<typename S::Units, FullRuns> && !S::LabelsPixels &&
+                      S::Merge != FeatureMerge::OnTheFly && FitsByteRowScan(frame, image);
     // A strip image's runs touch where their facing image rows do
     // (StripRows.cuh), found only from those rows' bits; the strip
     // labeling takes only images that fit (StripLabelingStage::Fits).
