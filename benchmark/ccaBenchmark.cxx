@@ -17,13 +17,16 @@
 //                      [--labels-on-device] [--backend cuda|cpu] [--algorithm NAME|all]
 //                      [--g G] [--density D] [--compaction Scan|TreeMerge|None]
 //                      [--no-atomic-counts] [--block-labeling auto|always|never]
-//                      [--strip-labeling auto|always|never] [--json FILE]
+//                      [--strip-labeling auto|always|never] [--no-dependent-launches]
+//                      [--json FILE]
 // --block-labeling: where labels only under full connectivity may take the
 // block labeling (cuda/BlockLabeling.cuh), when it does (auto: by the runs'
 // mean length, as users get it; always and never compare the two).
 // --strip-labeling: the same for the strips of two rows (tubes of 2 x 2 rows
 // in volumes) that labels only under full connectivity may take
 // (cuda/StripLabeling.cuh).
+// --no-dependent-launches: every kernel launched the ordinary way, not as a
+// programmatic dependent launch (cuda/DependentLaunch.cuh), to compare.
 #include "RandomImages.h"
 #include "cca/Engine.h"
 
@@ -63,9 +66,10 @@ struct Settings : ccabench::ProtocolOptions
   bool                        quick = false;
   std::string                 outputs = "features"; ///< features | all (+ runs, labels) | labels (labels only)
   bool                        labelsOnDevice = false;
-  std::string                 blockLabeling = "auto"; ///< --block-labeling auto|always|never
-  std::string                 stripLabeling = "auto"; ///< --strip-labeling auto|always|never
-  bool                        atomicCounts = true;    ///< one more untimed run per image counts atomic updates
+  std::string                 blockLabeling = "auto";   ///< --block-labeling auto|always|never
+  std::string                 stripLabeling = "auto";   ///< --strip-labeling auto|always|never
+  bool                        atomicCounts = true;      ///< one more untimed run per image counts atomic updates
+  bool                        dependentLaunches = true; ///< --no-dependent-launches: false
   std::string                 backend = "cuda";
   std::vector<cca::Algorithm> algorithms{ cca::Algorithm::Default };     ///< --algorithm NAME|all
   cca::FeatureCompaction      compaction = cca::FeatureCompaction::Scan; ///< --compaction Scan|TreeMerge|None
@@ -281,7 +285,8 @@ WriteJson(const std::string &              file,
       << ",\n  \"reps\": " << s.reps << ",\n  \"warmup\": " << s.warmup << ",\n  \"backend\": \"" << s.backend
       << "\",\n  \"outputs\": \"" << s.outputs << "\",\n  \"blockLabeling\": \"" << s.blockLabeling
       << "\",\n  \"stripLabeling\": \"" << s.stripLabeling
-      << "\",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false") << ",\n  \"kernelMs\": \""
+      << "\",\n  \"dependentLaunches\": " << (s.dependentLaunches ? "true" : "false")
+      << ",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false") << ",\n  \"kernelMs\": \""
       << (s.labelsOnDevice ? "uploadMs (the run count on the device image) + labelMs + featuresMs"
                            : "labelMs + featuresMs (the run count overlaps the copy, in uploadMs)")
       << "\",\n  \"compaction\": \"" << cca::FeatureCompactionName(s.compaction)
@@ -356,7 +361,8 @@ const char * const Usage =
   " [--quick] [--dimension 2|3] [--size N] [--reps R] [--warmup W] [--g G] [--density D]"
   " [--connectivity face|full|both] [--outputs features|all|labels] [--labels-on-device] [--backend cuda|cpu]"
   " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--no-atomic-counts]"
-  " [--block-labeling auto|always|never] [--strip-labeling auto|always|never] [--json FILE]\n";
+  " [--block-labeling auto|always|never] [--strip-labeling auto|always|never] [--no-dependent-launches]"
+  " [--json FILE]\n";
 
 /** Parses the command line into s; returns 0 to go on, else the exit code. */
 int
@@ -387,6 +393,8 @@ Parse(int argc, char * argv[], Settings & s)
       s.blockLabeling = next();
     else if (arg == "--strip-labeling")
       s.stripLabeling = next();
+    else if (arg == "--no-dependent-launches")
+      s.dependentLaunches = false;
     else if (arg == "--backend")
       s.backend = next();
     else if (arg == "--compaction")
@@ -450,8 +458,8 @@ Parse(int argc, char * argv[], Settings & s)
   else if (s.stripLabeling != "auto" && s.stripLabeling != "always" && s.stripLabeling != "never")
     problem = "--strip-labeling must be auto, always or never";
 #ifndef CCA_HAVE_CUDA
-  else if (s.blockLabeling != "auto" || s.stripLabeling != "auto")
-    problem = "--block-labeling and --strip-labeling need a build with the CUDA backend";
+  else if (s.blockLabeling != "auto" || s.stripLabeling != "auto" || !s.dependentLaunches)
+    problem = "--block-labeling, --strip-labeling and --no-dependent-launches need a build with the CUDA backend";
 #endif
   if (!problem.empty())
   {
@@ -614,6 +622,7 @@ main(int argc, char * argv[])
   cca::cuda::SetStripLabeling(s.stripLabeling == "always"  ? cca::cuda::StripLabelingUse::Always
                               : s.stripLabeling == "never" ? cca::cuda::StripLabelingUse::Never
                                                            : cca::cuda::StripLabelingUse::Automatic);
+  cca::cuda::SetDependentLaunches(s.dependentLaunches);
 #endif
   if (s.backend == "cuda" && !cca::Engine::CudaAvailable())
   {

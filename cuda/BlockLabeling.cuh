@@ -290,6 +290,7 @@ BlockMaskKernel(const T * __restrict__ image,
                 Index * __restrict__ parent,
                 Index * __restrict__ firstKey)
 {
+  AwaitPrecedingKernel();
   const int lane = static_cast<int>(LaneId());
   ForEachLineOfBlocks(g, [&](std::int64_t firstOfLine, std::int64_t y, std::int64_t z) {
     // Whole warps in every step (the threads are whole warps): the shuffles
@@ -345,6 +346,7 @@ template <class Index>
 __global__ void
 BlockMergeKernel(BlockGrid g, const std::uint8_t * __restrict__ masks, Index * parent)
 {
+  AwaitPrecedingKernel();
   // Walks without halving: the trees start flat (BlockMaskKernel), and an
   // atomic per step cost more than the shorter paths saved (H100, 512^3,
   // g = 1, blocks only: 37.9 -> 41.8 Gvox/s; in planes, 34.3 -> 33.7 Gpix/s,
@@ -437,6 +439,7 @@ template <class Index>
 __global__ void
 OfferFirstPixelsKernel(BlockGrid g, const std::uint8_t * __restrict__ masks, Index * parent, Index * firstKey)
 {
+  AwaitPrecedingKernel();
   const Geometry & p = g.pixels;
   const bool       volume = p.depth > 1;
   ForEachBlock(g, [&](std::int64_t b, const BlockAt & at) {
@@ -484,6 +487,7 @@ MarkFirstPixelsKernel(BlockGrid g,
                       const Index * __restrict__ firstKey,
                       unsigned * firstPixels)
 {
+  AwaitPrecedingKernel();
   ForEachBlock(g, [&](std::int64_t b, const BlockAt &) {
     if (masks[b] != 0 && parent[b] == static_cast<Index>(b))
     {
@@ -536,6 +540,7 @@ template <class Index, class Label>
 __global__ void
 BlockLabelImageKernel(BlockLabels<Index> l, Label * __restrict__ labels)
 {
+  AwaitPrecedingKernel();
   const BlockGrid & g = l.grid;
   ForEachBlock(g, [&](std::int64_t b, const BlockAt & at) {
     const unsigned mask = l.masks[b];

@@ -64,6 +64,7 @@ __launch_bounds__(BlockThreads) NumberComponentsKernel(Index         count,
                                                        Index * __restrict__ rootOf,
                                                        Index * componentCount)
 {
+  AwaitPrecedingKernel();
   const Index chunk = static_cast<Index>(blockDim.x) * Climbs;
   const Index stride = static_cast<Index>(gridDim.x) * chunk;
   for (Index first = static_cast<Index>(blockIdx.x) * chunk + threadIdx.x; first < count; first += stride)
@@ -118,6 +119,7 @@ RunLabelsFromUnitsKernel(RunArrays<Index> runs,
                          const Index * __restrict__ unitLabel,
                          Index * __restrict__ runLabel)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < runs.count; i += stride)
   {
@@ -131,6 +133,7 @@ template <class Index>
 __global__ void
 IotaKernel(Index count, Index * values)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
   {
@@ -143,6 +146,7 @@ template <class T, class Index>
 __global__ void
 GatherKernel(Index count, const Index * __restrict__ from, const T * __restrict__ in, T * __restrict__ out)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index n = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; n < count; n += stride)
   {
@@ -163,6 +167,7 @@ GatherRunsKernel(RunArrays<Index> runs,
                  Run * __restrict__ out,
                  std::int64_t * __restrict__ offsets)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index k = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; k < runs.count; k += stride)
   {
@@ -210,6 +215,7 @@ __launch_bounds__(BlockThreads, RowScanBlocksPerProcessor) WriteLabelImageKernel
                                                                                  LabelT * __restrict__ labels,
                                                                                  Index removed = ~Index{ 0 })
 {
+  AwaitPrecedingKernel();
   for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
   {
     const Index        first = rowOffsets[r];
@@ -330,6 +336,7 @@ __launch_bounds__(BlockThreads) WriteByteLabelImageKernel(const std::uint8_t * _
                                                           LabelT * __restrict__ labels,
                                                           Index removed)
 {
+  AwaitPrecedingKernel();
   __shared__ uint4 stagedStore[StagedStretchPieces<LabelT>];
   uint4 * const    staged = stagedStore + (threadIdx.x / WarpSize) * (StagedStretchPieces<LabelT> / WarpsPerBlock);
   const auto       labelOf = [&](Index i) { return ImageLabel<LabelT>(label[i], removed); };

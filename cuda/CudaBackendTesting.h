@@ -52,6 +52,12 @@ SetStripLabeling(StripLabelingUse use);
 void
 SetNumberingClimbingRuns(std::int64_t units);
 
+/** Whether CUDA backends launch their kernels as programmatic dependent
+ *  launches where the GPU has them (cuda/DependentLaunch.cuh); true by
+ *  default. Benchmarks compare the two; the tests run both. */
+void
+SetDependentLaunches(bool dependent);
+
 /** The foreground fraction that the last run of a CUDA backend in this
  *  process sampled while counting runs (one row in 64, at most about 512 rows), as it chose its
  *  labeling kernels by it; -1 when that run read no sample. */

@@ -1,5 +1,6 @@
 // Whether this build has the CUDA backend and whether a device can run it.
 #include "BackendImplementation.h"
+#include "DependentLaunch.cuh"
 
 #include <cuda_runtime_api.h>
 
@@ -12,7 +13,9 @@ namespace
 // the device (an architecture older than the build targets).
 __global__ void
 ProbeKernel()
-{}
+{
+  cuda::AwaitPrecedingKernel(); // never launched; every kernel begins so (scripts/check-kernel-awaits.py)
+}
 
 bool
 ProbeDevice()

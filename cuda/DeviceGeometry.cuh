@@ -1,8 +1,10 @@
 // Shared device-side vocabulary: the image geometry, the run table in device
 // memory, warp lane masks and launch-size helpers. Every kernel of the CUDA
-// backend works on these.
+// backend works on these, and begins with AwaitPrecedingKernel.
 #ifndef cca_cuda_DeviceGeometry_cuh
 #define cca_cuda_DeviceGeometry_cuh
+
+#include "DependentLaunch.cuh"
 
 #include <cstdint>
 

@@ -33,6 +33,7 @@
 #ifndef cca_cuda_DistancelessLabelPropagation_cuh
 #define cca_cuda_DistancelessLabelPropagation_cuh
 
+#include "DependentLaunch.cuh"
 #include "PixelLabeling.cuh"
 
 #include <cstdint>
@@ -198,6 +199,7 @@ template <class Index, DlpRegularization Regularization>
 __global__ void
 __launch_bounds__(TileThreads) TileLabelingKernel(PixelLabelingProblem<Index> problem)
 {
+  AwaitPrecedingKernel();
   constexpr bool        Regularize = Regularization == DlpRegularization::SetRootThenFlatten;
   __shared__ LocalLabel tile[TilePixels];
   const Geometry &      g = problem.geometry;
@@ -329,6 +331,7 @@ template <class Index, class Seams>
 __global__ void
 MergeTileBordersKernel(PixelLabelingProblem<Index> problem, Seams seams)
 {
+  AwaitPrecedingKernel();
   const Geometry &   g = problem.geometry;
   const std::int64_t items = seams.Items(g.depth);
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;

@@ -321,6 +321,7 @@ __launch_bounds__(PrepareThreads) PrepareTableKernel(RunArrays<Index> runs,
                                                      detail::ImageFaces  faces,
                                                      ComponentFeatures * table)
 {
+  AwaitPrecedingKernel();
   constexpr bool WholeSingleUnits = Singles == SingleUnitComponents::WrittenWhole;
   static_assert(sizeof(ComponentFeatures) % 8 == 0, "entries are copied as 64-bit words");
   constexpr int Words = sizeof(ComponentFeatures) / 8;
@@ -408,6 +409,7 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
                          bool                fullMask,
                          ForegroundRows      pixels)
 {
+  AwaitPrecedingKernel();
   constexpr bool               Counting = CountingV == UpdateCounting::On;
   constexpr bool               Slots = Votes::ConflictDetection && HotFoldingV == HotFolding::WarpSlots;
   __shared__ ComponentFeatures hot;
@@ -538,6 +540,7 @@ FinalizeTableKernel(Index componentCount,
                     const std::uint8_t * __restrict__ linked,
                     ComponentFeatures * table)
 {
+  AwaitPrecedingKernel();
   constexpr bool WholeSingleUnits = Singles == SingleUnitComponents::WrittenWhole;
   const Index    stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c < componentCount; c += stride)

@@ -4,6 +4,8 @@
 #ifndef cca_cuda_ForegroundBits_cuh
 #define cca_cuda_ForegroundBits_cuh
 
+#include "DependentLaunch.cuh"
+
 #include <cstdint>
 
 namespace cca
@@ -21,6 +23,7 @@ UnpackForegroundBitsKernel(const std::uint8_t * __restrict__ bits,
                            std::int64_t endRow,
                            std::uint8_t * __restrict__ dense)
 {
+  AwaitPrecedingKernel();
   const std::int64_t count = (endRow - firstRow) * rowBytes;
   const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += step)

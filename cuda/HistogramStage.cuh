@@ -31,6 +31,7 @@ template <class T>
 __global__ void
 FeatureRangeKernel(const T * __restrict__ feature, std::int64_t pixels, unsigned long long * range)
 {
+  AwaitPrecedingKernel();
   unsigned long long low = ~0ull;
   unsigned long long high = 0;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
@@ -82,6 +83,7 @@ HistogramKeysKernel(RunArrays<Index> runs,
                     std::uint64_t sentinel,
                     std::uint64_t * __restrict__ keys)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
   {
@@ -121,6 +123,7 @@ BinEntriesKernel(Count count,
                  std::uint64_t * __restrict__ entryKey,
                  std::int64_t * __restrict__ entryStart)
 {
+  AwaitPrecedingKernel();
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < count; k += stride)
   {
@@ -153,6 +156,7 @@ ObjectEntriesKernel(Count objects,
                     int          binBits,
                     std::int64_t * __restrict__ offsets)
 {
+  AwaitPrecedingKernel();
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t c = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; c <= objects; c += stride)
   {
@@ -188,6 +192,7 @@ MediansKernel(Count objects,
               int                      binBits,
               double * __restrict__ medians)
 {
+  AwaitPrecedingKernel();
   const std::uint64_t binMask = (std::uint64_t{ 1 } << binBits) - 1;
   const std::int64_t  stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t c = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; c < objects; c += stride)
@@ -235,6 +240,7 @@ HistogramEntriesKernel(Count entries,
                        std::uint32_t * __restrict__ bins,
                        std::int64_t * __restrict__ counts)
 {
+  AwaitPrecedingKernel();
   const std::uint64_t binMask = (std::uint64_t{ 1 } << binBits) - 1;
   const std::int64_t  stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < entries; e += stride)

@@ -28,6 +28,8 @@
 //                                          contents undefined after each Reserve
 //   Begin()                                before a run: earlier work done, BytesToHost() cleared
 //   Launch(what, blocks, threads, kernel, args...)
+//   LaunchAllBlocksTogether(...)           Launch for a grid of ResidentBlocks that split the work in
+//                                          fixed shares: all blocks start once the kernel before is done
 //   ResidentBlocks(kernel, threads)        blocks of kernel that fit on the device at once
 //   Fill(destination, byte, bytes, what)
 //   Read(const T * source, what) -> T      waits for the work so far

@@ -82,18 +82,18 @@ public:
         const auto *   pixels = static_cast<const T *>(feature);
         const unsigned blocks = BlocksFor(static_cast<std::int64_t>(runs.count), BlockThreads);
         auto           kernel = IntensityVotesKernel<T, Index, Sums>;
-        device.Launch("intensity vote kernel",
-                      std::min(blocks, device.ResidentBlocks(kernel, BlockThreads)),
-                      BlockThreads,
-                      kernel,
-                      runs,
-                      runLabel,
-                      removed,
-                      pixels,
-                      frame.geometry,
-                      m_Packed,
-                      narrow,
-                      table);
+        device.LaunchAllBlocksTogether("intensity vote kernel",
+                                       std::min(blocks, device.ResidentBlocks(kernel, BlockThreads)),
+                                       BlockThreads,
+                                       kernel,
+                                       runs,
+                                       runLabel,
+                                       removed,
+                                       pixels,
+                                       frame.geometry,
+                                       m_Packed,
+                                       narrow,
+                                       table);
         if (!m_Packed)
         {
           device.Launch("extreme index kernel",

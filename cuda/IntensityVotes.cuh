@@ -250,6 +250,7 @@ template <class T>
 __global__ void
 NarrowSumsKernel(std::int64_t count, const ComponentFeatures * features, std::uint16_t * narrow)
 {
+  AwaitPrecedingKernel();
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t o = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; o < count; o += stride)
   {
@@ -288,6 +289,7 @@ __launch_bounds__(BlockThreads, IntensityVoteBlocksPerSM)
                        const std::uint16_t * __restrict__ narrowSums,
                        DeviceIntensityRecord<detail::IntensitySum_t<T>, Sums> * table)
 {
+  AwaitPrecedingKernel();
   using Record = detail::IntensityRecord<detail::IntensitySum_t<T>>;
   constexpr bool Weighted = Sums > detail::FirstWeightedSum;
   constexpr bool Exact = detail::ExactIntensitySums<T>;
@@ -396,6 +398,7 @@ ExtremeIndicesKernel(RunArrays<Index> runs,
                      Geometry                                                 geometry,
                      DeviceIntensityRecord<detail::IntensitySum_t<T>, Sums> * table)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
   {

@@ -37,6 +37,7 @@
 #ifndef cca_cuda_LabelEquivalence_cuh
 #define cca_cuda_LabelEquivalence_cuh
 
+#include "DependentLaunch.cuh"
 #include "PixelLabeling.cuh"
 
 #include <cstddef>
@@ -68,6 +69,7 @@ template <class Index>
 __global__ void
 FirstScanKernel(PixelLabelingProblem<Index> problem)
 {
+  AwaitPrecedingKernel();
   const Geometry &   g = problem.geometry;
   const std::int64_t pixels = problem.Pixels();
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
@@ -111,6 +113,7 @@ template <class Index, bool Early>
 __global__ void
 ScanKernel(PixelLabelingProblem<Index> problem, std::uint8_t * demoted, unsigned * changed)
 {
+  AwaitPrecedingKernel();
   __shared__ int changedInBlock; // section V-B: one global store per block, not per change
   if (threadIdx.x == 0)
   {
@@ -174,6 +177,7 @@ template <class Index, bool Early>
 __global__ void
 AnalysisKernel(PixelLabelingProblem<Index> problem, std::uint8_t * demoted, bool afterFirstScan)
 {
+  AwaitPrecedingKernel();
   const std::int64_t pixels = problem.Pixels();
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t p = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < pixels; p += stride)

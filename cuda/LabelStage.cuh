@@ -13,6 +13,7 @@
 #define cca_cuda_LabelStage_cuh
 
 #include "Compaction.cuh"
+#include "DependentLaunch.cuh"
 #include "ForegroundPairs.cuh"
 #include "Frame.cuh"
 #include "OnTheFlyMerge.cuh"
@@ -67,6 +68,7 @@ RunKeysKernel(RunArrays<Index> runs,
               std::int64_t width,
               std::uint64_t * __restrict__ keys)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < runs.count; i += stride)
   {

@@ -162,6 +162,7 @@ InitUnitFeaturesKernel(RunArrays<Index>    runs,
                        bool                full,
                        ComponentFeatures * features)
 {
+  AwaitPrecedingKernel();
   using Votes = VotePolicy<VoteFolding::None, SingleUnitComponents::Voted, Span, PairVotes::Certain>;
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
@@ -181,6 +182,7 @@ GatherRootFeaturesKernel(Index componentCount,
                          const ComponentFeatures * __restrict__ features,
                          ComponentFeatures * table)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c < componentCount; c += stride)
   {

@@ -80,6 +80,7 @@ template <class Index>
 __global__ void
 PrelabelFromUnitsKernel(RunArrays<Index> units, Geometry geometry, Index * label, Index * unitAt)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index u = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; u < units.count; u += stride)
   {
@@ -101,6 +102,7 @@ ParentsFromLabelsKernel(RunArrays<Index> units,
                         Index *        parent,
                         std::uint8_t * linked)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index u = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; u < units.count; u += stride)
   {
@@ -167,6 +169,7 @@ template <class Index>
 __global__ void
 FlattenLabelsKernel(std::int64_t pixels, Index * label)
 {
+  AwaitPrecedingKernel();
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t p = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; p < pixels; p += stride)
   {
@@ -206,6 +209,7 @@ template <class Index, bool Early, class LinkHere>
 __global__ void
 LinkPixelsKernel(PixelLabelingProblem<Index> problem, LinkHere linkHere)
 {
+  AwaitPrecedingKernel();
   const Geometry &               g = problem.geometry;
   const std::int64_t             pixels = problem.Pixels();
   const std::int64_t             stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;

@@ -279,6 +279,7 @@ __launch_bounds__(BlockThreads) LinkByteRowsKernel(const std::uint8_t * __restri
                                                    LinkPass       pass,
                                                    StripRows      strips)
 {
+  AwaitPrecedingKernel();
   const std::int64_t parts = PassRowParts(pass, geometry);
   const std::int64_t warps = PassWarps(pass, geometry);
   LaneJoins<Index>   joins{ parent, linked };

@@ -242,6 +242,7 @@ __launch_bounds__(BlockThreads, RowScanBlocksPerProcessor) CountRunsKernel(const
                                                                            Index * __restrict__ counts,
                                                                            ForegroundSample sample)
 {
+  AwaitPrecedingKernel();
   for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
   {
     bool               endsAtWidth = false;
@@ -270,6 +271,7 @@ WriteRunsKernel(const T * __restrict__ image,
                 RunArrays<Index>  runs,
                 Index * __restrict__ parent)
 {
+  AwaitPrecedingKernel();
   for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
   {
     const Index first = runs.rowOffsets[r];
@@ -454,6 +456,7 @@ __launch_bounds__(BlockThreads) CountByteRunsKernel(const std::uint8_t * __restr
                                                     Index * __restrict__ counts,
                                                     ForegroundSample sample)
 {
+  AwaitPrecedingKernel();
   const int          lane = static_cast<int>(LaneId());
   const std::int64_t width = geometry.width;
   for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
@@ -493,6 +496,7 @@ __launch_bounds__(BlockThreads) WriteByteRunsKernel(const std::uint8_t * __restr
                                                     RunArrays<Index>             runs,
                                                     Index * __restrict__ parent)
 {
+  AwaitPrecedingKernel();
   // At most one start and one end every two pixels of a stretch.
   constexpr int  MostPerStretch = WarpSize * LanePixels / 2;
   __shared__ int stagedStarts[WarpsPerBlock][MostPerStretch];

@@ -10,6 +10,7 @@
 #define cca_cuda_SelectionStage_cuh
 
 #include "Compaction.cuh"
+#include "DependentLaunch.cuh"
 #include "Frame.cuh"
 #include "LabelStage.cuh"
 #include "NumberingStage.cuh"
@@ -34,6 +35,7 @@ SizeFlagsKernel(Index count,
                 std::int64_t maximum,
                 Index * __restrict__ flags)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c <= count; c += stride)
   {
@@ -52,6 +54,7 @@ SizeKeysKernel(Index count,
                std::uint64_t * __restrict__ keys,
                Index * __restrict__ order)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c < count; c += stride)
   {
@@ -65,6 +68,7 @@ template <class Index>
 __global__ void
 ChosenFlagsKernel(Index count, const Index * __restrict__ bySize, Index kept, Index * __restrict__ flags)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index k = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; k <= count; k += stride)
   {
@@ -87,6 +91,7 @@ CompactFlaggedKernel(Index count,
                      const Index * __restrict__ positions,
                      Index * __restrict__ newToOld)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c < count; c += stride)
   {
@@ -102,6 +107,7 @@ template <class Index>
 __global__ void
 RemovedNumbersKernel(Index count, Index kept, Index * __restrict__ newNumber)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c < count; c += stride)
   {
@@ -112,6 +118,7 @@ template <class Index>
 __global__ void
 NewNumbersKernel(Index kept, const Index * __restrict__ newToOld, Index * __restrict__ newNumber)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index n = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; n < kept; n += stride)
   {

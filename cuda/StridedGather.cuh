@@ -26,6 +26,7 @@ GatherStridedKernel(const T * __restrict__ source,
                     std::int64_t sz,
                     T * __restrict__ dense)
 {
+  AwaitPrecedingKernel();
   const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < pixels; i += step)
   {

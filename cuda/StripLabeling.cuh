@@ -58,6 +58,7 @@ StripImageKernel(const std::uint8_t * __restrict__ image,
                  std::uint8_t * __restrict__ strips,
                  std::int64_t stripRows)
 {
+  AwaitPrecedingKernel();
   const std::int64_t lanes = pixels.width / LanePixels;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < stripRows * lanes;
@@ -126,6 +127,7 @@ template <class Index>
 __global__ void
 OfferStripFirstPixelsKernel(RunArrays<Index> runs, StripRows image, Index * parent, Index * firstKey)
 {
+  AwaitPrecedingKernel();
   const Geometry &   g = image.pixels;
   const std::int64_t keyColumns = StripPixelKeyColumns(g);
   const Index        stride = static_cast<Index>(gridDim.x) * blockDim.x;
@@ -176,6 +178,7 @@ MarkStripFirstPixelsKernel(Index count,
                            std::uint64_t keys,
                            unsigned *    firstPixels)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
   {
@@ -201,6 +204,7 @@ template <class Index, class LabelT>
 __global__ void
 __launch_bounds__(BlockThreads) WriteStripLabelImageKernel(StripLabels<Index> l, LabelT * __restrict__ labels)
 {
+  AwaitPrecedingKernel();
   __shared__ uint4   stagedStore[StagedStretchPieces<LabelT>];
   uint4 * const      staged = stagedStore + (threadIdx.x / WarpSize) * (StagedStretchPieces<LabelT> / WarpsPerBlock);
   const Geometry &   g = l.rows.pixels;

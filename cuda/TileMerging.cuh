@@ -26,6 +26,7 @@
 #ifndef cca_cuda_TileMerging_cuh
 #define cca_cuda_TileMerging_cuh
 
+#include "DependentLaunch.cuh"
 #include "PixelLabeling.cuh"
 
 #include <cstdint>
@@ -82,6 +83,7 @@ template <class Index, bool Early>
 __global__ void
 __launch_bounds__(TileThreads) LocalMergeKernel(PixelLabelingProblem<Index> problem)
 {
+  AwaitPrecedingKernel();
   // Tile-local union-find: parent local index, or NoPixel for background
   // and pixels outside the image (partial tiles at the edges).
   constexpr int  NoPixel = -1;
@@ -182,6 +184,7 @@ template <class Index>
 __global__ void
 GlobalMergeBordersKernel(PixelLabelingProblem<Index> problem)
 {
+  AwaitPrecedingKernel();
   const Geometry &   g = problem.geometry;
   const Tiling       tiling = Tiling::Of(g);
   const std::int64_t perTile = TileWidth + (TileHeight - 1) * (problem.full ? 2 : 1);
@@ -225,6 +228,7 @@ template <class Index>
 __global__ void
 GlobalMergeVolumeKernel(PixelLabelingProblem<Index> problem)
 {
+  AwaitPrecedingKernel();
   const Geometry &   g = problem.geometry;
   const std::int64_t pixels = problem.Pixels();
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
@@ -245,6 +249,7 @@ template <class Index, bool Early>
 __global__ void
 PathCompressionKernel(PixelLabelingProblem<Index> problem)
 {
+  AwaitPrecedingKernel();
   const std::int64_t pixels = problem.Pixels();
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < pixels; i += stride)

@@ -174,6 +174,7 @@ __launch_bounds__(TileNodes) BuildTileTreesKernel(RunArrays<Index> units,
                                                   FeatureTreeNode<Index> * nodes,
                                                   Index *                  tileRoots)
 {
+  AwaitPrecedingKernel();
   static_assert(sizeof(FeatureTreeNode<Index>) % 8 == 0, "nodes are copied as 64-bit words");
   constexpr int Words = sizeof(FeatureTreeNode<Index>) / 8;
   __shared__ FeatureTreeNode<Index> tile[TileNodes];
@@ -246,6 +247,7 @@ MergeTreesKernel(FeatureTreeNode<Index> * nodes,
                  Index * __restrict__ rootOut,
                  Index span)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
   {
@@ -262,6 +264,7 @@ template <class Index>
 __global__ void
 UpdateTreeSizesKernel(FeatureTreeNode<Index> * nodes, Index count)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
   {
@@ -306,6 +309,7 @@ BalanceTreeKernel(const FeatureTreeNode<Index> * __restrict__ nodes,
                   const Index * __restrict__ root,
                   CompactedFeatureNode * __restrict__ out)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
   {

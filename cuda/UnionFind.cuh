@@ -375,6 +375,7 @@ LinkRunsKernel(RunArrays<Index> runs,
                Joins            joins = Joins{},
                LinkPass         pass = LinkPass{})
 {
+  AwaitPrecedingKernel();
   auto markLinked = [linked](Index i) {
     if (linked != nullptr)
     {
@@ -466,6 +467,7 @@ template <class Index>
 __global__ void
 FlattenKernel(Index count, Index * parent)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
   {

@@ -25,6 +25,7 @@ namespace cuda
 __global__ void
 UpdateTotalsKernel(std::int64_t n, const unsigned long long * __restrict__ counts, unsigned long long * totals)
 {
+  AwaitPrecedingKernel();
   unsigned long long sum = 0;
   unsigned long long squares = 0;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;

@@ -9,6 +9,7 @@
 #define cca_cuda_ValueGroupingStage_cuh
 
 #include "Compaction.cuh"
+#include "DependentLaunch.cuh"
 #include "Frame.cuh"
 #include "LabelStage.cuh"
 #include "NumberingStage.cuh"
@@ -49,6 +50,7 @@ NumberValuesKernel(Index count,
                    std::uint8_t * __restrict__ linked,
                    Index * __restrict__ objectCount)
 {
+  AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index k = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; k < count; k += stride)
   {

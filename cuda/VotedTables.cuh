@@ -47,19 +47,19 @@ LaunchVotes(Device &                    device,
 {
   const unsigned blocks = BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads);
   auto           launch = [&](auto kernel) {
-    device.Launch("feature vote kernel",
-                  std::min(blocks, device.ResidentBlocks(kernel, BlockThreads)),
-                  BlockThreads,
-                  kernel,
-                  l.units,
-                  l.linked,
-                  voteKey,
-                  frame.geometry,
-                  frame.faces,
-                  table,
-                  counter,
-                  frame.fullMask,
-                  l.pairPixels);
+    device.LaunchAllBlocksTogether("feature vote kernel",
+                                   std::min(blocks, device.ResidentBlocks(kernel, BlockThreads)),
+                                   BlockThreads,
+                                   kernel,
+                                   l.units,
+                                   l.linked,
+                                   voteKey,
+                                   frame.geometry,
+                                   frame.faces,
+                                   table,
+                                   counter,
+                                   frame.fullMask,
+                                   l.pairPixels);
   };
   // The papers' strategies fold as reproduced; the default algorithm
   // without shared-memory atomics (FeatureUpdate.cuh, HotFolding).

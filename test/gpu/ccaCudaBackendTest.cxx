@@ -1128,7 +1128,7 @@ main(int argc, char * argv[])
     const int   randomCases = isDefault || alone ? defaultCases : std::max(1, defaultCases / 6);
     const auto  algorithmStart = std::chrono::steady_clock::now();
     cca::Engine engine;
-    Tally       random, edge, repeat, wide, counting, big, compaction, slabs, regions;
+    Tally       random, edge, repeat, wide, counting, big, compaction, slabs, regions, ordinary;
     for (int i = 0; i < randomCases; ++i)
     {
       RandomCase(engine, seed + static_cast<std::uint32_t>(i), random);
@@ -1195,6 +1195,21 @@ main(int argc, char * argv[])
                 << std::endl;
     }
 
+    // Every other check launches the kernels as programmatic dependent
+    // launches where the GPU has them (cuda/DependentLaunch.cuh); these the
+    // ordinary way, as older GPUs and callers' streams get them.
+    {
+      cca::cuda::SetDependentLaunches(false);
+      const int ordinaryCases = quick ? (isDefault ? 10 : 2) : (isDefault ? 120 : 20);
+      for (int i = 0; i < ordinaryCases; ++i)
+      {
+        RandomCase(engine, 900000 + seed + static_cast<std::uint32_t>(i), ordinary);
+      }
+      cca::cuda::SetDependentLaunches(true);
+      std::cout << name << " ordinary launches: " << ordinary.passed << " passed, " << ordinary.failed << " failed"
+                << std::endl;
+    }
+
     CompactionChecks(quick, seed, compaction);
     std::cout << name << " feature compactions: " << compaction.passed << " passed, " << compaction.failed << " failed"
               << std::endl;
@@ -1246,10 +1261,10 @@ main(int argc, char * argv[])
 
     const int algorithmFailed = random.failed + edge.failed + repeat.failed + counting.failed + wide.failed +
                                 big.failed + compaction.failed + slabs.failed + regions.failed + blocks.failed +
-                                strips.failed + sampling.failed + climbing.failed;
+                                strips.failed + sampling.failed + climbing.failed + ordinary.failed;
     const int algorithmPassed = random.passed + edge.passed + repeat.passed + counting.passed + wide.passed +
                                 big.passed + compaction.passed + slabs.passed + regions.passed + blocks.passed +
-                                strips.passed + sampling.passed + climbing.passed;
+                                strips.passed + sampling.passed + climbing.passed + ordinary.passed;
     std::cout << name << ": " << algorithmPassed << " passed, " << algorithmFailed << " failed in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - algorithmStart).count() << " s"
               << std::endl;

@@ -74,6 +74,18 @@ public:
     emulation::Launch(blocks, threads, [&] { kernel(args...); });
   }
 
+  /** Launch: the emulation has no programmatic dependent launches. */
+  template <class... Params, class... Args>
+  void
+  LaunchAllBlocksTogether(const char * what,
+                          unsigned     blocks,
+                          unsigned     threads,
+                          void (*kernel)(Params...),
+                          Args &&... args)
+  {
+    Launch(what, blocks, threads, kernel, std::forward<Args>(args)...);
+  }
+
   template <class... Params>
   unsigned
   ResidentBlocks(void (*)(Params...), unsigned)
