@@ -16,9 +16,11 @@ namespace cuda
 /** The first statement of every kernel: waits until the kernel before it on
  *  the stream has completed and its memory writes are visible (a kernel
  *  launched the ordinary way, or on an older GPU, has waited already), then
- *  lets the next kernel's blocks be scheduled as this one's blocks leave the
- *  multiprocessors. Nothing of this kernel reads or writes memory before
- *  the wait, so the overlap cannot change a result. */
+ *  lets the next kernel's blocks be scheduled, once every block of this one
+ *  has begun, into the slots this one's blocks leave. Nothing of this
+ *  kernel reads or writes memory before the wait, so the overlap cannot
+ *  change a result. Compiled for an older GPU it is empty, and
+ *  StreamDevice then launches the ordinary way. */
 __device__ __forceinline__ void
 AwaitPrecedingKernel()
 {

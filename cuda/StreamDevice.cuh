@@ -471,7 +471,12 @@ public:
   }
 
 private:
-  /** Whether the current device has programmatic dependent launches (compute capability 9.0 and later). */
+  /** Whether kernels may be programmatic dependent launches: the current
+   *  device has them (compute capability 9.0 and later), and the kernels
+   *  it runs were compiled for it, with the wait in AwaitPrecedingKernel. A
+   *  build for older GPUs runs on a newer one by compiling its PTX there,
+   *  and that code has no wait; every kernel of the backend is compiled in
+   *  one translation unit, so one kernel's PTX version tells. */
   static bool
   DependentLaunchesSupported()
   {
@@ -479,7 +484,9 @@ private:
     int major = 0;
     Check(cudaGetDevice(&device), "querying the current CUDA device");
     Check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "querying the device");
-    return major >= 9;
+    cudaFuncAttributes compiled{};
+    Check(cudaFuncGetAttributes(&compiled, WidenLabelsKernel), "querying a kernel's attributes");
+    return major >= 9 && compiled.ptxVersion >= 90;
   }
 
   static void
