@@ -134,8 +134,7 @@ public:
   {
     if (!m_DependentLaunches || m_UseCallerStream)
     {
-      kernel<<<blocks, threads, 0, Stream()>>>(std::forward<Args>(args)...);
-      CheckLaunch(what);
+      LaunchAllBlocksTogether(what, blocks, threads, kernel, std::forward<Args>(args)...); // the ordinary launch
       return;
     }
     cudaLaunchAttribute overlap{};
@@ -150,12 +149,14 @@ public:
     Check(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), what);
   }
 
-  /** Launch for a grid of resident blocks (ResidentBlocks) that split the
-   *  work in fixed shares: an ordinary launch, so that every block starts
-   *  once the kernel before it has left the device. Launched early, the
-   *  blocks that found their slots still held started late, and the grid
-   *  waited for them (H200, full table, g = 1, 4-connected planes: the
-   *  feature votes' stage 3-4 % slower). */
+  /** The ordinary launch, kernel<<<blocks, threads>>>(args...) on the
+   *  stream. Launch takes it where launches are not dependent, and a grid of
+   *  resident blocks (ResidentBlocks) that split the work in fixed shares
+   *  always does, so that every block starts once the kernel before it has
+   *  left the device. Launched early, the blocks that found their slots
+   *  still held started late, and the grid waited for them (H200, full
+   *  table, g = 1, 4-connected planes: the feature votes' stage 3-4 %
+   *  slower). */
   template <class... Params, class... Args>
   void
   LaunchAllBlocksTogether(const char * what,
