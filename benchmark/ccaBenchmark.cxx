@@ -18,7 +18,7 @@
 //                      [--g G] [--density D] [--compaction Scan|TreeMerge|None]
 //                      [--no-atomic-counts] [--block-labeling auto|always|never]
 //                      [--strip-labeling auto|always|never] [--no-dependent-launches]
-//                      [--json FILE]
+//                      [--link-fan-in N] [--json FILE]
 // --block-labeling: where labels only under full connectivity may take the
 // block labeling (cuda/BlockLabeling.cuh), when it does (auto: by the runs'
 // mean length, as users get it; always and never compare the two).
@@ -27,6 +27,9 @@
 // (cuda/StripLabeling.cuh).
 // --no-dependent-launches: every kernel launched the ordinary way, not as a
 // programmatic dependent launch (cuda/DependentLaunch.cuh), to compare.
+// --link-fan-in: blocks of rows (and slices) every level of the union-find
+// joins (cuda/UnionFind.cuh's ForEachLinkPass), in place of the default (64
+// in volumes, 8 in planes of long runs), to compare.
 #include "RandomImages.h"
 #include "cca/Engine.h"
 
@@ -70,6 +73,7 @@ struct Settings : ccabench::ProtocolOptions
   std::string                 stripLabeling = "auto";   ///< --strip-labeling auto|always|never
   bool                        atomicCounts = true;      ///< one more untimed run per image counts atomic updates
   bool                        dependentLaunches = true; ///< --no-dependent-launches: false
+  std::int64_t                linkFanIn = 0;            ///< --link-fan-in N (0: the default)
   std::string                 backend = "cuda";
   std::vector<cca::Algorithm> algorithms{ cca::Algorithm::Default };     ///< --algorithm NAME|all
   cca::FeatureCompaction      compaction = cca::FeatureCompaction::Scan; ///< --compaction Scan|TreeMerge|None
@@ -286,7 +290,8 @@ WriteJson(const std::string &              file,
       << "\",\n  \"outputs\": \"" << s.outputs << "\",\n  \"blockLabeling\": \"" << s.blockLabeling
       << "\",\n  \"stripLabeling\": \"" << s.stripLabeling
       << "\",\n  \"dependentLaunches\": " << (s.dependentLaunches ? "true" : "false")
-      << ",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false") << ",\n  \"kernelMs\": \""
+      << ",\n  \"linkFanIn\": " << s.linkFanIn << ",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false")
+      << ",\n  \"kernelMs\": \""
       << (s.labelsOnDevice ? "uploadMs (the run count on the device image) + labelMs + featuresMs"
                            : "labelMs + featuresMs (the run count overlaps the copy, in uploadMs)")
       << "\",\n  \"compaction\": \"" << cca::FeatureCompactionName(s.compaction)
@@ -362,7 +367,7 @@ const char * const Usage =
   " [--connectivity face|full|both] [--outputs features|all|labels] [--labels-on-device] [--backend cuda|cpu]"
   " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--no-atomic-counts]"
   " [--block-labeling auto|always|never] [--strip-labeling auto|always|never] [--no-dependent-launches]"
-  " [--json FILE]\n";
+  " [--link-fan-in N] [--json FILE]\n";
 
 /** Parses the command line into s; returns 0 to go on, else the exit code. */
 int
@@ -395,6 +400,8 @@ Parse(int argc, char * argv[], Settings & s)
       s.stripLabeling = next();
     else if (arg == "--no-dependent-launches")
       s.dependentLaunches = false;
+    else if (arg == "--link-fan-in")
+      s.linkFanIn = std::stoll(next());
     else if (arg == "--backend")
       s.backend = next();
     else if (arg == "--compaction")
@@ -457,9 +464,12 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--block-labeling must be auto, always or never";
   else if (s.stripLabeling != "auto" && s.stripLabeling != "always" && s.stripLabeling != "never")
     problem = "--strip-labeling must be auto, always or never";
+  else if (s.linkFanIn != 0 && s.linkFanIn < 2)
+    problem = "--link-fan-in must be 2 or more";
 #ifndef CCA_HAVE_CUDA
-  else if (s.blockLabeling != "auto" || s.stripLabeling != "auto" || !s.dependentLaunches)
-    problem = "--block-labeling, --strip-labeling and --no-dependent-launches need a build with the CUDA backend";
+  else if (s.blockLabeling != "auto" || s.stripLabeling != "auto" || !s.dependentLaunches || s.linkFanIn != 0)
+    problem = "--block-labeling, --strip-labeling, --no-dependent-launches and --link-fan-in need a build with the "
+              "CUDA backend";
 #endif
   if (!problem.empty())
   {
@@ -623,6 +633,7 @@ main(int argc, char * argv[])
                               : s.stripLabeling == "never" ? cca::cuda::StripLabelingUse::Never
                                                            : cca::cuda::StripLabelingUse::Automatic);
   cca::cuda::SetDependentLaunches(s.dependentLaunches);
+  cca::cuda::SetLinkFanIn(s.linkFanIn);
 #endif
   if (s.backend == "cuda" && !cca::Engine::CudaAvailable())
   {

@@ -154,9 +154,10 @@ GatherKernel(Index count, const Index * __restrict__ from, const T * __restrict_
   }
 }
 
-/** From the runs stably sorted by component (sortedRun: run indices,
- *  sortedLabel: their components): the runs as cca::Run and, for each
- *  component, the position of its first run. */
+/** From the runs stably sorted by component (sortedRun: run indices, or
+ *  null where the runs are in that order already; sortedLabel: their
+ *  components): the runs as cca::Run and, for each component, the position
+ *  of its first run. */
 template <class Index>
 __global__ void
 GatherRunsKernel(RunArrays<Index> runs,
@@ -171,7 +172,7 @@ GatherRunsKernel(RunArrays<Index> runs,
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index k = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; k < runs.count; k += stride)
   {
-    const Index        i = sortedRun[k];
+    const Index        i = sortedRun != nullptr ? sortedRun[k] : k;
     const std::int64_t r = runs.row[i];
     Run                run;
     run.x = runs.x[i];

@@ -34,6 +34,7 @@ std::atomic<std::size_t>      regionPieceBytes{ 0 };
 std::atomic<std::int64_t>     treeMergeSecondCopies{ 0 };
 std::atomic<double>           lastSampledForegroundFraction{ -1.0 };
 std::atomic<std::int64_t>     numberingClimbingRuns{ -1 };
+std::atomic<std::int64_t>     linkFanIn{ 0 };
 std::atomic<bool>             dependentLaunches{ true };
 
 /** The caller's current CUDA device is theirs: selected for a run, given back after it. */
@@ -206,6 +207,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_Sequence->SetBlockLabeling(BlockLabeling());
   m_Sequence->SetStripLabeling(stripLabeling);
   m_Sequence->SetNumberingClimbingRuns(numberingClimbingRuns);
+  m_Sequence->SetLinkFanIn(linkFanIn);
   m_StreamDevice->SetRegionCopies(regionCopyBytes, regionPieceBytes);
   m_StreamDevice->SetDependentLaunches(dependentLaunches);
   const std::int64_t secondCopies = m_Sequence->TreeMergeSecondCopies();
@@ -269,6 +271,12 @@ void
 SetNumberingClimbingRuns(std::int64_t units)
 {
   numberingClimbingRuns = units;
+}
+
+void
+SetLinkFanIn(std::int64_t fanIn)
+{
+  linkFanIn = fanIn;
 }
 
 void

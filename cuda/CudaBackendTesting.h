@@ -52,6 +52,13 @@ SetStripLabeling(StripLabelingUse use);
 void
 SetNumberingClimbingRuns(std::int64_t units);
 
+/** How many blocks of rows (and slices) a level of the union-find of CUDA
+ *  backends joins (ForEachLinkPass); 0: the default (LabelStage's
+ *  VolumeFanIn, 64, in volumes; LongRunsPlaneFanIn, 8, in planes of long
+ *  runs). Tests take every path; benchmarks compare. */
+void
+SetLinkFanIn(std::int64_t fanIn);
+
 /** Whether CUDA backends launch their kernels as programmatic dependent
  *  launches where the GPU has them (cuda/DependentLaunch.cuh); true by
  *  default. Benchmarks compare the two; the tests run both. */

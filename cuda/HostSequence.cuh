@@ -469,6 +469,13 @@ public:
     m_Labeling.SetBlockRows(rows);
   }
 
+  /** Tests and benchmarks: blocks a level of the union-find joins (0: the default). */
+  void
+  SetLinkFanIn(std::int64_t fanIn)
+  {
+    m_Labeling.SetLinkFanIn(fanIn);
+  }
+
   /** Tests: join the runs of every byte mask that fits from the rows'
    *  foreground bits (LabelStage::LinksByRowBits), not only where faster. */
   void

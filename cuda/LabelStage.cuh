@@ -256,6 +256,15 @@ public:
     m_BlockRows = rows;
   }
 
+  /** Tests and benchmarks: blocks (and slices) joined by a level of the
+   *  union-find (ForEachLinkPass; 0: the default, VolumeFanIn or
+   *  LongRunsPlaneFanIn). */
+  void
+  SetLinkFanIn(std::int64_t fanIn)
+  {
+    m_LinkFanIn = fanIn;
+  }
+
   /** Tests: join the runs of every byte mask that fits from the rows'
    *  foreground bits (LinkByteRowsKernel), not only where it is faster. */
   void
@@ -572,10 +581,12 @@ private:
       const bool longRuns = static_cast<std::int64_t>(l.units.count) < FlattenBelowRunsPerRow * frame.geometry.rows;
       const std::int64_t blockRows =
         m_BlockRows > 0 ? m_BlockRows : (frame.geometry.depth > 1 || longRuns ? DefaultVolumeBlockRows : 0);
-      const bool compress = longRuns && blockRows > 0;
-      ForEachLinkPass(frame.geometry, blockRows, [&](const LinkPass & p) {
+      const bool         compress = longRuns && blockRows > 0;
+      const std::int64_t fanIn =
+        m_LinkFanIn > 0 ? m_LinkFanIn : (frame.geometry.depth > 1 ? VolumeFanIn : LongRunsPlaneFanIn);
+      ForEachLinkPass(frame.geometry, blockRows, fanIn, [&](const LinkPass & p) {
         // The first row level joins at blockRows, the first slice level at slice 1.
-        const bool firstLevel = p.lines > 0 && p.first == (p.rows == LinkedRows::PreviousSlice ? 1 : blockRows);
+        const bool firstLevel = p.lines > 0 && p.spacing == (p.rows == LinkedRows::PreviousSlice ? 1 : blockRows);
         if (compress && firstLevel)
         {
           device.Launch("flatten kernel", blocks, BlockThreads, FlattenKernel<Index>, l.units.count, l.parent);
@@ -712,6 +723,22 @@ private:
    *  8192^2 all foreground +7-10 % (no other image of the set has so few
    *  runs). Flattening every volume (with 32-row blocks) cost g = 1 11 %. */
   static constexpr std::int64_t FlattenBelowRunsPerRow = 16;
+  /** Blocks of rows (and slices) a level of the union-find joins
+   *  (ForEachLinkPass). Each level is a launch, and the levels of pairs
+   *  left few runs to most of them; wider groups chain more roots, which
+   *  the later walks climb, but the blocks are labeled first, so a chain
+   *  is one root a block, not a row. H200, summed
+   *  (benchmark/results/h200-link-fan-in/): in volumes (512^3, 4 blocks of
+   *  128 rows a slice, 512 slices) every width from 16 up to one level for
+   *  all slices was within 1-2 %; against pairs in one binary, full table
+   *  3D 6-conn. g = 1 / 4 / 16 / all foreground 18.5 / 67.2 / 162.2 / 262.0
+   *  -> 18.8 / 70.1 / 167.7 / 279.6 Gvox/s (labels only g = 1 58.3 ->
+   *  64.1); 64 bounds the chains of deeper volumes. Planes are joined in
+   *  blocks only where their runs are long (FlattenBelowRunsPerRow), where
+   *  8 gave 8192^2 all foreground 243 -> 256-260 Gpix/s (64: 254-255). */
+  static constexpr std::int64_t VolumeFanIn = 64;
+  static constexpr std::int64_t LongRunsPlaneFanIn = 8;
+  std::int64_t                  m_LinkFanIn = 0; ///< tests and benchmarks: > 0 overrides the default
   std::int64_t                  m_BlockRows = 0; ///< tests: > 0 overrides the default
   /** Runs of a plane average at most this many pixels of a row (background
    *  included) where LinksByRowBits takes the bits: 8192^2 g = 1 averages

@@ -216,16 +216,17 @@ enum class LinkedRows
 /** One pass of LinkRunsKernel: which runs it takes and which preceding rows
  *  it joins them with. lines == 0: every run, except that with blockRows > 0
  *  the runs of rows y that are multiples of blockRows are not joined with
- *  row y - 1. lines > 0: only the runs of lines (rows, or slices when
- *  rowsPerSlice == 0) at coordinate first + m * stride, m = 0 .. (rows:
- *  rowsPerSlice in every slice; slices: lines) - 1. */
+ *  row y - 1. lines > 0: only the runs of the lines (rows, or slices when
+ *  rowsPerSlice == 0) of a level (LevelLine: the multiples of spacing that
+ *  are not multiples of fanIn * spacing), rowsPerSlice of them in every
+ *  slice for rows, lines in all for slices. */
 struct LinkPass
 {
   LinkedRows   rows = LinkedRows::All;
   std::int64_t blockRows = 0;
   std::int64_t lines = 0;
-  std::int64_t first = 0;
-  std::int64_t stride = 0;
+  std::int64_t spacing = 0;
+  std::int64_t fanIn = 2;
   std::int64_t rowsPerSlice = 0;
 };
 
@@ -237,6 +238,15 @@ PassJoinsRow(const LinkPass & pass, RowStep step, std::int64_t y)
   return !((pass.rows == LinkedRows::SameSlice && previousSlice) ||
            (pass.rows == LinkedRows::PreviousSlice && !previousSlice) ||
            (pass.lines == 0 && pass.blockRows > 0 && !previousSlice && y % pass.blockRows == 0));
+}
+
+/** The coordinate (row of a slice, or slice) of a level's m-th line: the
+ *  m-th multiple c * spacing, c >= 1, with c not a multiple of fanIn (fanIn
+ *  2: the odd multiples). */
+__host__ __device__ inline std::int64_t
+         LevelLine(const LinkPass & pass, std::int64_t m)
+{
+  return pass.spacing * (m + m / (pass.fanIn - 1) + 1);
 }
 
 /** Rows a pass takes (LinkPass: all rows, the rows of a level, or every
@@ -262,54 +272,56 @@ __device__ __forceinline__ std::int64_t
   }
   if (pass.rowsPerSlice > 0)
   {
-    return (k / pass.rowsPerSlice) * g.height + pass.first + (k % pass.rowsPerSlice) * pass.stride;
+    return (k / pass.rowsPerSlice) * g.height + LevelLine(pass, k % pass.rowsPerSlice);
   }
-  return (pass.first + (k / g.height) * pass.stride) * g.height + k % g.height;
+  return LevelLine(pass, k / g.height) * g.height + k % g.height;
 }
 
-/** Coordinates below extent that are odd multiples of half: the lines a
- *  level of ForEachLinkPass joins to their predecessors. */
+/** Lines of a level below extent (LevelLine): the multiples of spacing
+ *  below extent that are not multiples of fanIn * spacing. */
 inline std::int64_t
-OddMultiplesBelow(std::int64_t extent, std::int64_t half)
+LevelLinesBelow(std::int64_t extent, std::int64_t spacing, std::int64_t fanIn)
 {
-  return (extent + half - 1) / (2 * half);
+  const std::int64_t multiples = (extent - 1) / spacing;
+  return multiples - multiples / fanIn;
 }
 
 /** The passes that join every pair of touching runs once, each pass short
  *  of long chains: one pass over all runs within blocks of blockRows rows
  *  of a slice (blockRows 0: all rows of a slice), then the block borders
- *  level by level (the rows at odd multiples of blockRows, then of
- *  2 blockRows, ...: each level joins pairs of labeled blocks, so the trees
- *  deepen by one level, not one row), then the slices the same way (odd
- *  slices with the slice before, then odd multiples of 2, ...). One pass
- *  over all rows at once built chains of roots along y and z that every
- *  later walk climbed: near the percolation threshold 10-50 ms at 512^3,
- *  now 3-9 ms. Calls pass(p) in order. */
+ *  level by level (the borders at multiples of blockRows that are not
+ *  multiples of fanIn blockRows, then of fanIn blockRows, ...: each level
+ *  joins groups of fanIn labeled blocks, so the trees deepen by at most
+ *  fanIn - 1 roots, not one a row), then the slices the same way (slice 1,
+ *  2, ... up to fanIn - 1 with the slice before, then the multiples of
+ *  fanIn, ...). One pass over all rows at once built chains of roots along
+ *  y and z that every later walk climbed: near the percolation threshold
+ *  10-50 ms at 512^3, 3-9 ms with fanIn 2. Calls pass(p) in order. */
 template <class F>
 void
-ForEachLinkPass(const Geometry & g, std::int64_t blockRows, F && pass)
+ForEachLinkPass(const Geometry & g, std::int64_t blockRows, std::int64_t fanIn, F && pass)
 {
   LinkPass within;
   within.rows = g.depth > 1 ? LinkedRows::SameSlice : LinkedRows::All;
   within.blockRows = blockRows;
   pass(within);
-  for (std::int64_t half = blockRows; half > 0 && half < g.height; half *= 2)
+  for (std::int64_t spacing = blockRows; spacing > 0 && spacing < g.height; spacing *= fanIn)
   {
     LinkPass level;
     level.rows = within.rows;
-    level.first = half;
-    level.stride = 2 * half;
-    level.rowsPerSlice = OddMultiplesBelow(g.height, half);
+    level.spacing = spacing;
+    level.fanIn = fanIn;
+    level.rowsPerSlice = LevelLinesBelow(g.height, spacing, fanIn);
     level.lines = level.rowsPerSlice * g.depth;
     pass(level);
   }
-  for (std::int64_t half = 1; half < g.depth; half *= 2)
+  for (std::int64_t spacing = 1; spacing < g.depth; spacing *= fanIn)
   {
     LinkPass level;
     level.rows = LinkedRows::PreviousSlice;
-    level.first = half;
-    level.stride = 2 * half;
-    level.lines = OddMultiplesBelow(g.depth, half);
+    level.spacing = spacing;
+    level.fanIn = fanIn;
+    level.lines = LevelLinesBelow(g.depth, spacing, fanIn);
     pass(level);
   }
 }

@@ -460,6 +460,46 @@ Check(cca::Engine & engine, const TestImage & image, cca::Options options, const
 const PixelType allTypes[] = { PixelType::UInt8,  PixelType::Int8,  PixelType::UInt16, PixelType::Int16,
                                PixelType::UInt32, PixelType::Int32, PixelType::UInt64, PixelType::Int64 };
 
+/** The union-find's levels (cuda/UnionFind.cuh's ForEachLinkPass) joining
+ *  groups of 2, 3, 8, 16 and 64 blocks of rows and slices, or the default
+ *  (64 in volumes, 8 in planes of long runs), on images tall and deep enough for
+ *  several levels of the default 128-row blocks: planes of up to 3,000
+ *  rows, volumes of up to 600 rows and 40 slices, dense and sparse masks of
+ *  long and short runs, both connectivities, labels only or with the
+ *  table; the labels and features must be the CPU's. */
+void
+LinkFanInChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
+{
+  const std::int64_t fanIns[] = { 0, 2, 3, 8, 16, 64 };
+  const double       densities[] = { 0.3, 0.5, 0.6, 0.9, 1.0 };
+  const int          granularities[] = { 1, 4, 16 };
+  const int          cases = quick ? 12 : 90;
+  for (int i = 0; i < cases; ++i)
+  {
+    const std::uint32_t caseSeed = 1200000 + seed + static_cast<std::uint32_t>(i);
+    std::mt19937        rng(caseSeed);
+    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    const std::int64_t  fanIn = fanIns[i % 6];
+    const int           dim = pick(2) == 0 ? 3 : 2;
+    const std::int64_t  nx = 1 + pick(dim == 2 ? 90 : 40);
+    const std::int64_t  ny = dim == 2 ? 130 + pick(2900) : 1 + pick(600);
+    const std::int64_t  nz = dim == 3 ? 2 + pick(39) : 1;
+    const Mask          mask = RandomMask(dim, nx, ny, nz, densities[pick(5)], granularities[pick(3)], caseSeed);
+    cca::Options        options;
+    options.connectivity = pick(2) == 0 ? Connectivity::Face : Connectivity::Full;
+    options.computeRuns = pick(2) == 0;
+    options.computeFeatures = pick(3) != 0;
+    options.labelImageType = pick(2) == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
+    cca::cuda::SetLinkFanIn(fanIn);
+    Check(engine,
+          Plain(mask),
+          options,
+          "link fan-in " + std::to_string(fanIn) + " seed=" + std::to_string(caseSeed),
+          tally);
+    cca::cuda::SetLinkFanIn(0);
+  }
+}
+
 /** Labels only under full connectivity with the label image as the only
  *  output: the runs the block labeling takes (cuda/BlockLabeling.cuh). */
 void
@@ -1238,6 +1278,14 @@ main(int argc, char * argv[])
                 << std::endl;
     }
 
+    Tally fanIns;
+    if (isDefault)
+    {
+      LinkFanInChecks(engine, quick, seed, fanIns);
+      std::cout << name << " union-find fan-ins: " << fanIns.passed << " passed, " << fanIns.failed << " failed"
+                << std::endl;
+    }
+
     Tally climbing;
     {
       // Every numbering climbs from several runs a thread, as by default
@@ -1261,10 +1309,10 @@ main(int argc, char * argv[])
 
     const int algorithmFailed = random.failed + edge.failed + repeat.failed + counting.failed + wide.failed +
                                 big.failed + compaction.failed + slabs.failed + regions.failed + blocks.failed +
-                                strips.failed + sampling.failed + climbing.failed + ordinary.failed;
+                                strips.failed + sampling.failed + climbing.failed + ordinary.failed + fanIns.failed;
     const int algorithmPassed = random.passed + edge.passed + repeat.passed + counting.passed + wide.passed +
                                 big.passed + compaction.passed + slabs.passed + regions.passed + blocks.passed +
-                                strips.passed + sampling.passed + climbing.passed + ordinary.passed;
+                                strips.passed + sampling.passed + climbing.passed + ordinary.passed + fanIns.passed;
     std::cout << name << ": " << algorithmPassed << " passed, " << algorithmFailed << " failed in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - algorithmStart).count() << " s"
               << std::endl;

@@ -271,10 +271,12 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
     const std::size_t slabBytes = pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0;
     emulator.sequence.SetSlabBytes(slabBytes);
     // The union-find's blocks of rows: the default, or a few rows, so that
-    // these small images have many block borders and levels; the runs of
-    // byte masks joined from the rows' bits wherever that fits, or where
-    // the engine chooses.
+    // these small images have many block borders and levels, joined in
+    // groups of the default size (64 in volumes, 8 in planes) or of 2 to 5
+    // blocks; the runs of byte masks joined from the rows' bits wherever
+    // that fits, or where the engine chooses.
     emulator.sequence.SetBlockRows(pick(2) != 0 ? 1 + pick(5) : 0);
+    emulator.sequence.SetLinkFanIn(pick(2) != 0 ? 2 + pick(4) : 0);
     emulator.sequence.SetRowBitLinksEverywhere(pick(2) != 0);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, granularity, caseSeed * 7919u);
     // The numbering's climbs from several runs a thread, which by default
@@ -341,8 +343,9 @@ BytesInPlaceOrBits(Case & c, Options & options, Pick & pick)
  *  or with the table, a selection that removes objects (their pixels
  *  become background), and bytes read in place under every foreground
  *  rule; a quarter of the cases larger and around the percolation
- *  threshold; the union-find's row blocks the default or a few rows, and
- *  its runs joined from the rows' foreground bits (LinkByteRowsKernel,
+ *  threshold; the union-find's row blocks the default or a few rows,
+ *  joined in groups of the default size or of 2 to 5, and its runs joined
+ *  from the rows' foreground bits (LinkByteRowsKernel,
  *  cuda/RowPairLinks.cuh) where the engine chooses or in every case that
  *  fits (every pass, 3D, full connectivity, link flags); against the CPU
  *  backend. */
@@ -360,6 +363,7 @@ ByteLabelImageSuite(int cases, std::uint32_t seed)
     c.size[2] = c.dimension == 3 ? (large ? 3 + pick(6) : 1 + pick(4)) : 1;
     const double density = large ? 0.4 + pick(4) / 10.0 : pick(11) / 10.0;
     emulator.sequence.SetBlockRows(pick(2) != 0 ? 1 + pick(5) : 0);
+    emulator.sequence.SetLinkFanIn(pick(2) != 0 ? 2 + pick(4) : 0);
     emulator.sequence.SetRowBitLinksEverywhere(pick(2) != 0);
     Options options = OptionsFor(Algorithm::Default, pick(2) != 0);
     options.labelImageType = pick(2) != 0 ? LabelImageType::UInt64 : LabelImageType::UInt32;
