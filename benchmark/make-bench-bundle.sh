@@ -20,7 +20,7 @@ programs=$(ls "$build"/benchmark/cca_benchmark "$build"/benchmark/cca_filter_ben
   "$build"/benchmark/cca_e2e_benchmark "$build"/benchmark/cca_statistics_benchmark \
   "$build"/benchmark/cca_label_objects_benchmark \
   "$build"/bin/CudaLabelStatistics 2>/dev/null || true)
-[[ -n "$programs" ]] || { echo "no benchmark programs in $build/benchmark" >&2; exit 1; }
+[[ -n "$programs" ]] || { echo "no benchmark programs in $build/benchmark (configure it with -DCCA_BUILD_ITK_BENCHMARKS=ON for those that time ITK)" >&2; exit 1; }
 ldd $programs | awk '/=>/ && $3 ~ /^\// {print $3}' | sort -u |
   { grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt)\.so|ld-linux|/libnpp|/libcuda\.so' || true; } |
   xargs -r cp -L -t "$work/lib"
