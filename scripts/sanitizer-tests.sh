@@ -7,14 +7,15 @@
 #   ci    (.ci/run) ASan+UBSan on the engine's oracle and validation suites,
 #         both emulation tests of the host sequence's strategies and
 #         compactions (the production CUDA host sequence on emulated GPU
-#         threads; 3 random images per suite beside their fixed shapes) and the ITK filter against the flood-fill oracle
+#         threads; 3 random images per suite beside their fixed shapes,
+#         no counting checks) and the ITK filter against the flood-fill oracle
 #         (itkCudaLabelStatisticsOracleTest: the adapter, the threaded
 #         LabelMap, a feature image, label-image input); TSan on the
 #         threaded CPU backend's oracle suite, the CUDA backend's copy
 #         workers (plain threads, cuda/CopyWorkers.h) and the ITK oracle test.
-#   full  the emulation tests' default number of random images, and
-#         also the exactness suite, the feature groups' emulation test and
-#         the ITK filter's differential and label map tests (ASan+UBSan), the
+#   full  the emulation tests in full, and also the exactness suite, the
+#         feature groups' emulation test and the ITK filter's differential
+#         and label map tests (ASan+UBSan), the
 #         exactness suite and the label map test (TSan). The ITK files with
 #         ITK's filters as references take one to two minutes each to
 #         compile with sanitizers, which is why CI leaves them out.
@@ -47,10 +48,10 @@ asan_targets=(ccaEngineOracleTest ccaCopyWorkersTest ccaStrategyEmulationTest cc
 asan_tests='CudaLabelStatisticsEngine_(oracle_cpu|validation|copy_workers)$|CudaLabelStatistics(Strategy|TreeMerge)Emulation$|^itkCudaLabelStatistics'
 tsan_tests='CudaLabelStatisticsEngine_(oracle_cpu|copy_workers)$|^itkCudaLabelStatistics'
 asan_itk_suites="Oracle"
-# Random images per suite of the two emulation tests under ASan: 3 in ci (the
-# strategies' test took 134 s with its default 12, 44 s with 3; the tree
-# merge's 32 s with 10, 5 s with 3), their defaults in full.
-asan_emulation_cases=3
+# The emulation tests under ASan: reduced runs in ci (CCA_EMULATION_TESTS_REDUCED:
+# 3 random images per suite, the strategies' test without its counting
+# checks; it took 134 s in full, 18 s so); complete in full mode.
+asan_emulation_reduced=ON
 tsan_itk_suites="Oracle"
 if [[ "$mode" == full ]]; then
   asan_targets+=(ccaFeatureGroupsEmulationTest)
@@ -58,12 +59,12 @@ if [[ "$mode" == full ]]; then
   tsan_tests+='|CudaLabelStatisticsEngine_exactness_cpu$'
   asan_itk_suites="Oracle;Differential;LabelMapFilters"
   asan_optimization="-O1 -g1"
-  asan_emulation_cases=""
+  asan_emulation_reduced=OFF
   tsan_itk_suites="Oracle;LabelMapFilters"
 fi
 
 cmake -S . -B build-asan "${common[@]}" -DCMAKE_CXX_FLAGS_DEBUG="$asan_optimization" -DCMAKE_CXX_FLAGS="$asan" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-  -DCCA_ITK_TEST_SUITES="$asan_itk_suites" -DCCA_EMULATION_TEST_CASES="$asan_emulation_cases" > /dev/null
+  -DCCA_ITK_TEST_SUITES="$asan_itk_suites" -DCCA_EMULATION_TESTS_REDUCED="$asan_emulation_reduced" > /dev/null
 cmake --build build-asan -j "$jobs" --target "${asan_targets[@]}"
 # The ASan tests run while the TSan build compiles: their longest test (the
 # strategies' emulation, 20-40 s) leaves the other core idle.
