@@ -257,7 +257,7 @@ public:
   }
 
   /** Tests and benchmarks: blocks (and slices) joined by a level of the
-   *  union-find (ForEachLinkPass; 0: the default, VolumeFanIn or
+   *  union-find (ForEachLinkPass; 0 or 1: the default, VolumeFanIn or
    *  LongRunsPlaneFanIn). */
   void
   SetLinkFanIn(std::int64_t fanIn)
@@ -583,7 +583,7 @@ private:
         m_BlockRows > 0 ? m_BlockRows : (frame.geometry.depth > 1 || longRuns ? DefaultVolumeBlockRows : 0);
       const bool         compress = longRuns && blockRows > 0;
       const std::int64_t fanIn =
-        m_LinkFanIn > 0 ? m_LinkFanIn : (frame.geometry.depth > 1 ? VolumeFanIn : LongRunsPlaneFanIn);
+        m_LinkFanIn > 1 ? m_LinkFanIn : (frame.geometry.depth > 1 ? VolumeFanIn : LongRunsPlaneFanIn);
       ForEachLinkPass(frame.geometry, blockRows, fanIn, [&](const LinkPass & p) {
         // The first row level joins at blockRows, the first slice level at slice 1.
         const bool firstLevel = p.lines > 0 && p.spacing == (p.rows == LinkedRows::PreviousSlice ? 1 : blockRows);
@@ -738,7 +738,7 @@ private:
    *  8 gave 8192^2 all foreground 243 -> 256-260 Gpix/s (64: 254-255). */
   static constexpr std::int64_t VolumeFanIn = 64;
   static constexpr std::int64_t LongRunsPlaneFanIn = 8;
-  std::int64_t                  m_LinkFanIn = 0; ///< tests and benchmarks: > 0 overrides the default
+  std::int64_t                  m_LinkFanIn = 0; ///< tests and benchmarks: > 1 overrides the default
   std::int64_t                  m_BlockRows = 0; ///< tests: > 0 overrides the default
   /** Runs of a plane average at most this many pixels of a row (background
    *  included) where LinksByRowBits takes the bits: 8192^2 g = 1 averages
