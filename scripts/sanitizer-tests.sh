@@ -66,8 +66,9 @@ fi
 cmake -S . -B build-asan "${common[@]}" -DCMAKE_CXX_FLAGS_DEBUG="$asan_optimization" -DCMAKE_CXX_FLAGS="$asan" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DCCA_ITK_TEST_SUITES="$asan_itk_suites" -DCCA_EMULATION_TESTS_REDUCED="$asan_emulation_reduced" > /dev/null
 cmake --build build-asan -j "$jobs" --target "${asan_targets[@]}"
-# The ASan tests run while the TSan build compiles: their longest test (the
-# strategies' emulation, 20-40 s) leaves the other core idle.
+# The ASan tests run while the TSan build compiles: their longest tests (the
+# engine's oracle suite and the reduced strategies' emulation, 15-20 s
+# each) leave the other core idle.
 asan_log=build-asan/sanitizer-tests.log
 ctest --test-dir build-asan --output-on-failure -j "$jobs" -R "$asan_tests" > "$asan_log" 2>&1 &
 asan_tests_pid=$!

@@ -908,22 +908,9 @@ main(int argc, char * argv[])
   // values (Counting below: a 257 x 129 image per strategy, most of the
   // test's time under ASan); the default runs keep them.
   bool counting = true;
-  int  kept = 1;
-  for (int i = 1; i < argc; ++i)
+  if (!emulation::ParseCasesAndSeed(
+        argc, argv, cases, seed, { { "--no-counting", "without the update counters' checks", &counting } }))
   {
-    if (std::string(argv[i]) == "--no-counting")
-    {
-      counting = false;
-    }
-    else
-    {
-      argv[kept++] = argv[i];
-    }
-  }
-  argc = kept;
-  if (!emulation::ParseCasesAndSeed(argc, argv, cases, seed))
-  {
-    std::cerr << "       --no-counting: without the update counters' checks" << std::endl;
     return 2;
   }
   int failed = 0;
