@@ -18,7 +18,8 @@
 //                      [--g G] [--density D] [--compaction Scan|TreeMerge|None]
 //                      [--no-atomic-counts] [--block-labeling auto|always|never]
 //                      [--strip-labeling auto|always|never] [--no-dependent-launches]
-//                      [--link-fan-in N] [--json FILE]
+//                      [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never]
+//                      [--json FILE]
 // --block-labeling: where labels only under full connectivity may take the
 // block labeling (cuda/BlockLabeling.cuh), when it does (auto: by the runs'
 // mean length, as users get it; always and never compare the two).
@@ -30,6 +31,12 @@
 // --link-fan-in: blocks of rows (and slices) every level of the union-find
 // joins (cuda/UnionFind.cuh's ForEachLinkPass), in place of the default (64
 // in volumes, 8 in planes of long runs), to compare.
+// --link-block-rows: rows of the blocks the union-find joins first, in
+// place of the default, to compare.
+// --row-bit-links: where the union-find joins the runs of byte masks from
+// the rows' foreground bits (cuda/RowPairLinks.cuh) instead of searching
+// the runs (auto: labels only, by the runs' mean length and the sampled
+// density, as users get it; always and never compare the two).
 #include "RandomImages.h"
 #include "cca/Engine.h"
 
@@ -74,6 +81,8 @@ struct Settings : ccabench::ProtocolOptions
   bool                        atomicCounts = true;      ///< one more untimed run per image counts atomic updates
   bool                        dependentLaunches = true; ///< --no-dependent-launches: false
   std::int64_t                linkFanIn = 0;            ///< --link-fan-in N (0: the default)
+  std::string                 rowBitLinks = "auto";     ///< --row-bit-links auto|always|never
+  std::int64_t                linkBlockRows = 0;        ///< --link-block-rows N (0: the default)
   std::string                 backend = "cuda";
   std::vector<cca::Algorithm> algorithms{ cca::Algorithm::Default };     ///< --algorithm NAME|all
   cca::FeatureCompaction      compaction = cca::FeatureCompaction::Scan; ///< --compaction Scan|TreeMerge|None
@@ -290,8 +299,9 @@ WriteJson(const std::string &              file,
       << "\",\n  \"outputs\": \"" << s.outputs << "\",\n  \"blockLabeling\": \"" << s.blockLabeling
       << "\",\n  \"stripLabeling\": \"" << s.stripLabeling
       << "\",\n  \"dependentLaunches\": " << (s.dependentLaunches ? "true" : "false")
-      << ",\n  \"linkFanIn\": " << s.linkFanIn << ",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false")
-      << ",\n  \"kernelMs\": \""
+      << ",\n  \"linkFanIn\": " << s.linkFanIn << ",\n  \"rowBitLinks\": \"" << s.rowBitLinks << "\""
+      << ",\n  \"linkBlockRows\": " << s.linkBlockRows
+      << ",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false") << ",\n  \"kernelMs\": \""
       << (s.labelsOnDevice ? "uploadMs (the run count on the device image) + labelMs + featuresMs"
                            : "labelMs + featuresMs (the run count overlaps the copy, in uploadMs)")
       << "\",\n  \"compaction\": \"" << cca::FeatureCompactionName(s.compaction)
@@ -367,7 +377,7 @@ const char * const Usage =
   " [--connectivity face|full|both] [--outputs features|all|labels] [--labels-on-device] [--backend cuda|cpu]"
   " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--no-atomic-counts]"
   " [--block-labeling auto|always|never] [--strip-labeling auto|always|never] [--no-dependent-launches]"
-  " [--link-fan-in N] [--json FILE]\n";
+  " [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never] [--json FILE]\n";
 
 /** Parses the command line into s; returns 0 to go on, else the exit code. */
 int
@@ -402,6 +412,10 @@ Parse(int argc, char * argv[], Settings & s)
       s.dependentLaunches = false;
     else if (arg == "--link-fan-in")
       s.linkFanIn = std::stoll(next());
+    else if (arg == "--row-bit-links")
+      s.rowBitLinks = next();
+    else if (arg == "--link-block-rows")
+      s.linkBlockRows = std::stoll(next());
     else if (arg == "--backend")
       s.backend = next();
     else if (arg == "--compaction")
@@ -466,10 +480,15 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--strip-labeling must be auto, always or never";
   else if (s.linkFanIn != 0 && s.linkFanIn < 2)
     problem = "--link-fan-in must be 2 or more";
+  else if (s.rowBitLinks != "auto" && s.rowBitLinks != "always" && s.rowBitLinks != "never")
+    problem = "--row-bit-links must be auto, always or never";
+  else if (s.linkBlockRows < 0)
+    problem = "--link-block-rows must be 0 (the default) or more";
 #ifndef CCA_HAVE_CUDA
-  else if (s.blockLabeling != "auto" || s.stripLabeling != "auto" || !s.dependentLaunches || s.linkFanIn != 0)
-    problem = "--block-labeling, --strip-labeling, --no-dependent-launches and --link-fan-in need a build with the "
-              "CUDA backend";
+  else if (s.blockLabeling != "auto" || s.stripLabeling != "auto" || !s.dependentLaunches || s.linkFanIn != 0 ||
+           s.rowBitLinks != "auto" || s.linkBlockRows != 0)
+    problem = "--block-labeling, --strip-labeling, --no-dependent-launches, --link-fan-in, --link-block-rows and "
+              "--row-bit-links need a build with the CUDA backend";
 #endif
   if (!problem.empty())
   {
@@ -634,6 +653,10 @@ main(int argc, char * argv[])
                                                            : cca::cuda::StripLabelingUse::Automatic);
   cca::cuda::SetDependentLaunches(s.dependentLaunches);
   cca::cuda::SetLinkFanIn(s.linkFanIn);
+  cca::cuda::SetRowBitLinks(s.rowBitLinks == "always"  ? cca::cuda::RowBitLinksUse::Always
+                            : s.rowBitLinks == "never" ? cca::cuda::RowBitLinksUse::Never
+                                                       : cca::cuda::RowBitLinksUse::Automatic);
+  cca::cuda::SetLinkBlockRows(s.linkBlockRows);
 #endif
   if (s.backend == "cuda" && !cca::Engine::CudaAvailable())
   {

@@ -35,6 +35,8 @@ std::atomic<std::int64_t>     treeMergeSecondCopies{ 0 };
 std::atomic<double>           lastSampledForegroundFraction{ -1.0 };
 std::atomic<std::int64_t>     numberingClimbingRuns{ -1 };
 std::atomic<std::int64_t>     linkFanIn{ 0 };
+std::atomic<RowBitLinksUse>   rowBitLinks{ RowBitLinksUse::Automatic };
+std::atomic<std::int64_t>     linkBlockRows{ 0 };
 std::atomic<bool>             dependentLaunches{ true };
 
 /** The caller's current CUDA device is theirs: selected for a run, given back after it. */
@@ -208,6 +210,8 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_Sequence->SetStripLabeling(stripLabeling);
   m_Sequence->SetNumberingClimbingRuns(numberingClimbingRuns);
   m_Sequence->SetLinkFanIn(linkFanIn);
+  m_Sequence->SetRowBitLinks(rowBitLinks);
+  m_Sequence->SetBlockRows(linkBlockRows);
   m_StreamDevice->SetRegionCopies(regionCopyBytes, regionPieceBytes);
   m_StreamDevice->SetDependentLaunches(dependentLaunches);
   const std::int64_t secondCopies = m_Sequence->TreeMergeSecondCopies();
@@ -277,6 +281,18 @@ void
 SetLinkFanIn(std::int64_t fanIn)
 {
   linkFanIn = fanIn;
+}
+
+void
+SetRowBitLinks(RowBitLinksUse use)
+{
+  rowBitLinks = use;
+}
+
+void
+SetLinkBlockRows(std::int64_t rows)
+{
+  linkBlockRows = rows;
 }
 
 void

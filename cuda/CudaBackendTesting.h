@@ -59,6 +59,19 @@ SetNumberingClimbingRuns(std::int64_t units);
 void
 SetLinkFanIn(std::int64_t fanIn);
 
+/** Whether CUDA backends join the runs of byte masks from the rows'
+ *  foreground bits (LinkByteRowsKernel) where that was faster (Automatic,
+ *  the default), always, or never. Tests take both paths; benchmarks
+ *  compare them. */
+void
+SetRowBitLinks(RowBitLinksUse use);
+
+/** Rows of the blocks the union-find of CUDA backends joins first
+ *  (ForEachLinkPass); 0: the default (LabelStage's choice by dimension
+ *  and run length). Benchmarks compare. */
+void
+SetLinkBlockRows(std::int64_t rows);
+
 /** Whether CUDA backends launch their kernels as programmatic dependent
  *  launches where the GPU has them (cuda/DependentLaunch.cuh); true by
  *  default. Benchmarks compare the two; the tests run both. */

@@ -479,9 +479,9 @@ public:
   /** Tests: join the runs of every byte mask that fits from the rows'
    *  foreground bits (LabelStage::LinksByRowBits), not only where faster. */
   void
-  SetRowBitLinksEverywhere(bool everywhere)
+  SetRowBitLinks(RowBitLinksUse use)
   {
-    m_Labeling.SetRowBitLinksEverywhere(everywhere);
+    m_Labeling.SetRowBitLinks(use);
   }
 
   /** Tests and benchmarks: when runs that fit the block labeling take it

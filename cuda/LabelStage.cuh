@@ -265,12 +265,13 @@ public:
     m_LinkFanIn = fanIn;
   }
 
-  /** Tests: join the runs of every byte mask that fits from the rows'
-   *  foreground bits (LinkByteRowsKernel), not only where it is faster. */
+  /** Tests and benchmarks: whether the runs of byte masks that fit are
+   *  joined from the rows' foreground bits (LinkByteRowsKernel) where it
+   *  is faster (Automatic), always, or never. */
   void
-  SetRowBitLinksEverywhere(bool everywhere)
+  SetRowBitLinks(RowBitLinksUse use)
   {
-    m_RowBitLinksEverywhere = everywhere;
+    m_RowBitLinks = use;
   }
 
   /** The runs to come are those of a strip image over rows
@@ -444,12 +445,7 @@ private:
       runs.row = nullptr;
       if (count > 0)
       {
-        device.Launch("union-find initialisation kernel",
-                      BlocksFor(static_cast<std::int64_t>(count), BlockThreads),
-                      BlockThreads,
-                      IotaKernel<Index>,
-                      count,
-                      parent);
+        LaunchIota(device, "union-find initialisation kernel", count, parent);
       }
       return runs;
     }
@@ -531,11 +527,11 @@ private:
       }
       return true;
     }
-    if (!fits)
+    if (!fits || m_RowBitLinks == RowBitLinksUse::Never)
     {
       return false;
     }
-    if (m_RowBitLinksEverywhere)
+    if (m_RowBitLinks == RowBitLinksUse::Always)
     {
       return true;
     }
@@ -708,11 +704,12 @@ private:
   /** Rows of the blocks the union-find labels first in a volume: short
    *  enough that the chains within a block stay short, long enough that few
    *  rows are borders (H100, 512^3 labels only, summed: 32 -> 128 rows gave
-   *  g = 4 and 16 3-5 %, g = 1 +1 %, all foreground -1 %). A 2D image is
-   *  joined in one pass over its rows unless its runs are long
-   *  (FlattenBelowRunsPerRow): on the H100 (8192^2) the levels of 32-row
-   *  blocks saved 0.2-0.4 ms near and above the percolation threshold and
-   *  cost 0.1-0.15 ms below it. */
+   *  g = 4 and 16 3-5 %, g = 1 +1 %, all foreground -1 %; H200, g = 1: 64,
+   *  128 and 256 rows within 1 %). A 2D image is joined in one pass over
+   *  its rows unless its runs are long (FlattenBelowRunsPerRow): on the
+   *  H200 (8192^2, labels only, summed, benchmark/results/h200-labels-g1/
+   *  call 3) blocks of 64, 128 or 256 rows cost 2-7 % at g = 1 and 5-13 %
+   *  at g = 4 and 16, with fan-in 8 or 64. */
   static constexpr std::int64_t DefaultVolumeBlockRows = 128;
   /** Runs a row below which the union-find flattens its trees
    *  (FlattenKernel) after the pass within row blocks and again before the
@@ -749,7 +746,7 @@ private:
    *  volumes: between the measured densities 0.3 and 0.4 (0.4 and 0.5). */
   static constexpr double RowBitsFullPlaneDensity = 0.35;
   static constexpr double RowBitsFaceVolumeDensity = 0.45;
-  bool                    m_RowBitLinksEverywhere = false;
+  RowBitLinksUse          m_RowBitLinks = RowBitLinksUse::Automatic;
   StripRows               m_StripRows{}; ///< SetStripRows
   typename Device::Buffer m_RunKeys;
   typename Device::Buffer m_UnitFeatures;

@@ -330,7 +330,7 @@ private:
     auto *  valuesIn = Reserve<Index>(m_SortValuesIn, count, "run order");
     auto *  valuesOut = Reserve<Index>(m_SortValuesOut, count, "sorted run order");
     Index * keysOut = c.rank; // the ranks are no longer needed (at least as many as the runs)
-    device.Launch("iota kernel", runBlocks, BlockThreads, IotaKernel<Index>, count, valuesIn);
+    LaunchIota(device, "iota kernel", count, valuesIn);
     device.SortPairs("sorting runs by component",
                      runLabel,
                      keysOut,

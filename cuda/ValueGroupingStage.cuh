@@ -96,7 +96,7 @@ public:
     auto *         order = Reserve<Index>(m_Order, runs, "run order");
     auto *         sortedRuns = Reserve<Index>(m_SortedRuns, runs, "runs sorted by value");
     auto *         sortedKeys = Reserve<std::uint64_t>(m_SortedKeys, runs, "sorted value keys");
-    device.Launch("iota kernel", blocks, BlockThreads, IotaKernel<Index>, runs, order);
+    LaunchIota(device, "iota kernel", runs, order);
     device.SortPairs("sorting runs by value",
                      l.runKeys,
                      sortedKeys,

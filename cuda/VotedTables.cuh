@@ -242,12 +242,7 @@ public:
       return;
     }
     auto * identity = Reserve<Index>(m_RootIndex, units, "sparse table roots");
-    device.Launch("iota kernel",
-                  BlocksFor(static_cast<std::int64_t>(units), BlockThreads),
-                  BlockThreads,
-                  IotaKernel<Index>,
-                  units,
-                  identity);
+    LaunchIota(device, "iota kernel", units, identity);
     m_Device = Reserve<ComponentFeatures>(m_Table, units, "the feature table");
     VoteTable<Index, S>(device, frame, l, units, identity, l.parent, m_Device, counts.Votes());
   }

@@ -466,7 +466,9 @@ const PixelType allTypes[] = { PixelType::UInt8,  PixelType::Int8,  PixelType::U
  *  several levels of the default 128-row blocks: planes of up to 3,000
  *  rows, volumes of up to 600 rows and 40 slices, dense and sparse masks of
  *  long and short runs, both connectivities, labels only or with the
- *  table; the labels and features must be the CPU's. */
+ *  table; two thirds of the cases with blocks of 8 or 32 rows forced
+ *  (SetLinkBlockRows), which planes of short runs otherwise never take;
+ *  the labels and features must be the CPU's. */
 void
 LinkFanInChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
 {
@@ -490,13 +492,61 @@ LinkFanInChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
     options.computeRuns = pick(2) == 0;
     options.computeFeatures = pick(3) != 0;
     options.labelImageType = pick(2) == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
+    const std::int64_t blockRowChoices[] = { 0, 8, 32 };
+    const std::int64_t blockRows = blockRowChoices[pick(3)];
     cca::cuda::SetLinkFanIn(fanIn);
+    cca::cuda::SetLinkBlockRows(blockRows);
     Check(engine,
           Plain(mask),
           options,
-          "link fan-in " + std::to_string(fanIn) + " seed=" + std::to_string(caseSeed),
+          "link fan-in " + std::to_string(fanIn) + " block rows " + std::to_string(blockRows) +
+            " seed=" + std::to_string(caseSeed),
           tally);
     cca::cuda::SetLinkFanIn(0);
+    cca::cuda::SetLinkBlockRows(0);
+  }
+}
+
+/** The union-find joining the runs of byte masks from the rows' foreground
+ *  bits (cuda/RowPairLinks.cuh) always or never, against the default
+ *  choice (labels only, short runs, by density): planes and volumes of
+ *  short and long runs at densities around both thresholds, both
+ *  connectivities, labels only or with the runs and the table; the labels
+ *  and features must be the CPU's. */
+void
+RowBitLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
+{
+  const cca::cuda::RowBitLinksUse uses[] = { cca::cuda::RowBitLinksUse::Always, cca::cuda::RowBitLinksUse::Never };
+  const double                    densities[] = { 0.2, 0.3, 0.4, 0.5, 0.6, 0.8 };
+  const int                       granularities[] = { 1, 1, 2, 4 };
+  const int                       cases = quick ? 8 : 60;
+  for (int i = 0; i < cases; ++i)
+  {
+    const std::uint32_t caseSeed = 1300000 + seed + static_cast<std::uint32_t>(i);
+    std::mt19937        rng(caseSeed);
+    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    const auto          use = uses[i % 2];
+    const int           dim = pick(2) == 0 ? 3 : 2;
+    // Rows of whole 16-pixel lanes (the row scans' only width), of 1 to 3
+    // stretches of 512 pixels, most cut inside one.
+    const std::int64_t nx = 16 * (1 + pick(96));
+    const std::int64_t ny = dim == 2 ? 1 + pick(400) : 1 + pick(60);
+    const std::int64_t nz = dim == 3 ? 2 + pick(20) : 1;
+    const Mask         mask = RandomMask(dim, nx, ny, nz, densities[pick(6)], granularities[pick(4)], caseSeed);
+    cca::Options       options;
+    options.connectivity = pick(2) == 0 ? Connectivity::Face : Connectivity::Full;
+    const bool labelsOnly = pick(2) == 0;
+    options.computeRuns = !labelsOnly && pick(2) == 0;
+    options.computeFeatures = !labelsOnly;
+    options.labelImageType = pick(2) == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
+    cca::cuda::SetRowBitLinks(use);
+    Check(engine,
+          Plain(mask),
+          options,
+          std::string("row-bit links ") + (use == cca::cuda::RowBitLinksUse::Always ? "always" : "never") +
+            " seed=" + std::to_string(caseSeed),
+          tally);
+    cca::cuda::SetRowBitLinks(cca::cuda::RowBitLinksUse::Automatic);
   }
 }
 
@@ -1286,6 +1336,14 @@ main(int argc, char * argv[])
                 << std::endl;
     }
 
+    Tally rowBits;
+    if (isDefault)
+    {
+      RowBitLinkChecks(engine, quick, seed, rowBits);
+      std::cout << name << " row-bit links: " << rowBits.passed << " passed, " << rowBits.failed << " failed"
+                << std::endl;
+    }
+
     Tally climbing;
     {
       // Every numbering climbs from several runs a thread, as by default
@@ -1309,10 +1367,12 @@ main(int argc, char * argv[])
 
     const int algorithmFailed = random.failed + edge.failed + repeat.failed + counting.failed + wide.failed +
                                 big.failed + compaction.failed + slabs.failed + regions.failed + blocks.failed +
-                                strips.failed + sampling.failed + climbing.failed + ordinary.failed + fanIns.failed;
+                                strips.failed + sampling.failed + climbing.failed + ordinary.failed + fanIns.failed +
+                                rowBits.failed;
     const int algorithmPassed = random.passed + edge.passed + repeat.passed + counting.passed + wide.passed +
                                 big.passed + compaction.passed + slabs.passed + regions.passed + blocks.passed +
-                                strips.passed + sampling.passed + climbing.passed + ordinary.passed + fanIns.passed;
+                                strips.passed + sampling.passed + climbing.passed + ordinary.passed + fanIns.passed +
+                                rowBits.passed;
     std::cout << name << ": " << algorithmPassed << " passed, " << algorithmFailed << " failed in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - algorithmStart).count() << " s"
               << std::endl;

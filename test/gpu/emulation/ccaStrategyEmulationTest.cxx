@@ -277,7 +277,8 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
     // that fits, or where the engine chooses.
     emulator.sequence.SetBlockRows(pick(2) != 0 ? 1 + pick(5) : 0);
     emulator.sequence.SetLinkFanIn(pick(2) != 0 ? 2 + pick(4) : 0);
-    emulator.sequence.SetRowBitLinksEverywhere(pick(2) != 0);
+    emulator.sequence.SetRowBitLinks(pick(2) != 0 ? cudaemulated::RowBitLinksUse::Always
+                                                  : cudaemulated::RowBitLinksUse::Automatic);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, granularity, caseSeed * 7919u);
     // The numbering's climbs from several runs a thread, which by default
     // only images of millions of runs take (NumberComponentsKernel).
@@ -364,7 +365,8 @@ ByteLabelImageSuite(int cases, std::uint32_t seed)
     const double density = large ? 0.4 + pick(4) / 10.0 : pick(11) / 10.0;
     emulator.sequence.SetBlockRows(pick(2) != 0 ? 1 + pick(5) : 0);
     emulator.sequence.SetLinkFanIn(pick(2) != 0 ? 2 + pick(4) : 0);
-    emulator.sequence.SetRowBitLinksEverywhere(pick(2) != 0);
+    emulator.sequence.SetRowBitLinks(pick(2) != 0 ? cudaemulated::RowBitLinksUse::Always
+                                                  : cudaemulated::RowBitLinksUse::Automatic);
     Options options = OptionsFor(Algorithm::Default, pick(2) != 0);
     options.labelImageType = pick(2) != 0 ? LabelImageType::UInt64 : LabelImageType::UInt32;
     options.computeFeatures = pick(3) != 0;
