@@ -328,7 +328,12 @@ ForEachLinkPass(const Geometry & g, std::int64_t blockRows, std::int64_t fanIn, 
 
 /** Blocks for a LinkRunsKernel pass over an image of runs runs: a
  *  multiple of pass.lines (each line gets as many blocks as its share of the
- *  runs needs on average; a grid-stride loop covers a line with more). */
+ *  runs needs on average; a grid-stride loop covers a line with more). The
+ *  pass over all runs takes one run a thread, so that the blocks on the
+ *  device hold one band of rows, in raster order: a grid of 4 waves of
+ *  resident blocks, each thread many runs a stride apart, made the
+ *  labeling 18 % slower (H200, labels only, 512^3 6-conn. g = 1, summed;
+ *  benchmark/results/h200-labels-g1/ call 7). */
 inline unsigned
 LinkPassBlocks(const LinkPass & pass, const Geometry & g, std::int64_t runs, int threads)
 {
