@@ -169,20 +169,26 @@ IotaKernel(Index count, Index * values)
       values[tail + i] = static_cast<Index>(tail + i);
     }
   }
-  const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * blockDim.x * IotaSteps + threadIdx.x;
-  for (int s = 0; s < IotaSteps; ++s)
+  // A block's share, and again a grid further on where BlocksFor's cap
+  // left fewer blocks than shares.
+  const std::int64_t share = static_cast<std::int64_t>(blockDim.x) * IotaSteps;
+  for (std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * share; first < vectors;
+       first += static_cast<std::int64_t>(gridDim.x) * share)
   {
-    const std::int64_t v = first + static_cast<std::int64_t>(s) * blockDim.x;
-    if (v < vectors)
+    for (int s = 0; s < IotaSteps; ++s)
     {
-      const std::int64_t at = head + v * Width;
-      Vector             out;
-#pragma unroll
-      for (int k = 0; k < Vector::Values; ++k)
+      const std::int64_t v = first + static_cast<std::int64_t>(s) * blockDim.x + threadIdx.x;
+      if (v < vectors)
       {
-        out.value[k] = static_cast<Index>(at + k);
+        const std::int64_t at = head + v * Width;
+        Vector             out;
+#pragma unroll
+        for (int k = 0; k < Vector::Values; ++k)
+        {
+          out.value[k] = static_cast<Index>(at + k);
+        }
+        *reinterpret_cast<Vector *>(values + at) = out;
       }
-      *reinterpret_cast<Vector *>(values + at) = out;
     }
   }
 }

@@ -476,8 +476,9 @@ public:
     m_Labeling.SetLinkFanIn(fanIn);
   }
 
-  /** Tests: join the runs of every byte mask that fits from the rows'
-   *  foreground bits (LabelStage::LinksByRowBits), not only where faster. */
+  /** Tests and benchmarks: whether the runs of byte masks that fit are
+   *  joined from the rows' foreground bits (LabelStage::LinksByRowBits)
+   *  where that is faster (Automatic), always, or never. */
   void
   SetRowBitLinks(RowBitLinksUse use)
   {

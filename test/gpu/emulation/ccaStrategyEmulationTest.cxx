@@ -845,6 +845,57 @@ LeShapes()
   return cases;
 }
 
+/** IotaKernel (cuda/Compaction.cuh) on 32- and 64-bit indices: counts
+ *  around its vectors and shares, starts 0 to 3 indices past a 16-byte
+ *  boundary (the values before the first whole vector), LaunchIota's grid
+ *  and grids of 1 and 2 blocks (a block taking several shares, as when
+ *  BlocksFor's cap leaves fewer blocks than shares); values[i] == i, and
+ *  nothing written around the range. */
+template <class Index>
+int
+IotaSuite(const char * name)
+{
+  const std::int64_t counts[] = { 0, 1, 2, 3, 5, 17, 1023, 1024, 1025, 4096, 4097, 9001 };
+  emulation::Device  device;
+  int                failed = 0;
+  for (const std::int64_t count : counts)
+  {
+    for (int offset = 0; offset < 4; ++offset)
+    {
+      for (const unsigned blocks : { 0u, 1u, 2u }) // 0: LaunchIota's grid
+      {
+        constexpr Index                Guard = static_cast<Index>(0x5a5a5a5a5a5a5a5aull);
+        std::vector<IotaVector<Index>> storage(static_cast<std::size_t>(count) / 2 + 4);
+        Index * const                  base = storage.front().value;
+        const std::size_t              capacity = storage.size() * IotaVector<Index>::Values;
+        Index * const                  values = base + offset;
+        std::fill(base, base + capacity, Guard);
+        if (blocks == 0)
+        {
+          LaunchIota(device, "iota", static_cast<Index>(count), values);
+        }
+        else
+        {
+          device.Launch("iota", blocks, BlockThreads, IotaKernel<Index>, static_cast<Index>(count), values);
+        }
+        for (std::size_t i = 0; i < capacity; ++i)
+        {
+          const auto at = static_cast<std::int64_t>(i) - offset; // index into values
+          const bool inside = at >= 0 && at < count;
+          if (base[i] != (inside ? static_cast<Index>(at) : Guard))
+          {
+            ++failed;
+            std::cout << "FAIL iota " << name << " count " << count << " offset " << offset << " blocks " << blocks
+                      << ": wrong at index " << at << (inside ? "" : " (outside the range)") << std::endl;
+            break;
+          }
+        }
+      }
+    }
+  }
+  return failed;
+}
+
 /** The counts of ccaCudaBackendTest's CountingChecks on one 257 x 129
  *  component, with the backend's grids: exact for plain votes and conflict
  *  detection, a lower bound for on-the-fly merges; an empty image counts
@@ -915,7 +966,8 @@ main(int argc, char * argv[])
   {
     return 2;
   }
-  int failed = 0;
+  // The indices every union-find starts from, before the runs that use them.
+  int failed = IotaSuite<std::uint32_t>("32-bit") + IotaSuite<std::uint64_t>("64-bit");
   for (const Algorithm algorithm : AllAlgorithms)
   {
     const auto a = static_cast<std::uint32_t>(algorithm);
