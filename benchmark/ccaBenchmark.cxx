@@ -380,6 +380,25 @@ const char * const Usage =
   " [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never] [--json FILE]\n";
 
 /** Parses the command line into s; returns 0 to go on, else the exit code. */
+/** Whether a value of --block-labeling, --strip-labeling or --row-bit-links
+ *  is one of the three choices. */
+bool
+IsChoice(const std::string & value)
+{
+  return value == "auto" || value == "always" || value == "never";
+}
+
+#ifdef CCA_HAVE_CUDA
+/** The engine's choice for such a value (Use: BlockLabelingUse,
+ *  StripLabelingUse or RowBitLinksUse). */
+template <class Use>
+Use
+UseOf(const std::string & value)
+{
+  return value == "always" ? Use::Always : value == "never" ? Use::Never : Use::Automatic;
+}
+#endif
+
 int
 Parse(int argc, char * argv[], Settings & s)
 {
@@ -474,13 +493,13 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--labels-on-device needs --backend cuda";
   else if (s.labelsOnDevice && !cca::Engine::CudaCompiledIn())
     problem = "--labels-on-device needs a build with the CUDA backend";
-  else if (s.blockLabeling != "auto" && s.blockLabeling != "always" && s.blockLabeling != "never")
+  else if (!IsChoice(s.blockLabeling))
     problem = "--block-labeling must be auto, always or never";
-  else if (s.stripLabeling != "auto" && s.stripLabeling != "always" && s.stripLabeling != "never")
+  else if (!IsChoice(s.stripLabeling))
     problem = "--strip-labeling must be auto, always or never";
   else if (s.linkFanIn != 0 && s.linkFanIn < 2)
     problem = "--link-fan-in must be 2 or more";
-  else if (s.rowBitLinks != "auto" && s.rowBitLinks != "always" && s.rowBitLinks != "never")
+  else if (!IsChoice(s.rowBitLinks))
     problem = "--row-bit-links must be auto, always or never";
   else if (s.linkBlockRows < 0)
     problem = "--link-block-rows must be 0 (the default) or more";
@@ -645,17 +664,11 @@ main(int argc, char * argv[])
   if (const int code = Parse(argc, argv, s))
     return code;
 #ifdef CCA_HAVE_CUDA
-  cca::cuda::SetBlockLabeling(s.blockLabeling == "always"  ? cca::cuda::BlockLabelingUse::Always
-                              : s.blockLabeling == "never" ? cca::cuda::BlockLabelingUse::Never
-                                                           : cca::cuda::BlockLabelingUse::Automatic);
-  cca::cuda::SetStripLabeling(s.stripLabeling == "always"  ? cca::cuda::StripLabelingUse::Always
-                              : s.stripLabeling == "never" ? cca::cuda::StripLabelingUse::Never
-                                                           : cca::cuda::StripLabelingUse::Automatic);
+  cca::cuda::SetBlockLabeling(UseOf<cca::cuda::BlockLabelingUse>(s.blockLabeling));
+  cca::cuda::SetStripLabeling(UseOf<cca::cuda::StripLabelingUse>(s.stripLabeling));
   cca::cuda::SetDependentLaunches(s.dependentLaunches);
   cca::cuda::SetLinkFanIn(s.linkFanIn);
-  cca::cuda::SetRowBitLinks(s.rowBitLinks == "always"  ? cca::cuda::RowBitLinksUse::Always
-                            : s.rowBitLinks == "never" ? cca::cuda::RowBitLinksUse::Never
-                                                       : cca::cuda::RowBitLinksUse::Automatic);
+  cca::cuda::SetRowBitLinks(UseOf<cca::cuda::RowBitLinksUse>(s.rowBitLinks));
   cca::cuda::SetLinkBlockRows(s.linkBlockRows);
 #endif
   if (s.backend == "cuda" && !cca::Engine::CudaAvailable())
