@@ -118,8 +118,9 @@ ForEachRunInRange(const RunArrays<Index> & runs, std::int64_t q, std::int32_t lo
 
 /** ForEachRunInRange in the rows q[s] (q[s] < 0: none) at once: the binary
  *  searches advance together, a step in every row at a time, so that their
- *  loads are in flight together; then visit(b) row by row, in the order of
- *  q. */
+ *  loads are in flight together; then visit(s, b) row by row, in the order
+ *  of q (s is a constant in each unrolled visit: callers may index arrays
+ *  of registers with it). */
 template <int Rows, class Index, class Visit>
 __device__ __forceinline__ void
 ForEachRunInRanges(const RunArrays<Index> & runs,
@@ -158,7 +159,7 @@ ForEachRunInRanges(const RunArrays<Index> & runs,
 #pragma unroll
   for (int s = 0; s < Rows; ++s)
   {
-    VisitRunsBefore(runs, first[s], rowEnd[s], hi, visit);
+    VisitRunsBefore(runs, first[s], rowEnd[s], hi, [&](Index b) { visit(s, b); });
   }
 }
 

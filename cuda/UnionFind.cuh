@@ -454,7 +454,7 @@ LinkRunsKernel(RunArrays<Index> runs,
       {
         q[s] = s < n && PassJoinsRow(pass, steps[s], y) ? NeighbourRow(geometry, y, z, steps[s]) : -1;
       }
-      ForEachRunInRanges(runs, q, lo, hi, visit);
+      ForEachRunInRanges(runs, q, lo, hi, [&](int, Index b) { visit(b); });
     }
     else
     {
