@@ -19,7 +19,7 @@
 //                      [--no-atomic-counts] [--block-labeling auto|always|never]
 //                      [--strip-labeling auto|always|never] [--no-dependent-launches]
 //                      [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never]
-//                      [--json FILE]
+//                      [--vote-order auto|always|never] [--json FILE]
 // --block-labeling: where labels only under full connectivity may take the
 // block labeling (cuda/BlockLabeling.cuh), when it does (auto: by the runs'
 // mean length, as users get it; always and never compare the two).
@@ -37,6 +37,9 @@
 // the rows' foreground bits (cuda/RowPairLinks.cuh) instead of searching
 // the runs (auto: labels only, by the runs' mean length and the sampled
 // density, as users get it; always and never compare the two).
+// --vote-order: whether the feature votes take the units in component order
+// (cuda/ComponentOrder.cuh; auto: where the runs' grouping sorts them
+// anyway, as users get it; always and never compare).
 #include "RandomImages.h"
 #include "cca/Engine.h"
 
@@ -82,6 +85,7 @@ struct Settings : ccabench::ProtocolOptions
   bool                        dependentLaunches = true; ///< --no-dependent-launches: false
   std::int64_t                linkFanIn = 0;            ///< --link-fan-in N (0: the default)
   std::string                 rowBitLinks = "auto";     ///< --row-bit-links auto|always|never
+  std::string                 voteOrder = "auto";       ///< --vote-order auto|always|never
   std::int64_t                linkBlockRows = 0;        ///< --link-block-rows N (0: the default)
   std::string                 backend = "cuda";
   std::vector<cca::Algorithm> algorithms{ cca::Algorithm::Default };     ///< --algorithm NAME|all
@@ -300,6 +304,7 @@ WriteJson(const std::string &              file,
       << "\",\n  \"stripLabeling\": \"" << s.stripLabeling
       << "\",\n  \"dependentLaunches\": " << (s.dependentLaunches ? "true" : "false")
       << ",\n  \"linkFanIn\": " << s.linkFanIn << ",\n  \"rowBitLinks\": \"" << s.rowBitLinks << "\""
+      << ",\n  \"voteOrder\": \"" << s.voteOrder << "\""
       << ",\n  \"linkBlockRows\": " << s.linkBlockRows
       << ",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false") << ",\n  \"kernelMs\": \""
       << (s.labelsOnDevice ? "uploadMs (the run count on the device image) + labelMs + featuresMs"
@@ -377,11 +382,12 @@ const char * const Usage =
   " [--connectivity face|full|both] [--outputs features|all|labels] [--labels-on-device] [--backend cuda|cpu]"
   " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--no-atomic-counts]"
   " [--block-labeling auto|always|never] [--strip-labeling auto|always|never] [--no-dependent-launches]"
-  " [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never] [--json FILE]\n";
+  " [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never] [--vote-order auto|always|never]"
+  " [--json FILE]\n";
 
 /** Parses the command line into s; returns 0 to go on, else the exit code. */
-/** Whether a value of --block-labeling, --strip-labeling or --row-bit-links
- *  is one of the three choices. */
+/** Whether a value of --block-labeling, --strip-labeling, --row-bit-links
+ *  or --vote-order is one of the three choices. */
 bool
 IsChoice(const std::string & value)
 {
@@ -390,7 +396,7 @@ IsChoice(const std::string & value)
 
 #ifdef CCA_HAVE_CUDA
 /** The engine's choice for such a value (Use: BlockLabelingUse,
- *  StripLabelingUse or RowBitLinksUse). */
+ *  StripLabelingUse, RowBitLinksUse or VoteOrderUse). */
 template <class Use>
 Use
 UseOf(const std::string & value)
@@ -433,6 +439,8 @@ Parse(int argc, char * argv[], Settings & s)
       s.linkFanIn = std::stoll(next());
     else if (arg == "--row-bit-links")
       s.rowBitLinks = next();
+    else if (arg == "--vote-order")
+      s.voteOrder = next();
     else if (arg == "--link-block-rows")
       s.linkBlockRows = std::stoll(next());
     else if (arg == "--backend")
@@ -501,13 +509,15 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--link-fan-in must be 2 or more";
   else if (!IsChoice(s.rowBitLinks))
     problem = "--row-bit-links must be auto, always or never";
+  else if (!IsChoice(s.voteOrder))
+    problem = "--vote-order must be auto, always or never";
   else if (s.linkBlockRows < 0)
     problem = "--link-block-rows must be 0 (the default) or more";
 #ifndef CCA_HAVE_CUDA
   else if (s.blockLabeling != "auto" || s.stripLabeling != "auto" || !s.dependentLaunches || s.linkFanIn != 0 ||
-           s.rowBitLinks != "auto" || s.linkBlockRows != 0)
-    problem = "--block-labeling, --strip-labeling, --no-dependent-launches, --link-fan-in, --link-block-rows and "
-              "--row-bit-links need a build with the CUDA backend";
+           s.rowBitLinks != "auto" || s.linkBlockRows != 0 || s.voteOrder != "auto")
+    problem = "--block-labeling, --strip-labeling, --no-dependent-launches, --link-fan-in, --link-block-rows, "
+              "--row-bit-links and --vote-order need a build with the CUDA backend";
 #endif
   if (!problem.empty())
   {
@@ -670,6 +680,7 @@ main(int argc, char * argv[])
   cca::cuda::SetLinkFanIn(s.linkFanIn);
   cca::cuda::SetRowBitLinks(UseOf<cca::cuda::RowBitLinksUse>(s.rowBitLinks));
   cca::cuda::SetLinkBlockRows(s.linkBlockRows);
+  cca::cuda::SetVoteOrder(UseOf<cca::cuda::VoteOrderUse>(s.voteOrder));
 #endif
   if (s.backend == "cuda" && !cca::Engine::CudaAvailable())
   {

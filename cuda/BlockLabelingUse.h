@@ -1,6 +1,7 @@
 // When the CUDA backend labels by blocks of pixels (BlockLabeling.cuh) or
 // by the runs of strips of two rows (StripLabeling.cuh) instead of runs,
-// and when it joins runs from the rows' foreground bits. Plain C++: the test hooks
+// when it joins runs from the rows' foreground bits, and when its feature
+// votes take the units in component order. Plain C++: the test hooks
 // (CudaBackendTesting.h) and the benchmarks name it too.
 #ifndef cca_cuda_BlockLabelingUse_h
 #define cca_cuda_BlockLabelingUse_h
@@ -36,6 +37,15 @@ enum class RowBitLinksUse
   Automatic, ///< labels only, where the runs are short and the density suits it (LabelStage.cuh)
   Always,    ///< every byte mask whose rows fit, with or without the table
   Never
+};
+
+/** Whether the default algorithm's feature votes take the units in
+ *  component order (ComponentOrder.cuh; HostSequence::VotesInComponentOrder). */
+enum class VoteOrderUse
+{
+  Automatic, ///< where the runs' grouping sorts them anyway (the runs requested, no selection)
+  Always,    ///< sorted for the votes alone too
+  Never      ///< raster order
 };
 
 } // namespace cuda

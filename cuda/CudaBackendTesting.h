@@ -66,6 +66,13 @@ SetLinkFanIn(std::int64_t fanIn);
 void
 SetRowBitLinks(RowBitLinksUse use);
 
+/** Whether the feature votes of CUDA backends take the units in component
+ *  order where the runs' grouping sorts them anyway (Automatic, the
+ *  default), always, or never. Tests take both orders; benchmarks compare
+ *  them. */
+void
+SetVoteOrder(VoteOrderUse use);
+
 /** Rows of the blocks the union-find of CUDA backends joins first
  *  (ForEachLinkPass); 0: the default (LabelStage's choice by dimension
  *  and run length). Benchmarks compare. */

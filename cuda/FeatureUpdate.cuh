@@ -407,7 +407,9 @@ enum class HotFolding
  *  first run: above the percolation threshold, the giant one) are folded
  *  further in shared memory (HotFoldingV) and reach global memory once per
  *  block; without, each voting lane merges its record with plain atomics.
- *  fullMask, pixels: RunVote's. Counting: the instrumentation is compiled in
+ *  fullMask, pixels: RunVote's. order: the units in component order
+ *  (ComponentOrder.cuh; a warp then meets few components), or null for
+ *  raster order. Counting: the instrumentation is compiled in
  *  (counter is ignored otherwise). Launch with at most BlockThreads threads
  *  a block. */
 template <class Index,
@@ -423,7 +425,8 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
                          ComponentFeatures * table,
                          UpdateCounter       counter,
                          bool                fullMask,
-                         ForegroundRows      pixels)
+                         ForegroundRows      pixels,
+                         const Index * __restrict__ order)
 {
   AwaitPrecedingKernel();
   constexpr bool               Counting = CountingV == UpdateCounting::On;
@@ -438,7 +441,9 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
     if (threadIdx.x == 0)
     {
       const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * blockDim.x;
-      hotKey = first < static_cast<std::int64_t>(runs.count) ? label[first] : runs.count;
+      hotKey = first < static_cast<std::int64_t>(runs.count)
+                 ? label[order != nullptr ? order[first] : static_cast<Index>(first)]
+                 : runs.count;
       detail::ClearFeatures(hot);
     }
     if constexpr (Slots)
@@ -454,8 +459,9 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
   const std::int64_t stride = WarpCount() * WarpSize;
   for (std::int64_t base = GlobalWarp() * WarpSize; base < static_cast<std::int64_t>(runs.count); base += stride)
   {
-    const Index a = static_cast<Index>(base + LaneId());
-    const bool  valid = a < runs.count;
+    const Index i = static_cast<Index>(base + LaneId());
+    const bool  valid = i < runs.count;
+    const Index a = valid && order != nullptr ? order[i] : i;
     // Invalid lanes get a key no run has (labels are < count).
     Index             key = runs.count;
     bool              votes = false;

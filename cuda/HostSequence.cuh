@@ -50,6 +50,7 @@
 #define cca_cuda_HostSequence_cuh
 
 #include "BlockLabeling.cuh"
+#include "ComponentOrder.cuh"
 #include "ForegroundBits.cuh"
 #include "Frame.cuh"
 #include "HistogramStage.cuh"
@@ -485,6 +486,14 @@ public:
     m_Labeling.SetRowBitLinks(use);
   }
 
+  /** Tests and benchmarks: whether the feature votes take the units in
+   *  component order (VotesInComponentOrder). */
+  void
+  SetVoteOrder(VoteOrderUse use)
+  {
+    m_VoteOrder = use;
+  }
+
   /** Tests and benchmarks: when runs that fit the block labeling take it
    *  (Automatic: by the runs' mean length). */
   void
@@ -569,10 +578,23 @@ private:
     result.objectsFound = static_cast<std::int64_t>(components.count);
     // Labels only (cca::ValidateInput: then no selection, no feature image): no table.
     const bool features = options.computeFeatures;
+    // The units in component order for the votes, sorted once for them and
+    // the runs' grouping when that sorts by the same labels (ComponentOrder.cuh).
+    const bool            groupsSameLabels = options.computeRuns && !options.selection.Active() && !S::SplitUnits;
+    ComponentOrder<Index> order;
+    if (features && VotesInComponentOrder<S>(options, components.count, groupsSameLabels))
+    {
+      // The ranks are no longer needed (at least as many as the units).
+      order = m_Order.Sort(device,
+                           components.label,
+                           labeled.units.count,
+                           BitsFor(static_cast<std::uint64_t>(components.count)),
+                           components.rank);
+    }
     if (features)
     {
       WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) {
-        table.template Build<Index, S>(device, frame, labeled, components, m_Counts);
+        table.template Build<Index, S>(device, frame, labeled, components, m_Counts, order.index);
       });
     }
     DenseTable<Device> &  dense = std::get<DenseTable<Device>>(m_Tables); // the only table with groups
@@ -613,13 +635,30 @@ private:
       m_Intensity.Vote(device, frame, deviceFeature, labeled.runs, runLabel, Index{ 0 }, Index{ 0 }, dense.Table());
       m_Histograms.Build(device, frame, deviceFeature, labeled.runs, runLabel, Index{ 0 }, Index{ 0 }, dense.Table());
     }
-    m_Outputs.template Write<Index, S>(device, frame, deviceImage, labeled, components, runLabel);
+    m_Outputs.template Write<Index, S>(
+      device, frame, deviceImage, labeled, components, runLabel, groupsSameLabels ? order : ComponentOrder<Index>{});
     if (components.deviceCount != nullptr) // deferred: labels only, no selection
     {
       NumberingStage<Device>::ReadCount(device, components);
       result.objectsFound = static_cast<std::int64_t>(components.count);
     }
     return MeasuredObjects<Index>{ components.count, objectKeys };
+  }
+
+  /** Whether the feature votes take the units in component order: the
+   *  default algorithm's dense table, where the runs' grouping sorts them
+   *  by the same labels anyway (sharedSort), or as a test or benchmark asks.
+   *  The papers' strategies vote in raster order, as reproduced. */
+  template <class S, class Index>
+  bool
+  VotesInComponentOrder(const Options & options, Index components, bool sharedSort) const
+  {
+    if (options.algorithm != Algorithm::Default || options.featureCompaction != FeatureCompaction::Scan ||
+        S::Merge == FeatureMerge::OnTheFly || components < 2 || m_VoteOrder == VoteOrderUse::Never)
+    {
+      return false;
+    }
+    return m_VoteOrder == VoteOrderUse::Always || sharedSort;
   }
 
   /** Whether this run labels by blocks (BlockLabeling.cuh) instead of
@@ -729,25 +768,27 @@ private:
    *  four rows a warp cost more than fewer runs save). */
   static constexpr std::int64_t TubePixelsPerRun = 32;
 
-  UploadStage<Device>        m_Upload;
-  UploadStage<Device>        m_FeatureUpload;
-  LabelStage<Device>         m_Labeling;
-  NumberingStage<Device>     m_Numbering;
-  ValueGroupingStage<Device> m_Grouping;
-  FeatureTables<Device>      m_Tables;
-  SelectionStage<Device>     m_Selection;
-  IntensityStage<Device>     m_Intensity;
-  HistogramStage<Device>     m_Histograms;
-  BlockLabelingStage<Device> m_Blocks;
-  StripLabelingStage<Device> m_Strips;
-  OutputStage<Device>        m_Outputs;
-  UpdateCounts<Device>       m_Counts;
-  typename Device::Buffer    m_SelectedKeys;
-  std::vector<double>        m_Medians;
-  std::vector<std::uint64_t> m_HostKeys;
-  bool                       m_ForceWideIndex = false;
-  BlockLabelingUse           m_BlockLabeling = BlockLabelingUse::Automatic;
-  StripLabelingUse           m_StripLabeling = StripLabelingUse::Automatic;
+  UploadStage<Device>         m_Upload;
+  ComponentOrderStage<Device> m_Order;
+  VoteOrderUse                m_VoteOrder = VoteOrderUse::Automatic;
+  UploadStage<Device>         m_FeatureUpload;
+  LabelStage<Device>          m_Labeling;
+  NumberingStage<Device>      m_Numbering;
+  ValueGroupingStage<Device>  m_Grouping;
+  FeatureTables<Device>       m_Tables;
+  SelectionStage<Device>      m_Selection;
+  IntensityStage<Device>      m_Intensity;
+  HistogramStage<Device>      m_Histograms;
+  BlockLabelingStage<Device>  m_Blocks;
+  StripLabelingStage<Device>  m_Strips;
+  OutputStage<Device>         m_Outputs;
+  UpdateCounts<Device>        m_Counts;
+  typename Device::Buffer     m_SelectedKeys;
+  std::vector<double>         m_Medians;
+  std::vector<std::uint64_t>  m_HostKeys;
+  bool                        m_ForceWideIndex = false;
+  BlockLabelingUse            m_BlockLabeling = BlockLabelingUse::Automatic;
+  StripLabelingUse            m_StripLabeling = StripLabelingUse::Automatic;
 };
 
 } // namespace cuda

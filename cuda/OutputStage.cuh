@@ -14,6 +14,7 @@
 
 #include "BlockLabeling.cuh"
 #include "Compaction.cuh"
+#include "ComponentOrder.cuh"
 #include "Frame.cuh"
 #include "LabelStage.cuh"
 #include "NumberingStage.cuh"
@@ -33,31 +34,22 @@ namespace cca
 namespace cuda
 {
 
-/** Number of bits needed for values 0 .. n - 1 (at least 1). */
-inline int
-BitsFor(std::uint64_t n)
-{
-  int bits = 1;
-  while (bits < 64 && (std::uint64_t{ 1 } << bits) < n)
-  {
-    ++bits;
-  }
-  return bits;
-}
-
 template <class Device>
 class OutputStage
 {
 public:
-  /** The outputs frame.options asks for, on the device. */
+  /** The outputs frame.options asks for, on the device. sorted: the runs in
+   *  component order by runLabel if sorted already (the feature votes'
+   *  order), else empty. */
   template <class Index, class S>
   void
-  Write(Device &                    device,
-        const Frame &               frame,
-        const void *                image,
-        const LabeledUnits<Index> & l,
-        const Components<Index> &   c,
-        const Index *               fullRunLabel = nullptr)
+  Write(Device &                      device,
+        const Frame &                 frame,
+        const void *                  image,
+        const LabeledUnits<Index> &   l,
+        const Components<Index> &     c,
+        const Index *                 fullRunLabel = nullptr,
+        const ComponentOrder<Index> & sorted = {})
   {
     Begin(l.runs.count, c.count);
     if (l.units.count == 0)
@@ -81,7 +73,7 @@ public:
     }
     if (frame.options.computeRuns)
     {
-      GroupRuns(device, frame, l.runs, runLabel, c);
+      GroupRuns(device, frame, l.runs, runLabel, c, sorted);
     }
   }
 
@@ -299,38 +291,33 @@ private:
 
   template <class Index>
   void
-  GroupRuns(Device &                  device,
-            const Frame &             frame,
-            const RunArrays<Index> &  runs,
-            const Index *             runLabel,
-            const Components<Index> & c)
+  GroupRuns(Device &                      device,
+            const Frame &                 frame,
+            const RunArrays<Index> &      runs,
+            const Index *                 runLabel,
+            const Components<Index> &     c,
+            const ComponentOrder<Index> & sorted)
   {
     const Index    count = runs.count;
     const unsigned runBlocks = BlocksFor(static_cast<std::int64_t>(count), BlockThreads);
     m_Grouped = Reserve<cca::Run>(m_GroupedRuns, count, "grouped runs");
     m_Offsets = Reserve<std::int64_t>(m_RunOffsets, static_cast<std::size_t>(c.count) + 1, "run offsets");
-    // The runs in component order: sorted by label, or, with one component
-    // and no selection (a single organ's mask, a full image), in raster
-    // order as they are (H200, 8192^2 all foreground: the sort's five
-    // kernels took 19 of 248 us).
-    const Index * sortedRun = nullptr;
-    const Index * sortedLabel = runLabel;
-    if (c.count > 1 || frame.options.selection.Active())
+    // The runs in component order: sorted by label (here, or already for
+    // the feature votes), or, with one component and no selection (a single
+    // organ's mask, a full image), in raster order as they are (H200,
+    // 8192^2 all foreground: the sort's five kernels took 19 of 248 us).
+    ComponentOrder<Index> order = sorted;
+    if (order.index == nullptr && (c.count > 1 || frame.options.selection.Active()))
     {
-      auto *  valuesIn = Reserve<Index>(m_SortValuesIn, count, "run order");
-      auto *  valuesOut = Reserve<Index>(m_SortValuesOut, count, "sorted run order");
-      Index * keysOut = c.rank; // the ranks are no longer needed (at least as many as the runs)
-      LaunchIota(device, "iota kernel", count, valuesIn);
-      device.SortPairs("sorting runs by component",
-                       runLabel,
-                       keysOut,
-                       valuesIn,
-                       valuesOut,
-                       static_cast<std::int64_t>(count),
-                       BitsFor(static_cast<std::uint64_t>(c.count) + (frame.options.selection.Active() ? 1 : 0)));
-      sortedRun = valuesOut;
-      sortedLabel = keysOut;
+      // The ranks are no longer needed (at least as many as the runs).
+      order = m_Order.Sort(device,
+                           runLabel,
+                           count,
+                           BitsFor(static_cast<std::uint64_t>(c.count) + (frame.options.selection.Active() ? 1 : 0)),
+                           c.rank);
     }
+    const Index * sortedRun = order.index;
+    const Index * sortedLabel = order.index != nullptr ? order.label : runLabel;
     device.Launch("run gathering kernel",
                   runBlocks,
                   BlockThreads,
@@ -344,18 +331,17 @@ private:
                   m_Offsets);
   }
 
-  typename Device::Buffer m_RunLabel; ///< per full run, when the units are pieces of runs
-  typename Device::Buffer m_LabelImage;
-  typename Device::Buffer m_SortValuesIn;
-  typename Device::Buffer m_SortValuesOut;
-  typename Device::Buffer m_GroupedRuns;
-  typename Device::Buffer m_RunOffsets;
-  void *                  m_Labels = nullptr;
-  std::size_t             m_DeviceLabelBytes = 0; ///< bytes of a label in m_Labels
-  cca::Run *              m_Grouped = nullptr;
-  std::int64_t *          m_Offsets = nullptr;
-  std::size_t             m_Runs = 0;
-  std::size_t             m_Components = 0;
+  typename Device::Buffer     m_RunLabel; ///< per full run, when the units are pieces of runs
+  typename Device::Buffer     m_LabelImage;
+  ComponentOrderStage<Device> m_Order;
+  typename Device::Buffer     m_GroupedRuns;
+  typename Device::Buffer     m_RunOffsets;
+  void *                      m_Labels = nullptr;
+  std::size_t                 m_DeviceLabelBytes = 0; ///< bytes of a label in m_Labels
+  cca::Run *                  m_Grouped = nullptr;
+  std::int64_t *              m_Offsets = nullptr;
+  std::size_t                 m_Runs = 0;
+  std::size_t                 m_Components = 0;
 };
 
 } // namespace cuda

@@ -46,14 +46,16 @@ public:
   /** The first copy before the backend has seen a frame. */
   static constexpr std::int64_t InitialCopyGuess = 1024;
 
-  /** TMK does the feature accumulation itself, from the units' records. */
+  /** TMK does the feature accumulation itself, from the units' records
+   *  (order: ignored). */
   template <class Index, class S>
   void
   Build(Device &                    device,
         const Frame &               frame,
         const LabeledUnits<Index> & l,
         const Components<Index> &   c,
-        const UpdateCounts<Device> &)
+        const UpdateCounts<Device> &,
+        const Index *)
   {
     m_Capacity = static_cast<std::int64_t>(l.units.count);
     m_Components = static_cast<std::int64_t>(c.count);

@@ -34,7 +34,8 @@ namespace cuda
 
 /** AccumulateFeaturesKernel with the vote policy Votes on a resident grid:
  *  each block folds many tiles' votes for its hot component before
- *  touching memory. Counting runs a separate instantiation: the production
+ *  touching memory. order: the units in component order, or null (raster
+ *  order). Counting runs a separate instantiation: the production
  *  kernel carries no counting code. */
 template <class Index, class Votes, class Device>
 void
@@ -43,7 +44,8 @@ LaunchVotes(Device &                    device,
             const LabeledUnits<Index> & l,
             const Index *               voteKey,
             ComponentFeatures *         table,
-            UpdateCounter               counter)
+            UpdateCounter               counter,
+            const Index *               order)
 {
   const unsigned blocks = BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads);
   auto           launch = [&](auto kernel) {
@@ -59,7 +61,8 @@ LaunchVotes(Device &                    device,
                                    table,
                                    counter,
                                    frame.fullMask,
-                                   l.pairPixels);
+                                   l.pairPixels,
+                                   order);
   };
   // The papers' strategies fold as reproduced; the default algorithm
   // without shared-memory atomics (FeatureUpdate.cuh, HotFolding).
@@ -77,7 +80,8 @@ LaunchVotes(Device &                    device,
 }
 
 /** Fills table (entries entries, entryRoot[e] the root unit of entry e)
- *  with the features of strategy S, votes keyed by voteKey. */
+ *  with the features of strategy S, votes keyed by voteKey, the units
+ *  taken in order (null: raster order). */
 template <class Index, class S, class Device>
 void
 VoteTable(Device &                    device,
@@ -87,7 +91,8 @@ VoteTable(Device &                    device,
           const Index *               entryRoot,
           const Index *               voteKey,
           ComponentFeatures *         table,
-          UpdateCounter               votes)
+          UpdateCounter               votes,
+          const Index *               order)
 {
   const unsigned tableBlocks = BlocksFor(static_cast<std::int64_t>(entries), BlockThreads);
   if constexpr (S::Merge == FeatureMerge::OnTheFly)
@@ -106,7 +111,7 @@ VoteTable(Device &                    device,
       // share a component; their pairs are voted now that labels exist.
       using Conditional =
         VotePolicy<VoteFolding::None, SingleUnitComponents::Voted, S::Units::Span, PairVotes::Conditional>;
-      LaunchVotes<Index, Conditional>(device, frame, l, voteKey, table, votes);
+      LaunchVotes<Index, Conditional>(device, frame, l, voteKey, table, votes, order);
     }
     device.Launch("feature finalizing kernel",
                   tableBlocks,
@@ -131,7 +136,7 @@ VoteTable(Device &                    device,
                   frame.geometry,
                   frame.faces,
                   table);
-    LaunchVotes<Index, Votes>(device, frame, l, voteKey, table, votes);
+    LaunchVotes<Index, Votes>(device, frame, l, voteKey, table, votes, order);
     device.Launch("feature finalizing kernel",
                   tableBlocks,
                   BlockThreads,
@@ -150,13 +155,15 @@ class DenseTable
 public:
   static constexpr FeatureCompaction Compaction = FeatureCompaction::Scan;
 
+  /** order: the units in component order (ComponentOrder.cuh), or null. */
   template <class Index, class S>
   void
   Build(Device &                     device,
         const Frame &                frame,
         const LabeledUnits<Index> &  l,
         const Components<Index> &    c,
-        const UpdateCounts<Device> & counts)
+        const UpdateCounts<Device> & counts,
+        const Index *                order)
   {
     m_Entries = static_cast<std::size_t>(c.count);
     m_Device = nullptr;
@@ -165,7 +172,7 @@ public:
       return;
     }
     m_Device = Reserve<ComponentFeatures>(m_Table, c.count, "the feature table");
-    VoteTable<Index, S>(device, frame, l, c.count, c.rootOf, c.label, m_Device, counts.Votes());
+    VoteTable<Index, S>(device, frame, l, c.count, c.rootOf, c.label, m_Device, counts.Votes(), order);
   }
 
   void
@@ -225,13 +232,15 @@ class SparseTable
 public:
   static constexpr FeatureCompaction Compaction = FeatureCompaction::None;
 
+  /** order: ignored (keyed by root units, the votes go in raster order). */
   template <class Index, class S>
   void
   Build(Device &                     device,
         const Frame &                frame,
         const LabeledUnits<Index> &  l,
         const Components<Index> &    c,
-        const UpdateCounts<Device> & counts)
+        const UpdateCounts<Device> & counts,
+        const Index *)
   {
     const Index units = l.units.count;
     m_Entries = static_cast<std::size_t>(units);
@@ -244,7 +253,7 @@ public:
     auto * identity = Reserve<Index>(m_RootIndex, units, "sparse table roots");
     LaunchIota(device, "iota kernel", units, identity);
     m_Device = Reserve<ComponentFeatures>(m_Table, units, "the feature table");
-    VoteTable<Index, S>(device, frame, l, units, identity, l.parent, m_Device, counts.Votes());
+    VoteTable<Index, S>(device, frame, l, units, identity, l.parent, m_Device, counts.Votes(), nullptr);
   }
 
   void

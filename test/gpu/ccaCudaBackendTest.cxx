@@ -550,6 +550,48 @@ RowBitLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & t
   }
 }
 
+/** Feature tables whose votes take the units in component order always or
+ *  never (cuda/ComponentOrder.cuh): with the runs, whose grouping then
+ *  shares the sort, or without; with a selection, which sorts again. */
+void
+VoteOrderChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
+{
+  const cca::cuda::VoteOrderUse uses[] = { cca::cuda::VoteOrderUse::Always, cca::cuda::VoteOrderUse::Never };
+  const double                  densities[] = { 0.1, 0.3, 0.5, 0.6, 0.8 };
+  const int                     granularities[] = { 1, 1, 2, 4, 16 };
+  const int                     cases = quick ? 8 : 60;
+  for (int i = 0; i < cases; ++i)
+  {
+    const std::uint32_t caseSeed = 1400000 + seed + static_cast<std::uint32_t>(i);
+    std::mt19937        rng(caseSeed);
+    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    const auto          use = uses[i % 2];
+    const int           dim = pick(2) == 0 ? 3 : 2;
+    const std::int64_t  nx = 1 + pick(700);
+    const std::int64_t  ny = dim == 2 ? 1 + pick(400) : 1 + pick(60);
+    const std::int64_t  nz = dim == 3 ? 1 + pick(24) : 1;
+    const Mask          mask = RandomMask(dim, nx, ny, nz, densities[pick(5)], granularities[pick(5)], caseSeed);
+    cca::Options        options;
+    options.connectivity = pick(2) == 0 ? Connectivity::Face : Connectivity::Full;
+    options.computeRuns = pick(3) != 0;
+    options.computeFeatures = true;
+    options.labelImageType = pick(3) == 0 ? LabelImageType::None : LabelImageType::UInt32;
+    if (pick(4) == 0)
+    {
+      options.selection.minimumPixels = 2;
+      options.selection.orderBySize = pick(2) == 0;
+    }
+    cca::cuda::SetVoteOrder(use);
+    Check(engine,
+          Plain(mask),
+          options,
+          std::string("votes in ") + (use == cca::cuda::VoteOrderUse::Always ? "component" : "raster") +
+            " order seed=" + std::to_string(caseSeed),
+          tally);
+    cca::cuda::SetVoteOrder(cca::cuda::VoteOrderUse::Automatic);
+  }
+}
+
 /** Labels only under full connectivity with the label image as the only
  *  output: the runs the block labeling takes (cuda/BlockLabeling.cuh). */
 void
@@ -1344,6 +1386,14 @@ main(int argc, char * argv[])
                 << std::endl;
     }
 
+    Tally voteOrders;
+    if (isDefault)
+    {
+      VoteOrderChecks(engine, quick, seed, voteOrders);
+      std::cout << name << " vote orders: " << voteOrders.passed << " passed, " << voteOrders.failed << " failed"
+                << std::endl;
+    }
+
     Tally climbing;
     {
       // Every numbering climbs from several runs a thread, as by default
@@ -1368,11 +1418,11 @@ main(int argc, char * argv[])
     const int algorithmFailed = random.failed + edge.failed + repeat.failed + counting.failed + wide.failed +
                                 big.failed + compaction.failed + slabs.failed + regions.failed + blocks.failed +
                                 strips.failed + sampling.failed + climbing.failed + ordinary.failed + fanIns.failed +
-                                rowBits.failed;
+                                rowBits.failed + voteOrders.failed;
     const int algorithmPassed = random.passed + edge.passed + repeat.passed + counting.passed + wide.passed +
                                 big.passed + compaction.passed + slabs.passed + regions.passed + blocks.passed +
                                 strips.passed + sampling.passed + climbing.passed + ordinary.passed + fanIns.passed +
-                                rowBits.passed;
+                                rowBits.passed + voteOrders.passed;
     std::cout << name << ": " << algorithmPassed << " passed, " << algorithmFailed << " failed in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - algorithmStart).count() << " s"
               << std::endl;
