@@ -266,7 +266,7 @@ RunVote(const RunArrays<Index> &   runs,
     return any;
   }
   RowStep steps[4];
-  FollowingRows(true, steps); // steps[0], the next row of the slice, is a plane's only one
+  FollowingRows(steps);
   const auto visit = [&](int s, Index b) {
     bool counts;
     if constexpr (Votes::Pairs == PairVotes::All)

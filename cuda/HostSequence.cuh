@@ -585,11 +585,11 @@ private:
     if (features && VotesInComponentOrder<S>(options, components.count, groupsSameLabels))
     {
       // The ranks are no longer needed (at least as many as the units).
-      order = m_Order.Sort(device,
-                           components.label,
-                           labeled.units.count,
-                           BitsFor(static_cast<std::uint64_t>(components.count)),
-                           components.rank);
+      order = m_Outputs.Order().Sort(device,
+                                     components.label,
+                                     labeled.units.count,
+                                     BitsFor(static_cast<std::uint64_t>(components.count)),
+                                     components.rank);
     }
     if (features)
     {
@@ -768,27 +768,26 @@ private:
    *  four rows a warp cost more than fewer runs save). */
   static constexpr std::int64_t TubePixelsPerRun = 32;
 
-  UploadStage<Device>         m_Upload;
-  ComponentOrderStage<Device> m_Order;
-  VoteOrderUse                m_VoteOrder = VoteOrderUse::Automatic;
-  UploadStage<Device>         m_FeatureUpload;
-  LabelStage<Device>          m_Labeling;
-  NumberingStage<Device>      m_Numbering;
-  ValueGroupingStage<Device>  m_Grouping;
-  FeatureTables<Device>       m_Tables;
-  SelectionStage<Device>      m_Selection;
-  IntensityStage<Device>      m_Intensity;
-  HistogramStage<Device>      m_Histograms;
-  BlockLabelingStage<Device>  m_Blocks;
-  StripLabelingStage<Device>  m_Strips;
-  OutputStage<Device>         m_Outputs;
-  UpdateCounts<Device>        m_Counts;
-  typename Device::Buffer     m_SelectedKeys;
-  std::vector<double>         m_Medians;
-  std::vector<std::uint64_t>  m_HostKeys;
-  bool                        m_ForceWideIndex = false;
-  BlockLabelingUse            m_BlockLabeling = BlockLabelingUse::Automatic;
-  StripLabelingUse            m_StripLabeling = StripLabelingUse::Automatic;
+  UploadStage<Device>        m_Upload;
+  UploadStage<Device>        m_FeatureUpload;
+  LabelStage<Device>         m_Labeling;
+  NumberingStage<Device>     m_Numbering;
+  ValueGroupingStage<Device> m_Grouping;
+  FeatureTables<Device>      m_Tables;
+  SelectionStage<Device>     m_Selection;
+  IntensityStage<Device>     m_Intensity;
+  HistogramStage<Device>     m_Histograms;
+  BlockLabelingStage<Device> m_Blocks;
+  StripLabelingStage<Device> m_Strips;
+  OutputStage<Device>        m_Outputs;
+  UpdateCounts<Device>       m_Counts;
+  typename Device::Buffer    m_SelectedKeys;
+  std::vector<double>        m_Medians;
+  std::vector<std::uint64_t> m_HostKeys;
+  bool                       m_ForceWideIndex = false;
+  BlockLabelingUse           m_BlockLabeling = BlockLabelingUse::Automatic;
+  StripLabelingUse           m_StripLabeling = StripLabelingUse::Automatic;
+  VoteOrderUse               m_VoteOrder = VoteOrderUse::Automatic;
 };
 
 } // namespace cuda

@@ -77,6 +77,14 @@ public:
     }
   }
 
+  /** The runs' sort by component, which the feature votes may take first
+   *  (HostSequence.cuh): its buffers serve both, so an engine holds one set. */
+  ComponentOrderStage<Device> &
+  Order()
+  {
+    return m_Order;
+  }
+
   /** The label image of a block labeling (BlockLabeling.cuh), the only
    *  output that labeling gives. */
   template <class Index>

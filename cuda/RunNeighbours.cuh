@@ -43,19 +43,15 @@ PrecedingRows(bool full, bool volume, RowStep (&steps)[4])
 
 /** Rows later than a run's row among its 8 (y, z) neighbours: with their
  *  mirror images they cover every neighbour row once. Used for pair counts,
- *  which need all neighbour classes whatever the connectivity. */
-__device__ __forceinline__ int
-FollowingRows(bool volume, RowStep (&steps)[4])
+ *  which need all neighbour classes whatever the connectivity. The first,
+ *  the next row of the slice, is a plane's only one. */
+__device__ __forceinline__ void
+FollowingRows(RowStep (&steps)[4])
 {
-  int n = 0;
-  steps[n++] = RowStep{ 1, 0 };
-  if (volume)
-  {
-    steps[n++] = RowStep{ -1, 1 };
-    steps[n++] = RowStep{ 0, 1 };
-    steps[n++] = RowStep{ 1, 1 };
-  }
-  return n;
+  steps[0] = RowStep{ 1, 0 };
+  steps[1] = RowStep{ -1, 1 };
+  steps[2] = RowStep{ 0, 1 };
+  steps[3] = RowStep{ 1, 1 };
 }
 
 /** Row index of the neighbour of row (y, z) at step, or -1 outside the image. */
