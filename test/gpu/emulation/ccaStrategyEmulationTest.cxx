@@ -185,6 +185,18 @@ OptionsFor(Algorithm algorithm, bool full)
   return options;
 }
 
+/** The feature votes' order for a case, from its seed without drawing from
+ *  its generator (the cases stay what they were): in component order
+ *  always (with a selection or without the runs, sorted for the votes
+ *  alone, then again for the runs), never, or where the runs' grouping
+ *  shares the sort (cuda/ComponentOrder.cuh). */
+VoteOrderUse
+VoteOrderOf(std::uint32_t caseSeed)
+{
+  const VoteOrderUse uses[] = { VoteOrderUse::Always, VoteOrderUse::Never, VoteOrderUse::Automatic };
+  return uses[caseSeed % 3];
+}
+
 /** cases random cases, case k seeded with seed + k: check(caseSeed, pick)
  *  returns what failed (empty when it passed), printed with its seed, as is
  *  an exception it throws (an engine's consistency check); then the tally
@@ -279,6 +291,7 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
     emulator.sequence.SetLinkFanIn(pick(2) != 0 ? 2 + pick(4) : 0);
     emulator.sequence.SetRowBitLinks(pick(2) != 0 ? cudaemulated::RowBitLinksUse::Always
                                                   : cudaemulated::RowBitLinksUse::Automatic);
+    emulator.sequence.SetVoteOrder(VoteOrderOf(caseSeed));
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, granularity, caseSeed * 7919u);
     // The numbering's climbs from several runs a thread, which by default
     // only images of millions of runs take (NumberComponentsKernel).
@@ -367,6 +380,7 @@ ByteLabelImageSuite(int cases, std::uint32_t seed)
     emulator.sequence.SetLinkFanIn(pick(2) != 0 ? 2 + pick(4) : 0);
     emulator.sequence.SetRowBitLinks(pick(2) != 0 ? cudaemulated::RowBitLinksUse::Always
                                                   : cudaemulated::RowBitLinksUse::Automatic);
+    emulator.sequence.SetVoteOrder(VoteOrderOf(caseSeed));
     Options options = OptionsFor(Algorithm::Default, pick(2) != 0);
     options.labelImageType = pick(2) != 0 ? LabelImageType::UInt64 : LabelImageType::UInt32;
     options.computeFeatures = pick(3) != 0;
@@ -379,6 +393,36 @@ ByteLabelImageSuite(int cases, std::uint32_t seed)
       RandomBlockImage(c.size[0], c.size[1], c.size[2], density, large ? 1 : 1 + pick(4), caseSeed * 2654435761u);
     const auto run = BytesInPlaceOrBits(c, options, pick);
     return Described(c, EmulateAndCompare(engine, emulator, c, options, pick(4) == 0, run));
+  });
+}
+
+/** The default algorithm's feature table with its votes in component order
+ *  always, never or where the runs' grouping shares the sort
+ *  (cuda/ComponentOrder.cuh), the runs asked or not, three cases in four
+ *  with a selection (which relabels the runs, so their grouping sorts
+ *  again, and half the time numbers the objects by size): the table, the
+ *  runs and the label image against the CPU backend. */
+int
+VoteOrderSuite(int cases, std::uint32_t seed)
+{
+  Engine   engine;
+  Emulator emulator;
+  return SeededCases("vote orders", cases, seed, [&](std::uint32_t caseSeed, auto & pick) {
+    Case c;
+    c.dimension = pick(3) == 0 ? 3 : 2;
+    c.size[0] = 1 + pick(90);
+    c.size[1] = 1 + pick(c.dimension == 2 ? 60 : 12);
+    c.size[2] = c.dimension == 3 ? 1 + pick(8) : 1;
+    emulator.sequence.SetVoteOrder(VoteOrderOf(caseSeed));
+    Options options = OptionsFor(Algorithm::Default, pick(2) != 0);
+    options.computeRuns = pick(4) != 0;
+    if (pick(4) != 0)
+    {
+      options.selection.minimumPixels = 1 + pick(4);
+      options.selection.orderBySize = pick(2) != 0;
+    }
+    c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], 0.2 + pick(7) / 10.0, 1 + pick(3), caseSeed * 40503u);
+    return Described(c, EmulateAndCompare(engine, emulator, c, options, pick(4) == 0, RunTable));
   });
 }
 
@@ -978,6 +1022,7 @@ main(int argc, char * argv[])
   failed += DeviceMemory(cases * 4, seed + 300000);
   failed += BlockSuite(cases * 8, seed + 400000);
   failed += ByteLabelImageSuite(cases * 4, seed + 500000);
+  failed += VoteOrderSuite(cases * 8, seed + 800000);
   failed += StripSuite(cases * 8, seed + 700000);
   failed += ForegroundSampleSuite(cases * 4, seed + 600000);
   const auto tiles = TileShapes();
