@@ -5,6 +5,8 @@
 // (VotedTables.cuh), whose warps then hold mostly one component's units and
 // fold them into one merge of the table entry instead of one per warp that
 // meets the component. One sort serves both when their labels are the same.
+// The runs of a label image are grouped by value with the same sort
+// (ValueGroupingStage.cuh).
 #ifndef cca_cuda_ComponentOrder_cuh
 #define cca_cuda_ComponentOrder_cuh
 
@@ -38,23 +40,35 @@ struct ComponentOrder
   const Index * label = nullptr;
 };
 
-/** Sorts indices 0 .. count - 1 by label (labels below 2^keyBits) into
- *  buffers of its own; the sorted labels go to keysOut (count entries, the
- *  caller's scratch). */
+/** Stable sorts of the indices 0 .. count - 1 by a key each, into buffers
+ *  of its own: an engine holds one set for every sort of units or runs
+ *  (the component order here, the values of a label image's runs in
+ *  ValueGroupingStage.cuh). */
 template <class Device>
-class ComponentOrderStage
+class IndexSortStage
 {
 public:
-  template <class Index>
-  ComponentOrder<Index>
-  Sort(Device & device, const Index * label, Index count, int keyBits, Index * keysOut)
+  /** The indices in increasing order of keys (keys below 2^keyBits, raster
+   *  order among equal keys); the sorted keys go to keysOut (count
+   *  entries, the caller's). */
+  template <class Index, class Key>
+  const Index *
+  ByKey(Device & device, const char * what, const Key * keys, Index count, int keyBits, Key * keysOut)
   {
     auto * valuesIn = Reserve<Index>(m_ValuesIn, count, "indices in raster order");
-    auto * valuesOut = Reserve<Index>(m_ValuesOut, count, "indices in component order");
+    auto * valuesOut = Reserve<Index>(m_ValuesOut, count, "indices sorted by key");
     LaunchIota(device, "iota kernel", count, valuesIn);
-    device.SortPairs(
-      "sorting by component", label, keysOut, valuesIn, valuesOut, static_cast<std::int64_t>(count), keyBits);
-    return ComponentOrder<Index>{ valuesOut, keysOut };
+    device.SortPairs(what, keys, keysOut, valuesIn, valuesOut, static_cast<std::int64_t>(count), keyBits);
+    return valuesOut;
+  }
+
+  /** The indices in component order: sorted by label (labels below
+   *  2^keyBits), the sorted labels in keysOut. */
+  template <class Index>
+  ComponentOrder<Index>
+  ByComponent(Device & device, const Index * label, Index count, int keyBits, Index * keysOut)
+  {
+    return ComponentOrder<Index>{ ByKey(device, "sorting by component", label, count, keyBits, keysOut), keysOut };
   }
 
 private:

@@ -569,7 +569,7 @@ private:
     // count would (OutputStage::LabelTarget) and cannot overflow it.
     const bool        deferCount = LabelsOnlyOfMask(options) && sizeof(Index) == 4;
     Components<Index> components = options.objects == Objects::LabelValues
-                                     ? m_Grouping.Run(device, frame, labeled)
+                                     ? m_Grouping.Run(device, frame, labeled, m_Outputs.Sorts())
                                      : m_Numbering.Run(device, frame, labeled, deferCount);
     if (options.objects == Objects::LabelValueComponents)
     {
@@ -585,11 +585,11 @@ private:
     if (features && VotesInComponentOrder<S>(options, components.count, groupsSameLabels))
     {
       // The ranks are no longer needed (at least as many as the units).
-      order = m_Outputs.Order().Sort(device,
-                                     components.label,
-                                     labeled.units.count,
-                                     BitsFor(static_cast<std::uint64_t>(components.count)),
-                                     components.rank);
+      order = m_Outputs.Sorts().ByComponent(device,
+                                            components.label,
+                                            labeled.units.count,
+                                            BitsFor(static_cast<std::uint64_t>(components.count)),
+                                            components.rank);
     }
     if (features)
     {

@@ -78,11 +78,12 @@ public:
   }
 
   /** The runs' sort by component, which the feature votes may take first
-   *  (HostSequence.cuh): its buffers serve both, so an engine holds one set. */
-  ComponentOrderStage<Device> &
-  Order()
+   *  and a label image's grouping by value uses before (HostSequence.cuh):
+   *  its buffers serve all three, so an engine holds one set. */
+  IndexSortStage<Device> &
+  Sorts()
   {
-    return m_Order;
+    return m_Sorts;
   }
 
   /** The label image of a block labeling (BlockLabeling.cuh), the only
@@ -318,11 +319,12 @@ private:
     if (order.index == nullptr && (c.count > 1 || frame.options.selection.Active()))
     {
       // The ranks are no longer needed (at least as many as the runs).
-      order = m_Order.Sort(device,
-                           runLabel,
-                           count,
-                           BitsFor(static_cast<std::uint64_t>(c.count) + (frame.options.selection.Active() ? 1 : 0)),
-                           c.rank);
+      order =
+        m_Sorts.ByComponent(device,
+                            runLabel,
+                            count,
+                            BitsFor(static_cast<std::uint64_t>(c.count) + (frame.options.selection.Active() ? 1 : 0)),
+                            c.rank);
     }
     const Index * sortedRun = order.index;
     const Index * sortedLabel = order.index != nullptr ? order.label : runLabel;
@@ -339,17 +341,17 @@ private:
                   m_Offsets);
   }
 
-  typename Device::Buffer     m_RunLabel; ///< per full run, when the units are pieces of runs
-  typename Device::Buffer     m_LabelImage;
-  ComponentOrderStage<Device> m_Order;
-  typename Device::Buffer     m_GroupedRuns;
-  typename Device::Buffer     m_RunOffsets;
-  void *                      m_Labels = nullptr;
-  std::size_t                 m_DeviceLabelBytes = 0; ///< bytes of a label in m_Labels
-  cca::Run *                  m_Grouped = nullptr;
-  std::int64_t *              m_Offsets = nullptr;
-  std::size_t                 m_Runs = 0;
-  std::size_t                 m_Components = 0;
+  typename Device::Buffer m_RunLabel; ///< per full run, when the units are pieces of runs
+  typename Device::Buffer m_LabelImage;
+  IndexSortStage<Device>  m_Sorts;
+  typename Device::Buffer m_GroupedRuns;
+  typename Device::Buffer m_RunOffsets;
+  void *                  m_Labels = nullptr;
+  std::size_t             m_DeviceLabelBytes = 0; ///< bytes of a label in m_Labels
+  cca::Run *              m_Grouped = nullptr;
+  std::int64_t *          m_Offsets = nullptr;
+  std::size_t             m_Runs = 0;
+  std::size_t             m_Components = 0;
 };
 
 } // namespace cuda

@@ -9,6 +9,7 @@
 #define cca_cuda_ValueGroupingStage_cuh
 
 #include "Compaction.cuh"
+#include "ComponentOrder.cuh"
 #include "DependentLaunch.cuh"
 #include "Frame.cuh"
 #include "LabelStage.cuh"
@@ -80,10 +81,12 @@ class ValueGroupingStage
 {
 public:
   /** Objects::LabelValues: the objects of the runs' values, in increasing
-   *  order of the values. Fills l.linked. */
+   *  order of the values, the runs sorted by sorts (the engine's one set of
+   *  sort buffers; the sorted runs are not needed once this returns). Fills
+   *  l.linked. */
   template <class Index>
   Components<Index>
-  Run(Device & device, const Frame & frame, const LabeledUnits<Index> & l)
+  Run(Device & device, const Frame & frame, const LabeledUnits<Index> & l, IndexSortStage<Device> & sorts)
   {
     Components<Index> c{};
     const Index       runs = l.units.count;
@@ -93,17 +96,9 @@ public:
       return c;
     }
     const unsigned blocks = BlocksFor(static_cast<std::int64_t>(runs), BlockThreads);
-    auto *         order = Reserve<Index>(m_Order, runs, "run order");
-    auto *         sortedRuns = Reserve<Index>(m_SortedRuns, runs, "runs sorted by value");
     auto *         sortedKeys = Reserve<std::uint64_t>(m_SortedKeys, runs, "sorted value keys");
-    LaunchIota(device, "iota kernel", runs, order);
-    device.SortPairs("sorting runs by value",
-                     l.runKeys,
-                     sortedKeys,
-                     order,
-                     sortedRuns,
-                     static_cast<std::int64_t>(runs),
-                     8 * PixelTypeSize(frame.image.pixelType));
+    const Index *  sortedRuns = sorts.ByKey(
+      device, "sorting runs by value", l.runKeys, runs, 8 * PixelTypeSize(frame.image.pixelType), sortedKeys);
     c.rank = Reserve<Index>(m_Rank, runs, "value starts before each run");
     device.ExclusiveSumOf("scan", KeyStarts<Index>{ sortedKeys }, c.rank, static_cast<std::int64_t>(runs));
     c.label = Reserve<Index>(m_Label, runs, "run objects");
@@ -156,8 +151,6 @@ public:
   }
 
 private:
-  typename Device::Buffer m_Order;
-  typename Device::Buffer m_SortedRuns;
   typename Device::Buffer m_SortedKeys;
   typename Device::Buffer m_Rank;
   typename Device::Buffer m_Label;
