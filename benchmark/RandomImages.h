@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,14 @@ ProtocolCases(double densityStep, int onlyG = -1, double onlyDensity = -1)
   return cases;
 }
 
+/** Whether --g names granularities of the protocol: 0 (the all-foreground
+ *  image), 1, 4 or 16. Other values would select no image at all. */
+inline bool
+ProtocolGranularity(int g)
+{
+  return g == 0 || g == 1 || g == 4 || g == 16;
+}
+
 /** Makes the image of one protocol case: size^2 (dimension 2) or size^3 (dimension 3). */
 inline void
 MakeImage(std::int64_t size, const ImageCase & c, std::vector<std::uint8_t> & image, int dimension = 2)
@@ -163,7 +172,14 @@ ParseProtocolOption(const std::string & arg, Next && next, ProtocolOptions & o)
   else if (arg == "--warmup")
     o.warmup = std::max(0, std::stoi(next()));
   else if (arg == "--g")
+  {
     o.onlyG = std::stoi(next());
+    if (!ProtocolGranularity(o.onlyG))
+    {
+      std::cerr << "--g " << o.onlyG << ": the protocol's granularities are 0 (all foreground), 1, 4 and 16\n";
+      return false; // the caller prints its usage and stops
+    }
+  }
   else if (arg == "--density")
     o.onlyDensity = std::stod(next());
   else if (arg == "--connectivity")

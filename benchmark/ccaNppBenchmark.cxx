@@ -230,7 +230,14 @@ main(int argc, char * argv[])
     else if (arg == "--warmup")
       warmup = std::max(0, std::stoi(next()));
     else if (arg == "--g")
+    {
       onlyG = std::stoi(next());
+      if (!ccabench::ProtocolGranularity(onlyG))
+      {
+        std::cerr << "--g " << onlyG << ": the protocol's granularities are 0 (all foreground), 1, 4 and 16\n";
+        return 2;
+      }
+    }
     else if (arg == "--density")
       onlyDensity = std::stod(next());
     else if (arg == "--connectivity")

@@ -569,7 +569,7 @@ private:
     // count would (OutputStage::LabelTarget) and cannot overflow it.
     const bool        deferCount = LabelsOnlyOfMask(options) && sizeof(Index) == 4;
     Components<Index> components = options.objects == Objects::LabelValues
-                                     ? m_Grouping.Run(device, frame, labeled, m_Outputs.Sorts())
+                                     ? m_Grouping.Run(device, frame, labeled, m_Sorts)
                                      : m_Numbering.Run(device, frame, labeled, deferCount);
     if (options.objects == Objects::LabelValueComponents)
     {
@@ -585,11 +585,11 @@ private:
     if (features && VotesInComponentOrder<S>(options, components.count, groupsSameLabels))
     {
       // The ranks are no longer needed (at least as many as the units).
-      order = m_Outputs.Sorts().ByComponent(device,
-                                            components.label,
-                                            labeled.units.count,
-                                            BitsFor(static_cast<std::uint64_t>(components.count)),
-                                            components.rank);
+      order = m_Sorts.ByComponent(device,
+                                  components.label,
+                                  labeled.units.count,
+                                  BitsFor(static_cast<std::uint64_t>(components.count)),
+                                  components.rank);
     }
     if (features)
     {
@@ -635,8 +635,14 @@ private:
       m_Intensity.Vote(device, frame, deviceFeature, labeled.runs, runLabel, Index{ 0 }, Index{ 0 }, dense.Table());
       m_Histograms.Build(device, frame, deviceFeature, labeled.runs, runLabel, Index{ 0 }, Index{ 0 }, dense.Table());
     }
-    m_Outputs.template Write<Index, S>(
-      device, frame, deviceImage, labeled, components, runLabel, groupsSameLabels ? order : ComponentOrder<Index>{});
+    m_Outputs.template Write<Index, S>(device,
+                                       frame,
+                                       deviceImage,
+                                       labeled,
+                                       components,
+                                       m_Sorts,
+                                       runLabel,
+                                       groupsSameLabels ? order : ComponentOrder<Index>{});
     if (components.deviceCount != nullptr) // deferred: labels only, no selection
     {
       NumberingStage<Device>::ReadCount(device, components);
@@ -780,6 +786,10 @@ private:
   BlockLabelingStage<Device> m_Blocks;
   StripLabelingStage<Device> m_Strips;
   OutputStage<Device>        m_Outputs;
+  /** One index sort for the engine: a label image's grouping by value, the
+   *  votes' component order and the runs' grouping take it in turn, each
+   *  done with it before the next (IndexSortStage, ComponentOrder.cuh). */
+  IndexSortStage<Device>     m_Sorts;
   UpdateCounts<Device>       m_Counts;
   typename Device::Buffer    m_SelectedKeys;
   std::vector<double>        m_Medians;

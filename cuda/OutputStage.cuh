@@ -40,7 +40,8 @@ class OutputStage
 public:
   /** The outputs frame.options asks for, on the device. sorted: the runs in
    *  component order by runLabel if sorted already (the feature votes'
-   *  order), else empty. */
+   *  order), else empty; sorts: the engine's index sort, which sorts them
+   *  otherwise. */
   template <class Index, class S>
   void
   Write(Device &                      device,
@@ -48,6 +49,7 @@ public:
         const void *                  image,
         const LabeledUnits<Index> &   l,
         const Components<Index> &     c,
+        IndexSortStage<Device> &      sorts,
         const Index *                 fullRunLabel = nullptr,
         const ComponentOrder<Index> & sorted = {})
   {
@@ -73,17 +75,8 @@ public:
     }
     if (frame.options.computeRuns)
     {
-      GroupRuns(device, frame, l.runs, runLabel, c, sorted);
+      GroupRuns(device, frame, l.runs, runLabel, c, sorts, sorted);
     }
-  }
-
-  /** The runs' sort by component, which the feature votes may take first
-   *  and a label image's grouping by value uses before (HostSequence.cuh):
-   *  its buffers serve all three, so an engine holds one set. */
-  IndexSortStage<Device> &
-  Sorts()
-  {
-    return m_Sorts;
   }
 
   /** The label image of a block labeling (BlockLabeling.cuh), the only
@@ -216,7 +209,8 @@ private:
     DispatchPixelType(frame.image.pixelType, [&](auto zero) {
       using T = decltype(zero);
       const auto * in = static_cast<const T *>(image);
-      auto         launch = [&](auto kernel, auto * labels) {
+      // runArrays: the runs' starts and ends, for the kernel that reads them.
+      auto launch = [&](auto kernel, auto * labels, auto... runArrays) {
         device.Launch("label image kernel",
                       rowBlocks,
                       BlockThreads,
@@ -227,7 +221,8 @@ private:
                       runs.rowOffsets,
                       runLabel,
                       labels,
-                      removed);
+                      removed,
+                      runArrays...);
       };
       auto * labels64 = static_cast<std::uint64_t *>(m_Labels);
       auto * labels32 = static_cast<std::uint32_t *>(m_Labels);
@@ -237,8 +232,20 @@ private:
       {
         if (FitsByteRowScan(frame, in, m_Labels))
         {
-          labelBytes == 8 ? launch(WriteByteLabelImageKernel<Index, std::uint64_t>, labels64)
-                          : launch(WriteByteLabelImageKernel<Index, std::uint32_t>, labels32);
+          const bool fromRuns = FillsRowsFromRuns(frame.geometry, runs);
+          auto       launchByte = [&](auto * labels) {
+            using LabelT = std::remove_pointer_t<decltype(labels)>;
+            if (fromRuns)
+            {
+              launch(WriteByteLabelImageKernel<Index, LabelT, true>, labels, runs.x, runs.end);
+            }
+            else
+            {
+              const std::int32_t * unused = nullptr;
+              launch(WriteByteLabelImageKernel<Index, LabelT, false>, labels, unused, unused);
+            }
+          };
+          labelBytes == 8 ? launchByte(labels64) : launchByte(labels32);
           return;
         }
       }
@@ -305,6 +312,7 @@ private:
             const RunArrays<Index> &      runs,
             const Index *                 runLabel,
             const Components<Index> &     c,
+            IndexSortStage<Device> &      sorts,
             const ComponentOrder<Index> & sorted)
   {
     const Index    count = runs.count;
@@ -320,11 +328,11 @@ private:
     {
       // The ranks are no longer needed (at least as many as the runs).
       order =
-        m_Sorts.ByComponent(device,
-                            runLabel,
-                            count,
-                            BitsFor(static_cast<std::uint64_t>(c.count) + (frame.options.selection.Active() ? 1 : 0)),
-                            c.rank);
+        sorts.ByComponent(device,
+                          runLabel,
+                          count,
+                          BitsFor(static_cast<std::uint64_t>(c.count) + (frame.options.selection.Active() ? 1 : 0)),
+                          c.rank);
     }
     const Index * sortedRun = order.index;
     const Index * sortedLabel = order.index != nullptr ? order.label : runLabel;
@@ -343,7 +351,6 @@ private:
 
   typename Device::Buffer m_RunLabel; ///< per full run, when the units are pieces of runs
   typename Device::Buffer m_LabelImage;
-  IndexSortStage<Device>  m_Sorts;
   typename Device::Buffer m_GroupedRuns;
   typename Device::Buffer m_RunOffsets;
   void *                  m_Labels = nullptr;

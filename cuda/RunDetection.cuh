@@ -302,6 +302,8 @@ WriteRunsKernel(const T * __restrict__ image,
 /** Pixels a lane of the byte row scan (ScanByteRow) takes at once: one
  *  16-byte load. */
 constexpr int LanePixels = 16;
+/** A lane's foreground bits when all its pixels are foreground. */
+constexpr unsigned FullLane = (1u << LanePixels) - 1u;
 
 /** Whether the byte row scan can read frame's byte image: rows a whole
  *  number of lane loads, the image (and an output written alongside it in
@@ -335,7 +337,7 @@ LaneForeground(const uint4 & bytes, ForegroundTest<std::uint8_t> test)
 {
   if (test.all)
   {
-    return (1u << LanePixels) - 1u;
+    return FullLane;
   }
   const unsigned value = 0x01010101u * test.value;
   const unsigned flip = test.equal ? 0u : FullWarp;
@@ -426,7 +428,7 @@ __device__ __forceinline__ std::int64_t
     l.foreground = LaneForegroundAt(row, l.x, width, test);
     const unsigned previous = LeftForeground(l.foreground, carry);
     l.starts = l.foreground & ~previous;
-    l.ends = ~l.foreground & previous & ((1u << LanePixels) - 1u);
+    l.ends = ~l.foreground & previous & FullLane;
     const unsigned counts = static_cast<unsigned>(__popc(l.starts)) | (static_cast<unsigned>(__popc(l.ends)) << 16);
     const unsigned inclusive = InclusivePairScan(counts);
     const unsigned exclusive = inclusive - counts;

@@ -592,6 +592,41 @@ VoteOrderChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
   }
 }
 
+/** Label images of byte masks whose rows are wide enough (2048 pixels and
+ *  more) to be made from their runs alone where a row has at most 32 of
+ *  them, others from their pixels (WriteByteLabelImageKernel,
+ *  cuda/Compaction.cuh): granularities from 1 (hundreds of runs a row) to
+ *  2048 (a few), every density, both connectivities and label widths,
+ *  labels only or with the table and the runs, a selection that removes
+ *  objects. */
+void
+WideRowChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
+{
+  const int granularities[] = { 1, 16, 128, 512, 2048 };
+  const int cases = quick ? 8 : 60;
+  for (int i = 0; i < cases; ++i)
+  {
+    const std::uint32_t caseSeed = 1500000 + seed + static_cast<std::uint32_t>(i);
+    std::mt19937        rng(caseSeed);
+    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    const int           dim = pick(4) == 0 ? 3 : 2;
+    const std::int64_t  nx = 2048 + 16 * pick(129);
+    const std::int64_t  ny = 1 + pick(dim == 2 ? 40 : 6);
+    const std::int64_t  nz = dim == 3 ? 1 + pick(4) : 1;
+    const Mask          mask = RandomMask(dim, nx, ny, nz, pick(11) / 10.0, granularities[pick(5)], caseSeed);
+    cca::Options        options;
+    options.connectivity = pick(2) == 0 ? Connectivity::Face : Connectivity::Full;
+    options.labelImageType = pick(2) == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
+    options.computeFeatures = pick(3) != 0;
+    options.computeRuns = pick(2) != 0;
+    if (options.computeFeatures && pick(3) == 0)
+    {
+      options.selection.minimumPixels = 1 + pick(64);
+    }
+    Check(engine, Plain(mask), options, "wide rows seed=" + std::to_string(caseSeed), tally);
+  }
+}
+
 /** Labels only under full connectivity with the label image as the only
  *  output: the runs the block labeling takes (cuda/BlockLabeling.cuh). */
 void
@@ -1394,6 +1429,14 @@ main(int argc, char * argv[])
                 << std::endl;
     }
 
+    Tally wideRows;
+    if (isDefault)
+    {
+      WideRowChecks(engine, quick, seed, wideRows);
+      std::cout << name << " wide rows: " << wideRows.passed << " passed, " << wideRows.failed << " failed"
+                << std::endl;
+    }
+
     Tally climbing;
     {
       // Every numbering climbs from several runs a thread, as by default
@@ -1418,11 +1461,11 @@ main(int argc, char * argv[])
     const int algorithmFailed = random.failed + edge.failed + repeat.failed + counting.failed + wide.failed +
                                 big.failed + compaction.failed + slabs.failed + regions.failed + blocks.failed +
                                 strips.failed + sampling.failed + climbing.failed + ordinary.failed + fanIns.failed +
-                                rowBits.failed + voteOrders.failed;
+                                rowBits.failed + voteOrders.failed + wideRows.failed;
     const int algorithmPassed = random.passed + edge.passed + repeat.passed + counting.passed + wide.passed +
                                 big.passed + compaction.passed + slabs.passed + regions.passed + blocks.passed +
                                 strips.passed + sampling.passed + climbing.passed + ordinary.passed + fanIns.passed +
-                                rowBits.passed + voteOrders.passed;
+                                rowBits.passed + voteOrders.passed + wideRows.passed;
     std::cout << name << ": " << algorithmPassed << " passed, " << algorithmFailed << " failed in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - algorithmStart).count() << " s"
               << std::endl;

@@ -349,6 +349,25 @@ BytesInPlaceOrBits(Case & c, Options & options, Pick & pick)
   };
 }
 
+/** The options of a byte label image case: either connectivity, 32- or
+ *  64-bit labels, the table in two cases of three, the runs in one of two,
+ *  and with the table, in one case of selectionOdds, a selection of the
+ *  objects of at least 1 .. largestMinimum pixels. */
+template <class Pick>
+Options
+ByteLabelImageOptions(Pick & pick, int selectionOdds, int largestMinimum)
+{
+  Options options = OptionsFor(Algorithm::Default, pick(2) != 0);
+  options.labelImageType = pick(2) != 0 ? LabelImageType::UInt64 : LabelImageType::UInt32;
+  options.computeFeatures = pick(3) != 0;
+  options.computeRuns = pick(2) != 0;
+  if (options.computeFeatures && pick(selectionOdds) == 0)
+  {
+    options.selection.minimumPixels = 1 + pick(largestMinimum);
+  }
+  return options;
+}
+
 /** The label image of byte images whose rows are whole 16-pixel lane loads
  *  (WriteByteLabelImageKernel, cuda/Compaction.cuh; the runs by
  *  WriteByteRunsKernel, cuda/RunDetection.cuh): widths of 16 to 1120
@@ -381,16 +400,37 @@ ByteLabelImageSuite(int cases, std::uint32_t seed)
     emulator.sequence.SetRowBitLinks(pick(2) != 0 ? cudaemulated::RowBitLinksUse::Always
                                                   : cudaemulated::RowBitLinksUse::Automatic);
     emulator.sequence.SetVoteOrder(VoteOrderOf(caseSeed));
-    Options options = OptionsFor(Algorithm::Default, pick(2) != 0);
-    options.labelImageType = pick(2) != 0 ? LabelImageType::UInt64 : LabelImageType::UInt32;
-    options.computeFeatures = pick(3) != 0;
-    options.computeRuns = pick(2) != 0;
-    if (options.computeFeatures && pick(2) != 0)
-    {
-      options.selection.minimumPixels = 1 + pick(6);
-    }
+    Options options = ByteLabelImageOptions(pick, 2, 6);
     c.image =
       RandomBlockImage(c.size[0], c.size[1], c.size[2], density, large ? 1 : 1 + pick(4), caseSeed * 2654435761u);
+    const auto run = BytesInPlaceOrBits(c, options, pick);
+    return Described(c, EmulateAndCompare(engine, emulator, c, options, pick(4) == 0, run));
+  });
+}
+
+/** The label image of byte masks whose rows are wide enough to be made from
+ *  their runs alone where a row has at most 32 of them (FillRowFromRuns,
+ *  cuda/Compaction.cuh; 2048 pixels and more), others from their pixels:
+ *  granularities from 1 (hundreds of runs a row) to 1024 (a few), every
+ *  density, both connectivities and label widths, labels only or with the
+ *  table and the runs, a selection that removes objects, and bytes read in
+ *  place under every foreground rule; against the CPU backend. */
+int
+WideRowSuite(int cases, std::uint32_t seed)
+{
+  Engine   engine;
+  Emulator emulator;
+  return SeededCases("wide rows", cases, seed, [&](std::uint32_t caseSeed, auto & pick) {
+    Case c;
+    c.dimension = pick(4) == 0 ? 3 : 2;
+    c.size[0] = 2048 + 16 * pick(40);
+    c.size[1] = 1 + pick(c.dimension == 2 ? 6 : 3);
+    c.size[2] = c.dimension == 3 ? 1 + pick(2) : 1;
+    const int granularities[] = { 1, 16, 128, 1024 };
+    const int granularity = granularities[pick(4)];
+    emulator.sequence.SetVoteOrder(VoteOrderOf(caseSeed));
+    Options options = ByteLabelImageOptions(pick, 3, 64);
+    c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], pick(11) / 10.0, granularity, caseSeed * 2246822519u);
     const auto run = BytesInPlaceOrBits(c, options, pick);
     return Described(c, EmulateAndCompare(engine, emulator, c, options, pick(4) == 0, run));
   });
@@ -1023,6 +1063,7 @@ main(int argc, char * argv[])
   failed += BlockSuite(cases * 8, seed + 400000);
   failed += ByteLabelImageSuite(cases * 4, seed + 500000);
   failed += VoteOrderSuite(cases * 8, seed + 800000);
+  failed += WideRowSuite(cases * 2, seed + 900000);
   failed += StripSuite(cases * 8, seed + 700000);
   failed += ForegroundSampleSuite(cases * 4, seed + 600000);
   const auto tiles = TileShapes();
