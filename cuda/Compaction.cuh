@@ -440,10 +440,11 @@ FillRowFromRuns(RowSpans<LabelT> & spans,
 }
 
 /** The narrowest rows made from their runs (WriteByteLabelImageKernel). A
- *  row's runs are a load further from its labels than its pixels are: on
+ *  row's runs are a load further from its labels than its pixels are; on
  *  the H200 (full table, same call) rows of 8192 pixels gained (all
- *  foreground +7-12 %) and rows of 512 lost (512^3 all foreground -3 %,
- *  g = 16 -6 %). */
+ *  foreground +8-12 %), rows of 2048 and 4096 moved less than their noise,
+ *  and rows of 512 were no faster (512^3, both paths then in one kernel of
+ *  48 registers): narrower rows keep the kernel they had. */
 constexpr std::int64_t FillFromRunsMinimumWidth = 2048;
 
 /** Whether WriteByteLabelImageKernel makes rows of few runs from their runs
