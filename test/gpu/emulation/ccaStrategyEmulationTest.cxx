@@ -349,13 +349,21 @@ BytesInPlaceOrBits(Case & c, Options & options, Pick & pick)
   };
 }
 
-/** The options of a byte label image case: either connectivity, 32- or
- *  64-bit labels, the table in two cases of three, the runs in one of two,
- *  and with the table, in one case of selectionOdds, a selection of the
- *  objects of at least 1 .. largestMinimum pixels. */
-template <class Pick>
-Options
-ByteLabelImageOptions(Pick & pick, int selectionOdds, int largestMinimum)
+/** The rest of a byte label image case once c's sizes are drawn: its
+ *  options (either connectivity, 32- or 64-bit labels, the table in two
+ *  cases of three, the runs in one of two, and with the table, in one case
+ *  of selectionOdds, a selection of the objects of at least 1 ..
+ *  largestMinimum pixels), then its image (makeImage()), its bytes read in
+ *  place or as bits, emulated and compared with the CPU backend. */
+template <class Pick, class MakeImage>
+std::string
+ByteLabelImageCase(Engine &     engine,
+                   Emulator &   emulator,
+                   Case &       c,
+                   Pick &       pick,
+                   int          selectionOdds,
+                   int          largestMinimum,
+                   MakeImage && makeImage)
 {
   Options options = OptionsFor(Algorithm::Default, pick(2) != 0);
   options.labelImageType = pick(2) != 0 ? LabelImageType::UInt64 : LabelImageType::UInt32;
@@ -365,7 +373,9 @@ ByteLabelImageOptions(Pick & pick, int selectionOdds, int largestMinimum)
   {
     options.selection.minimumPixels = 1 + pick(largestMinimum);
   }
-  return options;
+  c.image = makeImage();
+  const auto run = BytesInPlaceOrBits(c, options, pick);
+  return Described(c, EmulateAndCompare(engine, emulator, c, options, pick(4) == 0, run));
 }
 
 /** The label image of byte images whose rows are whole 16-pixel lane loads
@@ -400,11 +410,10 @@ ByteLabelImageSuite(int cases, std::uint32_t seed)
     emulator.sequence.SetRowBitLinks(pick(2) != 0 ? cudaemulated::RowBitLinksUse::Always
                                                   : cudaemulated::RowBitLinksUse::Automatic);
     emulator.sequence.SetVoteOrder(VoteOrderOf(caseSeed));
-    Options options = ByteLabelImageOptions(pick, 2, 6);
-    c.image =
-      RandomBlockImage(c.size[0], c.size[1], c.size[2], density, large ? 1 : 1 + pick(4), caseSeed * 2654435761u);
-    const auto run = BytesInPlaceOrBits(c, options, pick);
-    return Described(c, EmulateAndCompare(engine, emulator, c, options, pick(4) == 0, run));
+    return ByteLabelImageCase(engine, emulator, c, pick, 2, 6, [&] {
+      return RandomBlockImage(
+        c.size[0], c.size[1], c.size[2], density, large ? 1 : 1 + pick(4), caseSeed * 2654435761u);
+    });
   });
 }
 
@@ -429,10 +438,9 @@ WideRowSuite(int cases, std::uint32_t seed)
     const int granularities[] = { 1, 16, 128, 1024 };
     const int granularity = granularities[pick(4)];
     emulator.sequence.SetVoteOrder(VoteOrderOf(caseSeed));
-    Options options = ByteLabelImageOptions(pick, 3, 64);
-    c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], pick(11) / 10.0, granularity, caseSeed * 2246822519u);
-    const auto run = BytesInPlaceOrBits(c, options, pick);
-    return Described(c, EmulateAndCompare(engine, emulator, c, options, pick(4) == 0, run));
+    return ByteLabelImageCase(engine, emulator, c, pick, 3, 64, [&] {
+      return RandomBlockImage(c.size[0], c.size[1], c.size[2], pick(11) / 10.0, granularity, caseSeed * 2246822519u);
+    });
   });
 }
 
