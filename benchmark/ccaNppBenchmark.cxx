@@ -208,42 +208,24 @@ WriteJson(const std::string &              json,
 int
 main(int argc, char * argv[])
 {
-  std::int64_t size = 8192;
-  int          reps = 10, warmup = 2, onlyG = -1;
-  double       densityStep = 0.1, onlyDensity = -1;
-  std::string  connectivity = "both", json;
+  ccabench::ProtocolOptions s; // the options every protocol benchmark takes, NPP's defaults
+  s.size = 8192;
+  s.reps = 10;
+  s.warmup = 2;
+  s.connectivity = "both";
   for (int i = 1; i < argc; ++i)
   {
     const std::string arg = argv[i];
     auto              next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : std::string("0"); };
     if (arg == "--quick")
     {
-      size = 2048;
-      reps = 3;
-      warmup = 1;
-      densityStep = 0.2;
+      s.size = 2048;
+      s.reps = 3;
+      s.warmup = 1;
+      s.densityStep = 0.2;
     }
-    else if (arg == "--size")
-      size = std::stoll(next());
-    else if (arg == "--reps")
-      reps = std::max(1, std::stoi(next()));
-    else if (arg == "--warmup")
-      warmup = std::max(0, std::stoi(next()));
-    else if (arg == "--g")
-    {
-      onlyG = std::stoi(next());
-      if (!ccabench::ProtocolGranularity(onlyG))
-      {
-        std::cerr << "--g " << onlyG << ": the protocol's granularities are 0 (all foreground), 1, 4 and 16\n";
-        return 2;
-      }
-    }
-    else if (arg == "--density")
-      onlyDensity = std::stod(next());
-    else if (arg == "--connectivity")
-      connectivity = next();
-    else if (arg == "--json")
-      json = next();
+    else if (ccabench::ParseProtocolOption(arg, next, s))
+      continue;
     else
     {
       std::cerr << "usage: " << argv[0]
@@ -261,8 +243,8 @@ main(int argc, char * argv[])
   std::ostringstream        nppVersion;
   nppVersion << version->major << "." << version->minor << "." << version->build;
 
-  const std::size_t pixels = static_cast<std::size_t>(size * size);
-  const NppiSize    roi{ static_cast<int>(size), static_cast<int>(size) };
+  const std::size_t pixels = static_cast<std::size_t>(s.size * s.size);
+  const NppiSize    roi{ static_cast<int>(s.size), static_cast<int>(s.size) };
   int               bufferBytes = 0;
   Check(nppiLabelMarkersUFGetBufferSize_32u_C1R(roi, &bufferBytes), "nppiLabelMarkersUFGetBufferSize_32u_C1R");
   cudaStream_t stream = nullptr;
@@ -279,17 +261,17 @@ main(int argc, char * argv[])
   Check(cudaEventCreate(&stop), "cudaEventCreate");
 
   std::vector<cca::Connectivity> connectivities;
-  if (connectivity != "full")
+  if (s.connectivity != "full")
     connectivities.push_back(cca::Connectivity::Face);
-  if (connectivity != "face")
+  if (s.connectivity != "face")
     connectivities.push_back(cca::Connectivity::Full);
 
   std::printf("NPP %s nppiLabelMarkersUF_8u32u_C1R_Ctx, %lldx%lld uint8, median of %d after %d warm-up, buffer %d B\n",
               nppVersion.str().c_str(),
-              static_cast<long long>(size),
-              static_cast<long long>(size),
-              reps,
-              warmup,
+              static_cast<long long>(s.size),
+              static_cast<long long>(s.size),
+              s.reps,
+              s.warmup,
               bufferBytes);
   std::printf("%-5s %3s %5s %10s %10s %8s %8s %9s %10s\n",
               "conn",
@@ -306,9 +288,9 @@ main(int argc, char * argv[])
   std::vector<std::uint8_t>  image;
   std::vector<std::uint32_t> ours(pixels), npp(pixels);
   std::vector<Row>           rows;
-  for (const auto & c : ccabench::ProtocolCases(densityStep, onlyG, onlyDensity))
+  for (const auto & c : ccabench::ProtocolCases(s.densityStep, s.onlyG, s.onlyDensity))
   {
-    ccabench::MakeImage(size, c, image);
+    ccabench::MakeImage(s.size, c, image);
     Check(cudaMemcpy(dImage, image.data(), pixels, cudaMemcpyHostToDevice), "upload");
     for (const cca::Connectivity conn : connectivities)
     {
@@ -317,18 +299,23 @@ main(int argc, char * argv[])
       row.image = c;
       const NppiNorm      norm = conn == cca::Connectivity::Face ? nppiNormL1 : nppiNormInf;
       std::vector<double> times;
-      for (int i = 0; i < warmup + reps; ++i)
+      for (int i = 0; i < s.warmup + s.reps; ++i)
       {
         Check(cudaEventRecord(start, stream), "cudaEventRecord");
-        Check(
-          nppiLabelMarkersUF_8u32u_C1R_Ctx(
-            dImage, static_cast<int>(size), dLabels, static_cast<int>(size * sizeof(Npp32u)), roi, norm, dBuffer, ctx),
-          "nppiLabelMarkersUF_8u32u_C1R_Ctx");
+        Check(nppiLabelMarkersUF_8u32u_C1R_Ctx(dImage,
+                                               static_cast<int>(s.size),
+                                               dLabels,
+                                               static_cast<int>(s.size * sizeof(Npp32u)),
+                                               roi,
+                                               norm,
+                                               dBuffer,
+                                               ctx),
+              "nppiLabelMarkersUF_8u32u_C1R_Ctx");
         Check(cudaEventRecord(stop, stream), "cudaEventRecord");
         Check(cudaEventSynchronize(stop), "cudaEventSynchronize");
         float ms = 0;
         Check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-        if (i >= warmup)
+        if (i >= s.warmup)
           times.push_back(ms);
       }
       row.nppMs = ccabench::Median(times);
@@ -337,8 +324,8 @@ main(int argc, char * argv[])
       // Our reference labels: the engine's CUDA backend, dense uint32 label image.
       cca::ImageView view;
       view.data = image.data();
-      view.size[0] = size;
-      view.size[1] = size;
+      view.size[0] = s.size;
+      view.size[1] = s.size;
       cca::Options options;
       options.connectivity = conn;
       options.backend = cca::Backend::Cuda;
@@ -362,19 +349,19 @@ main(int argc, char * argv[])
       rows.push_back(row);
     }
     // Rewritten after each image: a run cut short still leaves its rows.
-    if (!json.empty())
-      WriteJson(json,
+    if (!s.json.empty())
+      WriteJson(s.json,
                 nppVersion.str(),
-                size,
-                reps,
-                warmup,
+                s.size,
+                s.reps,
+                s.warmup,
                 Summarize(rows, connectivities, static_cast<double>(pixels), false),
                 rows);
   }
 
   const auto summary = Summarize(rows, connectivities, static_cast<double>(pixels), true);
-  if (!json.empty())
-    WriteJson(json, nppVersion.str(), size, reps, warmup, summary, rows);
+  if (!s.json.empty())
+    WriteJson(s.json, nppVersion.str(), s.size, s.reps, s.warmup, summary, rows);
   cudaFree(dBuffer);
   cudaFree(dLabels);
   cudaFree(dImage);
