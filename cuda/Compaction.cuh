@@ -439,23 +439,34 @@ FillRowFromRuns(RowSpans<LabelT> & spans,
   __syncwarp(); // read before the next row overwrites them
 }
 
-/** The narrowest rows made from their runs (WriteByteLabelImageKernel). A
- *  row's runs are a load further from its labels than its pixels are; on
- *  the H200 (full table, same call) rows of 8192 pixels gained (all
- *  foreground +8-12 %), rows of 2048 and 4096 moved less than their noise,
- *  and rows of 512 were no faster (512^3, both paths then in one kernel of
- *  48 registers): narrower rows keep the kernel they had. */
-constexpr std::int64_t FillFromRunsMinimumWidth = 2048;
+/** The most runs a row of width pixels may have to be made from its runs
+ *  (WriteByteLabelImageKernel): at most WarpSize (one a lane), at least
+ *  PixelsPerRunFilledFromRuns pixels a run. A row's runs are a load further
+ *  from its labels than its pixels are; where runs are long the pixels'
+ *  third read is what the runs save. On the H200 (full table, same call):
+ *  rows of 8192 pixels and at most 32 runs gained (all foreground
+ *  +8-12 %); 512-pixel rows of at most 32 runs gained at one run a row
+ *  (512^3 all foreground 278-290 -> 295-301 Gvox/s), held at g = 16 (about
+ *  8 runs a row) and lost 2 % at g = 4 (about 20 pixels a run). */
+constexpr int PixelsPerRunFilledFromRuns = 64;
+
+__host__ __device__ constexpr int
+MostRunsFilledFromRuns(std::int64_t width)
+{
+  return width >= std::int64_t{ WarpSize } * PixelsPerRunFilledFromRuns
+           ? WarpSize
+           : static_cast<int>(width / PixelsPerRunFilledFromRuns);
+}
 
 /** Whether WriteByteLabelImageKernel makes rows of few runs from their runs
- *  (FromRuns): rows at least FillFromRunsMinimumWidth wide whose units kept
- *  the starts and ends of the full runs (units that are pieces of runs do
- *  not). */
+ *  (FromRuns): rows that may hold a run so made (MostRunsFilledFromRuns),
+ *  whose units kept the starts and ends of the full runs (units that are
+ *  pieces of runs do not). */
 template <class Index>
 bool
 FillsRowsFromRuns(const Geometry & geometry, const RunArrays<Index> & runs)
 {
-  return runs.x != nullptr && geometry.width >= FillFromRunsMinimumWidth;
+  return runs.x != nullptr && MostRunsFilledFromRuns(geometry.width) > 0;
 }
 
 /** Blocks of BlockThreads that WriteByteLabelImageKernel asks to keep on a
@@ -471,7 +482,7 @@ constexpr int ByteLabelImageBlocks = FromRuns && sizeof(Index) == 4 ? 8 : 0;
 
 /** WriteLabelImageKernel for maximal runs of a byte image, when
  *  FitsByteRowScan (image and label image). With FromRuns
- *  (FillsRowsFromRuns), a row of at most WarpSize runs (long runs: an
+ *  (FillsRowsFromRuns), a row of few long runs (MostRunsFilledFromRuns: an
  *  organ's or a body's mask, a full image) is made from its runs alone
  *  (FillRowFromRuns), without reading its pixels again (H200, 8192^2 all
  *  foreground, full table, same call: 257.2-266.1 -> 283.6-289.7 Gpix/s).
@@ -508,7 +519,7 @@ __launch_bounds__(BlockThreads, ByteLabelImageBlocks<Index, FromRuns>)
     {
       __shared__ RowSpans<LabelT> spans[WarpsPerBlock];
       const Index                 count = rowOffsets[r + 1] - first;
-      if (count <= static_cast<Index>(WarpSize))
+      if (count <= static_cast<Index>(MostRunsFilledFromRuns(geometry.width)))
       {
         FillRowFromRuns(spans[warp], runX, runEnd, first, static_cast<int>(count), labelOf, out, geometry.width);
         continue;

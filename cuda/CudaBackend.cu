@@ -321,6 +321,67 @@ TreeMergeSecondCopies()
   return treeMergeSecondCopies;
 }
 
+namespace
+{
+struct SixteenBytes
+{
+  std::uint64_t low;
+  std::uint64_t high;
+};
+
+/** Stores the values of read k after about delay clock cycles, so that a
+ *  read queued after it has to wait. */
+__global__ void
+StoreReadValuesLateKernel(std::uint64_t   k,
+                          long long       delay,
+                          std::uint64_t * wide,
+                          std::uint32_t * narrow,
+                          SixteenBytes *  pair)
+{
+  AwaitPrecedingKernel(); // launched ordinarily: a no-op, kept for the rule every kernel follows
+  const long long start = clock64();
+  while (clock64() - start < delay)
+  {}
+  *wide = 0x9e3779b97f4a7c15ull * (k + 1);
+  *narrow = static_cast<std::uint32_t>(k * 2654435761u + 1u);
+  *pair = SixteenBytes{ ~k, k << 3 };
+}
+} // namespace
+
+DeviceReadsChecked
+CheckDeviceReads(int readsPerDevice)
+{
+  DeviceReadsChecked checked;
+  void *             values = nullptr;
+  Check(cudaMalloc(&values, 64), "allocating the read test's values");
+  auto * const  wide = static_cast<std::uint64_t *>(values);
+  auto * const  narrow = reinterpret_cast<std::uint32_t *>(wide + 1);
+  auto * const  pair = reinterpret_cast<SixteenBytes *>(wide + 2);
+  std::uint64_t k = 0;
+  for (int d = 0; d < 2; ++d)
+  {
+    StreamDevice device;
+    checked.fromMappedMemory = device.ReadsFromMappedMemory();
+    for (int i = 0; i < readsPerDevice; ++i, ++k)
+    {
+      StoreReadValuesLateKernel<<<1, 1, 0, device.Stream()>>>(k, 20000 * (i % 4), wide, narrow, pair);
+      Check(cudaGetLastError(), "the read test's kernel");
+      const std::uint64_t one = device.Read(wide, "read test");
+      const auto          two = device.Read(narrow, wide, "read test");
+      const SixteenBytes  sixteen = device.Read(pair, "read test");
+      checked.reads += 4;
+      checked.wrong += (one != 0x9e3779b97f4a7c15ull * (k + 1)) +
+                       (two.first != static_cast<std::uint32_t>(k * 2654435761u + 1u)) + (two.second != one) +
+                       (sixteen.low != ~k || sixteen.high != k << 3);
+    }
+    // The next device takes this one's host slot from the process's cache
+    // (when no other idle block of its size is there), with the numbers of
+    // this one's reads in it.
+  }
+  Check(cudaFree(values), "freeing the read test's values");
+  return checked;
+}
+
 } // namespace cuda
 
 std::unique_ptr<BackendImplementation>

@@ -96,6 +96,22 @@ LastSampledForegroundFraction();
 std::int64_t
 TreeMergeSecondCopies();
 
+/** What the host reads of the device (StreamDevice::Read) on the current
+ *  GPU: whether it took the values from mapped host memory that the device
+ *  writes (not a copy), and how many of the values were not the ones that
+ *  kernels queued before each read stored there (late kernels, so that the
+ *  host must wait for them: one value, two at once, a 16-byte value), over
+ *  reads by two devices in turn, the second taking the first's host slot
+ *  from the process's cache where no other idle block of that size is. */
+struct DeviceReadsChecked
+{
+  bool         fromMappedMemory = false;
+  std::int64_t reads = 0;
+  std::int64_t wrong = 0;
+};
+DeviceReadsChecked
+CheckDeviceReads(int readsPerDevice);
+
 } // namespace cuda
 } // namespace cca
 

@@ -109,7 +109,12 @@ public:
     void * pointer = Registered(bytes);
     if (pointer == nullptr)
     {
-      const cudaError_t status = cudaHostAlloc(&pointer, bytes, cudaHostAllocPortable);
+      cudaError_t status = cudaHostAlloc(&pointer, bytes, cudaHostAllocPortable | cudaHostAllocMapped);
+      if (status != cudaSuccess) // a device that cannot map host memory: copies only
+      {
+        cudaGetLastError();
+        status = cudaHostAlloc(&pointer, bytes, cudaHostAllocPortable);
+      }
       if (status != cudaSuccess)
       {
         ThrowCudaError(
@@ -177,10 +182,18 @@ private:
     {
       madvise(pointer, rounded, MADV_HUGEPAGE); // a hint: failure changes nothing
     }
-    // The registration faults the pages in and locks them.
-    if (cudaHostRegister(pointer, rounded, cudaHostRegisterPortable) != cudaSuccess)
-    {
+    // The registration faults the pages in and locks them; mapped, kernels
+    // may write them too (StreamDevice::Read's values), where the device can.
+    const auto locked = [&](unsigned flags) {
+      if (cudaHostRegister(pointer, rounded, flags) == cudaSuccess)
+      {
+        return true;
+      }
       cudaGetLastError(); // the fallback's to answer, not the next call's
+      return false;
+    };
+    if (!locked(cudaHostRegisterPortable | cudaHostRegisterMapped) && !locked(cudaHostRegisterPortable))
+    {
       std::free(pointer);
       return nullptr;
     }

@@ -95,7 +95,8 @@ private:
 /** Page-locked host memory, for asynchronous copies at full bus speed, from
  *  the process's cache of pinned blocks (locking memory costs more than
  *  copying it: 24-41 ms for 112 MiB, more than copying a CT volume).
- *  Portable: usable with any device. */
+ *  Portable: usable with any device; mapped: kernels may address it
+ *  (cudaHostGetDevicePointer). */
 class PinnedBuffer
 {
 public:

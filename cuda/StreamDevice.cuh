@@ -25,6 +25,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstring>
 #include <cstdint>
@@ -48,6 +49,32 @@ WidenLabelsKernel(const std::uint32_t * in, std::uint64_t * out, std::int64_t co
   {
     out[i] = in[i];
   }
+}
+
+/** Read's kernel: bytes [0, firstBytes) of first then [0, secondBytes) of
+ *  second into slot + 8, page-locked host memory that the device writes
+ *  (slot: its device address), then sequence into slot's first 8 bytes,
+ *  which the host polls. An ordinary launch: it follows all earlier work. */
+__global__ void
+PublishToHostKernel(const unsigned char * first,
+                    unsigned              firstBytes,
+                    const unsigned char * second,
+                    unsigned              secondBytes,
+                    unsigned char *       slot,
+                    std::uint64_t         sequence)
+{
+  AwaitPrecedingKernel(); // launched ordinarily: a no-op, kept for the rule every kernel follows
+  unsigned char * values = slot + 8;
+  for (unsigned i = 0; i < firstBytes; ++i)
+  {
+    values[i] = first[i];
+  }
+  for (unsigned i = 0; i < secondBytes; ++i)
+  {
+    values[firstBytes + i] = second[i];
+  }
+  __threadfence_system(); // the values reach the host before the number
+  *reinterpret_cast<volatile std::uint64_t *>(slot) = sequence;
 }
 
 class StreamDevice
@@ -204,11 +231,9 @@ public:
   T
   Read(const T * source, const char * what)
   {
-    auto * host = static_cast<T *>(m_HostScalar.Reserve(sizeof(T) < 16 ? 16 : sizeof(T), what));
-    Check(cudaMemcpyAsync(host, source, sizeof(T), cudaMemcpyDeviceToHost, Stream()), what);
-    Synchronize(Stream(), what);
-    m_BytesToHost += static_cast<std::int64_t>(sizeof(T));
-    return *host;
+    T value;
+    ReadBytes(source, sizeof(T), nullptr, 0, &value, what);
+    return value;
   }
 
   /** Waits for the work so far and returns *first and *second: one wait
@@ -217,17 +242,21 @@ public:
   std::pair<A, B>
   Read(const A * first, const B * second, const char * what)
   {
-    static_assert(sizeof(A) <= 8 && sizeof(B) <= 8, "two scalars of at most 8 bytes");
-    auto * host = static_cast<unsigned char *>(m_HostScalar.Reserve(16, what));
-    Check(cudaMemcpyAsync(host, first, sizeof(A), cudaMemcpyDeviceToHost, Stream()), what);
-    Check(cudaMemcpyAsync(host + 8, second, sizeof(B), cudaMemcpyDeviceToHost, Stream()), what);
-    Synchronize(Stream(), what);
-    m_BytesToHost += static_cast<std::int64_t>(sizeof(A) + sizeof(B));
+    unsigned char bytes[sizeof(A) + sizeof(B)];
+    ReadBytes(first, sizeof(A), second, sizeof(B), bytes, what);
     A a;
     B b;
-    std::memcpy(&a, host, sizeof(A));
-    std::memcpy(&b, host + 8, sizeof(B));
+    std::memcpy(&a, bytes, sizeof(A));
+    std::memcpy(&b, bytes + sizeof(A), sizeof(B));
     return { a, b };
+  }
+
+  /** Whether Read takes its values from host memory that the device writes
+   *  (the fast way) rather than by a copy and a stream synchronization. */
+  bool
+  ReadsFromMappedMemory()
+  {
+    return MappedReadSlot(0, "a host slot for reads") != nullptr;
   }
 
   /** Scratch slot 0 .. ScratchSlots - 1: count elements of T, contents undefined. */
@@ -506,6 +535,112 @@ private:
     Check(cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, count, Stream()), what);
   }
 
+  /** Bytes [0, firstBytes) of first then [0, secondBytes) of second, once
+   *  the work so far is done, into out. A host read after a stream
+   *  synchronization left the H200 idle 15 us between two kernels (a copy
+   *  engine's transfer, then the wait); a one-thread kernel that writes the
+   *  values into page-locked host memory and then a sequence number, which
+   *  the host polls, left it idle 2.6 us
+   *  (benchmark/results/h200-host-waits/read-wait-probe.cu). The full table
+   *  reads two counts a run. */
+  void
+  ReadBytes(const void * first,
+            std::size_t  firstBytes,
+            const void * second,
+            std::size_t  secondBytes,
+            void *       out,
+            const char * what)
+  {
+    const std::size_t bytes = firstBytes + secondBytes;
+    unsigned char *   device = MappedReadSlot(bytes, what);
+    auto *            host = static_cast<unsigned char *>(m_HostScalar.Reserve(ReadSlotBytes(bytes), what));
+    if (device != nullptr)
+    {
+      auto *              published = reinterpret_cast<std::uint64_t *>(host);
+      const std::uint64_t sequence = ++m_ReadSequence;
+      // A block from the process's cache may hold another device's number.
+      __atomic_store_n(published, std::uint64_t{ 0 }, __ATOMIC_RELEASE);
+      PublishToHostKernel<<<1, 1, 0, Stream()>>>(static_cast<const unsigned char *>(first),
+                                                 static_cast<unsigned>(firstBytes),
+                                                 static_cast<const unsigned char *>(second),
+                                                 static_cast<unsigned>(secondBytes),
+                                                 device,
+                                                 sequence);
+      CheckLaunch(what);
+      AwaitPublished(published, sequence, what);
+    }
+    else
+    {
+      Check(cudaMemcpyAsync(host + ReadSequenceBytes, first, firstBytes, cudaMemcpyDeviceToHost, Stream()), what);
+      if (secondBytes != 0)
+      {
+        Check(
+          cudaMemcpyAsync(host + ReadSequenceBytes + firstBytes, second, secondBytes, cudaMemcpyDeviceToHost, Stream()),
+          what);
+      }
+      Synchronize(Stream(), what);
+    }
+    std::memcpy(out, host + ReadSequenceBytes, bytes);
+    m_BytesToHost += static_cast<std::int64_t>(bytes);
+  }
+
+  /** Returns once *published is sequence. Polls for up to ReadSpinLimit,
+   *  as the runtime's own spinning wait would; then, or if the kernel
+   *  failed, the stream's synchronization reports the error or blocks as
+   *  the device's scheduling flags say. */
+  void
+  AwaitPublished(const std::uint64_t * published, std::uint64_t sequence, const char * what)
+  {
+    const auto start = std::chrono::steady_clock::now();
+    for (unsigned polls = 1;; ++polls)
+    {
+      if (__atomic_load_n(published, __ATOMIC_ACQUIRE) == sequence)
+      {
+        return;
+      }
+      if (polls % 1024 == 0 && std::chrono::steady_clock::now() - start > ReadSpinLimit)
+      {
+        break;
+      }
+    }
+    Synchronize(Stream(), what);
+    if (__atomic_load_n(published, __ATOMIC_ACQUIRE) != sequence)
+    {
+      throw Error(Error::Kind::Cuda, std::string(what) + ": the device finished without publishing the value");
+    }
+  }
+
+  /** The device's address of the host slot of a read of bytes (after the
+   *  sequence number), or null where page-locked memory is not mapped into
+   *  the device's address space. */
+  unsigned char *
+  MappedReadSlot(std::size_t bytes, const char * what)
+  {
+    void * host = m_HostScalar.Reserve(ReadSlotBytes(bytes), what);
+    if (host != m_MappedHost)
+    {
+      void * device = nullptr;
+      if (cudaHostGetDevicePointer(&device, host, 0) != cudaSuccess)
+      {
+        cudaGetLastError(); // not mapped: Read copies instead
+        device = nullptr;
+      }
+      m_MappedHost = host;
+      m_MappedDevice = static_cast<unsigned char *>(device);
+    }
+    return m_MappedDevice;
+  }
+
+  static constexpr std::size_t ReadSequenceBytes = 8;
+
+  /** One host block for every read of up to 56 bytes. */
+  static constexpr std::size_t
+  ReadSlotBytes(std::size_t bytes)
+  {
+    return std::max<std::size_t>(64, ReadSequenceBytes + bytes);
+  }
+  static constexpr auto ReadSpinLimit = std::chrono::milliseconds(2);
+
   // Declared before the buffers: these outlive them (buffers are given
   // back on the slot's stream).
   cuda::Stream           m_Stream;
@@ -519,7 +654,10 @@ private:
   Event                  m_CopiesMayStart{ false };
   Event                  m_SlabArrived{ false };
   HostStaging            m_Staging;
-  PinnedBuffer           m_HostScalar;
+  PinnedBuffer           m_HostScalar;           ///< Read's sequence number and values
+  void *                 m_MappedHost = nullptr; ///< the m_HostScalar block that m_MappedDevice maps
+  unsigned char *        m_MappedDevice = nullptr;
+  std::uint64_t          m_ReadSequence = 0;
   DeviceBuffer           m_Temp{ m_Slot }; ///< CUB's workspace
   DeviceBuffer           m_Scratch[ScratchSlots];
   DeviceBuffer m_WidenSlabs[2]{ DeviceBuffer(m_Slot), DeviceBuffer(m_Slot) }; ///< held during DownloadWidenedByDma only

@@ -13,6 +13,7 @@
 #include "cca/Engine.h"
 #include "cca/RandomImages.h"
 
+#include "CudaBackendTesting.h"
 #include "DeviceMemory.h"
 
 #include <cuda_runtime.h>
@@ -469,7 +470,7 @@ DeviceMemoryCount()
 } // namespace
 
 /** The process's pinned blocks (cuda::PinnedBuffer, the copies' staging):
- *  page-locked for CUDA whatever their size, their bytes carried both ways
+ *  page-locked for CUDA whatever their size and mapped, their bytes carried both ways
  *  by DMA, a block given back handed out again, and new ones locked after
  *  Engine::ReleaseCachedMemory emptied the cache. */
 void
@@ -494,6 +495,9 @@ PinnedBlocks()
       auto *                  p = static_cast<unsigned char *>(buffer.Reserve(bytes, "a test block"));
       first = p;
       Report(locked(p), what + " is page-locked");
+      void * mapped = nullptr;
+      Report(cudaHostGetDevicePointer(&mapped, p, 0) == cudaSuccess && mapped != nullptr,
+             what + " is mapped into the device's address space");
       for (std::size_t i = 0; i < bytes; ++i)
       {
         p[i] = static_cast<unsigned char>(i * 131 + 7);
@@ -517,6 +521,21 @@ PinnedBlocks()
   cca::Engine::ReleaseCachedMemory();
   cca::cuda::PinnedBuffer fresh;
   Report(locked(fresh.Reserve(std::size_t{ 2 } << 20, "a test block")), "a pinned block after the cache was emptied");
+}
+
+/** The host's reads of device values (cuda::StreamDevice::Read): taken
+ *  from page-locked host memory that a kernel writes, each after the
+ *  kernels queued before it, also by a second device that reuses the
+ *  first's host block (cuda::CheckDeviceReads). */
+void
+DeviceReads()
+{
+  cca::Engine::ReleaseCachedMemory(); // the second device then takes the first's block
+  const cca::cuda::DeviceReadsChecked checked = cca::cuda::CheckDeviceReads(64);
+  Report(checked.fromMappedMemory, "reads of device values take them from mapped host memory");
+  Report(checked.reads == 2 * 64 * 4 && checked.wrong == 0,
+         "device values read after late kernels: " + std::to_string(checked.wrong) + " wrong of " +
+           std::to_string(checked.reads));
 }
 
 /** Labels only of a byte plane in device memory under full connectivity,
@@ -644,6 +663,7 @@ main()
   RefusedPointers(engine);
   DeviceMemoryCount();
   PinnedBlocks();
+  DeviceReads();
   int after = -1;
   CheckCuda(cudaGetDevice(&after), "cudaGetDevice");
   Report(after == device, "the caller's current device is kept");
