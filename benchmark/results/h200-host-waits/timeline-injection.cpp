@@ -35,33 +35,29 @@ Requested(uint8_t ** buffer, size_t * size, size_t * maxRecords)
 void CUPTIAPI
 Completed(CUcontext, uint32_t, uint8_t * buffer, size_t, size_t validSize)
 {
-  CUpti_Activity * record = nullptr;
+  CUpti_Activity *            record = nullptr;
   std::lock_guard<std::mutex> lock(mutex);
   while (cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS)
   {
     switch (record->kind)
     {
       case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
-      case CUPTI_ACTIVITY_KIND_KERNEL:
-      {
+      case CUPTI_ACTIVITY_KIND_KERNEL: {
         auto * k = reinterpret_cast<CUpti_ActivityKernel9 *>(record);
         rows.push_back({ 0, k->start, k->end, k->streamId, k->correlationId, k->name ? k->name : "?" });
         break;
       }
-      case CUPTI_ACTIVITY_KIND_MEMCPY:
-      {
+      case CUPTI_ACTIVITY_KIND_MEMCPY: {
         auto * m = reinterpret_cast<CUpti_ActivityMemcpy6 *>(record);
         rows.push_back({ 1, m->start, m->end, m->streamId, m->correlationId, "memcpy " + std::to_string(m->bytes) });
         break;
       }
-      case CUPTI_ACTIVITY_KIND_MEMSET:
-      {
+      case CUPTI_ACTIVITY_KIND_MEMSET: {
         auto * m = reinterpret_cast<CUpti_ActivityMemset4 *>(record);
         rows.push_back({ 2, m->start, m->end, m->streamId, m->correlationId, "memset " + std::to_string(m->bytes) });
         break;
       }
-      case CUPTI_ACTIVITY_KIND_RUNTIME:
-      {
+      case CUPTI_ACTIVITY_KIND_RUNTIME: {
         auto *       r = reinterpret_cast<CUpti_ActivityAPI *>(record);
         const char * name = nullptr;
         cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, r->cbid, &name);
