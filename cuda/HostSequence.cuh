@@ -15,7 +15,8 @@
 //      (VotedTables.cuh: Scan and None; TreeMergeTable.cuh: TreeMerge);
 //      apply the selection (SelectionStage.cuh); vote the intensity group
 //      (IntensityStage.cuh) and sort the histograms (HistogramStage.cuh);
-//   5. write the per-run and per-pixel outputs (OutputStage.cuh);
+//   5. write the per-run and per-pixel outputs (OutputStage.cuh); the label
+//      image already after 3 where no selection follows;
 //   6. download the table and the outputs, then finish the table on the
 //      host where the compaction needs it, and the intensity group.
 // Each stage owns its device buffers, kept across runs (they only grow; the
@@ -32,7 +33,8 @@
 //                                          fixed shares: all blocks start once the kernel before is done
 //   ResidentBlocks(kernel, threads)        blocks of kernel that fit on the device at once
 //   Fill(destination, byte, bytes, what)
-//   Read(const T * source, what) -> T      waits for the work so far
+//   Read(const T * source, what) -> T      waits for the work so far (on the GPU, for a kernel
+//                                          that writes the value into mapped host memory)
 //   Read(const A * a, const B * b, what) -> std::pair<A, B>   the same, one wait for both
 //   Scratch<T>(slot, count, what)          per-call scratch of the pixel labelings (PixelLabeling.cuh)
 //   ExclusiveSum(what, in, out, count)     out[i] = in[0] + ... + in[i - 1]
@@ -578,6 +580,16 @@ private:
     result.objectsFound = static_cast<std::int64_t>(components.count);
     // Labels only (cca::ValidateInput: then no selection, no feature image): no table.
     const bool features = options.computeFeatures;
+    // Without a selection the labels are final now: the label image goes
+    // first, ahead of the table (OutputStage::BeginWithLabelImage).
+    const bool labelImageFirst =
+      features && !options.selection.Active() && options.labelImageType != LabelImageType::None;
+    const Index * runLabel = nullptr;
+    if (labelImageFirst)
+    {
+      NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(components.count));
+      runLabel = m_Outputs.template BeginWithLabelImage<Index, S>(device, frame, deviceImage, labeled, components);
+    }
     // The units in component order for the votes, sorted once for them and
     // the runs' grouping when that sorts by the same labels (ComponentOrder.cuh).
     const bool            groupsSameLabels = options.computeRuns && !options.selection.Active() && !S::SplitUnits;
@@ -618,10 +630,12 @@ private:
       }
     }
     NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(components.count));
-    const Index * runLabel = nullptr;
     if (labeled.units.count > 0)
     {
-      runLabel = m_Outputs.template RunLabels<Index, S>(device, labeled, components);
+      if (!labelImageFirst)
+      {
+        runLabel = m_Outputs.template RunLabels<Index, S>(device, labeled, components);
+      }
       if (intensity)
       {
         m_Intensity.Vote(
@@ -641,6 +655,7 @@ private:
                                        labeled,
                                        components,
                                        m_Sorts,
+                                       labelImageFirst,
                                        runLabel,
                                        groupsSameLabels ? order : ComponentOrder<Index>{});
     if (components.deviceCount != nullptr) // deferred: labels only, no selection

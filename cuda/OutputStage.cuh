@@ -38,10 +38,11 @@ template <class Device>
 class OutputStage
 {
 public:
-  /** The outputs frame.options asks for, on the device. sorted: the runs in
-   *  component order by runLabel if sorted already (the feature votes'
-   *  order), else empty; sorts: the engine's index sort, which sorts them
-   *  otherwise. */
+  /** The outputs frame.options asks for, on the device, but the label
+   *  image if BeginWithLabelImage wrote it (then runLabel is what that
+   *  returned). sorted: the runs in component order by runLabel if sorted
+   *  already (the feature votes' order), else empty; sorts: the engine's
+   *  index sort, which sorts them otherwise. */
   template <class Index, class S>
   void
   Write(Device &                      device,
@@ -50,8 +51,35 @@ public:
         const LabeledUnits<Index> &   l,
         const Components<Index> &     c,
         IndexSortStage<Device> &      sorts,
-        const Index *                 fullRunLabel = nullptr,
+        bool                          labelImageWritten,
+        const Index *                 runLabel,
         const ComponentOrder<Index> & sorted = {})
+  {
+    if (!labelImageWritten)
+    {
+      runLabel = BeginWithLabelImage<Index, S>(device, frame, image, l, c, runLabel);
+    }
+    if (l.units.count != 0 && frame.options.computeRuns)
+    {
+      GroupRuns(device, frame, l.runs, runLabel, c, sorts, sorted);
+    }
+  }
+
+  /** Starts the run's outputs and writes the label image if asked; returns
+   *  the runs' labels (fullRunLabel, or RunLabels; null without units).
+   *  Write calls it, or the host sequence first, right after the numbering,
+   *  where no selection follows (the labels are final then): the label
+   *  image then keeps the GPU busy while the host dispatches the sort and
+   *  the table's kernels, which the GPU otherwise waited for
+   *  (benchmark/results/h200-host-waits, call 6). */
+  template <class Index, class S>
+  const Index *
+  BeginWithLabelImage(Device &                    device,
+                      const Frame &               frame,
+                      const void *                image,
+                      const LabeledUnits<Index> & l,
+                      const Components<Index> &   c,
+                      const Index *               fullRunLabel = nullptr)
   {
     Begin(l.runs.count, c.count);
     if (l.units.count == 0)
@@ -66,17 +94,14 @@ public:
                     static_cast<std::size_t>(frame.pixels) * LabelBytes(frame.options),
                     "clearing the label image");
       }
-      return;
+      return nullptr;
     }
     const Index * runLabel = fullRunLabel != nullptr ? fullRunLabel : RunLabels<Index, S>(device, l, c);
     if (frame.options.labelImageType != LabelImageType::None)
     {
       WriteLabelImage(device, frame, image, l.runs, runLabel, c.count);
     }
-    if (frame.options.computeRuns)
-    {
-      GroupRuns(device, frame, l.runs, runLabel, c, sorts, sorted);
-    }
+    return runLabel;
   }
 
   /** The label image of a block labeling (BlockLabeling.cuh), the only
