@@ -447,7 +447,9 @@ FillRowFromRuns(RowSpans<LabelT> & spans,
  *  rows of 8192 pixels and at most 32 runs gained (all foreground
  *  +8-12 %); 512-pixel rows of at most 32 runs gained at one run a row
  *  (512^3 all foreground 278-290 -> 295-301 Gvox/s), held at g = 16 (about
- *  8 runs a row) and lost 2 % at g = 4 (about 20 pixels a run). */
+ *  8 runs a row) and lost 2 % at g = 4 (about 20 pixels a run). At 64
+ *  pixels a run (8 runs in 512-pixel rows) g = 4 held
+ *  (benchmark/results/h200-host-waits). */
 constexpr int PixelsPerRunFilledFromRuns = 64;
 
 __host__ __device__ constexpr int

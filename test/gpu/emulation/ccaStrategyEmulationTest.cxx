@@ -379,7 +379,8 @@ ByteLabelImageCase(Engine &     engine,
 }
 
 /** The label image of byte images whose rows are whole 16-pixel lane loads
- *  (WriteByteLabelImageKernel, cuda/Compaction.cuh; the runs by
+ *  (WriteByteLabelImageKernel, cuda/Compaction.cuh, rows of few long runs
+ *  from their runs, others from their pixels; the runs by
  *  WriteByteRunsKernel, cuda/RunDetection.cuh): widths of 16 to 1120
  *  pixels (one to three 512-pixel stretches of a warp, runs crossing lanes
  *  and stretches), both connectivities, 32- and 64-bit labels, labels only
