@@ -629,7 +629,10 @@ private:
         objectKeys = kept;
       }
     }
-    NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(components.count));
+    if (!labelImageFirst) // else checked before it, with the same count (no selection)
+    {
+      NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(components.count));
+    }
     if (labeled.units.count > 0)
     {
       if (!labelImageFirst)

@@ -553,7 +553,7 @@ private:
   {
     const std::size_t bytes = firstBytes + secondBytes;
     unsigned char *   device = MappedReadSlot(bytes, what);
-    auto *            host = static_cast<unsigned char *>(m_HostScalar.Reserve(ReadSlotBytes(bytes), what));
+    auto *            host = static_cast<unsigned char *>(m_MappedHost); // the block MappedReadSlot reserved
     if (device != nullptr)
     {
       auto *              published = reinterpret_cast<std::uint64_t *>(host);
@@ -610,9 +610,10 @@ private:
     }
   }
 
-  /** The device's address of the host slot of a read of bytes (after the
-   *  sequence number), or null where page-locked memory is not mapped into
-   *  the device's address space. */
+  /** Reserves the host slot of a read of bytes (m_MappedHost: the sequence
+   *  number, then the values) and returns its device address, or null
+   *  where page-locked memory is not mapped into the device's address
+   *  space. */
   unsigned char *
   MappedReadSlot(std::size_t bytes, const char * what)
   {
