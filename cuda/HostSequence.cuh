@@ -390,7 +390,7 @@ public:
     {
       result.features.clear();
     }
-    m_Outputs.Download(device, frame, result);
+    m_Outputs.DownloadRuns(device, options, result);
     std::vector<double> & medians = m_Medians;
     if (intensity)
     {
@@ -408,13 +408,7 @@ public:
     {
       device.Download(newToOld.data(), m_Selection.template NewToOld<Index>(), newToOld.size() * sizeof(Index));
     }
-    device.Record(Milestone::OutputsDownloaded);
-    device.Wait();
-
-    result.times.uploadMs = device.Milliseconds(Milestone::Start, Milestone::ImageUploaded);
-    result.times.labelMs = device.Milliseconds(Milestone::ImageUploaded, Milestone::UnitsLabeled);
-    result.times.featuresMs = device.Milliseconds(Milestone::UnitsLabeled, Milestone::OutputsComputed);
-    result.times.downloadMs = device.Milliseconds(Milestone::OutputsComputed, Milestone::OutputsDownloaded);
+    device.Record(Milestone::ObjectsDownloaded);
     if (features)
     {
       WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) { table.Finish(result); });
@@ -442,6 +436,23 @@ public:
         result.sourceNumbers[k] = static_cast<std::int64_t>(newToOld[k]) + 1;
       }
     }
+    // The objects are complete: the caller may use them while the label
+    // image, the largest copy by far, comes last.
+    if (options.objectsReady)
+    {
+      options.objectsReady();
+    }
+    device.Record(Milestone::LabelImageCopyBegins);
+    m_Outputs.DownloadLabelImage(device, frame);
+    device.Record(Milestone::OutputsDownloaded);
+    device.Wait();
+
+    result.times.uploadMs = device.Milliseconds(Milestone::Start, Milestone::ImageUploaded);
+    result.times.labelMs = device.Milliseconds(Milestone::ImageUploaded, Milestone::UnitsLabeled);
+    result.times.featuresMs = device.Milliseconds(Milestone::UnitsLabeled, Milestone::OutputsComputed);
+    // The copies, not the host's work on the objects between them.
+    result.times.downloadMs = device.Milliseconds(Milestone::OutputsComputed, Milestone::ObjectsDownloaded) +
+                              device.Milliseconds(Milestone::LabelImageCopyBegins, Milestone::OutputsDownloaded);
     if (options.countAtomicUpdates)
     {
       m_Counts.Total(device, result);

@@ -12,11 +12,13 @@ enum class Milestone
 {
   Start,
   ImageUploaded,
-  UnitsLabeled,     ///< units detected and joined, full runs detected
-  OutputsComputed,  ///< components numbered, feature table, label image, grouped runs
-  OutputsDownloaded ///< all on the host
+  UnitsLabeled,         ///< units detected and joined, full runs detected
+  OutputsComputed,      ///< components numbered, feature table, label image, grouped runs
+  ObjectsDownloaded,    ///< the table, the runs and the values on the host
+  LabelImageCopyBegins, ///< after the host finished the objects, before the label image's copy
+  OutputsDownloaded     ///< all on the host
 };
-constexpr int NumberOfMilestones = 5;
+constexpr int NumberOfMilestones = 7;
 
 } // namespace cca
 

@@ -162,11 +162,10 @@ public:
     }
   }
 
-  /** Copies the outputs into result and the caller's label image. */
+  /** Copies the runs grouped by object into result. */
   void
-  Download(Device & device, const Frame & frame, Result & result)
+  DownloadRuns(Device & device, const Options & options, Result & result)
   {
-    const Options & options = frame.options;
     if (!options.computeRuns)
     {
       result.runs.clear();
@@ -188,6 +187,13 @@ public:
       result.runs.resize(static_cast<std::size_t>(result.runOffsets.back()));
       device.Download(result.runs.data(), m_Grouped, result.runs.size() * sizeof(cca::Run));
     }
+  }
+
+  /** Copies the label image into the caller's, where it is on the host. */
+  void
+  DownloadLabelImage(Device & device, const Frame & frame)
+  {
+    const Options & options = frame.options;
     if (options.labelImageType != LabelImageType::None)
     {
       const std::size_t bytes = static_cast<std::size_t>(frame.pixels) * LabelBytes(options);

@@ -7,7 +7,7 @@
 //     units (the flattened parents); entries of non-roots keep no pixels,
 //     and the whole table is copied, then compacted on the host.
 // A table stage has Build (device work, before Milestone::OutputsComputed),
-// Download (between it and OutputsDownloaded) and Finish (host work after).
+// Download (between it and ObjectsDownloaded) and Finish (host work after).
 #ifndef cca_cuda_VotedTables_cuh
 #define cca_cuda_VotedTables_cuh
 

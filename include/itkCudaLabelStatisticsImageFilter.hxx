@@ -34,12 +34,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
+#include <future>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <numeric>
 #include <string>
+#include <system_error>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -479,6 +482,140 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
 
   CudaLabelStatisticsDetail::CachedResult cachedResult;
   cca::Result &                           result = *cachedResult;
+  std::unique_ptr<LabelType[]>            labels;
+  MultiThreaderBase * const               threader = this->GetMultiThreader();
+  // The objects of the result: their labels and the LabelMap. Their errors
+  // are thrown; the caller empties the label image then.
+  const auto buildObjects = [&]() {
+    // The label of each object, in memory not zeroed first: at ten million
+    // objects zeroing and numbering on one thread took some 100 ms of Update.
+    const std::int64_t components = result.componentCount;
+    const auto         labelCount = static_cast<std::size_t>(components);
+    const long double  background = static_cast<long double>(m_OutputBackgroundValue);
+    labels.reset(new LabelType[labelCount]);
+    if (m_Objects == ObjectsEnum::LabelValues && !m_SortObjectsBySize)
+    {
+      for (std::int64_t k = 0; k < components; ++k)
+      {
+        // The value as the input type, then as a label: it must be one.
+        const auto        value = static_cast<InputImagePixelType>(result.labelValues[k]);
+        const long double asNumber = static_cast<long double>(value);
+        if (asNumber < static_cast<long double>(NumericTraits<LabelType>::NonpositiveMin()) ||
+            asNumber > static_cast<long double>(NumericTraits<LabelType>::max()) ||
+            static_cast<LabelType>(value) == m_OutputBackgroundValue)
+        {
+          itkExceptionMacro(<< "the input label "
+                            << static_cast<typename NumericTraits<InputImagePixelType>::PrintType>(value)
+                            << " cannot be a label of the output (its type's range, or the OutputBackgroundValue "
+                            << static_cast<typename NumericTraits<OutputImagePixelType>::PrintType>(
+                                 m_OutputBackgroundValue)
+                            << ")");
+        }
+        labels[k] = static_cast<LabelType>(value);
+      }
+    }
+    else
+    {
+      const bool         kept = options.selection.Active() && !m_SortObjectsBySize;
+      const std::int64_t largest = components == 0 ? 0 : (kept ? result.sourceNumbers.back() : components);
+      if (components > 0 && ConsecutiveLabel(largest, background >= 0, background) >
+                              static_cast<long double>(NumericTraits<LabelType>::max()))
+      {
+        itkExceptionMacro(<< "Number of objects (" << largest << ") greater than maximum of output pixel type ("
+                          << static_cast<typename NumericTraits<LabelType>::PrintType>(NumericTraits<LabelType>::max())
+                          << ").");
+      }
+      // In integers where the labels are (a long double an object cost 7-9
+      // ns), on the threader's work units.
+      using Arithmetic =
+        std::conditional_t<std::is_integral_v<LabelType>,
+                           std::conditional_t<std::is_signed_v<LabelType>, std::int64_t, std::uint64_t>,
+                           long double>;
+      const bool             skips = background >= 0;
+      const Arithmetic       skipped = static_cast<Arithmetic>(m_OutputBackgroundValue);
+      constexpr std::int64_t block = std::int64_t{ 1 } << 16;
+      threader->ParallelizeArray(
+        0,
+        static_cast<SizeValueType>((components + block - 1) / block),
+        [&](SizeValueType b) {
+          const std::int64_t end = std::min(components, static_cast<std::int64_t>(b + 1) * block);
+          for (std::int64_t k = static_cast<std::int64_t>(b) * block; k < end; ++k)
+          {
+            labels[k] =
+              static_cast<LabelType>(ConsecutiveLabel(kept ? result.sourceNumbers[k] : k + 1, skips, skipped));
+          }
+        },
+        nullptr);
+    }
+    if (labelModes)
+    {
+      std::vector<std::size_t> byLabel(labelCount);
+      std::iota(byLabel.begin(), byLabel.end(), std::size_t{ 0 });
+      std::sort(byLabel.begin(), byLabel.end(), [&](std::size_t a, std::size_t b) { return labels[a] < labels[b]; });
+      m_ObjectLabels.resize(labelCount);
+      m_InputLabels.resize(labelCount);
+      for (std::size_t i = 0; i < byLabel.size(); ++i)
+      {
+        m_ObjectLabels[i] = labels[byLabel[i]];
+        m_InputLabels[i] = static_cast<InputImagePixelType>(result.labelValues[byLabel[i]]);
+      }
+    }
+    m_NumberOfObjects = static_cast<SizeValueType>(components);
+    m_OriginalNumberOfObjects = static_cast<SizeValueType>(result.objectsFound);
+
+    // The label map: one object per component with its lines and attributes.
+    const auto labelMapStart = std::chrono::steady_clock::now();
+    output->SetBackgroundValue(m_OutputBackgroundValue);
+    const CudaLabelStatisticsShapeAttributes<OutputImageType> attributes(
+      output, region, m_ComputePerimeter, m_ComputeFeretDiameter, m_ComputeOrientedBoundingBox, m_ExactMoments);
+    using IntensityAttributesType = std::conditional_t<HasIntensityAttributes<LabelObjectType>::value,
+                                                       CudaLabelStatisticsIntensityAttributes<OutputImageType>,
+                                                       NoIntensityAttributes>;
+    std::unique_ptr<IntensityAttributesType> intensity;
+    if (feature != nullptr)
+    {
+      intensity = std::make_unique<IntensityAttributesType>(output, region, result, histogramBins);
+    }
+    const auto labelOf = [&labels](std::int64_t object) { return labels[static_cast<std::size_t>(object - 1)]; };
+    if (intensity)
+    {
+      CudaLabelStatisticsLabelMapBuilder<OutputImageType>::Build(
+        result,
+        region.GetIndex(),
+        attributes,
+        labelOf,
+        threader,
+        output,
+        [&intensity](SizeValueType k, LabelObjectType & object) {
+          intensity->Assign(static_cast<std::int64_t>(k), object);
+        });
+    }
+    else
+    {
+      CudaLabelStatisticsLabelMapBuilder<OutputImageType>::Build(
+        result, region.GetIndex(), attributes, labelOf, threader, output);
+    }
+    m_LabelMapMilliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - labelMapStart).count();
+  };
+  // With a label image, the LabelMap is built while the engine copies it
+  // to the host (Options::objectsReady): the copy of a large label image
+  // into a page-locked block is the GPU's DMA, and the host's threads are
+  // free for the objects meanwhile.
+  std::future<void> objectsBuilt;
+  if (m_ComputeLabelImage)
+  {
+    options.objectsReady = [&]() {
+      try
+      {
+        objectsBuilt = std::async(std::launch::async, buildObjects);
+      }
+      catch (const std::system_error &)
+      {
+        // No thread to be had: the objects are built after Run instead.
+      }
+    };
+  }
   try
   {
     if (!m_Engine)
@@ -489,6 +626,10 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
   }
   catch (const cca::Error & error)
   {
+    if (objectsBuilt.valid())
+    {
+      objectsBuilt.wait(); // it reads the result; its own error is superseded
+    }
     labelImage->Initialize();
     if (error.GetKind() == cca::Error::Kind::NoDevice)
     {
@@ -496,125 +637,29 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
     }
     itkExceptionMacro(<< "connected-component analysis failed: " << error.what());
   }
+  this->UpdateProgress(0.5f);
+  try
+  {
+    if (objectsBuilt.valid())
+    {
+      objectsBuilt.get();
+    }
+    else
+    {
+      buildObjects();
+    }
+  }
+  catch (...)
+  {
+    labelImage->Initialize();
+    throw;
+  }
   for (const std::string & warning : result.warnings)
   {
     itkWarningMacro(<< warning);
   }
   m_BackendUsed = result.backendUsed == cca::Backend::Cuda ? BackendEnum::CUDA : BackendEnum::CPU;
   m_StageTimes = result.times;
-
-  // The label of each object, in memory not zeroed first: at ten million
-  // objects zeroing and numbering on one thread took some 100 ms of Update.
-  const std::int64_t           components = result.componentCount;
-  const auto                   labelCount = static_cast<std::size_t>(components);
-  const long double            background = static_cast<long double>(m_OutputBackgroundValue);
-  std::unique_ptr<LabelType[]> labels(new LabelType[labelCount]);
-  MultiThreaderBase *          threader = this->GetMultiThreader();
-  if (m_Objects == ObjectsEnum::LabelValues && !m_SortObjectsBySize)
-  {
-    for (std::int64_t k = 0; k < components; ++k)
-    {
-      // The value as the input type, then as a label: it must be one.
-      const auto        value = static_cast<InputImagePixelType>(result.labelValues[k]);
-      const long double asNumber = static_cast<long double>(value);
-      if (asNumber < static_cast<long double>(NumericTraits<LabelType>::NonpositiveMin()) ||
-          asNumber > static_cast<long double>(NumericTraits<LabelType>::max()) ||
-          static_cast<LabelType>(value) == m_OutputBackgroundValue)
-      {
-        labelImage->Initialize();
-        itkExceptionMacro(<< "the input label "
-                          << static_cast<typename NumericTraits<InputImagePixelType>::PrintType>(value)
-                          << " cannot be a label of the output (its type's range, or the OutputBackgroundValue "
-                          << static_cast<typename NumericTraits<OutputImagePixelType>::PrintType>(
-                               m_OutputBackgroundValue)
-                          << ")");
-      }
-      labels[k] = static_cast<LabelType>(value);
-    }
-  }
-  else
-  {
-    const bool         kept = options.selection.Active() && !m_SortObjectsBySize;
-    const std::int64_t largest = components == 0 ? 0 : (kept ? result.sourceNumbers.back() : components);
-    if (components > 0 && ConsecutiveLabel(largest, background >= 0, background) >
-                            static_cast<long double>(NumericTraits<LabelType>::max()))
-    {
-      labelImage->Initialize();
-      itkExceptionMacro(<< "Number of objects (" << largest << ") greater than maximum of output pixel type ("
-                        << static_cast<typename NumericTraits<LabelType>::PrintType>(NumericTraits<LabelType>::max())
-                        << ").");
-    }
-    // In integers where the labels are (a long double an object cost 7-9
-    // ns), on the threader's work units.
-    using Arithmetic = std::conditional_t<std::is_integral_v<LabelType>,
-                                          std::conditional_t<std::is_signed_v<LabelType>, std::int64_t, std::uint64_t>,
-                                          long double>;
-    const bool             skips = background >= 0;
-    const Arithmetic       skipped = static_cast<Arithmetic>(m_OutputBackgroundValue);
-    constexpr std::int64_t block = std::int64_t{ 1 } << 16;
-    threader->ParallelizeArray(
-      0,
-      static_cast<SizeValueType>((components + block - 1) / block),
-      [&](SizeValueType b) {
-        const std::int64_t end = std::min(components, static_cast<std::int64_t>(b + 1) * block);
-        for (std::int64_t k = static_cast<std::int64_t>(b) * block; k < end; ++k)
-        {
-          labels[k] = static_cast<LabelType>(ConsecutiveLabel(kept ? result.sourceNumbers[k] : k + 1, skips, skipped));
-        }
-      },
-      nullptr);
-  }
-  if (labelModes)
-  {
-    std::vector<std::size_t> byLabel(labelCount);
-    std::iota(byLabel.begin(), byLabel.end(), std::size_t{ 0 });
-    std::sort(byLabel.begin(), byLabel.end(), [&](std::size_t a, std::size_t b) { return labels[a] < labels[b]; });
-    m_ObjectLabels.resize(labelCount);
-    m_InputLabels.resize(labelCount);
-    for (std::size_t i = 0; i < byLabel.size(); ++i)
-    {
-      m_ObjectLabels[i] = labels[byLabel[i]];
-      m_InputLabels[i] = static_cast<InputImagePixelType>(result.labelValues[byLabel[i]]);
-    }
-  }
-  m_NumberOfObjects = static_cast<SizeValueType>(components);
-  m_OriginalNumberOfObjects = static_cast<SizeValueType>(result.objectsFound);
-  this->UpdateProgress(0.5f);
-
-  // The label map: one object per component with its lines and attributes.
-  const auto labelMapStart = std::chrono::steady_clock::now();
-  output->SetBackgroundValue(m_OutputBackgroundValue);
-  const CudaLabelStatisticsShapeAttributes<OutputImageType> attributes(
-    output, region, m_ComputePerimeter, m_ComputeFeretDiameter, m_ComputeOrientedBoundingBox, m_ExactMoments);
-  using IntensityAttributesType = std::conditional_t<HasIntensityAttributes<LabelObjectType>::value,
-                                                     CudaLabelStatisticsIntensityAttributes<OutputImageType>,
-                                                     NoIntensityAttributes>;
-  std::unique_ptr<IntensityAttributesType> intensity;
-  if (feature != nullptr)
-  {
-    intensity = std::make_unique<IntensityAttributesType>(output, region, result, histogramBins);
-  }
-  const auto labelOf = [&labels](std::int64_t object) { return labels[static_cast<std::size_t>(object - 1)]; };
-  if (intensity)
-  {
-    CudaLabelStatisticsLabelMapBuilder<OutputImageType>::Build(result,
-                                                               region.GetIndex(),
-                                                               attributes,
-                                                               labelOf,
-                                                               threader,
-                                                               output,
-                                                               [&intensity](SizeValueType k, LabelObjectType & object) {
-                                                                 intensity->Assign(static_cast<std::int64_t>(k),
-                                                                                   object);
-                                                               });
-  }
-  else
-  {
-    CudaLabelStatisticsLabelMapBuilder<OutputImageType>::Build(
-      result, region.GetIndex(), attributes, labelOf, threader, output);
-  }
-  m_LabelMapMilliseconds =
-    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - labelMapStart).count();
   this->UpdateProgress(0.95f);
 
   if (m_ComputeLabelImage && !directLabels)

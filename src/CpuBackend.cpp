@@ -978,6 +978,11 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
     }
   }
 
+  result.componentCount = componentCount;
+  if (options.objectsReady)
+  {
+    options.objectsReady();
+  }
   if (options.labelImageType != LabelImageType::None)
   {
     const bool wide = options.labelImageType == LabelImageType::UInt64;
@@ -1006,7 +1011,6 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
       }
     });
   }
-  result.componentCount = componentCount;
   result.times.featuresMs = MillisecondsSince(featuresStart);
 }
 

@@ -356,6 +356,20 @@ Engine::Run(const ImageView & image, const Options & options, Result & result)
               : (options.intensity.Requested() && feature.memory == MemorySpace::CudaDevice ? feature.deviceOrdinal
                                                                                             : options.cudaDevice);
 
+  // Once the caller was told that the objects are ready, it may be reading
+  // them: no fallback may rewrite the result then.
+  bool            announced = false;
+  Options         announcing;
+  const Options * run = &options;
+  if (options.objectsReady)
+  {
+    announcing = options;
+    announcing.objectsReady = [&announced, &options] {
+      announced = true;
+      options.objectsReady();
+    };
+    run = &announcing;
+  }
   try
   {
     BackendImplementation & backend = BackendFor(resolved, cudaDevice);
@@ -366,20 +380,20 @@ Engine::Run(const ImageView & image, const Options & options, Result & result)
                     " backend of this build cannot read or write CUDA device memory in "
                     "place yet: copy the data to host memory");
     }
-    RunTranslatingAllocationFailures(backend, image, options, result);
+    RunTranslatingAllocationFailures(backend, image, *run, result);
   }
   catch (const Error & error)
   {
     // With Auto, a GPU that runs out of memory is not fatal: the CPU gives the
     // same table, unless the data is in device memory, which the CPU cannot read.
     if (options.backend != Backend::Auto || resolved != Backend::Cuda || deviceMemory ||
-        error.GetKind() != Error::Kind::OutOfMemory)
+        error.GetKind() != Error::Kind::OutOfMemory || announced)
     {
       throw;
     }
     Reset(result);
     resolved = Backend::Cpu;
-    RunTranslatingAllocationFailures(BackendFor(resolved, cudaDevice), image, options, result);
+    RunTranslatingAllocationFailures(BackendFor(resolved, cudaDevice), image, *run, result);
     result.warnings.push_back(std::string("the GPU ran out of memory; the CPU backend was used instead (") +
                               error.what() + ")");
   }

@@ -4,6 +4,7 @@
 #define cca_Types_h
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -330,6 +331,17 @@ struct Options
   IntensityOptions intensity{};
   /** Size filters and numbering by size (Result::sourceNumbers). */
   Selection selection{};
+  /** Called once by a successful Run, on its thread, as soon as the result
+   *  holds every object output (componentCount, objectsFound, features,
+   *  runs, runOffsets, labelValues, sourceNumbers, intensity) and before
+   *  the label image is copied into labelImage: a caller may then start
+   *  work that reads those, on another thread, while the copy runs (the ITK
+   *  filter builds its LabelMap meanwhile). Run still returns only once the
+   *  label image is there, and sets the result's other members (times,
+   *  warnings, backendUsed, byte and atomic update counts) after the call. Once it was
+   *  called, an error ends Run: no fallback to the CPU rewrites the result.
+   *  It must not throw. */
+  std::function<void()> objectsReady;
 };
 
 /** Index of the neighbour-direction class used by ITK's perimeter: bit 0 = x,

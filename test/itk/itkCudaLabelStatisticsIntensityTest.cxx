@@ -849,6 +849,33 @@ ErrorCases(Checker & check)
       filter->Update();
     },
     "cannot be a label");
+  // The same with the label image: its objects are then built while the
+  // engine copies the label image (Options::objectsReady), and their error
+  // still reaches the caller, the label image emptied.
+  for (const auto backend : { BackendEnum::CPU, BackendEnum::Auto })
+  {
+    using SmallMap = itk::LabelMap<itk::StatisticsLabelObject<unsigned char, 2>>;
+    auto filter = itk::CudaLabelStatisticsImageFilter<WideLabels, SmallMap>::New();
+    ExpectException(
+      check,
+      std::string("a label beyond the output label type, with the label image, backend ") +
+        (backend == BackendEnum::CPU ? "CPU" : "Auto"),
+      [&] {
+        filter->SetInput(wide);
+        filter->SetObjects(ObjectsEnum::LabelValues);
+        filter->SetInputBackgroundValue(0);
+        filter->SetOutputBackgroundValue(0);
+        filter->SetBackend(backend);
+        filter->ComputeLabelImageOn();
+        filter->Update();
+      },
+      "cannot be a label");
+    check.Begin("errors: the label image emptied after an error of the objects");
+    if (filter->GetLabelImage()->GetBufferPointer() != nullptr)
+    {
+      check.Fail("the label image still holds a buffer");
+    }
+  }
   const auto negative = ccaitktest::BlockLabelImage<WideLabels>(mask, identity, { 0, 5, -2 }, 2, 3);
   ExpectException(
     check,
