@@ -66,8 +66,8 @@ template <class Work>
 double
 Parts(int threads, std::size_t bytes, Work work)
 {
-  const std::size_t part = (bytes / threads + Piece - 1) / Piece * Piece;
-  const double      t0 = Now();
+  const std::size_t        part = (bytes / threads + Piece - 1) / Piece * Piece;
+  const double             t0 = Now();
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t)
   {
@@ -91,7 +91,7 @@ main(int argc, char ** argv)
   const int         most = argc > 2 ? std::atoi(argv[2]) : 16;
   // Each thread's two staging buffers, as the copy lanes hold them.
   std::vector<std::vector<char>> staging(most, std::vector<char>(2 * Piece, 7));
-  auto copy = [&](char * dst) {
+  auto                           copy = [&](char * dst) {
     return [&, dst](int t, std::size_t begin, std::size_t end) {
       for (std::size_t at = begin, k = 0; at < end; at += Piece, ++k)
       {
@@ -132,7 +132,7 @@ main(int argc, char ** argv)
       munmap(d, bytes);
     }
     {
-      char * d = Fresh(bytes, true);
+      char *       d = Fresh(bytes, true);
       const double s = Parts(threads, bytes, [&](int t, std::size_t begin, std::size_t end) {
         // populate a piece ahead of the copy, as a lane could while its DMA runs
         for (std::size_t at = begin, k = 0; at < end; at += Piece, ++k)
