@@ -26,11 +26,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <future>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -933,8 +935,8 @@ Analyze(const RunArguments &         arguments,
     }
   }
 
-  // Wall times of the stages after the engine's own (they run on the host
-  // and grow with the number of components, not of pixels).
+  // Wall times of the host's stages (they grow with the number of
+  // components, not of pixels).
   using Clock = std::chrono::steady_clock;
   const auto milliseconds = [](Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double, std::milli>(b - a).count();
@@ -942,30 +944,68 @@ Analyze(const RunArguments &         arguments,
   auto                         worker = EnginePool::Instance().Borrow();
   cca::Result &                result = worker->result;
   std::unique_ptr<ColumnTable> table;
-  Clock::time_point            engineDone;
-  Clock::time_point            attributesDone;
-  {
-    nb::gil_scoped_release released;
-    worker->engine.Run(view, options, result);
-    engineDone = Clock::now();
-    table = std::make_unique<ColumnTable>(view.dimension, attributeOptions, result.componentCount);
+  double                       attributesMs = 0;
+  const int                    dimension = view.dimension; // a structured binding: not captured in C++17
+  const auto                   computeAttributes = [&] {
+    const Clock::time_point start = Clock::now();
+    table = std::make_unique<ColumnTable>(dimension, attributeOptions, result.componentCount);
     cca::ComputeShapeAttributes(
       result,
       geometry,
       attributeOptions,
       [&table](std::int64_t index, const cca::ShapeAttributes & row) { table->Store(index, row); },
       arguments.threads);
-    attributesDone = Clock::now();
+    attributesMs = milliseconds(start, Clock::now());
+  };
+  {
+    nb::gil_scoped_release released;
+    // With a label image on the host, the attributes are computed while the
+    // engine copies it (Options::objectsReady), as the ITK filter builds
+    // its LabelMap.
+    std::future<void> attributesComputed;
+    if (options.labelImageType != cca::LabelImageType::None && options.labelImageMemory == cca::MemorySpace::Host)
+    {
+      options.objectsReady = [&] {
+        try
+        {
+          attributesComputed = std::async(std::launch::async, computeAttributes);
+        }
+        catch (const std::system_error &)
+        {
+          // No thread to be had: computed after the run instead.
+        }
+      };
+    }
+    try
+    {
+      worker->engine.Run(view, options, result);
+    }
+    catch (...)
+    {
+      if (attributesComputed.valid())
+      {
+        attributesComputed.wait(); // it reads the result; the engine's error is the one to report
+      }
+      throw;
+    }
+    if (attributesComputed.valid())
+    {
+      attributesComputed.get();
+    }
+    else
+    {
+      computeAttributes();
+    }
   }
 
-  nb::dict out = RunReport(result, view);
-  nb::dict columns = table->ToDict();
+  const Clock::time_point columnsStart = Clock::now();
+  nb::dict                out = RunReport(result, view);
+  nb::dict                columns = table->ToDict();
   AddObjectColumns(result, geometry, columns);
   out["columns"] = columns;
-  const Clock::time_point columnsDone = Clock::now();
-  nb::dict                times = out["times"];
-  times["shape_attributes_ms"] = milliseconds(engineDone, attributesDone);
-  times["columns_ms"] = milliseconds(attributesDone, columnsDone);
+  nb::dict times = out["times"];
+  times["shape_attributes_ms"] = attributesMs;
+  times["columns_ms"] = milliseconds(columnsStart, Clock::now());
   if (options.computeRuns && lines)
   {
     std::vector<std::int32_t> runs(result.runs.size() * 4);
