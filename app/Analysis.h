@@ -66,7 +66,8 @@ struct RunSummary
   double                   labelMapSeconds = 0;    ///< of filterSeconds: building the LabelMap
   double                   saveInputSeconds = 0;   ///< writing --saveInput
   double                   labelsSeconds = 0;      ///< writing --labels (and checking the written file)
-  double                   csvSeconds = 0;         ///< writing --csv
+  double                   csvSeconds = 0;         ///< writing --csv (beside --labels, on its own thread)
+  double                   outputsSeconds = 0;     ///< writing --labels and --csv, wall time
   double                   cudaStartupSeconds = 0; ///< CUDA's start-up on its thread, overlapping the read
   double                   cudaWaitSeconds = 0;    ///< what the analysis waited for it
   bool                     cudaStartupRan = false;

@@ -191,8 +191,16 @@ WriteImageFile(const itk::Image<TPixel, VDimension> * image,
   }
   else
   {
+    // The writer gets the pixels without the image's pipeline: an update
+    // through the filter that made them would touch its state while
+    // another thread reads its other outputs (Analysis.hxx writes the CSV
+    // meanwhile).
+    auto detached = ImageType::New();
+    detached->CopyInformation(image);
+    detached->SetRegions(image->GetLargestPossibleRegion());
+    detached->SetPixelContainer(const_cast<typename ImageType::PixelContainer *>(image->GetPixelContainer()));
     auto writer = itk::ImageFileWriter<ImageType>::New();
-    writer->SetInput(image);
+    writer->SetInput(detached);
     writer->SetImageIO(ImageIOFor(format));
     writer->SetFileName(path);
     // ITK's IOs take levels 1 to 9 and write raw data without compression;
