@@ -19,7 +19,7 @@
 //
 // Usage: cca_e2e_benchmark [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick]
 //                          [--io-factories] [--keep-itk-output] [--add-label-object] [--no-host-image-pool]
-//                          [--json FILE]
+//                          [--region-piece-bytes N] [--json FILE]
 //   --itk-reps: ITK's repetitions (default 3; 1 once a repetition took 5 s)
 //   --threads: the ITK threader's threads, ours and ITK's filter alike (default:
 //              ITK's default, the host's cores; the table used 16)
@@ -36,6 +36,9 @@
 //              as before 2026-11-25, not appended to their container
 //   --no-host-image-pool: label images in memory from new[] (as before
 //              2026-11-25), not from the host image pool (cca/HostImageMemory.h)
+//   --region-piece-bytes: the pieces in which each copy thread packs and
+//              copies its region (the CUDA backend's test hook; default 2 MiB):
+//              smaller pieces let a region's copy overlap its packing
 // With a label image (large-labels) every repetition is printed: the first
 // takes a fresh block of the pool, the second reuses it, and a block locked
 // after its second use takes the labels by DMA from the next one on.
@@ -54,6 +57,8 @@
 #include "cca/Engine.h"
 
 #ifdef CCA_HAVE_CUDA
+#  include "CudaBackendTesting.h"
+
 #  include <cuda_runtime_api.h>
 #endif
 
@@ -702,6 +707,15 @@ main(int argc, char * argv[])
     }
     else if (arg == "--no-host-image-pool")
       cca::HostImageMemory::SetIdleLimit(0);
+    else if (arg == "--region-piece-bytes")
+    {
+      const auto bytes = static_cast<std::size_t>(std::stoull(next()));
+#ifdef CCA_HAVE_CUDA
+      cca::cuda::SetRegionCopies(0, bytes);
+#else
+      (void)bytes;
+#endif
+    }
     else if (arg == "--json")
       s.json = next();
     else if (arg == "--only")
@@ -714,7 +728,7 @@ main(int argc, char * argv[])
     {
       std::cerr << "usage: " << argv[0]
                 << " [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick] [--io-factories]"
-                   " [--keep-itk-output] [--add-label-object] [--no-host-image-pool] [--json FILE]\n";
+                   " [--keep-itk-output] [--add-label-object] [--no-host-image-pool] [--region-piece-bytes N] [--json FILE]\n";
       return 2;
     }
   }
