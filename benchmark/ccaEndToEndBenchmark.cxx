@@ -726,9 +726,10 @@ main(int argc, char * argv[])
     }
     else
     {
-      std::cerr << "usage: " << argv[0]
-                << " [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick] [--io-factories]"
-                   " [--keep-itk-output] [--add-label-object] [--no-host-image-pool] [--region-piece-bytes N] [--json FILE]\n";
+      std::cerr
+        << "usage: " << argv[0]
+        << " [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick] [--io-factories]"
+           " [--keep-itk-output] [--add-label-object] [--no-host-image-pool] [--region-piece-bytes N] [--json FILE]\n";
       return 2;
     }
   }
