@@ -12,12 +12,12 @@
 
 #include "itkCudaLabelStatisticsImageFilter.h"
 
+#include "cca/BackgroundWork.h"
+
 #include <chrono>
-#include <future>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
-#include <system_error>
 #include <type_traits>
 
 namespace ccaapp
@@ -256,18 +256,11 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image,
     WriteComponentCsv<VDimension>(*filter->GetOutput(), plan.csv, options.csvPath, columns);
     summary.csvSeconds = detail::SecondsSince(csvStart);
   };
-  const auto        outputsStart = std::chrono::steady_clock::now();
-  std::future<void> csvWritten;
+  const auto          outputsStart = std::chrono::steady_clock::now();
+  cca::BackgroundWork csvWritten(writeCsv);
   if (!plan.csv.empty() && !plan.labels.empty())
   {
-    try
-    {
-      csvWritten = std::async(std::launch::async, writeCsv);
-    }
-    catch (const std::system_error &)
-    {
-      // No thread to be had: written after the label image instead.
-    }
+    csvWritten.Start();
   }
   const auto labelsStart = std::chrono::steady_clock::now();
   if (!plan.labels.empty())
@@ -295,13 +288,9 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image,
   }
   summary.labelsSeconds = detail::SecondsSince(labelsStart);
   progress.Report(0.9);
-  if (csvWritten.valid())
+  if (!plan.csv.empty())
   {
-    csvWritten.get(); // its error, if any; a label image's error was thrown above (the CSV's wait is in ~future)
-  }
-  else if (!plan.csv.empty())
-  {
-    writeCsv();
+    csvWritten.Finish(); // its error, if any; a label image's error was thrown above (the destructor waited)
   }
   summary.outputsSeconds = detail::SecondsSince(outputsStart);
   return summary;

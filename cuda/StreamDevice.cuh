@@ -51,10 +51,15 @@ WidenLabelsKernel(const std::uint32_t * in, std::uint64_t * out, std::int64_t co
   }
 }
 
+/** The host slot of a read (StreamDevice::Read): its sequence number in
+ *  these first bytes, then the values. */
+constexpr std::size_t ReadSequenceBytes = 8;
+
 /** Read's kernel: bytes [0, firstBytes) of first then [0, secondBytes) of
- *  second into slot + 8, page-locked host memory that the device writes
- *  (slot: its device address), then sequence into slot's first 8 bytes,
- *  which the host polls. An ordinary launch: it follows all earlier work. */
+ *  second into slot + ReadSequenceBytes, page-locked host memory that the
+ *  device writes (slot: its device address), then sequence into the slot's
+ *  first bytes, which the host polls. An ordinary launch: it follows all
+ *  earlier work. */
 __global__ void
 PublishToHostKernel(const unsigned char * first,
                     unsigned              firstBytes,
@@ -64,7 +69,7 @@ PublishToHostKernel(const unsigned char * first,
                     std::uint64_t         sequence)
 {
   AwaitPrecedingKernel(); // launched ordinarily: a no-op, kept for the rule every kernel follows
-  unsigned char * values = slot + 8;
+  unsigned char * values = slot + ReadSequenceBytes;
   for (unsigned i = 0; i < firstBytes; ++i)
   {
     values[i] = first[i];
@@ -631,8 +636,6 @@ private:
     }
     return m_MappedDevice;
   }
-
-  static constexpr std::size_t ReadSequenceBytes = 8;
 
   /** One host block for every read of up to 56 bytes. */
   static constexpr std::size_t

@@ -24,6 +24,7 @@
 #include "itkCudaLabelStatisticsResultCache.h"
 #include "itkCudaLabelStatisticsShapeAttributes.h"
 
+#include "cca/BackgroundWork.h"
 #include "cca/Engine.h"
 
 #include "itkImage.h"
@@ -35,14 +36,12 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
-#include <future>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <numeric>
 #include <string>
-#include <system_error>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -601,20 +600,11 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
   // With a label image, the LabelMap is built while the engine copies it
   // to the host (Options::objectsReady): the copy of a large label image
   // into a page-locked block is the GPU's DMA, and the host's threads are
-  // free for the objects meanwhile.
-  std::future<void> objectsBuilt;
+  // free for the objects meanwhile. Otherwise it is built after Run.
+  cca::BackgroundWork objectsBuilt(buildObjects);
   if (m_ComputeLabelImage)
   {
-    options.objectsReady = [&]() {
-      try
-      {
-        objectsBuilt = std::async(std::launch::async, buildObjects);
-      }
-      catch (const std::system_error &)
-      {
-        // No thread to be had: the objects are built after Run instead.
-      }
-    };
+    objectsBuilt.StartWhenObjectsReady(options);
   }
   try
   {
@@ -626,10 +616,7 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
   }
   catch (const cca::Error & error)
   {
-    if (objectsBuilt.valid())
-    {
-      objectsBuilt.wait(); // it reads the result; its own error is superseded
-    }
+    objectsBuilt.Abandon(); // it reads the result; its own error is superseded
     labelImage->Initialize();
     if (error.GetKind() == cca::Error::Kind::NoDevice)
     {
@@ -640,14 +627,7 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
   this->UpdateProgress(0.5f);
   try
   {
-    if (objectsBuilt.valid())
-    {
-      objectsBuilt.get();
-    }
-    else
-    {
-      buildObjects();
-    }
+    objectsBuilt.Finish();
   }
   catch (...)
   {

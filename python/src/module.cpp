@@ -7,6 +7,7 @@
 // checks that need a framework (float thresholds, stream objects, ITK and
 // SimpleITK images) live in the Python package; this module checks what the
 // engine needs.
+#include "cca/BackgroundWork.h"
 #include "cca/Engine.h"
 #include "cca/HostImageMemory.h"
 #include "cca/IntensityAttributes.h"
@@ -26,13 +27,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <future>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <system_error>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -961,20 +960,11 @@ Analyze(const RunArguments &         arguments,
     nb::gil_scoped_release released;
     // With a label image on the host, the attributes are computed while the
     // engine copies it (Options::objectsReady), as the ITK filter builds
-    // its LabelMap.
-    std::future<void> attributesComputed;
+    // its LabelMap; otherwise after the run.
+    cca::BackgroundWork attributes(computeAttributes);
     if (options.labelImageType != cca::LabelImageType::None && options.labelImageMemory == cca::MemorySpace::Host)
     {
-      options.objectsReady = [&] {
-        try
-        {
-          attributesComputed = std::async(std::launch::async, computeAttributes);
-        }
-        catch (const std::system_error &)
-        {
-          // No thread to be had: computed after the run instead.
-        }
-      };
+      attributes.StartWhenObjectsReady(options);
     }
     try
     {
@@ -982,20 +972,10 @@ Analyze(const RunArguments &         arguments,
     }
     catch (...)
     {
-      if (attributesComputed.valid())
-      {
-        attributesComputed.wait(); // it reads the result; the engine's error is the one to report
-      }
+      attributes.Abandon(); // it reads the result; the engine's error is the one to report
       throw;
     }
-    if (attributesComputed.valid())
-    {
-      attributesComputed.get();
-    }
-    else
-    {
-      computeAttributes();
-    }
+    attributes.Finish();
   }
 
   const Clock::time_point columnsStart = Clock::now();
