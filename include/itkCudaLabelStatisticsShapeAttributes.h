@@ -26,6 +26,7 @@
 #include "itkCudaLabelStatisticsProperRotation.h"
 #include "itkVector.h"
 #include "vnl/algo/vnl_symmetric_eigensystem.h"
+#include "v3p_netlib.h"
 
 #include <algorithm>
 #include <cmath>
@@ -274,16 +275,54 @@ private:
     {
       return entry;
     }
-    vnl_symmetric_eigensystem<double> eigen{ centralMoments.GetVnlMatrix().as_matrix() };
-    for (unsigned int i = 0; i < Dimension; ++i)
+    if (!SymmetricEigensystem(key, entry))
     {
-      entry.moments[i] = eigen.D(i);
+      vnl_symmetric_eigensystem<double> eigen{ centralMoments.GetVnlMatrix().as_matrix() };
+      for (unsigned int i = 0; i < Dimension; ++i)
+      {
+        entry.moments[i] = eigen.D(i);
+      }
+      entry.axes = eigen.V.transpose();
     }
-    entry.axes = eigen.V.transpose();
     CudaLabelStatisticsDetail::MakeProperRotation(entry.axes);
     std::memcpy(entry.key, key, sizeof key);
     entry.used = true;
     return entry;
+  }
+
+  /** What vnl_symmetric_eigensystem computes for ShapeLabelMapFilter, the
+   *  eigenvalues (ascending) and the transposed eigenvector matrix of the
+   *  symmetric matrix a (row-major), by the routine it calls (netlib's rs,
+   *  on the same bytes) but on the stack: vnl's wrapper takes ten heap blocks
+   *  per matrix, about as long as the 3 x 3 solve itself, for every object.
+   *  False where rs reports no convergence: then the caller asks vnl, as ITK
+   *  does, for whatever it makes of it. */
+  static bool
+  SymmetricEigensystem(const double (&a)[Dimension * Dimension], typename Memo::Principal & entry)
+  {
+    const v3p_netlib_integer order = Dimension;
+    const v3p_netlib_integer wantVectors = 1;
+    v3p_netlib_integer       status = 0;
+    double                   matrix[Dimension * Dimension];
+    double                   values[Dimension];
+    double                   vectors[Dimension * Dimension]; // column k: the eigenvector of values[k]
+    double                   scratch1[Dimension];
+    double                   scratch2[Dimension];
+    std::memcpy(matrix, a, sizeof matrix); // rs overwrites its input
+    v3p_netlib_rs_(&order, &order, matrix, values, &wantVectors, vectors, scratch1, scratch2, &status);
+    if (status != 0)
+    {
+      return false;
+    }
+    for (unsigned int i = 0; i < Dimension; ++i)
+    {
+      entry.moments[i] = values[i];
+      for (unsigned int j = 0; j < Dimension; ++j)
+      {
+        entry.axes[i][j] = vectors[i * Dimension + j]; // row i of V^T: eigenvector i
+      }
+    }
+    return true;
   }
 
   /** Radius and perimeter of the hypersphere of the component's physical
@@ -365,7 +404,11 @@ private:
 
   /** Centroid and centred second moments summed line by line in double in
    *  ShapeLabelMapFilter's order, so that rounding, and with it vnl's
-   *  eigenvector signs, is the same as ITK's. */
+   *  eigenvector signs, is the same as ITK's. The map's transform is read
+   *  once into locals and the sums kept in locals (the upper triangle: ITK
+   *  adds the same products to both halves), where the map's members would
+   *  be read again after every store to the moments (both double): the
+   *  same operations in the same order. */
   void
   MomentsAsShapeLabelMapFilter(const cca::Run * runs,
                                std::int64_t     runCount,
@@ -373,38 +416,55 @@ private:
                                CentroidType &   centroid,
                                MatrixType &     moments) const
   {
-    ContinuousIndex<double, Dimension> centroidIndex;
-    centroidIndex.Fill(0);
-    moments.Fill(0);
-    VectorType step; // physical step of one pixel along x
+    double origin[Dimension];
+    double toPhysical[Dimension][Dimension];
+    double step[Dimension]; // physical step of one pixel along x
     for (unsigned int i = 0; i < Dimension; ++i)
     {
+      origin[i] = m_Map->GetOrigin()[i];
+      for (unsigned int j = 0; j < Dimension; ++j)
+      {
+        toPhysical[i][j] = m_IndexToPhysical[i][j];
+      }
       step[i] = m_Map->GetSpacing()[0] * m_Map->GetDirection()(i, 0);
     }
+    // As ImageBase::TransformIndexToPhysicalPoint, whose matrix (direction
+    // times the diagonal of the spacing, a product whose other terms are
+    // zeros) is m_IndexToPhysical.
+    auto toPoint = [&](const IndexType & index, double(&p)[Dimension]) {
+      for (unsigned int i = 0; i < Dimension; ++i)
+      {
+        p[i] = origin[i];
+        for (unsigned int j = 0; j < Dimension; ++j)
+        {
+          p[i] += toPhysical[i][j] * index[j];
+        }
+      }
+    };
+    double centroidSum[Dimension] = {};
+    double sum[Dimension][Dimension] = {}; // upper triangle
     for (std::int64_t r = 0; r < runCount; ++r)
     {
       const IndexType     start = this->RunStart(runs[r]);
       const SizeValueType length = static_cast<SizeValueType>(runs[r].length);
       for (unsigned int i = 1; i < Dimension; ++i)
       {
-        centroidIndex[i] += static_cast<OffsetValueType>(length) * start[i];
+        centroidSum[i] += static_cast<OffsetValueType>(length) * start[i];
       }
-      centroidIndex[0] += start[0] * static_cast<OffsetValueType>(length) + (length * (length - 1)) / 2.0;
+      centroidSum[0] += start[0] * static_cast<OffsetValueType>(length) + (length * (length - 1)) / 2.0;
       if (length <= 2)
       {
         IndexType index = start;
         for (SizeValueType k = 0; k < length; ++k, ++index[0])
         {
-          CentroidType p;
-          m_Map->TransformIndexToPhysicalPoint(index, p);
+          double p[Dimension];
+          toPoint(index, p);
           for (unsigned int i = 0; i < Dimension; ++i)
           {
-            moments[i][i] += p[i] * p[i];
+            sum[i][i] += p[i] * p[i];
             for (unsigned int j = i + 1; j < Dimension; ++j)
             {
-              const double product = p[i] * p[j];
-              moments[i][j] += product;
-              moments[j][i] += product;
+              sum[i][j] += p[i] * p[j];
             }
           }
         }
@@ -412,30 +472,29 @@ private:
       else
       {
         // Closed forms of the sums over the line's pixels p0 + k * step.
-        CentroidType p0;
-        m_Map->TransformIndexToPhysicalPoint(start, p0);
+        double p0[Dimension];
+        toPoint(start, p0);
         const double halfSpan = (length - 1.0) / 2.0;
         const double thirdTerm = (2.0 * length - 1.0) / 3.0;
         for (unsigned int i = 0; i < Dimension; ++i)
         {
-          moments[i][i] +=
-            length * (p0[i] * p0[i] + halfSpan * (2.0 * p0[i] * step[i] + thirdTerm * step[i] * step[i]));
+          sum[i][i] += length * (p0[i] * p0[i] + halfSpan * (2.0 * p0[i] * step[i] + thirdTerm * step[i] * step[i]));
           for (unsigned int j = i + 1; j < Dimension; ++j)
           {
-            const double product =
+            sum[i][j] +=
               length * (p0[i] * p0[j] + halfSpan * (p0[i] * step[j] + step[i] * p0[j] + thirdTerm * step[i] * step[j]));
-            moments[j][i] += product;
-            moments[i][j] += product;
           }
         }
       }
     }
+    ContinuousIndex<double, Dimension> centroidIndex;
     for (unsigned int i = 0; i < Dimension; ++i)
     {
-      centroidIndex[i] /= n;
-      for (unsigned int j = 0; j < Dimension; ++j)
+      centroidIndex[i] = centroidSum[i] / n;
+      for (unsigned int j = i; j < Dimension; ++j)
       {
-        moments[i][j] /= n;
+        moments[i][j] = sum[i][j] / n;
+        moments[j][i] = moments[i][j];
       }
     }
     m_Map->TransformContinuousIndexToPhysicalPoint(centroidIndex, centroid);

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Call 5 (H200): N as call 4's, but the calling thread copies all the
+# pieces produced since its last copy in one copy whenever that copy is
+# done (call 4's one copy per piece left the copy engine behind: about 8 us
+# a copy beyond its bytes), against B = main (564f116). cca_e2e_benchmark
+# without ITK, 9 repetitions, B N alternating four times; large-labels once
+# each; a CUPTI timeline of N on CT face.
+set -u
+L=$OUT/logs; mkdir -p $L /tmp/i
+tar -C /tmp/i -xJf .devcarry/e2e-bundle.tar.xz
+G=/tmp/b/build-gpu; I=/tmp/i/bin
+export LD_LIBRARY_PATH=/tmp/i/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+exec > >(tee $OUT/summary.txt) 2>&1
+nvidia-smi -L > $L/device.txt
+for v in B1 N1 B2 N2 B3 N3 B4 N4; do
+  X=$I/cca_e2e_benchmark; [[ $v == B* ]] && X=$I/cca_e2e_benchmark_before
+  timeout 100 $X --threads 16 --no-itk --reps 9 --only ct-face,ct-full,balls-60k,random3d-g4,random2d-g16,random2d-g4 > $L/small-$v.log 2>&1
+  echo "small $v rc=$? at $SECONDS s"
+  grep -E '^== |engine alone|with that read' $L/small-$v.log | sed 's/^ *//; s/(made in.*//' | cut -c1-200
+done
+for v in B N; do
+  X=$I/cca_e2e_benchmark; [[ $v == B ]] && X=$I/cca_e2e_benchmark_before
+  timeout 120 $X --threads 16 --no-itk --reps 4 --only large-labels > $L/large-$v.log 2>&1; echo "large-labels $v rc=$? at $SECONDS s"
+  grep -E 'ours-|engine alone 1|engine alone, repetition' $L/large-$v.log | cut -c1-200
+done
+CUDA_INJECTION64_PATH=$PWD/.devcarry/libtimeline.so TIMELINE_OUT=$OUT/timeline-ct-face-N5.tsv timeout 120 $I/cca_e2e_benchmark --threads 16 --no-itk --reps 5 --only ct-face > $L/timeline-N.log 2>&1
+echo "timeline N rc=$? at $SECONDS s"
+tar -C $OUT -czf $OUT/logs.tgz logs && rm -rf $L
