@@ -22,7 +22,7 @@
 #include "itkContinuousIndex.h"
 #include "itkCudaLabelStatisticsProperRotation.h"
 #include "itkMath.h"
-#include "vnl/algo/vnl_symmetric_eigensystem.h"
+#include "itkCudaLabelStatisticsSymmetricEigensystem.h"
 
 #include <cmath>
 #include <cstdint>
@@ -120,12 +120,7 @@ public:
       {
         moments[i][i] += m_Map->GetSpacing()[i] * m_Map->GetSpacing()[i] / 12.0;
       }
-      vnl_symmetric_eigensystem<double> eigen{ moments.GetVnlMatrix().as_matrix() };
-      for (unsigned int i = 0; i < Dimension; ++i)
-      {
-        principalMoments[i] = eigen.D(i);
-      }
-      principalAxes = eigen.V.transpose();
+      CudaLabelStatisticsDetail::SymmetricEigensystem(moments, principalMoments, principalAxes);
       CudaLabelStatisticsDetail::MakeProperRotation(principalAxes);
       if (Math::NotAlmostEquals(principalMoments[0], 0.0))
       {

@@ -24,9 +24,8 @@
 #include "itkGeometryUtilities.h"
 #include "itkMath.h"
 #include "itkCudaLabelStatisticsProperRotation.h"
+#include "itkCudaLabelStatisticsSymmetricEigensystem.h"
 #include "itkVector.h"
-#include "vnl/algo/vnl_symmetric_eigensystem.h"
-#include "v3p_netlib.h"
 
 #include <algorithm>
 #include <cmath>
@@ -275,54 +274,11 @@ private:
     {
       return entry;
     }
-    if (!SymmetricEigensystem(key, entry))
-    {
-      vnl_symmetric_eigensystem<double> eigen{ centralMoments.GetVnlMatrix().as_matrix() };
-      for (unsigned int i = 0; i < Dimension; ++i)
-      {
-        entry.moments[i] = eigen.D(i);
-      }
-      entry.axes = eigen.V.transpose();
-    }
+    CudaLabelStatisticsDetail::SymmetricEigensystem(centralMoments, entry.moments, entry.axes);
     CudaLabelStatisticsDetail::MakeProperRotation(entry.axes);
     std::memcpy(entry.key, key, sizeof key);
     entry.used = true;
     return entry;
-  }
-
-  /** What vnl_symmetric_eigensystem computes for ShapeLabelMapFilter, the
-   *  eigenvalues (ascending) and the transposed eigenvector matrix of the
-   *  symmetric matrix a (row-major), by the routine it calls (netlib's rs,
-   *  on the same bytes) but on the stack: vnl's wrapper takes ten heap blocks
-   *  per matrix, about as long as the 3 x 3 solve itself, for every object.
-   *  False where rs reports no convergence: then the caller asks vnl, as ITK
-   *  does, for whatever it makes of it. */
-  static bool
-  SymmetricEigensystem(const double (&a)[Dimension * Dimension], typename Memo::Principal & entry)
-  {
-    const v3p_netlib_integer order = Dimension;
-    const v3p_netlib_integer wantVectors = 1;
-    v3p_netlib_integer       status = 0;
-    double                   matrix[Dimension * Dimension];
-    double                   values[Dimension];
-    double                   vectors[Dimension * Dimension]; // column k: the eigenvector of values[k]
-    double                   scratch1[Dimension];
-    double                   scratch2[Dimension];
-    std::memcpy(matrix, a, sizeof matrix); // rs overwrites its input
-    v3p_netlib_rs_(&order, &order, matrix, values, &wantVectors, vectors, scratch1, scratch2, &status);
-    if (status != 0)
-    {
-      return false;
-    }
-    for (unsigned int i = 0; i < Dimension; ++i)
-    {
-      entry.moments[i] = values[i];
-      for (unsigned int j = 0; j < Dimension; ++j)
-      {
-        entry.axes[i][j] = vectors[i * Dimension + j]; // row i of V^T: eigenvector i
-      }
-    }
-    return true;
   }
 
   /** Radius and perimeter of the hypersphere of the component's physical
