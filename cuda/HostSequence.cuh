@@ -46,6 +46,7 @@
 //                                          onSlab(begin, end) once a slab is queued: work queued then
 //                                          sees it (images in device memory are read in place instead)
 //   Download(host, source, bytes)          device memory to the host; returns when it is there
+//   DownloadLater(host, source, bytes)     the same, there once FinishDownloads() returns
 //   DownloadWidened(host, source, count)   count 32-bit values to the host as 64-bit ones
 //   Record(Milestone), Wait(), Milliseconds(from, to), BytesToHost()
 #ifndef cca_cuda_HostSequence_cuh
@@ -401,13 +402,15 @@ public:
     keys.resize(labelImage ? static_cast<std::size_t>(componentCount) : 0);
     if (!keys.empty())
     {
-      device.Download(keys.data(), objectKeys, keys.size() * sizeof(std::uint64_t));
+      device.DownloadLater(keys.data(), objectKeys, keys.size() * sizeof(std::uint64_t));
     }
     std::vector<Index> newToOld(options.selection.Active() ? static_cast<std::size_t>(componentCount) : 0);
     if (!newToOld.empty())
     {
-      device.Download(newToOld.data(), m_Selection.template NewToOld<Index>(), newToOld.size() * sizeof(Index));
+      device.DownloadLater(newToOld.data(), m_Selection.template NewToOld<Index>(), newToOld.size() * sizeof(Index));
     }
+    device.FinishDownloads();
+    m_Outputs.CheckDownloadedRuns(options, result);
     device.Record(Milestone::ObjectsDownloaded);
     if (features)
     {

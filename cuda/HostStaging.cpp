@@ -94,6 +94,45 @@ HostStaging::Upload(void * device, std::size_t bytes, const Producer & produce, 
   }
 }
 
+bool
+HostStaging::GatherLater(void * host, const void * device, std::size_t bytes, cudaStream_t stream)
+{
+  const std::size_t offset = m_Gathered.empty() ? 0 : (m_Gathered.back().offset + m_Gathered.back().bytes + 7) / 8 * 8;
+  if (bytes == 0 || offset + bytes > GatherBytes)
+  {
+    return bytes == 0;
+  }
+  auto *            gather = static_cast<unsigned char *>(m_Gather.Reserve(GatherBytes, "the pinned gather buffer"));
+  const std::size_t k = m_Gathered.size();
+  if (m_GatherCopied.size() == k)
+  {
+    m_GatherCopied.push_back(std::make_unique<Event>(false));
+  }
+  Check(cudaMemcpyAsync(gather + offset, device, bytes, cudaMemcpyDeviceToHost, stream), "copying results to the host");
+  m_GatherCopied[k]->Record(stream);
+  m_Gathered.push_back({ host, offset, bytes });
+  return true;
+}
+
+void
+HostStaging::FinishGathered()
+{
+  if (m_Gathered.empty())
+  {
+    return;
+  }
+  const auto * gather = static_cast<const unsigned char *>(m_Gather.Reserve(GatherBytes, "the pinned gather buffer"));
+  for (std::size_t k = 0; k < m_Gathered.size(); ++k)
+  {
+    const Gathered & g = m_Gathered[k];
+    m_GatherCopied[k]->Synchronize();
+    auto * destination = static_cast<unsigned char *>(g.host);
+    Split(g.bytes,
+          [&](std::size_t from, std::size_t n) { std::memcpy(destination + from, gather + g.offset + from, n); });
+  }
+  m_Gathered.clear();
+}
+
 void
 GiveBackCopyLanes::operator()(CopyLanes * lanes) const
 {
@@ -135,6 +174,7 @@ HostStaging::PrepareRegionCopies()
       buffer.Reserve(m_RegionPieceBytes, "a pinned staging buffer");
     }
   }
+  m_Gather.Reserve(GatherBytes, "the pinned gather buffer");
   return cudaDevice;
 }
 

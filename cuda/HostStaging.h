@@ -74,6 +74,26 @@ public:
   void
   Download(const void * device, std::size_t bytes, cudaStream_t stream, const BytesConsumer & consume);
 
+  /** Queues a copy of bytes of device memory, ordered on stream, into the
+   *  gather buffer, for FinishGathered to write to host; false (nothing
+   *  queued) where they do not fit in what is left of the buffer. */
+  bool
+  GatherLater(void * host, const void * device, std::size_t bytes, cudaStream_t stream);
+
+  /** Writes each gathered copy to its host memory as soon as its own copy is
+   *  done, while the later ones still cross the bus; returns when all are
+   *  there. */
+  void
+  FinishGathered();
+
+  /** Forgets gathered copies not finished (a run that failed); the stream
+   *  must be idle. */
+  void
+  DropGathered()
+  {
+    m_Gathered.clear();
+  }
+
   /** Whether an upload of bytes goes by regions (UploadByRegions). */
   bool
   UploadsByRegions(std::size_t bytes) const
@@ -89,8 +109,8 @@ public:
   UploadByRegions(void * device, std::size_t bytes, const Producer & produce, cudaStream_t stream);
 
   /** Takes the lanes of copies by regions (streams, events, pinned buffers)
-   *  on the current CUDA device, from the process's pool or new; they go
-   *  back to the pool with this object. Start-up calls it, so that the first
+   *  on the current CUDA device, from the process's pool or new (they go
+   *  back to the pool with this object), and the gather buffer. Start-up calls it, so that the first
    *  large copy of a process creates nothing. Returns the device. */
   int
   PrepareRegionCopies();
@@ -104,6 +124,10 @@ public:
   static constexpr std::size_t DefaultRegionUploadBytes = std::size_t{ 4 } << 20;
   static constexpr std::size_t DefaultRegionDownloadBytes = std::size_t{ 64 } << 20;
   static constexpr std::size_t DefaultRegionPieceBytes = std::size_t{ 2 } << 20;
+
+  /** The gather buffer of GatherLater: the objects of a few hundred
+   *  thousand runs (CT-like masks: 6.6 MB); larger downloads go alone. */
+  static constexpr std::size_t GatherBytes = std::size_t{ 8 } << 20;
 
 private:
   static constexpr int Buffers = 3;
@@ -141,9 +165,18 @@ private:
   unsigned long long                            m_NextBuffer = 0; ///< the upload pipeline's next buffer, across calls
   std::unique_ptr<CopyLanes, GiveBackCopyLanes> m_Lanes;          ///< taken at the first copy by regions
   Event                                         m_RegionsMayStart{ false };
-  std::size_t                                   m_RegionUploadBytes = DefaultRegionUploadBytes;
-  std::size_t                                   m_RegionDownloadBytes = DefaultRegionDownloadBytes;
-  std::size_t                                   m_RegionPieceBytes = DefaultRegionPieceBytes;
+  struct Gathered
+  {
+    void *      host;
+    std::size_t offset; ///< in the gather buffer
+    std::size_t bytes;
+  };
+  PinnedBuffer                        m_Gather;       ///< GatherBytes, taken with the copy lanes
+  std::vector<Gathered>               m_Gathered;     ///< queued, not yet written to the host
+  std::vector<std::unique_ptr<Event>> m_GatherCopied; ///< per gathered copy: done
+  std::size_t                         m_RegionUploadBytes = DefaultRegionUploadBytes;
+  std::size_t                         m_RegionDownloadBytes = DefaultRegionDownloadBytes;
+  std::size_t                         m_RegionPieceBytes = DefaultRegionPieceBytes;
 };
 
 } // namespace cuda

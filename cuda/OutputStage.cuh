@@ -162,10 +162,12 @@ public:
     }
   }
 
-  /** Copies the runs grouped by object into result. */
+  /** Copies the runs grouped by object into result, there once
+   *  device.FinishDownloads() returns. */
   void
   DownloadRuns(Device & device, const Options & options, Result & result)
   {
+    const bool selection = options.selection.Active();
     if (!options.computeRuns)
     {
       result.runs.clear();
@@ -174,18 +176,36 @@ public:
     else
     {
       // Sized, not cleared first: a reused result zeroes only what it grows
-      // by. The offsets first: runs of removed objects come after the last one.
+      // by. Without a selection every run belongs to an object; with one,
+      // the runs of removed objects come after the last offset, read first.
       result.runOffsets.resize(m_Components + 1);
-      if (m_Runs > 0)
-      {
-        device.Download(result.runOffsets.data(), m_Offsets, result.runOffsets.size() * sizeof(std::int64_t));
-      }
-      else
+      if (m_Runs == 0)
       {
         result.runOffsets[0] = 0;
+        result.runs.clear();
+        return;
       }
-      result.runs.resize(static_cast<std::size_t>(result.runOffsets.back()));
-      device.Download(result.runs.data(), m_Grouped, result.runs.size() * sizeof(cca::Run));
+      device.DownloadLater(result.runOffsets.data(), m_Offsets, result.runOffsets.size() * sizeof(std::int64_t));
+      std::size_t kept = m_Runs;
+      if (selection)
+      {
+        device.FinishDownloads();
+        kept = static_cast<std::size_t>(result.runOffsets.back());
+      }
+      result.runs.resize(kept);
+      device.DownloadLater(result.runs.data(), m_Grouped, kept * sizeof(cca::Run));
+    }
+  }
+
+  /** After device.FinishDownloads(): the runs sized without a selection
+   *  are those the offsets end with, else an error, never wrong runs. */
+  static void
+  CheckDownloadedRuns(const Options & options, const Result & result)
+  {
+    if (options.computeRuns && !result.runOffsets.empty() &&
+        result.runOffsets.back() != static_cast<std::int64_t>(result.runs.size()))
+    {
+      throw Error(Error::Kind::Cuda, "internal error: the runs grouped by object do not end where their offsets do");
     }
   }
 

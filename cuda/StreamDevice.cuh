@@ -151,6 +151,7 @@ public:
   {
     m_BytesToHost = 0;
     m_Stream.Synchronize("finishing earlier work");
+    m_Staging.DropGathered();        // a failed run's
     StreamSlot::SetCurrent(&m_Slot); // the buffers of the run are allocated on its stream
   }
 
@@ -395,6 +396,32 @@ public:
       std::memcpy(destination + offset, staged, n);
     });
     m_BytesToHost += static_cast<std::int64_t>(bytes);
+  }
+
+  /** Queues a copy of device memory to the host, which holds it once
+   *  FinishDownloads returns (the host memory is not to be used before).
+   *  Such copies cross the bus back to back and the host writes each out of
+   *  staging while the next ones cross: one wait for all, where each
+   *  Download waits for its own (CT-like masks: 230 us for the table, the
+   *  run offsets and 6 MB of runs, against 120 us on the bus;
+   *  benchmark/results/h200-small-mask-stages). Too large for the gather
+   *  buffer, or page-locked, the copy is made at once. */
+  void
+  DownloadLater(void * host, const void * device, std::size_t bytes)
+  {
+    if (HostImageMemory::Pinned(host, bytes) || !m_Staging.GatherLater(host, device, bytes, Stream()))
+    {
+      Download(host, device, bytes);
+      return;
+    }
+    m_BytesToHost += static_cast<std::int64_t>(bytes);
+  }
+
+  /** Returns when the copies of DownloadLater are on the host. */
+  void
+  FinishDownloads()
+  {
+    m_Staging.FinishGathered();
   }
 
   /** Copies count 32-bit values to the host as 64-bit ones, widened there:

@@ -179,7 +179,7 @@ public:
   Download(Device & device, Result & result)
   {
     result.features.resize(m_Entries);
-    device.Download(result.features.data(), m_Device, m_Entries * sizeof(ComponentFeatures));
+    device.DownloadLater(result.features.data(), m_Device, m_Entries * sizeof(ComponentFeatures));
   }
 
   void

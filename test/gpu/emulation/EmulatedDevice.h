@@ -222,6 +222,17 @@ public:
     m_BytesToHost += static_cast<std::int64_t>(bytes);
   }
 
+  /** At once: the emulated device has no bus to wait for. */
+  void
+  DownloadLater(void * host, const void * device, std::size_t bytes)
+  {
+    Download(host, device, bytes);
+  }
+
+  void
+  FinishDownloads()
+  {}
+
   void
   DownloadWidened(std::uint64_t * host, const std::uint32_t * device, std::size_t count)
   {
