@@ -110,8 +110,9 @@ public:
 
   /** Takes the lanes of copies by regions (streams, events, pinned buffers)
    *  on the current CUDA device, from the process's pool or new (they go
-   *  back to the pool with this object), and the gather buffer. Start-up calls it, so that the first
-   *  large copy of a process creates nothing. Returns the device. */
+   *  back to the pool with this object), and the gather buffer. Start-up
+   *  calls it, so that the first large copy of a process creates nothing.
+   *  Returns the device. */
   int
   PrepareRegionCopies();
 

@@ -360,11 +360,9 @@ private:
 
   /** Centroid and centred second moments summed line by line in double in
    *  ShapeLabelMapFilter's order, so that rounding, and with it vnl's
-   *  eigenvector signs, is the same as ITK's. The map's transform is read
-   *  once into locals and the sums kept in locals (the upper triangle: ITK
-   *  adds the same products to both halves), where the map's members would
-   *  be read again after every store to the moments (both double): the
-   *  same operations in the same order. */
+   *  eigenvector signs, is the same as ITK's. The sums are kept in locals,
+   *  the upper triangle only (ITK adds the same products to both halves):
+   *  the same operations in the same order. */
   void
   MomentsAsShapeLabelMapFilter(const cca::Run * runs,
                                std::int64_t     runCount,

@@ -29,9 +29,9 @@ namespace CudaLabelStatisticsDetail
  * eigenvectors as the rows of axes (vnl's V transposed). It calls the
  * routine vnl calls (netlib's rs, EISPACK's tred2 and tql2) with the same
  * bytes, so the numbers are the same, but on the stack: vnl's wrapper takes
- * ten heap blocks a matrix, which cost about a fifth of the shape
- * attributes of a small object (60000 balls: LabelMap 10.2-11.8 ->
- * 7.7-8.0 ms, benchmark/results/h200-small-mask-stages). Where rs reports
+ * ten heap blocks a matrix, about a quarter of the LabelMap of 60000 small
+ * balls on the H200 machine (10.2-11.8 -> 7.7-8.0 ms,
+ * benchmark/results/h200-small-mask-stages). Where rs reports
  * no convergence it asks vnl, whose results ITK takes as they are. */
 template <typename TMatrix, typename TVector>
 void
