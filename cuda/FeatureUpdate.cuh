@@ -10,6 +10,7 @@
 #include "ConflictDetection.cuh"
 #include "DeviceGeometry.cuh"
 #include "ForegroundPairs.cuh"
+#include "PrecedingPairs.cuh"
 #include "RunDetection.cuh"
 #include "RunNeighbours.cuh"
 #include "RunFeatures.h"
@@ -213,6 +214,63 @@ struct UpdateCounter
   }
 };
 
+/** Adds run a's pairs with the touching runs of its preceding rows (row
+ *  (y, z), pixels [x, x + length)): the counts the union-find stored
+ *  (PrecedingPairs.cuh), or where a group's counts did not fit, from a
+ *  search of that group's rows. Full connectivity on a mask: every run
+ *  found lies in a's component. */
+template <class Index>
+__device__ __forceinline__ void
+AddPrecedingPairs(const RunArrays<Index> & runs,
+                  const Geometry &         geometry,
+                  const PrecedingPairs &   preceding,
+                  Index                    a,
+                  std::int64_t             y,
+                  std::int64_t             z,
+                  std::int32_t             x,
+                  std::int32_t             length,
+                  std::int64_t (&pairCounts)[NumberOfInterceptSlots])
+{
+  const bool volume = geometry.depth > 1;
+  const bool rowCounted = AddRowPairs(preceding.row[a], pairCounts);
+  const bool sliceCounted = !volume || AddSlicePairs(preceding.slice[a], pairCounts);
+  if (rowCounted && sliceCounted)
+  {
+    return;
+  }
+  PairTally rowTally;   // the previous row of the slice
+  PairTally sliceTally; // the previous slice's rows
+  RowStep   steps[4];
+  const int n = PrecedingRows(true, volume, steps);
+  for (int s = 0; s < n; ++s)
+  {
+    const std::int64_t q = NeighbourRow(geometry, y, z, steps[s]);
+    const bool         inSlice = steps[s].dz == 0;
+    if (q >= 0 && !(inSlice ? rowCounted : sliceCounted))
+    {
+      const RowStep step = steps[s];
+      if (inSlice)
+      {
+        ForEachRunInRange(
+          runs, q, x - 1, x + length + 1, [&](Index b) { rowTally.Add(x, x + length, runs.x[b], runs.end[b], step); });
+      }
+      else
+      {
+        ForEachRunInRange(runs, q, x - 1, x + length + 1, [&](Index b) {
+          sliceTally.Add(x, x + length, runs.x[b], runs.end[b], step);
+        });
+      }
+    }
+  }
+  // Constant slots: the record stays in registers.
+  pairCounts[InterceptSlot(false, true, false)] += rowTally.same;
+  pairCounts[InterceptSlot(true, true, false)] += rowTally.beside;
+  pairCounts[InterceptSlot(false, false, true)] += sliceTally.same;
+  pairCounts[InterceptSlot(true, false, true)] += sliceTally.beside;
+  pairCounts[InterceptSlot(false, true, true)] += sliceTally.diagonal;
+  pairCounts[InterceptSlot(true, true, true)] += sliceTally.diagonalBeside;
+}
+
 /** The vote of unit a: its own features plus the neighbour pairs it forms
  *  with units of the same component in the following neighbour rows (pair
  *  counts add up over any partition of a run into units). label may be
@@ -222,7 +280,10 @@ struct UpdateCounter
  *  masks only, take it as the connectivity). pixels: with fullMask, the
  *  byte mask whose foreground gives PairVotes::All's pairs of units up to
  *  LongestRunCountedByPixels long (ForegroundPairs.cuh) instead of the
- *  neighbour rows' units. Returns false when the vote is empty (only
+ *  neighbour rows' units. preceding: with fullMask and PairVotes::All,
+ *  the pairs the union-find counted with the preceding rows
+ *  (PrecedingPairs.cuh), which replace the search of the following rows;
+ *  null: not counted. Returns false when the vote is empty (only
  *  possible for PairVotes::Conditional). */
 template <class Index, class Votes = DefaultVotes>
 __device__ __forceinline__ bool
@@ -233,7 +294,8 @@ RunVote(const RunArrays<Index> &   runs,
         Index                      a,
         ComponentFeatures &        f,
         bool                       fullMask,
-        ForegroundRows             pixels = {})
+        ForegroundRows             pixels = {},
+        PrecedingPairs             preceding = {})
 {
   const std::int64_t r = runs.row[a];
   const std::int64_t y = r % geometry.height;
@@ -258,7 +320,12 @@ RunVote(const RunArrays<Index> &   runs,
     }
   }
   const Index key = Votes::Pairs == PairVotes::Certain ? Index{ 0 } : label[a];
-  const bool  countsPixels =
+  if (Votes::Pairs == PairVotes::All && fullMask && preceding.row != nullptr)
+  {
+    AddPrecedingPairs(runs, geometry, preceding, a, y, z, x, length, f.interceptCounts);
+    return any;
+  }
+  const bool countsPixels =
     Votes::Pairs == PairVotes::All && fullMask && pixels.image != nullptr && length <= LongestRunCountedByPixels;
   if (countsPixels)
   {
@@ -407,7 +474,7 @@ enum class HotFolding
  *  first run: above the percolation threshold, the giant one) are folded
  *  further in shared memory (HotFoldingV) and reach global memory once per
  *  block; without, each voting lane merges its record with plain atomics.
- *  fullMask, pixels: RunVote's. order: the units in component order
+ *  fullMask, pixels, preceding: RunVote's. order: the units in component order
  *  (ComponentOrder.cuh; a warp then meets few components), or null for
  *  raster order. Counting: the instrumentation is compiled in
  *  (counter is ignored otherwise). Launch with at most BlockThreads threads
@@ -426,7 +493,8 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
                          UpdateCounter       counter,
                          bool                fullMask,
                          ForegroundRows      pixels,
-                         const Index * __restrict__ order)
+                         const Index * __restrict__ order,
+                         PrecedingPairs preceding)
 {
   AwaitPrecedingKernel();
   constexpr bool               Counting = CountingV == UpdateCounting::On;
@@ -477,7 +545,7 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
     }
     if (votes)
     {
-      const bool any = RunVote<Index, Votes>(runs, label, geometry, faces, a, f, fullMask, pixels);
+      const bool any = RunVote<Index, Votes>(runs, label, geometry, faces, a, f, fullMask, pixels, preceding);
       if constexpr (Votes::Pairs == PairVotes::Conditional)
       {
         votes = any; // only conditional votes can be empty

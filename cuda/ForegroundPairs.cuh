@@ -6,7 +6,10 @@
 // a neighbour row are the foreground pixels of that row in the run's columns
 // (the step along the row 0) and one column beside them (the step +-1):
 // a count of a few 16-byte loads, where searching the neighbour row's runs
-// takes a binary search of dependent loads and then each run found.
+// takes a binary search of dependent loads and then each run found. The
+// default algorithm counts them in its union-find instead
+// (PrecedingPairs.cuh); the papers' strategies and the tree merge count
+// them here.
 #ifndef cca_cuda_ForegroundPairs_cuh
 #define cca_cuda_ForegroundPairs_cuh
 

@@ -18,6 +18,7 @@
 #include "Frame.cuh"
 #include "OnTheFlyMerge.cuh"
 #include "PixelLabeling.cuh"
+#include "PrecedingPairs.cuh"
 #include "RowPairLinks.cuh"
 #include "RunDetection.cuh"
 #include "Strategies.cuh"
@@ -53,11 +54,16 @@ struct LabeledUnits
   RunArrays<Index>    runs; ///< the full runs (the units themselves unless they are pieces of runs)
   /** Label images: per run, the key of its value (detail::ValueKey); else null. */
   std::uint64_t * runKeys;
-  /** With the feature votes under full connectivity, a byte mask in rows of
-   *  whole 16-byte loads whose units are short (PairsFromPixelsPerRun): the
-   *  votes count the units' neighbour pairs from its pixels
-   *  (ForegroundPairs.cuh); else no image. */
+  /** With the feature votes under full connectivity, where the union-find
+   *  counts no pairs (precedingPairs), a byte mask in rows of whole 16-byte
+   *  loads whose units are short (PairsFromPixelsPerRun): the votes count
+   *  the units' neighbour pairs from its pixels (ForegroundPairs.cuh);
+   *  else no image. */
   ForegroundRows pairPixels;
+  /** With the default algorithm's votes under full connectivity on a mask
+   *  joined by LinkRunsKernel: each run's pairs with its preceding rows,
+   *  counted by the union-find (PrecedingPairs.cuh); else null. */
+  PrecedingPairs precedingPairs;
 };
 
 /** The key of each run's value (label images). */
@@ -199,12 +205,22 @@ public:
     // its own): labels only keep neither the flags nor their stores.
     const bool votes = frame.options.computeFeatures;
     l.linked = votes ? Reserve<std::uint8_t>(m_Linked, unitCount, "run link flags") : nullptr;
-    if (votes && frame.fullMask && FitsByteRowScan(frame, image) &&
+    const bool countsPairs = CountsPrecedingPairs<S>(frame, rowBits);
+    if (votes && frame.fullMask && !countsPairs && FitsByteRowScan(frame, image) &&
         static_cast<std::int64_t>(unitCount) * PairsFromPixelsPerRun > frame.pixels)
     {
       l.pairPixels = ForegroundRows{ static_cast<const std::uint8_t *>(image),
                                      frame.geometry.width,
                                      ForegroundOf<std::uint8_t>(frame.options) };
+    }
+    if (countsPairs)
+    {
+      l.precedingPairs.row = Reserve<std::uint32_t>(m_RowPairs, unitCount, "the runs' pairs with their previous rows");
+      if (frame.geometry.depth > 1)
+      {
+        l.precedingPairs.slice =
+          Reserve<std::uint64_t>(m_SlicePairs, unitCount, "the runs' pairs with their previous slices");
+      }
     }
     counts.Prepare(device, frame.options.countAtomicUpdates, static_cast<std::int64_t>(unitCount));
     if (unitCount > 0)
@@ -488,6 +504,20 @@ private:
     return runs;
   }
 
+  /** Whether the union-find counts the runs' pixel pairs with their
+   *  preceding rows for the votes (PrecedingPairs.cuh): the default
+   *  algorithm's table (dense or sparse) under full connectivity on a mask,
+   *  its whole runs joined by LinkRunsKernel (rowBits null). The papers'
+   *  strategies vote as reproduced. */
+  template <class S>
+  static bool
+  CountsPrecedingPairs(const Frame & frame, const std::uint8_t * rowBits)
+  {
+    return std::is_same_v<typename S::Units, FullRuns> && !S::LabelsPixels && S::Merge != FeatureMerge::OnTheFly &&
+           frame.options.algorithm == Algorithm::Default && frame.options.computeFeatures && frame.fullMask &&
+           frame.options.featureCompaction != FeatureCompaction::TreeMerge && rowBits == nullptr;
+  }
+
   /** Whether the union-find joins the runs from the foreground bits of
    *  each pair of neighbour rows (LinkByteRowsKernel, RowPairLinks.cuh):
    *  it can for the whole runs of a byte mask in rows of whole lane loads,
@@ -614,28 +644,29 @@ private:
           }
           return;
         }
-        const auto launchLinks = [&](auto kernel) {
-          device.Launch("union-find kernel",
-                        LinkPassBlocks(p, frame.geometry, static_cast<std::int64_t>(l.units.count), BlockThreads),
-                        BlockThreads,
-                        kernel,
-                        l.units,
-                        frame.geometry,
-                        frame.full,
-                        l.parent,
-                        l.linked, // null with labels only
-                        join,
-                        joins,
-                        p);
+        const unsigned passBlocks =
+          LinkPassBlocks(p, frame.geometry, static_cast<std::int64_t>(l.units.count), BlockThreads);
+        const bool together = SearchesRowsTogether(frame.full, frame.geometry, p);
+        const auto launch = [&](auto kernel, auto... arguments) {
+          device.Launch("union-find kernel", passBlocks, BlockThreads, kernel, l.units, frame.geometry, arguments...);
         };
-        if (SearchesRowsTogether(frame.full, frame.geometry, p))
+        using Join = decltype(join);
+        using Joins = decltype(joins);
+        if constexpr (std::is_same_v<Join, PlainUnion> && std::is_same_v<Joins, AnyTouchingRuns> &&
+                      S::Units::Span == UnitSpan::WholeRuns)
         {
-          launchLinks(LinkRunsKernel<Index, decltype(join), S::Units::Span, decltype(joins), true>);
+          if (l.precedingPairs.row != nullptr) // full connectivity (CountsPrecedingPairs)
+          {
+            together ? launch(LinkRunsCountingPairsKernel<Index, true>, l.parent, l.linked, p, l.precedingPairs)
+                     : launch(LinkRunsCountingPairsKernel<Index, false>, l.parent, l.linked, p, l.precedingPairs);
+            return;
+          }
         }
-        else
-        {
-          launchLinks(LinkRunsKernel<Index, decltype(join), S::Units::Span, decltype(joins), false>);
-        }
+        const auto plain = [&](auto kernel) {
+          launch(kernel, frame.full, l.parent, l.linked /* null with labels only */, join, joins, p);
+        };
+        together ? plain(LinkRunsKernel<Index, Join, S::Units::Span, Joins, true>)
+                 : plain(LinkRunsKernel<Index, Join, S::Units::Span, Joins, false>);
       });
       // The sparse table and the tree merge key each unit by its root,
       // read straight from parent. Elsewhere the trees stay as they are:
@@ -701,6 +732,8 @@ private:
   double               m_ForegroundFraction = -1.0;   ///< CountedForegroundFraction
   UnitBuffers          m_FullRuns;                    ///< the runs, for strategies whose units are smaller
   typename Device::Buffer m_Linked;
+  typename Device::Buffer m_RowPairs;   ///< PrecedingPairs::row
+  typename Device::Buffer m_SlicePairs; ///< PrecedingPairs::slice
   /** Rows of the blocks the union-find labels first in a volume: short
    *  enough that the chains within a block stay short, long enough that few
    *  rows are borders (H100, 512^3 labels only, summed: 32 -> 128 rows gave

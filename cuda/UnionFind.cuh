@@ -8,6 +8,7 @@
 #define cca_cuda_UnionFind_cuh
 
 #include "DeviceGeometry.cuh"
+#include "PrecedingPairs.cuh"
 #include "RunDetection.cuh"
 #include "RunNeighbours.cuh"
 
@@ -240,6 +241,24 @@ PassJoinsRow(const LinkPass & pass, RowStep step, std::int64_t y)
            (pass.lines == 0 && pass.blockRows > 0 && !previousSlice && y % pass.blockRows == 0));
 }
 
+/** Whether a pass of LinkRunsCountingPairsKernel stores run (y, z)'s
+ *  pixel pairs with the previous row of its slice (PrecedingPairs.cuh):
+ *  the pass that joins that row, or the pass over all runs where the row
+ *  lies outside the image (counts of 0). Each run's counts are then
+ *  stored exactly once. */
+__device__ __forceinline__ bool
+PassStoresRowPairs(const LinkPass & pass, std::int64_t y)
+{
+  return PassJoinsRow(pass, RowStep{ -1, 0 }, y) || (pass.lines == 0 && y == 0);
+}
+
+/** The same for the rows of the previous slice (volumes). */
+__device__ __forceinline__ bool
+PassStoresSlicePairs(const LinkPass & pass, std::int64_t y, std::int64_t z)
+{
+  return PassJoinsRow(pass, RowStep{ 0, -1 }, y) || (pass.lines == 0 && z == 0);
+}
+
 /** The coordinate (row of a slice, or slice) of a level's m-th line: the
  *  m-th multiple c * spacing, c >= 1, with c not a multiple of fanIn (fanIn
  *  2: the odd multiples). */
@@ -363,7 +382,8 @@ SearchesRowsTogether(bool full, const Geometry & g, const LinkPass & pass)
   return full && g.depth > 1 && pass.rows != LinkedRows::SameSlice;
 }
 
-/** One thread per run of the pass: merges it with every touching run of the
+/** One thread per run of the pass (after AwaitPrecedingKernel, in the
+ *  kernels below): merges it with every touching run of the
  *  preceding neighbour rows the pass selects. Face: ranges must share a
  *  pixel column; Full: ranges may also touch diagonally (range extended by
  *  one pixel each side). Runs that touch any other run get linked[i] = 1
@@ -376,23 +396,22 @@ SearchesRowsTogether(bool full, const Geometry & g, const LinkPass & pass)
  *  (in the pass over all runs). SearchRowsTogether: the searches for the
  *  first touching run of all the rows the pass joins advance together
  *  (ForEachRunInRanges), for the passes that join the three rows of the
- *  previous slice under full connectivity (SearchesRowsTogether). */
-template <class Index,
-          class Union = PlainUnion,
-          UnitSpan Span = UnitSpan::WholeRuns,
-          class Joins = AnyTouchingRuns,
-          bool SearchRowsTogether = false>
-__global__ void
-LinkRunsKernel(RunArrays<Index> runs,
-               Geometry         geometry,
-               bool             full,
-               Index *          parent,
-               std::uint8_t *   linked,
-               Union            join = Union{},
-               Joins            joins = Joins{},
-               LinkPass         pass = LinkPass{})
+ *  previous slice under full connectivity (SearchesRowsTogether).
+ *  CountsPairs (full connectivity on a mask's whole runs): each run's
+ *  pixel pairs with the runs it visits are stored in pairs
+ *  (PrecedingPairs.cuh) by the pass that joins those rows. */
+template <class Index, class Union, UnitSpan Span, class Joins, bool SearchRowsTogether, bool CountsPairs>
+__device__ __forceinline__ void
+LinkRuns(const RunArrays<Index> & runs,
+         const Geometry &         geometry,
+         bool                     full,
+         Index *                  parent,
+         std::uint8_t *           linked,
+         Union                    join,
+         Joins                    joins,
+         const LinkPass &         pass,
+         const PrecedingPairs &   pairs)
 {
-  AwaitPrecedingKernel();
   auto markLinked = [linked](Index i) {
     if (linked != nullptr)
     {
@@ -421,21 +440,28 @@ LinkRunsKernel(RunArrays<Index> runs,
     const std::int64_t r = runs.row[a];
     const std::int64_t y = r % geometry.height;
     const std::int64_t z = r / geometry.height;
-    const std::int32_t lo = runs.x[a] - (full ? 1 : 0);
-    const std::int32_t hi = runs.end[a] + (full ? 1 : 0);
+    const std::int32_t ax = runs.x[a];
+    const std::int32_t aEnd = runs.end[a];
+    const std::int32_t lo = ax - (full ? 1 : 0);
+    const std::int32_t hi = aEnd + (full ? 1 : 0);
     RowStep            steps[4];
     const int          n = PrecedingRows(full, geometry.depth > 1, steps);
     Index              representative = a;
     if constexpr (Span == UnitSpan::RunPieces)
     {
-      if (pass.lines == 0 && a > runs.rowOffsets[r] && runs.end[a - 1] == runs.x[a])
+      if (pass.lines == 0 && a > runs.rowOffsets[r] && runs.end[a - 1] == ax)
       {
         const Index met = join(parent, a, a - 1);
         representative = met < representative ? met : representative;
         markLinked(a - 1);
       }
     }
-    const auto visit = [&](Index b) {
+    PairTally  tally;
+    const auto visit = [&](RowStep step, Index b) {
+      if constexpr (CountsPairs)
+      {
+        tally.Add(ax, aEnd, runs.x[b], runs.end[b], step);
+      }
       if (joins(a, b))
       {
         // From the root the last union met, not from a: a's own walk
@@ -454,7 +480,7 @@ LinkRunsKernel(RunArrays<Index> runs,
       {
         q[s] = s < n && PassJoinsRow(pass, steps[s], y) ? NeighbourRow(geometry, y, z, steps[s]) : -1;
       }
-      ForEachRunInRanges(runs, q, lo, hi, [&](int, Index b) { visit(b); });
+      ForEachRunInRanges(runs, q, lo, hi, [&](int s, Index b) { visit(steps[s], b); });
     }
     else
     {
@@ -463,8 +489,20 @@ LinkRunsKernel(RunArrays<Index> runs,
         const std::int64_t q = NeighbourRow(geometry, y, z, steps[s]);
         if (q >= 0 && PassJoinsRow(pass, steps[s], y))
         {
-          ForEachRunInRange(runs, q, lo, hi, visit);
+          ForEachRunInRange(runs, q, lo, hi, [&](Index b) { visit(steps[s], b); });
         }
+      }
+    }
+    if constexpr (CountsPairs)
+    {
+      if (PassStoresRowPairs(pass, y))
+      {
+        pairs.row[a] = tally.PackedRow();
+      }
+      if (geometry.depth > 1 && PassStoresSlicePairs(pass, y, z))
+      {
+        // The pass over all runs stores the first slice's (none).
+        pairs.slice[a] = pass.rows == LinkedRows::PreviousSlice ? tally.PackedSlice() : 0;
       }
     }
     if (representative != a)
@@ -475,6 +513,49 @@ LinkRunsKernel(RunArrays<Index> runs,
       atomicMin(parent + a, representative);
     }
   }
+}
+
+/** LinkRuns, one thread per run of the pass, without the pairs. */
+template <class Index,
+          class Union = PlainUnion,
+          UnitSpan Span = UnitSpan::WholeRuns,
+          class Joins = AnyTouchingRuns,
+          bool SearchRowsTogether = false>
+__global__ void
+LinkRunsKernel(RunArrays<Index> runs,
+               Geometry         geometry,
+               bool             full,
+               Index *          parent,
+               std::uint8_t *   linked,
+               Union            join = Union{},
+               Joins            joins = Joins{},
+               LinkPass         pass = LinkPass{})
+{
+  AwaitPrecedingKernel();
+  LinkRuns<Index, Union, Span, Joins, SearchRowsTogether, false>(
+    runs, geometry, full, parent, linked, join, joins, pass, PrecedingPairs{});
+}
+
+/** LinkRunsKernel for a mask's whole runs under full connectivity, which
+ *  also stores each run's pixel pairs with the runs it visits in pairs
+ *  (PrecedingPairs.cuh), by the pass that joins those rows. Held to 8
+ *  blocks a multiprocessor (32 registers a thread): unbounded, its tally
+ *  took 42 and left a quarter fewer warps resident (H200, 8192^2 g = 4,
+ *  benchmark/results/h200-pairs-in-union-find/ call 4), and the union-find waits
+ *  on its loads and atomics, so warps count more than registers
+ *  (call 5: the full table at g = 4 lost 1 % unbounded, gained 5 % bounded). */
+template <class Index, bool SearchRowsTogether>
+__global__ void
+__launch_bounds__(BlockThreads, 8) LinkRunsCountingPairsKernel(RunArrays<Index> runs,
+                                                               Geometry         geometry,
+                                                               Index *          parent,
+                                                               std::uint8_t *   linked,
+                                                               LinkPass         pass,
+                                                               PrecedingPairs   pairs)
+{
+  AwaitPrecedingKernel();
+  LinkRuns<Index, PlainUnion, UnitSpan::WholeRuns, AnyTouchingRuns, SearchRowsTogether, true>(
+    runs, geometry, true, parent, linked, PlainUnion{}, AnyTouchingRuns{}, pass, pairs);
 }
 
 /** After all unions: every run points straight at its root. Halving by

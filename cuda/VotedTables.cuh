@@ -62,7 +62,8 @@ LaunchVotes(Device &                    device,
                                    counter,
                                    frame.fullMask,
                                    l.pairPixels,
-                                   order);
+                                   order,
+                                   l.precedingPairs);
   };
   // The papers' strategies fold as reproduced; the default algorithm
   // without shared-memory atomics (FeatureUpdate.cuh, HotFolding).

@@ -627,6 +627,37 @@ WideRowChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tall
   }
 }
 
+/** The table under full connectivity, whose perimeter pairs the
+ *  union-find counts (cuda/PrecedingPairs.cuh), on masks of rows of
+ *  40,000 to 70,000 pixels and runs of thousands: long runs' counts do not
+ *  fit their 16-bit fields and the votes search those rows themselves; the
+ *  union-find's row blocks and groups the default or a few rows. */
+void
+LongRunPairChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
+{
+  const int cases = quick ? 4 : 24;
+  for (int i = 0; i < cases; ++i)
+  {
+    const std::uint32_t caseSeed = 1600000 + seed + static_cast<std::uint32_t>(i);
+    std::mt19937        rng(caseSeed);
+    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    const int           dim = pick(3) == 0 ? 3 : 2;
+    const std::int64_t  nx = 40000 + 16 * pick(1875);
+    const std::int64_t  ny = 1 + pick(dim == 2 ? 20 : 4);
+    const std::int64_t  nz = dim == 3 ? 1 + pick(3) : 1;
+    const Mask          mask = RandomMask(dim, nx, ny, nz, 0.7 + pick(4) / 10.0, 1024 << pick(4), caseSeed);
+    cca::Options        options;
+    options.connectivity = Connectivity::Full;
+    options.labelImageType = pick(2) == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
+    options.computeRuns = pick(2) != 0;
+    cca::cuda::SetLinkBlockRows(pick(2) != 0 ? 1 + pick(3) : 0);
+    cca::cuda::SetLinkFanIn(pick(2) != 0 ? 2 + pick(3) : 0);
+    Check(engine, Plain(mask), options, "long-run pairs seed=" + std::to_string(caseSeed), tally);
+    cca::cuda::SetLinkBlockRows(0);
+    cca::cuda::SetLinkFanIn(0);
+  }
+}
+
 /** Labels only under full connectivity with the label image as the only
  *  output: the runs the block labeling takes (cuda/BlockLabeling.cuh). */
 void
@@ -1433,8 +1464,9 @@ main(int argc, char * argv[])
     if (isDefault)
     {
       WideRowChecks(engine, quick, seed, wideRows);
-      std::cout << name << " wide rows: " << wideRows.passed << " passed, " << wideRows.failed << " failed"
-                << std::endl;
+      LongRunPairChecks(engine, quick, seed, wideRows);
+      std::cout << name << " wide rows and long-run pairs: " << wideRows.passed << " passed, " << wideRows.failed
+                << " failed" << std::endl;
     }
 
     Tally climbing;

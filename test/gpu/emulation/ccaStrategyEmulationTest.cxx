@@ -445,6 +445,71 @@ WideRowSuite(int cases, std::uint32_t seed)
   });
 }
 
+/** Runs of the last run with 32-bit indices whose pairs with the previous
+ *  row of their slice did not fit their 16-bit fields (the votes searched
+ *  that row themselves), or -1 where it had runs but counted no pairs. */
+std::int64_t
+PairsNotCounted(const Sequence & sequence)
+{
+  const LabeledUnits<std::uint32_t> & l = sequence.Labeling().Last<std::uint32_t>();
+  if (l.precedingPairs.row == nullptr)
+  {
+    return l.units.count > 0 ? -1 : 0;
+  }
+  std::int64_t n = 0;
+  for (std::uint32_t i = 0; i < l.units.count; ++i)
+  {
+    n += (l.precedingPairs.row[i] & 0xffffu) == NotCounted ? 1 : 0;
+  }
+  return n;
+}
+
+/** The default algorithm's perimeter pairs counted by the union-find
+ *  (cuda/PrecedingPairs.cuh) under full connectivity: masks of ordinary
+ *  rows, and rows of 40,000 to 70,000 pixels whose long runs' counts do
+ *  not fit their 16-bit fields (the votes then search those rows
+ *  themselves; the suite fails if no case reached that path); the
+ *  union-find's row blocks and groups the default or a few rows (each
+ *  run's counts stored by the pass that joins its rows); the table, the
+ *  runs and the label image against the CPU backend. */
+int
+PrecedingPairsSuite(int cases, std::uint32_t seed)
+{
+  Engine       engine;
+  Emulator     emulator;
+  std::int64_t searched = 0;
+  const int    failed = SeededCases("preceding pairs", cases, seed, [&](std::uint32_t caseSeed, auto & pick) {
+    Case c;
+    c.dimension = pick(3) == 0 ? 3 : 2;
+    const bool wide = pick(2) == 0;
+    c.size[0] = wide ? 40000 + 16 * pick(1875) : 1 + pick(120);
+    c.size[1] = wide ? 1 + pick(3) : 1 + pick(c.dimension == 2 ? 50 : 10);
+    c.size[2] = c.dimension == 3 ? (wide ? 2 : 1 + pick(8)) : 1;
+    emulator.sequence.SetBlockRows(pick(2) != 0 ? 1 + pick(4) : 0);
+    emulator.sequence.SetLinkFanIn(pick(2) != 0 ? 2 + pick(3) : 0);
+    emulator.sequence.SetVoteOrder(VoteOrderOf(caseSeed));
+    const double density = wide ? 0.8 + pick(3) / 10.0 : pick(11) / 10.0;
+    const int    granularity = wide ? 8192 : 1 + pick(4);
+    c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, granularity, caseSeed * 83492791u);
+    Options options = OptionsFor(Algorithm::Default, true);
+    options.computeRuns = pick(2) != 0;
+    const std::string  problem = EmulateAndCompare(engine, emulator, c, options, false, RunTable);
+    const std::int64_t notCounted = PairsNotCounted(emulator.sequence);
+    if (problem.empty() && notCounted < 0)
+    {
+      return Described(c, "the union-find counted no pairs");
+    }
+    searched += notCounted > 0 ? 1 : 0;
+    return Described(c, problem);
+  });
+  if (searched == 0)
+  {
+    std::cout << "FAIL preceding pairs: no case had a run whose pairs did not fit" << std::endl;
+    return failed + 1;
+  }
+  return failed;
+}
+
 /** The default algorithm's feature table with its votes in component order
  *  always, never or where the runs' grouping shares the sort
  *  (cuda/ComponentOrder.cuh), the runs asked or not, three cases in four
@@ -1073,6 +1138,7 @@ main(int argc, char * argv[])
   failed += ByteLabelImageSuite(cases * 4, seed + 500000);
   failed += VoteOrderSuite(cases * 8, seed + 800000);
   failed += WideRowSuite(cases * 2, seed + 900000);
+  failed += PrecedingPairsSuite(cases * 2, seed + 1000000);
   failed += StripSuite(cases * 8, seed + 700000);
   failed += ForegroundSampleSuite(cases * 4, seed + 600000);
   const auto tiles = TileShapes();

@@ -1,0 +1,149 @@
+// The pixel pairs that ITK's perimeter needs (the intercept counts that the
+// feature votes add up, FeatureUpdate.cuh's RunVote), counted by the
+// union-find where it meets them. Under full connectivity on a mask every
+// run that touches a run lies in its component, and the union-find
+// (UnionFind.cuh's LinkRunsCountingPairsKernel) visits exactly the runs of
+// the preceding rows that touch each run, the ranges widened by one pixel
+// each side as the pairs' are: it counts the run's pairs with them and
+// stores them, and the vote adds the stored counts instead of searching
+// the following rows' runs again. A pair of two runs then counts in the
+// vote of its later run, not of its earlier one; both lie in one component,
+// so every component's totals are the same.
+//
+// H200, full table under full connectivity, summed, against the search in
+// the votes, B N B N in one call (benchmark/results/h200-pairs-in-union-find/
+// call 5): 8192^2 g = 1 / 4 / 16 30.5 / 93.5-93.8 / 179.8-184.4 ->
+// 31.3 / 98.8-99.9 / 186.5-188.0 Gpix/s, 512^3 26-conn. g = 1 / 4 20.9 /
+// 81.7-81.8 -> 22.0 / 84.7-85.0 Gvox/s; the votes without any pair search
+// (wrong perimeters) had bounded it at +10-12 % in planes and +21-31 % in
+// volumes (call 2). The counts take 4 bytes a run in planes, 12 in volumes.
+//
+// A run's counts with one group of rows are packed in 16-bit fields: the
+// previous row of its slice (two classes: the step along x 0 or 1) in 32
+// bits, the rows of the previous slice in a volume (four classes) in 64.
+// Where a count does not fit (runs of more than about 32,000 pixels), the
+// whole group is stored as NotCounted and the vote searches those rows
+// itself.
+#ifndef cca_cuda_PrecedingPairs_cuh
+#define cca_cuda_PrecedingPairs_cuh
+
+#include "DeviceGeometry.cuh"
+#include "RunNeighbours.cuh"
+
+#include "cca/Types.h"
+
+#include <cstdint>
+
+namespace cca
+{
+namespace cuda
+{
+
+/** Per run, its pairs with the touching runs of its preceding rows; null
+ *  pointers: not counted (the votes search the following rows). */
+struct PrecedingPairs
+{
+  std::uint32_t * row = nullptr;   ///< the previous row of its slice: steps along x 0, 1
+  std::uint64_t * slice = nullptr; ///< volumes: the previous slice's rows, classes z, xz, yz, xyz
+};
+
+/** A 16-bit field that holds no count: the group's pairs did not fit. */
+constexpr std::uint32_t NotCounted = 0xffffu;
+
+/** The pairs one pass of the union-find counts for its run: a pass joins
+ *  either the previous row of the slice (two classes) or the rows of the
+ *  previous slice (four), so four counters serve both, in 32 bits (at most
+ *  twice a run's length), the fewer registers the better for the latency
+ *  bound union-find. */
+struct PairTally
+{
+  /** The previous row of the slice, or the previous slice's row at the
+   *  same y: pairs whose step along x is 0, 1. */
+  std::uint32_t same = 0, beside = 0;
+  std::uint32_t diagonal = 0, diagonalBeside = 0; ///< the previous slice's rows at y -+ 1
+
+  /** Adds the pairs of run [ax, aEnd) with run [bx, bEnd) of the neighbour
+   *  row at step: those sharing a column, and those one column apart,
+   *  that is twice the shared columns corrected at the two ends of a (the
+   *  pixels just beyond a's ends that lie in b count, a's end pixels that
+   *  lie in b are counted once too many). */
+  __device__ __forceinline__ void
+  Add(std::int32_t ax, std::int32_t aEnd, std::int32_t bx, std::int32_t bEnd, RowStep step)
+  {
+    const std::int32_t lo = ax > bx ? ax : bx;
+    const std::int32_t hi = aEnd < bEnd ? aEnd : bEnd;
+    const std::int32_t shared = hi > lo ? hi - lo : 0;
+    const auto         in = [&](std::int32_t p) { return p >= bx && p < bEnd ? 1 : 0; };
+    const std::int32_t ends = in(ax - 1) + in(aEnd)-in(ax)-in(aEnd - 1);
+    // Unsigned: exact below 2^32 for any run length, ends may be negative.
+    const std::uint32_t nextTo = 2u * static_cast<std::uint32_t>(shared) + static_cast<std::uint32_t>(ends);
+    if (step.dy != 0 && step.dz != 0)
+    {
+      diagonal += static_cast<std::uint32_t>(shared);
+      diagonalBeside += nextTo;
+    }
+    else
+    {
+      same += static_cast<std::uint32_t>(shared);
+      beside += nextTo;
+    }
+  }
+
+  /** The previous row of the slice's counts, packed (NotCounted where one does not fit). */
+  __device__ __forceinline__ std::uint32_t
+                             PackedRow() const
+  {
+    if (same >= NotCounted || beside >= NotCounted)
+    {
+      return NotCounted | (NotCounted << 16);
+    }
+    return same | (beside << 16);
+  }
+
+  /** The previous slice's counts, packed (all NotCounted where one does not fit). */
+  __device__ __forceinline__ std::uint64_t
+                             PackedSlice() const
+  {
+    if (same >= NotCounted || beside >= NotCounted || diagonal >= NotCounted || diagonalBeside >= NotCounted)
+    {
+      return ~std::uint64_t{ 0 };
+    }
+    return static_cast<std::uint64_t>(same) | static_cast<std::uint64_t>(beside) << 16 |
+           static_cast<std::uint64_t>(diagonal) << 32 | static_cast<std::uint64_t>(diagonalBeside) << 48;
+  }
+};
+
+/** Adds a run's stored counts with the previous row of its slice to the
+ *  vote's pair counts; false where they did not fit (NotCounted). */
+__device__ __forceinline__ bool
+AddRowPairs(std::uint32_t packed, std::int64_t (&pairCounts)[NumberOfInterceptSlots])
+{
+  const std::uint32_t same = packed & 0xffffu;
+  if (same == NotCounted)
+  {
+    return false;
+  }
+  pairCounts[InterceptSlot(false, true, false)] += same;
+  pairCounts[InterceptSlot(true, true, false)] += packed >> 16;
+  return true;
+}
+
+/** The same for the rows of the previous slice. */
+__device__ __forceinline__ bool
+AddSlicePairs(std::uint64_t packed, std::int64_t (&pairCounts)[NumberOfInterceptSlots])
+{
+  if ((packed & 0xffffu) == NotCounted)
+  {
+    return false;
+  }
+  pairCounts[InterceptSlot(false, false, true)] += packed & 0xffffu;
+  pairCounts[InterceptSlot(true, false, true)] += (packed >> 16) & 0xffffu;
+  pairCounts[InterceptSlot(false, true, true)] += (packed >> 32) & 0xffffu;
+  pairCounts[InterceptSlot(true, true, true)] += packed >> 48;
+  return true;
+}
+
+} // namespace cuda
+} // namespace cca
+
+#endif
