@@ -108,10 +108,12 @@ using StrategyTable = std::tuple<
   StrategyEntry<Algorithm::TM_Early, Strategy<PixelRuns, FeatureMerge::OnTheFly, TileMerging>>,
   StrategyEntry<Algorithm::TM_Late, Strategy<PixelRuns, FeatureMerge::Plain, TileMerging>>>;
 
-/** What Algorithm::Default runs: the fastest, with one change of its own
+/** What Algorithm::Default runs: the fastest, with two changes of its own
  *  that FLSL_CD as reproduced does not take: its warps fold the votes for a
  *  block's hot component without shared-memory atomics
- *  (HotFolding::WarpSlots, FeatureUpdate.cuh). */
+ *  (HotFolding::WarpSlots, FeatureUpdate.cuh), and under full connectivity
+ *  on a mask its union-find counts the perimeter's pixel pairs for the
+ *  votes (PrecedingPairs.cuh, LabelStage::CountsPrecedingPairs). */
 constexpr Algorithm FastestAlgorithm = Algorithm::FLSL_CD;
 
 /** Rows of the table for algorithm. */

@@ -43,7 +43,7 @@ public:
   /** The CUDA backend's labeling and feature-accumulation strategy, value
    *  for value cca::Algorithm (cca/Types.h describes each; the papers are in
    *  docs/references.md); every one gives the same result. Default is the
-   *  fastest (FLSL_CD). */
+   *  fastest: FLSL_CD's strategy with changes of its own. */
   enum class Algorithm : uint8_t
   {
     Default = 0,

@@ -128,7 +128,7 @@ BackendName(Backend backend);
  *    or Late (sequential relabeling, then accumulation) property computation. */
 enum class Algorithm : std::uint8_t
 {
-  Default, ///< the fastest: FLSL_CD
+  Default, ///< the fastest: FLSL_CD's strategy with two changes of its own (cuda/Strategies.cuh)
   Naive,
   HA,
   HA_CD,
@@ -153,8 +153,9 @@ inline constexpr Algorithm AllAlgorithms[] = { Algorithm::Default,  Algorithm::N
                                                Algorithm::TM_Late };
 
 /** The seven algorithms that join their units by the lock-free union-find
- *  and differ in unit and feature merge (Naive .. FLSL_CD; Default, an alias
- *  of FLSL_CD, excluded): the strategies Lemaitre 2021's Table 1 compares. */
+ *  and differ in unit and feature merge (Naive .. FLSL_CD; Default, FLSL_CD's
+ *  strategy with changes of its own, excluded): the strategies Lemaitre
+ *  2021's Table 1 compares. */
 constexpr bool
 JoinsUnitsByUnionFind(Algorithm algorithm)
 {
