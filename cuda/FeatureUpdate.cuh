@@ -246,20 +246,15 @@ AddPrecedingPairs(const RunArrays<Index> & runs,
   {
     const std::int64_t q = NeighbourRow(geometry, y, z, steps[s]);
     const bool         inSlice = steps[s].dz == 0;
+    const RowStep      step = steps[s];
+    // Each branch names its tally (no reference chosen at run time).
+    const auto search = [&](PairTally & tally) {
+      ForEachRunInRange(
+        runs, q, x - 1, x + length + 1, [&](Index b) { tally.Add(x, x + length, runs.x[b], runs.end[b], step); });
+    };
     if (q >= 0 && !(inSlice ? rowCounted : sliceCounted))
     {
-      const RowStep step = steps[s];
-      if (inSlice)
-      {
-        ForEachRunInRange(
-          runs, q, x - 1, x + length + 1, [&](Index b) { rowTally.Add(x, x + length, runs.x[b], runs.end[b], step); });
-      }
-      else
-      {
-        ForEachRunInRange(runs, q, x - 1, x + length + 1, [&](Index b) {
-          sliceTally.Add(x, x + length, runs.x[b], runs.end[b], step);
-        });
-      }
+      inSlice ? search(rowTally) : search(sliceTally);
     }
   }
   // Constant slots: the record stays in registers.

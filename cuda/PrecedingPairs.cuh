@@ -66,7 +66,10 @@ struct PairTally
    *  row at step: those sharing a column, and those one column apart,
    *  that is twice the shared columns corrected at the two ends of a (the
    *  pixels just beyond a's ends that lie in b count, a's end pixels that
-   *  lie in b are counted once too many). */
+   *  lie in b are counted once too many). The counts of
+   *  detail::AddAdjacentPairs (src/RunFeatures.h), which the CPU backend
+   *  and the other votes use, in 32-bit arithmetic and two registers a
+   *  class for the union-find's register budget (LinkRunsCountingPairsKernel). */
   __device__ __forceinline__ void
   Add(std::int32_t ax, std::int32_t aEnd, std::int32_t bx, std::int32_t bEnd, RowStep step)
   {
