@@ -1,7 +1,7 @@
 // Compaction: dense component numbering, runs grouped by component, and the
-// label image. Roots are the first runs of their components, so an exclusive
-// scan of root flags in run order numbers components in raster order of their
-// first pixels, with no gaps: only valid components get table entries.
+// label image. Roots are the first runs of their components, so a root's rank
+// among the roots in run order (RootRanks) numbers components in raster order
+// of their first pixels, with no gaps: only valid components get table entries.
 #ifndef cca_cuda_Compaction_cuh
 #define cca_cuda_Compaction_cuh
 
@@ -20,18 +20,86 @@ namespace cca
 namespace cuda
 {
 
-/** 1 for a root run (its own parent, flattened or not), else 0: the input
- *  of the numbering scan. */
+/** The roots among the units as bits, 32 units a word (bit j of word w:
+ *  unit 32 w + j is its own parent, flattened or not), and per word the
+ *  roots of the words before it (an exclusive scan of the words' counts):
+ *  a root's rank among the roots, with no entry per unit. The numbering
+ *  gathers a rank per unit from these (units / 4 bytes with 32-bit
+ *  indices, which stay in the L2) where a scan of a flag per unit wrote
+ *  and then gathered an entry per unit (an 8-byte round trip a unit
+ *  through memory). */
 template <class Index>
-struct RootFlag
+struct RootRanks
 {
-  const Index * parent;
-  __host__ __device__ Index
+  const unsigned * bits;
+  const Index *    before; ///< per word, the roots of the words before it
+
+  /** Roots before unit i. */
+  __device__ __forceinline__ Index
   operator()(Index i) const
   {
-    return parent[i] == i ? 1 : 0;
+    const Index    word = i / 32;
+    const unsigned below = (1u << (i % 32)) - 1u;
+    return before[word] + static_cast<Index>(__popc(bits[word] & below));
   }
 };
+
+/** The roots of a word of RootRanks::bits: the input of the scan that
+ *  makes RootRanks::before. */
+template <class Index>
+struct WordRoots
+{
+  const unsigned * bits;
+  __host__ __device__ Index
+  operator()(Index word) const
+  {
+#ifdef __CUDA_ARCH__
+    return static_cast<Index>(__popc(bits[word]));
+#else
+    return static_cast<Index>(__builtin_popcount(bits[word]));
+#endif
+  }
+};
+
+/** Words of RootRanks::bits a warp of FlagRootsKernel takes at once, their
+ *  parents' loads in flight together. */
+constexpr int RootWordsPerWarp = 8;
+
+/** RootRanks::bits of count units: bit j of word w is set where unit
+ *  32 w + j is its own parent. A warp takes RootWordsPerWarp words at a
+ *  time (whole-warp loads of the parents), one ballot a word. */
+template <class Index>
+__global__ void
+__launch_bounds__(BlockThreads)
+  FlagRootsKernel(Index count, const Index * __restrict__ parent, unsigned * __restrict__ bits)
+{
+  AwaitPrecedingKernel();
+  const std::int64_t units = static_cast<std::int64_t>(count);
+  const std::int64_t words = (units + 31) / 32;
+  const unsigned     lane = LaneId();
+  for (std::int64_t w = GlobalWarp() * RootWordsPerWarp; w < words; w += WarpCount() * RootWordsPerWarp)
+  {
+    Index p[RootWordsPerWarp];
+#pragma unroll
+    for (int k = 0; k < RootWordsPerWarp; ++k)
+    {
+      const std::int64_t i = (w + k) * 32 + lane;
+      p[k] = i < units ? parent[i] : Index{ 0 };
+    }
+    unsigned mine = 0; // lane k keeps word w + k
+#pragma unroll
+    for (int k = 0; k < RootWordsPerWarp; ++k)
+    {
+      const std::int64_t i = (w + k) * 32 + lane;
+      const unsigned     word = __ballot_sync(FullWarp, i < units && p[k] == static_cast<Index>(i));
+      mine = lane == static_cast<unsigned>(k) ? word : mine;
+    }
+    if (lane < static_cast<unsigned>(RootWordsPerWarp) && w + lane < words)
+    {
+      bits[w + lane] = mine;
+    }
+  }
+}
 
 /** Runs a thread of NumberComponentsKernel numbers, climbing together
  *  (ClimbToRoots), when there are at least NumberingClimbingRuns: about
@@ -46,10 +114,9 @@ constexpr int          NumberingClimbs = 8;
 constexpr std::int64_t NumberingClimbingRuns = std::int64_t{ NumberingClimbs } << 18;
 
 /** label[i] = the 0-based component number of run i (the rank of its root
- *  among roots), rootOf[c] = the root (first run) of component c (rootOf
- *  may be null); *componentCount receives the number of components. label
- *  may be rootRank itself: only roots' ranks are read, and a root's label
- *  is its rank. Each run climbs to its root: labels only leave the trees
+ *  among roots, RootRanks), rootOf[c] = the root (first run) of component
+ *  c (rootOf may be null); *componentCount receives the number of
+ *  components. Each run climbs to its root: labels only leave the trees
  *  unflattened. A thread takes Climbs runs, blockDim.x apart (each of its
  *  loads and stores whole-warp), and climbs them together. On the H100 at
  *  8192^2, g = 1, d = 0.5, one climb a thread took 201 us where a flatten
@@ -57,10 +124,10 @@ constexpr std::int64_t NumberingClimbingRuns = std::int64_t{ NumberingClimbs } <
  *  against 297 + 208. */
 template <class Index, int Climbs>
 __global__ void
-__launch_bounds__(BlockThreads) NumberComponentsKernel(Index         count,
-                                                       const Index * rootRank,
+__launch_bounds__(BlockThreads) NumberComponentsKernel(Index            count,
+                                                       RootRanks<Index> rank,
                                                        const Index * __restrict__ parent,
-                                                       Index * label,
+                                                       Index * __restrict__ label,
                                                        Index * __restrict__ rootOf,
                                                        Index * componentCount)
 {
@@ -84,7 +151,7 @@ __launch_bounds__(BlockThreads) NumberComponentsKernel(Index         count,
 #pragma unroll
     for (int k = 0; k < Climbs; ++k)
     {
-      c[k] = rootRank[root[k]];
+      c[k] = rank(root[k]);
     }
 #pragma unroll
     for (int k = 0; k < Climbs; ++k)
@@ -96,8 +163,7 @@ __launch_bounds__(BlockThreads) NumberComponentsKernel(Index         count,
       }
       if (i == count - 1)
       {
-        // Read before label[i] may overwrite it (in place).
-        *componentCount = rootRank[i] + (root[k] == i ? 1 : 0);
+        *componentCount = rank(i) + (root[k] == i ? 1 : 0); // the roots before the last unit, and itself
       }
       label[i] = c[k];
       if (root[k] == i && rootOf != nullptr)

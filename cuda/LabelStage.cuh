@@ -365,7 +365,7 @@ private:
         if (FitsByteRowScan(frame, rows))
         {
           device.Launch("run counting kernel",
-                        BlocksFor(slab.rows, WarpsPerBlock),
+                        BlocksFor(slab.rows, WarpsPerBlock * ByteRowsPerWarp(g.width)),
                         BlockThreads,
                         CountByteRunsKernel<Index>,
                         rows,

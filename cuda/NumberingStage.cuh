@@ -1,7 +1,8 @@
 // Stage 3 of the host sequence (HostSequence.cuh): number the components.
-// Roots are the first units of their components, so an exclusive scan of
-// root flags in unit order numbers the components in raster order of their
-// first pixels (ITK's order), with no gaps (Compaction.cuh).
+// Roots are the first units of their components, so a root's rank among the
+// roots in unit order numbers the components in raster order of their first
+// pixels (ITK's order), with no gaps: the roots as bits, 32 units a word,
+// and an exclusive scan of the words' counts (RootRanks, Compaction.cuh).
 #ifndef cca_cuda_NumberingStage_cuh
 #define cca_cuda_NumberingStage_cuh
 
@@ -27,8 +28,8 @@ struct Components
   Index   count;  ///< components (0 when there are no units)
   Index * label;  ///< per unit, its component (0-based)
   Index * rootOf; ///< per component, its root unit (null without the feature table)
-  Index * rank;   ///< per unit, the roots before it; free once numbered (as many entries as units: >= runs);
-                  ///< labels only of a mask: the same memory as label
+  Index * rank;   ///< as many entries as units (>= runs), free once numbered: the value grouping's value starts
+                  ///< before each run (ValueGroupingStage); labels only of a mask: the same memory as label
   /** Where the count waits on the device when its read is deferred
    *  (NumberingStage::Run): count then holds an upper bound, the units,
    *  until ReadCount. Null once read. */
@@ -53,16 +54,27 @@ public:
     {
       return c;
     }
-    const Options & o = frame.options;
+    const Options &    o = frame.options;
+    const std::int64_t words = (static_cast<std::int64_t>(units) + 31) / 32;
+    auto * const       rootBits = Reserve<unsigned>(m_RootBits, static_cast<std::size_t>(words), "root bits");
+    auto * const rootsBefore = Reserve<Index>(m_RootsBefore, static_cast<std::size_t>(words), "roots before words");
+    device.Launch("root flagging kernel",
+                  BlocksFor(words, std::int64_t{ WarpsPerBlock } * RootWordsPerWarp),
+                  BlockThreads,
+                  FlagRootsKernel<Index>,
+                  units,
+                  l.parent,
+                  rootBits);
+    device.ExclusiveSumOf("scan", WordRoots<Index>{ rootBits }, rootsBefore, words);
+    const RootRanks<Index> ranks{ rootBits, rootsBefore };
+    // An entry a unit (Components::rank): the units' labels where labels
+    // only are asked, and room for the sorts that follow.
     c.rank = Reserve<Index>(m_Rank, units, "component numbers");
-    device.ExclusiveSumOf("scan", RootFlag<Index>{ l.parent }, c.rank, static_cast<std::int64_t>(units));
     auto * count = Reserve<Index>(m_Count, 1, "a count");
-    // Labels only of a mask: the labels overwrite the ranks in place (only
-    // roots' ranks are read, and a root's label is its own rank), and no
-    // one asks for roots. The runs' grouping sorts the labels into the
-    // ranks' memory, and the votes read the roots. (H100, labels only,
-    // g = 1: 7.50 -> 6.25 bytes a pixel at 8192^2, 2D 4-conn. about 1 %
-    // slower, its gathers reading lines that the labels' stores change.)
+    // Labels only of a mask: the labels take that memory, and no one asks
+    // for roots. The runs' grouping sorts the labels into the ranks'
+    // memory, and the votes read the roots. (H100, labels only, g = 1:
+    // 7.50 -> 6.25 bytes a pixel at 8192^2, 2D 4-conn. about 1 % slower.)
     const bool labelsOnly = LabelsOnlyOfMask(o);
     c.label = labelsOnly ? c.rank : Reserve<Index>(m_Label, units, "run labels");
     c.rootOf = o.computeFeatures ? Reserve<Index>(m_RootOf, units, "component roots") // room for the most components
@@ -73,7 +85,7 @@ public:
                     BlockThreads,
                     kernel,
                     units,
-                    c.rank,
+                    ranks,
                     l.parent,
                     c.label,
                     c.rootOf,
@@ -130,6 +142,8 @@ public:
 
 private:
   typename Device::Buffer m_Rank;
+  typename Device::Buffer m_RootBits;
+  typename Device::Buffer m_RootsBefore;
   typename Device::Buffer m_Count;
   typename Device::Buffer m_Label;
   typename Device::Buffer m_RootOf;

@@ -90,7 +90,7 @@ struct LaneJoins
 __host__ __device__ constexpr std::int64_t
          StretchesOfRow(std::int64_t width)
 {
-  return (width + WarpSize * LanePixels - 1) / (WarpSize * LanePixels);
+  return (width + StretchPixels - 1) / StretchPixels;
 }
 
 /** A lane's 16 pixels of a row and of its neighbour row (bit j: pixel x +
@@ -195,11 +195,10 @@ LinkRowPair(const RowPair &    pair,
             std::int64_t       firstStretch,
             std::int64_t       endStretch)
 {
-  constexpr std::int64_t StretchPixels = WarpSize * LanePixels;
-  const int              lane = static_cast<int>(LaneId());
-  RowPairCarries         carries;
-  Index                  runsBefore = firstRun; // index of the row's first run of the stretch
-  Index                  aboveBefore = firstAbove;
+  const int      lane = static_cast<int>(LaneId());
+  RowPairCarries carries;
+  Index          runsBefore = firstRun; // index of the row's first run of the stretch
+  Index          aboveBefore = firstAbove;
   for (std::int64_t stretch = 0; stretch < firstStretch * StretchPixels; stretch += StretchPixels)
   {
     const RowPairLane l = LoadRowPairLane<FromFacingRows>(pair, stretch + lane * LanePixels, width, carries);

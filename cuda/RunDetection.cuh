@@ -402,6 +402,33 @@ InclusivePairScan(unsigned counts)
   return inclusive;
 }
 
+/** Pixels of a stretch of the byte row scan: a warp's 32 lanes of 16. */
+constexpr std::int64_t StretchPixels = WarpSize * LanePixels;
+
+/** Rows a warp of CountByteRunsKernel takes at once where a row is one
+ *  stretch (BatchesByteRows): their loads leave together. With one row a
+ *  warp, each warp had one 16-byte load a lane in flight before its block
+ *  ended (H200, ncu, 512^3 all foreground and g = 1 d = 0.5: 53 us, 134 MB
+ *  read at 53 % of the memory's peak; four rows: 41 us, 68 %). The runs'
+ *  writing so batched was slower where runs are many (219 -> 281 us at
+ *  g = 1 d = 0.5: 48 registers instead of 40) and not faster at one run a
+ *  row (83 -> 80 us); loading a stretch ahead in wider rows did not help
+ *  it either (benchmark/results/h200-batched-row-loads). */
+constexpr int ShortRowsTogether = 4;
+
+/** Whether CountByteRunsKernel takes ShortRowsTogether rows a warp (rows
+ *  of one stretch), and so how many rows its launch gives a warp. */
+__host__ __device__ constexpr bool
+BatchesByteRows(std::int64_t width)
+{
+  return width <= StretchPixels;
+}
+__host__ __device__ constexpr int
+ByteRowsPerWarp(std::int64_t width)
+{
+  return BatchesByteRows(width) ? ShortRowsTogether : 1;
+}
+
 /** ScanRow for a byte image (FitsByteRowScan) and maximal runs that end
  *  where the foreground does: each lane takes 16 pixels at a time with one
  *  16-byte load instead of one pixel per lane and load, finds its starts
@@ -449,7 +476,9 @@ __device__ __forceinline__ std::int64_t
  *  starts, summed over the warp once a row: the count needs no scan. H100,
  *  ncu, with LaneForeground: 8192^2 g = 16 d = 0.5 54 -> 29 us, 512^3 115 ->
  *  61 us. (Loading several stretches before testing them was no faster in
- *  planes and slower in volumes, whose rows are one stretch.) */
+ *  planes.) Rows of one stretch (BatchesByteRows) come ShortRowsTogether a
+ *  warp, all loaded before any is tested; the launch gives a warp
+ *  ByteRowsPerWarp rows. */
 template <class Index>
 __global__ void
 __launch_bounds__(BlockThreads) CountByteRunsKernel(const std::uint8_t * __restrict__ image,
@@ -461,26 +490,51 @@ __launch_bounds__(BlockThreads) CountByteRunsKernel(const std::uint8_t * __restr
   AwaitPrecedingKernel();
   const int          lane = static_cast<int>(LaneId());
   const std::int64_t width = geometry.width;
-  for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
-  {
-    const std::uint8_t * row = image + r * width;
-    unsigned             carry = 0; // foreground bit left of the stretch
-    unsigned             starts = 0;
-    unsigned             pixels = 0; // this lane's foreground pixels
-    for (std::int64_t x = static_cast<std::int64_t>(lane) * LanePixels; x - lane * LanePixels < width;
-         x += WarpSize * LanePixels)
-    {
-      const unsigned foreground = LaneForegroundAt(row, x, width, test);
-      starts += __popc(foreground & ~LeftForeground(foreground, carry));
-      pixels += __popc(foreground);
-      carry = StretchCarry(foreground);
-    }
+  const std::int64_t lanePixel = static_cast<std::int64_t>(lane) * LanePixels;
+  // Row r's runs from each lane's starts, and its sampled foreground.
+  const auto count = [&](std::int64_t r, unsigned starts, unsigned pixels) {
     starts = WarpSum32(starts);
     if (lane == 0)
     {
       counts[r] = static_cast<Index>(starts);
     }
     sample.Add(r, pixels);
+  };
+  if (BatchesByteRows(width))
+  {
+    for (std::int64_t r = GlobalWarp() * ShortRowsTogether; r < geometry.rows; r += WarpCount() * ShortRowsTogether)
+    {
+      unsigned foreground[ShortRowsTogether];
+#pragma unroll
+      for (int k = 0; k < ShortRowsTogether; ++k)
+      {
+        foreground[k] = r + k < geometry.rows ? LaneForegroundAt(image + (r + k) * width, lanePixel, width, test) : 0u;
+      }
+#pragma unroll
+      for (int k = 0; k < ShortRowsTogether; ++k)
+      {
+        if (r + k < geometry.rows) // the same for the whole warp
+        {
+          count(r + k, __popc(foreground[k] & ~LeftForeground(foreground[k], 0u)), __popc(foreground[k]));
+        }
+      }
+    }
+    return;
+  }
+  for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
+  {
+    const std::uint8_t * row = image + r * width;
+    unsigned             carry = 0; // foreground bit left of the stretch
+    unsigned             starts = 0;
+    unsigned             pixels = 0; // this lane's foreground pixels
+    for (std::int64_t x = lanePixel; x - lanePixel < width; x += StretchPixels)
+    {
+      const unsigned foreground = LaneForegroundAt(row, x, width, test);
+      starts += __popc(foreground & ~LeftForeground(foreground, carry));
+      pixels += __popc(foreground);
+      carry = StretchCarry(foreground);
+    }
+    count(r, starts, pixels);
   }
 }
 
