@@ -5,6 +5,7 @@
 #ifndef cca_cuda_Compaction_cuh
 #define cca_cuda_Compaction_cuh
 
+#include "BitRanks.cuh"
 #include "DeviceGeometry.cuh"
 #include "RunDetection.cuh"
 #include "RunNeighbours.cuh"
@@ -22,12 +23,12 @@ namespace cuda
 
 /** The roots among the units as bits, 32 units a word (bit j of word w:
  *  unit 32 w + j is its own parent, flattened or not), and per word the
- *  roots of the words before it (an exclusive scan of the words' counts):
- *  a root's rank among the roots, with no entry per unit. The numbering
- *  gathers a rank per unit from these (units / 4 bytes with 32-bit
- *  indices, which stay in the L2) where a scan of a flag per unit wrote
- *  and then gathered an entry per unit (an 8-byte round trip a unit
- *  through memory). */
+ *  roots of the words before it (an exclusive scan of the words' counts,
+ *  BitsInWord): a root's rank among the roots is its bit's (RankOfBit),
+ *  with no entry per unit. The numbering gathers a rank per unit from
+ *  these (units / 4 bytes with 32-bit indices, which stay in the L2)
+ *  where a scan of a flag per unit wrote and then gathered an entry per
+ *  unit (an 8-byte round trip a unit through memory). */
 template <class Index>
 struct RootRanks
 {
@@ -38,26 +39,7 @@ struct RootRanks
   __device__ __forceinline__ Index
   operator()(Index i) const
   {
-    const Index    word = i / 32;
-    const unsigned below = (1u << (i % 32)) - 1u;
-    return before[word] + static_cast<Index>(__popc(bits[word] & below));
-  }
-};
-
-/** The roots of a word of RootRanks::bits: the input of the scan that
- *  makes RootRanks::before. */
-template <class Index>
-struct WordRoots
-{
-  const unsigned * bits;
-  __host__ __device__ Index
-  operator()(Index word) const
-  {
-#ifdef __CUDA_ARCH__
-    return static_cast<Index>(__popc(bits[word]));
-#else
-    return static_cast<Index>(__builtin_popcount(bits[word]));
-#endif
+    return RankOfBit(bits, before, i);
   }
 };
 
@@ -375,7 +357,7 @@ __launch_bounds__(BlockThreads, RowScanBlocksPerProcessor) WriteLabelImageKernel
 
 /** Stores a warp's labels of one 512-pixel stretch of a row: each lane's
  *  16 labels (value; lanes past the row call it too, their values unused)
- *  go through shared memory (staged, WarpSize * LanePixels labels a warp)
+ *  go through shared memory (staged, StretchPixels labels a warp)
  *  and leave in whole-warp stores of 512 contiguous bytes: each lane
  *  storing its own 16 labels, a warp's store covered 32 half-written
  *  sectors (H100, g = 16 d = 0.5, before the rotation below: 8192^2 181 ->
@@ -448,7 +430,7 @@ LaneRunLabels(const LanePixelRun & l, Index first, const LabelOf & labelOf, unsi
 
 /** Shared memory for StoreStretchLabels: a block's warps' stretches. */
 template <class LabelT>
-constexpr int StagedStretchPieces = WarpsPerBlock * WarpSize * LanePixels * static_cast<int>(sizeof(LabelT)) / 16;
+constexpr int StagedStretchPieces = WarpsPerBlock * static_cast<int>(StretchPixels * sizeof(LabelT) / 16);
 
 /** A row's runs, at most one a lane, for FillRowFromRuns: a warp's share of
  *  a block's shared memory. */

@@ -1,12 +1,12 @@
 // The numbering that the block and strip labelings share (BlockLabeling.cuh,
 // StripLabeling.cuh): each component's first pixel in raster order has a
 // key that keeps that order, a bitmap marks the keys of the components'
-// first pixels, and a component's label is the rank of its bit: the set
-// bits of the words before it (an exclusive scan of popcounts) and those
-// below it in its own word. The labels are ITK's, 1..N in raster order.
+// first pixels, and a component's label is the rank of its bit (BitRanks.cuh).
+// The labels are ITK's, 1..N in raster order.
 #ifndef cca_cuda_FirstPixelRanks_cuh
 #define cca_cuda_FirstPixelRanks_cuh
 
+#include "BitRanks.cuh"
 #include "DeviceGeometry.cuh"
 #include "Frame.cuh"
 
@@ -16,30 +16,6 @@ namespace cca
 {
 namespace cuda
 {
-
-/** Set bits of v, on the device and in the host code of a scan. */
-__host__ __device__ inline int
-SetBits(unsigned v)
-{
-#ifdef __CUDA_ARCH__
-  return __popc(v);
-#else
-  return __builtin_popcount(v);
-#endif
-}
-
-/** The set bits of word i of a bitmap of count words (0 past its end). */
-template <class Index>
-struct BitsInWord
-{
-  const unsigned * words;
-  Index            count;
-  __host__ __device__ Index
-  operator()(Index i) const
-  {
-    return i < count ? static_cast<Index>(SetBits(words[i])) : Index{ 0 };
-  }
-};
 
 /** A bitmap of first pixel keys and, once ranked, the set bits before each word. */
 template <class Index>
@@ -68,10 +44,7 @@ template <class Index>
 __device__ __forceinline__ Index
 FirstPixelLabel(const FirstPixelLabels<Index> & l, Index root)
 {
-  const Index    key = l.firstKey[root];
-  const Index    word = key / 32;
-  const unsigned below = (1u << (key % 32)) - 1u;
-  return l.wordRank[word] + static_cast<Index>(__popc(l.bits[word] & below)) + 1;
+  return RankOfBit(l.bits, l.wordRank, l.firstKey[root]) + 1;
 }
 
 /** The buffers of the bitmap and its ranks, kept across runs. */

@@ -65,7 +65,7 @@ public:
                   units,
                   l.parent,
                   rootBits);
-    device.ExclusiveSumOf("scan", WordRoots<Index>{ rootBits }, rootsBefore, words);
+    device.ExclusiveSumOf("scan", BitsInWord<Index>{ rootBits, static_cast<Index>(words) }, rootsBefore, words);
     const RootRanks<Index> ranks{ rootBits, rootsBefore };
     // An entry a unit (Components::rank): the units' labels where labels
     // only are asked, and room for the sorts that follow.

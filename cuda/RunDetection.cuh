@@ -448,7 +448,7 @@ __device__ __forceinline__ std::int64_t
   unsigned     carry = 0; // foreground bit of the pixel left of the stretch
   std::int64_t starts = 0;
   std::int64_t ends = 0;
-  for (std::int64_t stretch = 0; stretch < width; stretch += WarpSize * LanePixels)
+  for (std::int64_t stretch = 0; stretch < width; stretch += StretchPixels)
   {
     LanePixelRun l;
     l.x = stretch + static_cast<std::int64_t>(lane) * LanePixels;
@@ -554,7 +554,7 @@ __launch_bounds__(BlockThreads) WriteByteRunsKernel(const std::uint8_t * __restr
 {
   AwaitPrecedingKernel();
   // At most one start and one end every two pixels of a stretch.
-  constexpr int  MostPerStretch = WarpSize * LanePixels / 2;
+  constexpr int  MostPerStretch = static_cast<int>(StretchPixels / 2);
   __shared__ int stagedStarts[WarpsPerBlock][MostPerStretch];
   __shared__ int stagedEnds[WarpsPerBlock][MostPerStretch];
   int *          starts = stagedStarts[threadIdx.x / WarpSize];
