@@ -619,9 +619,12 @@ private:
         }
         if (bytes != nullptr)
         {
+          // The pass over all runs in ByteRowLinkParts parts a row.
+          LinkPass pass = p;
+          pass.rowParts = p.lines == 0 ? ByteRowLinkParts : 1;
           const auto launchByteRows = [&](auto kernel) {
             device.Launch("union-find kernel",
-                          BlocksFor(PassWarps(p, frame.geometry), WarpsPerBlock),
+                          BlocksFor(PassWarps(pass, frame.geometry), WarpsPerBlock),
                           BlockThreads,
                           kernel,
                           bytes,
@@ -631,16 +634,22 @@ private:
                           l.units.rowOffsets,
                           l.parent,
                           l.linked, // null with labels only
-                          p,
+                          pass,
                           m_StripRows);
+          };
+          const bool planes = frame.geometry.depth == 1;
+          const auto byFacing = [&](auto facing) {
+            constexpr bool F = decltype(facing)::value;
+            planes ? launchByteRows(LinkByteRowsKernel<Index, F, PlaneByteRowLinkBlocks>)
+                   : launchByteRows(LinkByteRowsKernel<Index, F, VolumeByteRowLinkBlocks>);
           };
           if (m_StripRows.image != nullptr)
           {
-            launchByteRows(LinkByteRowsKernel<Index, true>);
+            byFacing(std::true_type{});
           }
           else
           {
-            launchByteRows(LinkByteRowsKernel<Index, false>);
+            byFacing(std::false_type{});
           }
           return;
         }

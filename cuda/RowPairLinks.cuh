@@ -199,12 +199,23 @@ LinkRowPair(const RowPair &    pair,
   RowPairCarries carries;
   Index          runsBefore = firstRun; // index of the row's first run of the stretch
   Index          aboveBefore = firstAbove;
+  // The stretches before are counted on the two rows alone.
   for (std::int64_t stretch = 0; stretch < firstStretch * StretchPixels; stretch += StretchPixels)
   {
-    const RowPairLane l = LoadRowPairLane<FromFacingRows>(pair, stretch + lane * LanePixels, width, carries);
+    const RowPairLane l = LoadRowPairLane<false>(pair, stretch + lane * LanePixels, width, carries);
     const unsigned    total = WarpSum32(PackedStarts(l)); // at most 256 a half
     runsBefore += static_cast<Index>(total & 0xffffu);
     aboveBefore += static_cast<Index>(total >> 16);
+  }
+  if constexpr (FromFacingRows)
+  {
+    if (firstStretch > 0)
+    {
+      // The facing rows' carries: their pixel left of the first stretch joined.
+      const std::int64_t last = firstStretch * StretchPixels - LanePixels;
+      carries.facingRow = LaneForegroundOfRows(pair.facing.row, last, width, pair.facingTest) >> (LanePixels - 1);
+      carries.facingAbove = LaneForegroundOfRows(pair.facing.above, last, width, pair.facingTest) >> (LanePixels - 1);
+    }
   }
   const std::int64_t end = endStretch * StretchPixels < width ? endStretch * StretchPixels : width;
   for (std::int64_t stretch = firstStretch * StretchPixels; stretch < end; stretch += StretchPixels)
@@ -245,14 +256,45 @@ LinkRowPair(const RowPair &    pair,
   joins.Close();
 }
 
-/** Parts LinkByteRowsKernel cuts each row of a pass into, a warp each:
- *  the levels of rows take few rows, so a warp per stretch of 512 pixels
- *  (counting the stretches before it); the other passes a warp per row. */
+/** Parts LinkByteRowsKernel cuts each row of a pass into, a warp each,
+ *  each part counting the runs of the stretches before it: the levels of
+ *  rows take few rows, so a warp per stretch of 512 pixels; the pass over
+ *  all runs pass.rowParts (at most a part a stretch); the levels of slices
+ *  a warp per row. */
 __host__ __device__ inline std::int64_t
          PassRowParts(const LinkPass & pass, const Geometry & g)
 {
-  return pass.lines > 0 && pass.rowsPerSlice > 0 ? StretchesOfRow(g.width) : 1;
+  const std::int64_t stretches = StretchesOfRow(g.width);
+  if (pass.lines > 0)
+  {
+    return pass.rowsPerSlice > 0 ? stretches : 1;
+  }
+  return pass.rowParts < stretches ? (pass.rowParts > 1 ? pass.rowParts : 1) : stretches;
 }
+
+/** The parts of a row (a warp each) in LinkByteRowsKernel's pass over all
+ *  runs. The union-find's walks wait on the L2 (5-10 % of the DRAM's
+ *  bandwidth near the percolation threshold): the more warps in flight,
+ *  the less each waits for. A warp a row gave a plane of 8192-pixel rows
+ *  about as many warps as the multiprocessors held, each walking 16
+ *  stretches in turn. H200, labels only, g = 1, summed, with the launch
+ *  bounds below, against a warp a row unbounded, two rounds in one call:
+ *  8192^2 4-conn. 93.9-94.4 -> 110.4-111.7 Gpix/s, 8-conn. (strips)
+ *  99.3-100.1 -> 108.9-109.5; 512^3 26-conn. (tubes) 102.0-102.4 ->
+ *  107.2-107.3 Gvox/s, 6-conn. 67.2-67.4 -> 68.1. Three parts in planes
+ *  (102.0 and 108.1) and four in volumes (107.5, 67.8) were not faster:
+ *  each part counts the runs of the stretches before it
+ *  (benchmark/results/h200-byte-row-link-warps). */
+constexpr std::int64_t ByteRowLinkParts = 2;
+
+/** Blocks of BlockThreads a multiprocessor keeps of LinkByteRowsKernel:
+ *  8 in planes (32 registers a thread; unbounded 48, and 62 on strips),
+ *  6 in volumes (40). With two parts a row, against a warp a row
+ *  unbounded (same binary, one call): 8192^2 8-conn. +9 % with 8 blocks,
+ *  -3 % to -1 % with 5, 6 or none; 4-conn. +18 % with 8, +10 % with 6, +1 %
+ *  with none; 512^3 26-conn. +4 % with 5, +6 % with 6, -4 % with 8. */
+constexpr int PlaneByteRowLinkBlocks = 8;
+constexpr int VolumeByteRowLinkBlocks = 6;
 
 /** Warps of a LinkByteRowsKernel pass. */
 __host__ __device__ inline std::int64_t
@@ -261,22 +303,24 @@ __host__ __device__ inline std::int64_t
   return PassRowCount(pass, g) * PassRowParts(pass, g);
 }
 
-/** One warp per row of the pass: joins its runs with the touching runs of
- *  every preceding neighbour row the pass selects (PassJoinsRow), as
- *  LinkRunsKernel with PlainUnion and whole runs of a mask; linked as
- *  there (null with labels only). FromFacingRows: image is a strip image
- *  over strips.image, whose runs touch where their facing rows do. */
-template <class Index, bool FromFacingRows = false>
+/** One warp per part of a row of the pass (PassRowParts): joins the part's
+ *  runs with the touching runs of every preceding neighbour row the pass
+ *  selects (PassJoinsRow), as LinkRunsKernel with PlainUnion and whole
+ *  runs of a mask; linked as there (null with labels only).
+ *  FromFacingRows: image is a strip image over strips.image, whose runs
+ *  touch where their facing rows do. BlocksPerMultiprocessor: the launch
+ *  bound (PlaneByteRowLinkBlocks, VolumeByteRowLinkBlocks). */
+template <class Index, bool FromFacingRows, int BlocksPerMultiprocessor>
 __global__ void
-__launch_bounds__(BlockThreads) LinkByteRowsKernel(const std::uint8_t * __restrict__ image,
-                                                   Geometry                     geometry,
-                                                   ForegroundTest<std::uint8_t> test,
-                                                   bool                         full,
-                                                   const Index * __restrict__ rowOffsets,
-                                                   Index *        parent,
-                                                   std::uint8_t * linked,
-                                                   LinkPass       pass,
-                                                   StripRows      strips)
+__launch_bounds__(BlockThreads, BlocksPerMultiprocessor) LinkByteRowsKernel(const std::uint8_t * __restrict__ image,
+                                                                            Geometry                     geometry,
+                                                                            ForegroundTest<std::uint8_t> test,
+                                                                            bool                         full,
+                                                                            const Index * __restrict__ rowOffsets,
+                                                                            Index *        parent,
+                                                                            std::uint8_t * linked,
+                                                                            LinkPass       pass,
+                                                                            StripRows      strips)
 {
   AwaitPrecedingKernel();
   const std::int64_t parts = PassRowParts(pass, geometry);
@@ -285,9 +329,11 @@ __launch_bounds__(BlockThreads) LinkByteRowsKernel(const std::uint8_t * __restri
   for (std::int64_t w = GlobalWarp(); w < warps; w += WarpCount())
   {
     const std::int64_t r = PassRow(pass, geometry, w / parts);
-    // A whole row (parts == 1: stretches 0 .. past the row), or one stretch.
-    const std::int64_t firstStretch = parts == 1 ? 0 : w % parts;
-    const std::int64_t endStretch = parts == 1 ? StretchesOfRow(geometry.width) : firstStretch + 1;
+    // Part k of parts of the row's stretches.
+    const std::int64_t stretches = StretchesOfRow(geometry.width);
+    const std::int64_t part = w % parts;
+    const std::int64_t firstStretch = part * stretches / parts;
+    const std::int64_t endStretch = (part + 1) * stretches / parts;
     const std::int64_t y = r % geometry.height;
     const std::int64_t z = r / geometry.height;
     RowStep            steps[4];

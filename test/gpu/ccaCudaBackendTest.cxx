@@ -775,7 +775,8 @@ BlockLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
 
 /** The strip labeling (cuda/StripLabeling.cuh; tubes of 2 x 2 rows in
  *  volumes), forced: labels only under full connectivity, widths of whole
- *  16-pixel lane loads, odd and even heights and depths, every pixel type
+ *  16-pixel lane loads (up to four 512-pixel stretches, which the
+ *  union-find takes in parts), odd and even heights and depths, every pixel type
  *  (host images cross as foreground bits) and rule, and large images around
  *  the percolation threshold (26-connected volumes: about 0.2). */
 void
@@ -791,7 +792,7 @@ StripLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
     const int           granularities[] = { 1, 4, 16 };
     const int           dim = pick(3) == 0 ? 3 : 2;
     const Mask          mask = RandomMask(dim,
-                                 16 * (1 + pick(dim == 2 ? 30 : 6)),
+                                 16 * (1 + pick(dim == 2 ? 100 : 40)),
                                  1 + pick(dim == 2 ? 150 : 40),
                                  dim == 2 ? 1 : 1 + pick(30),
                                  pick(11) / 10.0,

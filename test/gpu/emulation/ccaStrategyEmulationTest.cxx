@@ -585,8 +585,9 @@ BlockSuite(int cases, std::uint32_t seed)
 
 /** Labels only under full connectivity, labeled by the runs of strips of
  *  two rows in planes and of tubes of 2 x 2 rows in volumes
- *  (cuda/StripLabeling.cuh): widths of whole lane loads (and a few others,
- *  which keep the rows' runs), odd and even heights and depths from one
+ *  (cuda/StripLabeling.cuh): widths of whole lane loads of one to four
+ *  512-pixel stretches (and a few others, which keep the rows' runs), odd
+ *  and even heights and depths from one
  *  row, densities around the percolation threshold, both label widths or
  *  none, 32- and 64-bit indices, slabs of any size, host images (as
  *  foreground bits) and device images read in place under every foreground
@@ -602,9 +603,12 @@ StripSuite(int cases, std::uint32_t seed)
     Case c;
     c.dimension = pick(3) == 0 ? 3 : 2;
     const bool large = pick(4) == 0;
-    c.size[0] = pick(8) == 0 ? 1 + pick(70) : 16 * (1 + pick(large ? 24 : 6));
-    c.size[1] = large ? 20 + pick(50) : 1 + pick(12);
-    c.size[2] = c.dimension == 3 && pick(4) != 0 ? 1 + pick(large ? 12 : 7) : 1;
+    // Rows of two to four stretches: the union-find takes them in parts
+    // (ByteRowLinkParts, cuda/RowPairLinks.cuh).
+    const bool wideRows = large && pick(2) == 0;
+    c.size[0] = wideRows ? 16 * (33 + pick(70)) : (pick(8) == 0 ? 1 + pick(70) : 16 * (1 + pick(large ? 24 : 6)));
+    c.size[1] = large ? 20 + pick(wideRows ? 20 : 50) : 1 + pick(12);
+    c.size[2] = c.dimension == 3 && pick(4) != 0 ? 1 + pick(wideRows ? 3 : (large ? 12 : 7)) : 1;
     const double density = large ? 0.3 + pick(5) / 10.0 : pick(11) / 10.0;
     Options      options = OptionsFor(Algorithm::Default, true);
     options.computeFeatures = false;
