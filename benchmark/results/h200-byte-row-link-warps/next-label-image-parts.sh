@@ -6,7 +6,10 @@
 # the byte rows'), bounds the strip label image kernel (CCA_EXP_LABEL_BLOCKS
 # 6 or 8; unbounded it takes 64 registers), and lets roots whose first
 # pixel is in their strip's first row store it instead of offering it
-# (CCA_EXP_OFFER_STORE=1). The patch's emulation passed with every setting.
+# (CCA_EXP_OFFER_STORE=1), and writes each strip run's label in place of
+# its parent before the label image (CCA_EXP_RUN_LABELS=1: one load a run
+# there instead of parent, first pixel key and bitmap rank in turn). The
+# patch's emulation passed with every setting.
 # Labels only at g = 1, then ncu's warp stall reasons of the strip
 # kernels at 8192^2 d = 0.3, where ours trails BKE.
 set -u
@@ -18,9 +21,9 @@ P="--labels-on-device --no-atomic-counts --warmup 1 --reps 5 --outputs labels --
 run() { local v=$1 tag=$2; shift 2; for c in "2 8192 full" "2 8192 face" "3 512 full"; do set -- $c; n=$1d-$3-$tag
   timeout 45 /tmp/b/$v $P --connectivity $3 --dimension $1 --size $2 > $L/$n.log 2>&1; echo "$n rc=$? at $SECONDS s: $(s $L/$n.log)"; done; }
 run b B1
-for cfg in "1 0 0" "2 0 0" "2 8 0" "2 6 0" "4 8 0" "1 8 0" "1 0 1" "2 8 1"; do
+for cfg in "1 0 0 0" "2 0 0 0" "2 8 0 0" "2 6 0 0" "1 8 0 0" "1 0 1 0" "1 0 0 1" "2 8 1 1"; do
   set -- $cfg
-  CCA_EXP_LABEL_PARTS=$1 CCA_EXP_LABEL_BLOCKS=$2 CCA_EXP_OFFER_STORE=$3 run p P-$1-$2-$3
+  CCA_EXP_LABEL_PARTS=$1 CCA_EXP_LABEL_BLOCKS=$2 CCA_EXP_OFFER_STORE=$3 CCA_EXP_RUN_LABELS=$4 run p P-$1-$2-$3-$4
 done
 run b B2
 M="--section WarpStateStats --section MemoryWorkloadAnalysis --section LaunchStats --section Occupancy"
