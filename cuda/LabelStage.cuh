@@ -619,12 +619,9 @@ private:
         }
         if (bytes != nullptr)
         {
-          // The pass over all runs in ByteRowLinkParts parts a row.
-          LinkPass pass = p;
-          pass.rowParts = p.lines == 0 ? ByteRowLinkParts : 1;
           const auto launchByteRows = [&](auto kernel) {
             device.Launch("union-find kernel",
-                          BlocksFor(PassWarps(pass, frame.geometry), WarpsPerBlock),
+                          BlocksFor(PassWarps(p, frame.geometry), WarpsPerBlock),
                           BlockThreads,
                           kernel,
                           bytes,
@@ -634,7 +631,7 @@ private:
                           l.units.rowOffsets,
                           l.parent,
                           l.linked, // null with labels only
-                          pass,
+                          p,
                           m_StripRows);
           };
           const bool planes = frame.geometry.depth == 1;

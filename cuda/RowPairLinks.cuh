@@ -256,22 +256,6 @@ LinkRowPair(const RowPair &    pair,
   joins.Close();
 }
 
-/** Parts LinkByteRowsKernel cuts each row of a pass into, a warp each,
- *  each part counting the runs of the stretches before it: the levels of
- *  rows take few rows, so a warp per stretch of 512 pixels; the pass over
- *  all runs pass.rowParts (at most a part a stretch); the levels of slices
- *  a warp per row. */
-__host__ __device__ inline std::int64_t
-         PassRowParts(const LinkPass & pass, const Geometry & g)
-{
-  const std::int64_t stretches = StretchesOfRow(g.width);
-  if (pass.lines > 0)
-  {
-    return pass.rowsPerSlice > 0 ? stretches : 1;
-  }
-  return pass.rowParts < stretches ? (pass.rowParts > 1 ? pass.rowParts : 1) : stretches;
-}
-
 /** The parts of a row (a warp each) in LinkByteRowsKernel's pass over all
  *  runs. The union-find's walks wait on the L2 (5-10 % of the DRAM's
  *  bandwidth near the percolation threshold): the more warps in flight,
@@ -295,6 +279,22 @@ constexpr std::int64_t ByteRowLinkParts = 2;
  *  with none; 512^3 26-conn. +4 % with 5, +6 % with 6, -4 % with 8. */
 constexpr int PlaneByteRowLinkBlocks = 8;
 constexpr int VolumeByteRowLinkBlocks = 6;
+
+/** Parts LinkByteRowsKernel cuts each row of a pass into, a warp each,
+ *  each part counting the runs of the stretches before it: the levels of
+ *  rows take few rows, so a warp per stretch of 512 pixels; the pass over
+ *  all runs ByteRowLinkParts (at most a part a stretch); the levels of
+ *  slices a warp per row. */
+__host__ __device__ inline std::int64_t
+         PassRowParts(const LinkPass & pass, const Geometry & g)
+{
+  const std::int64_t stretches = StretchesOfRow(g.width);
+  if (pass.lines > 0)
+  {
+    return pass.rowsPerSlice > 0 ? stretches : 1;
+  }
+  return ByteRowLinkParts < stretches ? ByteRowLinkParts : stretches;
+}
 
 /** Warps of a LinkByteRowsKernel pass. */
 __host__ __device__ inline std::int64_t

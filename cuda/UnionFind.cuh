@@ -229,9 +229,6 @@ struct LinkPass
   std::int64_t spacing = 0;
   std::int64_t fanIn = 2;
   std::int64_t rowsPerSlice = 0;
-  /** LinkByteRowsKernel: the parts of each row of a pass over all runs
-   *  (lines == 0), a warp each (RowPairLinks.cuh). */
-  std::int64_t rowParts = 1;
 };
 
 /** Whether a pass joins the runs of row y with the neighbour row at step. */
