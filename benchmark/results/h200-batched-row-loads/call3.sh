@@ -22,13 +22,7 @@ for v in N1 Y1 N2 Y2; do
 done
 M=gpu__time_duration.sum,launch__registers_per_thread,dram__throughput.avg.pct_of_peak_sustained_elapsed
 timeout 60 ncu --clock-control none --metrics $M --csv --print-units base /tmp/b/Y --labels-on-device --no-atomic-counts --reps 1 --warmup 1 --dimension 3 --size 512 --g 1 --connectivity face --outputs labels --density 0.5 > $L/ncu-Y.csv 2> $L/ncu-Y.err; echo "ncu rc=$? at $SECONDS s"
-timeout 30 $G/test/engine/ccaEngineOracleTest oracle cuda > $L/oracle.log 2>&1; echo "engine oracle cuda rc=$? at $SECONDS s: $(tail -n 1 $L/oracle.log)"
-timeout 15 $G/test/engine/ccaEngineOracleTest large cuda > $L/large.log 2>&1; echo "engine large cuda rc=$? at $SECONDS s: $(tail -n 1 $L/large.log)"
-timeout 90 $G/test/gpu/ccaCudaBackendTest > $L/backend.log 2>&1; echo "backend rc=$? at $SECONDS s"; grep -E "^total|FAIL" $L/backend.log | head -10
-for suite in labels intensity selection; do
-  timeout 20 $G/test/engine/ccaFeatureGroupsTest $suite cuda > $L/groups-$suite.log 2>&1; echo "groups $suite cuda rc=$? at $SECONDS s"; tail -n 1 $L/groups-$suite.log
-done
-timeout 20 $G/test/gpu/ccaDeviceMemoryTest > $L/devmem.log 2>&1; echo "devmem rc=$? at $SECONDS s"; tail -n 1 $L/devmem.log
-timeout 45 compute-sanitizer --tool memcheck --error-exitcode 3 $G/test/gpu/ccaCudaBackendTest --quick > $L/memcheck.log 2>&1; echo "memcheck rc=$? at $SECONDS s"; grep -E "^total|ERROR SUMMARY" $L/memcheck.log
-timeout 100 compute-sanitizer --tool racecheck --error-exitcode 3 $G/test/gpu/ccaCudaBackendTest --quick --cases 4 --algorithm Default > $L/racecheck.log 2>&1; echo "racecheck rc=$? at $SECONDS s"; grep -E "^total|RACECHECK SUMMARY" $L/racecheck.log
+# As run, these steps were written out here; scripts/engine-gpu-tests.sh
+# now holds them, the same commands.
+bash scripts/engine-gpu-tests.sh $G $L
 tar -C $O -czf $O/logs.tgz logs && rm -rf $L
