@@ -114,6 +114,14 @@ __host__ __device__ inline std::int64_t
   return (plane.width + 1) / 2;
 }
 
+/** Toggles the bit of key in the first pixel bitmap. */
+template <class Index>
+__device__ __forceinline__ void
+ToggleFirstPixelBit(unsigned * firstPixels, Index key)
+{
+  atomicXor(firstPixels + key / 32, 1u << (key % 32));
+}
+
 /** After the unions, per strip run: points it straight at its root (the
  *  flattening) and, if it lies in the root's slice of strips
  *  (StripSliceOf), offers its first pixel to the root: the first
@@ -122,14 +130,33 @@ __host__ __device__ inline std::int64_t
  *  offer: the root is the component's first run, in its first slice of
  *  strips, whose rows hold the component's first pixel (in a plane, the
  *  root's strip row; in a volume, its tube slice), and the runs of later
- *  slices come later in raster order. */
+ *  slices come later in raster order. Nor does a run other than the root
+ *  whose first pixel is in its strip's last row: the root's first pixel
+ *  is in an earlier row, or in the same row further left (the root is the
+ *  component's first run of its strip row, and within a slice a later
+ *  strip row's last row comes later).
+ *
+ *  Each offer that lowers a root's key (atomicMin) also marks the key in
+ *  firstPixels and unmarks the key it replaced: the keys of one root
+ *  form a chain from the first offer that landed to the smallest, each
+ *  but the last toggled twice, so once every offer has landed exactly the
+ *  components' first pixels are marked, whatever the order of the
+ *  toggles (keys of different runs differ: their pixels are in different
+ *  2-column blocks of a row or in different rows). */
 template <class Index>
 __global__ void
-OfferStripFirstPixelsKernel(RunArrays<Index> runs, StripRows image, Index * parent, Index * firstKey)
+OfferStripFirstPixelsKernel(RunArrays<Index> runs,
+                            StripRows        image,
+                            Index *          parent,
+                            Index *          firstKey,
+                            unsigned *       firstPixels)
 {
   AwaitPrecedingKernel();
   const Geometry &   g = image.pixels;
   const std::int64_t keyColumns = StripPixelKeyColumns(g);
+  // A slice's strip rows are consecutive, so are their runs.
+  const std::int64_t sliceStrips = StripsAreTubes(g) ? (g.height + 1) / 2 : 1;
+  const int          lastRow = StripsAreTubes(g) ? RowsOfStrip::Most - 1 : 1;
   const Index        stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < runs.count; i += stride)
   {
@@ -137,7 +164,7 @@ OfferStripFirstPixelsKernel(RunArrays<Index> runs, StripRows image, Index * pare
     const Index root = ClimbToRoot<CachedLoads>(parent, i);
     parent[i] = root;
     const auto s = static_cast<std::int64_t>(runs.row[i]);
-    if (root != i && StripSliceOf(g, s) != StripSliceOf(g, static_cast<std::int64_t>(runs.row[root])))
+    if (root != i && root < runs.rowOffsets[s / sliceStrips * sliceStrips])
     {
       continue;
     }
@@ -146,17 +173,19 @@ OfferStripFirstPixelsKernel(RunArrays<Index> runs, StripRows image, Index * pare
     const RowsOfStrip  rows = StripRowsOf(g, s);
     std::int32_t       x = x1;
     std::int64_t       offset = 0;
+    int                firstRow = 0;
 #pragma unroll
     for (int k = 0; k < RowsOfStrip::Most; ++k)
     {
       if (x == x1 && rows.Has(k))
       {
         offset = rows.offset[k];
+        firstRow = k;
         for (x = x0; x < x1 && !image.test(image.image[offset + x]); ++x)
         {}
       }
     }
-    if (x == x1) // every run has a foreground pixel; were it not so, no offer
+    if (x == x1 || (root != i && firstRow == lastRow)) // every run has a foreground pixel
     {
       continue;
     }
@@ -164,32 +193,14 @@ OfferStripFirstPixelsKernel(RunArrays<Index> runs, StripRows image, Index * pare
     // The read first: in a large component many offers are already beaten.
     if (key < firstKey[root])
     {
-      atomicMin(firstKey + root, key);
-    }
-  }
-}
-
-/** Sets the bit of each root run's first pixel key in firstPixels. */
-template <class Index>
-__global__ void
-MarkStripFirstPixelsKernel(Index count,
-                           const Index * __restrict__ parent,
-                           const Index * __restrict__ firstKey,
-                           std::uint64_t keys,
-                           unsigned *    firstPixels)
-{
-  AwaitPrecedingKernel();
-  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
-  {
-    if (parent[i] == i)
-    {
-      const Index key = firstKey[i];
-      // Every root has been offered a key; the check keeps the writes in
-      // bounds if not (the unset key, all ones, is never below keys).
-      if (static_cast<std::uint64_t>(key) < keys)
+      const Index replaced = atomicMin(firstKey + root, key);
+      if (key < replaced)
       {
-        atomicOr(firstPixels + key / 32, 1u << (key % 32));
+        ToggleFirstPixelBit(firstPixels, key);
+        if (replaced != static_cast<Index>(~Index{ 0 }))
+        {
+          ToggleFirstPixelBit(firstPixels, replaced);
+        }
       }
     }
   }
@@ -341,15 +352,7 @@ public:
                     runs,
                     rows,
                     units.parent,
-                    firstKey);
-      device.Launch("first pixel marking kernel",
-                    blocks,
-                    BlockThreads,
-                    MarkStripFirstPixelsKernel<Index>,
-                    runs.count,
-                    units.parent,
                     firstKey,
-                    keys,
                     bitmap.bits);
     }
     l.numbers = m_Ranks.Rank(device, bitmap, firstKey, deferCount, runs.count);

@@ -22,6 +22,7 @@
 
 #include "CudaBackendTesting.h"
 #include "ccaSampledRows.h"
+#include "ccaStripFirstPixelShapes.h"
 #include "ccaTreeCopySteps.h"
 
 #include <algorithm>
@@ -830,6 +831,15 @@ StripLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
     AskBlockLabeling(options);
     options.labelImageType = i % 2 == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
     Check(engine, Plain(mask), options, "strips large " + std::to_string(i), tally);
+  }
+  for (const auto & shape : ccatest::StripFirstPixelShapes())
+  {
+    Mask m(shape.dimension, shape.size[0], shape.size[1], shape.size[2], "strip first pixels, " + shape.name);
+    m.on = ccatest::StripFirstPixelMask(shape);
+    cca::Options options;
+    AskBlockLabeling(options);
+    options.labelImageType = LabelImageType::UInt32;
+    Check(engine, Plain(m), options, m.description, tally);
   }
   cca::cuda::SetStripLabeling(cca::cuda::StripLabelingUse::Automatic);
 }

@@ -267,6 +267,13 @@ atomicOr(T * p, T v)
   emulation::BlockRunner::OfThisThread().MaybePreempt();
   return std::atomic_ref<T>(*p).fetch_or(v);
 }
+template <class T>
+T
+atomicXor(T * p, T v)
+{
+  emulation::BlockRunner::OfThisThread().MaybePreempt();
+  return std::atomic_ref<T>(*p).fetch_xor(v);
+}
 inline int
 min(int a, int b)
 {

@@ -15,6 +15,7 @@
 // Usage: ccaStrategyEmulationTest [--cases N] [--seed S]
 #include "EmulatedBackend.h"
 #include "ccaSampledRows.h"
+#include "ccaStripFirstPixelShapes.h"
 
 #include "cca/Engine.h"
 #include "cca/RandomImages.h"
@@ -623,10 +624,62 @@ StripSuite(int cases, std::uint32_t seed)
                                                   : cudaemulated::StripLabelingUse::Always);
     emulator.sequence.SetSlabBytes(pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, 1 + pick(3), caseSeed * 7919u);
+    // In a third of the cases about half the image rows are blank, so that
+    // many components start in a strip's later rows: their first pixel is
+    // then offered by runs other than the root (OfferStripFirstPixelsKernel).
+    // Drawn from the case's seed, so that the picks stay those of before.
+    if (caseSeed % 3 == 0)
+    {
+      const std::int64_t rows = c.size[1] * c.size[2];
+      for (std::int64_t r = 0; r < rows; ++r)
+      {
+        if (((caseSeed * 2654435761u) ^ static_cast<std::uint32_t>(r * 40503u)) * 2246822519u >> 31)
+        {
+          std::fill_n(c.image.begin() + r * c.size[0], c.size[0], Pixel{ 0 });
+        }
+      }
+    }
     const auto run = BytesInPlaceOrBits(c, options, pick);
     return Described(c, EmulateAndCompare(engine, emulator, c, options, wide, run));
   });
   emulator.sequence.SetStripLabeling(cudaemulated::StripLabelingUse::Automatic);
+  return failed;
+}
+
+/** The strip labeling's first pixels on ccaStripFirstPixelShapes.h's masks,
+ *  against the CPU backend. */
+int
+StripFirstPixelShapes()
+{
+  std::vector<Case> cases;
+  for (const auto & shape : ccatest::StripFirstPixelShapes())
+  {
+    Case c;
+    c.name = shape.name;
+    c.dimension = shape.dimension;
+    std::copy(shape.size, shape.size + 3, c.size);
+    c.image = ccatest::StripFirstPixelMask(shape);
+    cases.push_back(c);
+  }
+  Engine   engine;
+  Emulator emulator;
+  Options  options = OptionsFor(Algorithm::Default, true);
+  options.computeFeatures = false;
+  options.computeRuns = false;
+  options.labelImageType = LabelImageType::UInt32;
+  emulator.sequence.SetStripLabeling(cudaemulated::StripLabelingUse::Always);
+  int failed = 0;
+  for (const Case & c : cases)
+  {
+    const std::string problem = EmulateAndCompare(engine, emulator, c, options, false, RunTable);
+    if (!problem.empty())
+    {
+      ++failed;
+      std::cout << "FAIL strip first pixels " << c.name << ": " << problem << std::endl;
+    }
+  }
+  emulator.sequence.SetStripLabeling(cudaemulated::StripLabelingUse::Automatic);
+  std::cout << "strip first pixels: " << (failed == 0 ? "passed" : "FAILED") << std::endl;
   return failed;
 }
 
@@ -1147,6 +1200,7 @@ main(int argc, char * argv[])
   failed += WideRowSuite(cases * 2, seed + 900000);
   failed += PrecedingPairsSuite(cases * 2, seed + 1000000);
   failed += StripSuite(cases * 8, seed + 700000);
+  failed += StripFirstPixelShapes();
   failed += ForegroundSampleSuite(cases * 4, seed + 600000);
   const auto tiles = TileShapes();
   failed += Shapes("TM_Early", Algorithm::TM_Early, false, tiles, RunTable);
