@@ -787,9 +787,14 @@ private:
    *  / 1.06 / 0.91 / 0.74 / 0.60 / 0.47 ms at g = 1, d = 0.3 ... 0.9 where
    *  the rows' runs took 1.05 / 1.33 / 1.40 / 1.41 / 1.34 / 1.10 / 0.76;
    *  at d = 0.2 (0.86 against 0.67 ms) and below, at g >= 4 and on the
-   *  all-foreground image (16 and more pixels a run) the rows won. */
+   *  all-foreground image (16 and more pixels a run) the rows won. Since
+   *  the rows' union-find takes a row in parts (ByteRowLinkParts) the rows
+   *  win at d = 0.3 too: 0.79-0.80 against 0.92-0.94 ms, while at d = 0.4
+   *  the strips still do, 1.05-1.06 against 1.26-1.30
+   *  (benchmark/results/h200-label-image-parts/, calls 6 and 7); the
+   *  threshold is between the two, where the benchmark has no image. */
   static constexpr std::int64_t StripPixelsPerRun = 12;
-  static constexpr double       StripLeastDensity = 0.25;
+  static constexpr double       StripLeastDensity = 0.35;
   /** A volume takes the tubes when its runs are shorter on average than
    *  TubePixelsPerRun pixels of a row: at g = 1, d = 0.1 ... 0.9 (11 and
    *  fewer pixels a run) and at g = 4, d = 0.2 ... 0.8 (16 to 25), not at
