@@ -124,7 +124,7 @@ ToggleFirstPixelBit(unsigned * firstPixels, Index key)
 
 /** After the unions, per strip run: points it straight at its root (the
  *  flattening) and, if it lies in the root's slice of strips
- *  (StripSliceOf), offers its first pixel to the root: the first
+ *  (FirstStripOfSlice), offers its first pixel to the root: the first
  *  foreground pixel of the first of its rows (raster order) that has one.
  *  The smallest offer is the component's first pixel. Only those runs
  *  offer: the root is the component's first run, in its first slice of
@@ -154,8 +154,6 @@ OfferStripFirstPixelsKernel(RunArrays<Index> runs,
   AwaitPrecedingKernel();
   const Geometry &   g = image.pixels;
   const std::int64_t keyColumns = StripPixelKeyColumns(g);
-  // A slice's strip rows are consecutive, so are their runs.
-  const std::int64_t sliceStrips = StripsAreTubes(g) ? (g.height + 1) / 2 : 1;
   const int          lastRow = StripsAreTubes(g) ? RowsOfStrip::Most - 1 : 1;
   const Index        stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < runs.count; i += stride)
@@ -164,7 +162,7 @@ OfferStripFirstPixelsKernel(RunArrays<Index> runs,
     const Index root = ClimbToRoot<CachedLoads>(parent, i);
     parent[i] = root;
     const auto s = static_cast<std::int64_t>(runs.row[i]);
-    if (root != i && root < runs.rowOffsets[s / sliceStrips * sliceStrips])
+    if (root != i && root < runs.rowOffsets[FirstStripOfSlice(g, s)])
     {
       continue;
     }

@@ -98,13 +98,16 @@ StripRowsOf(const Geometry & pixels, std::int64_t s)
   return r;
 }
 
-/** The slice of strips holding strip row s: in a volume its tube slice q,
- *  in a plane its strip row (a plane's strips are each a slice of their
- *  own for this purpose: rows before a strip's rows are in earlier strips). */
+/** The first strip row of the slice of strips holding strip row s: in a
+ *  volume the first tube of its tube slice q, in a plane s itself (a
+ *  plane's strips are each a slice of their own for this purpose: rows
+ *  before a strip's rows are in earlier strips). A slice's strip rows are
+ *  consecutive, and so are their runs. */
 __host__ __device__ inline std::int64_t
-         StripSliceOf(const Geometry & pixels, std::int64_t s)
+         FirstStripOfSlice(const Geometry & pixels, std::int64_t s)
 {
-  return StripsAreTubes(pixels) ? s / ((pixels.height + 1) / 2) : s;
+  const std::int64_t sliceStrips = StripsAreTubes(pixels) ? StripGeometry(pixels).height : 1;
+  return s / sliceStrips * sliceStrips;
 }
 
 /** The facing rows of a strip row and of its neighbour strip row: up to
