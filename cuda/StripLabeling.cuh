@@ -161,25 +161,23 @@ OfferStripFirstPixelsKernel(RunArrays<Index> runs,
     // No root changes any more: a plain walk.
     const Index root = ClimbToRoot<CachedLoads>(parent, i);
     parent[i] = root;
-    const auto s = static_cast<std::int64_t>(runs.row[i]);
-    if (root != i && root < runs.rowOffsets[FirstStripOfSlice(g, s)])
+    const StripPosition strip = StripPositionOf(g, static_cast<std::int64_t>(runs.row[i]));
+    if (root != i && root < runs.rowOffsets[FirstStripOfSlice(g, strip)])
     {
       continue;
     }
     const std::int32_t x0 = runs.x[i];
     const std::int32_t x1 = runs.end[i];
-    const RowsOfStrip  rows = StripRowsOf(g, s);
+    const RowsOfStrip  rows = StripRowsAt(g, strip);
     std::int32_t       x = x1;
-    std::int64_t       offset = 0;
     int                firstRow = 0;
 #pragma unroll
     for (int k = 0; k < RowsOfStrip::Most; ++k)
     {
       if (x == x1 && rows.Has(k))
       {
-        offset = rows.offset[k];
         firstRow = k;
-        for (x = x0; x < x1 && !image.test(image.image[offset + x]); ++x)
+        for (x = x0; x < x1 && !image.test(image.image[rows.offset[k] + x]); ++x)
         {}
       }
     }
@@ -187,7 +185,7 @@ OfferStripFirstPixelsKernel(RunArrays<Index> runs,
     {
       continue;
     }
-    const Index key = static_cast<Index>((offset / g.width) * keyColumns + x / 2);
+    const Index key = static_cast<Index>(StripImageRow(g, strip, firstRow) * keyColumns + x / 2);
     // The read first: in a large component many offers are already beaten.
     if (key < firstKey[root])
     {

@@ -76,20 +76,49 @@ struct RowsOfStrip
   }
 };
 
-/** The image rows of strip row s (in StripGeometry's raster order). */
-__host__ __device__ inline RowsOfStrip
-StripRowsOf(const Geometry & pixels, std::int64_t s)
+/** Where strip row s lies in StripGeometry: row p of strip slice q. A
+ *  plane's strip rows are one slice, found without a division (the first
+ *  pixel offers take it per run, where divisions were a fifth of their
+ *  instructions). */
+struct StripPosition
 {
+  std::int64_t p;
+  std::int64_t q;
+};
+
+__host__ __device__ inline StripPosition
+StripPositionOf(const Geometry & pixels, std::int64_t s)
+{
+  if (!StripsAreTubes(pixels))
+  {
+    return { s, 0 };
+  }
   const std::int64_t stripHeight = (pixels.height + 1) / 2;
-  const std::int64_t p = s % stripHeight;
   const std::int64_t q = s / stripHeight;
-  const bool         tubes = StripsAreTubes(pixels);
-  RowsOfStrip        r{};
+  return { s - q * stripHeight, q };
+}
+
+/** The image row (z height + y) of row k of the strip at position: row 2p + k % 2
+ *  of slice 2q + k / 2 (of the plane's slice q for strips of a plane), so k
+ *  follows the raster order. */
+__host__ __device__ inline std::int64_t
+         StripImageRow(const Geometry & pixels, const StripPosition & position, int k)
+{
+  const std::int64_t z = StripsAreTubes(pixels) ? 2 * position.q + k / 2 : position.q;
+  return z * pixels.height + 2 * position.p + k % 2;
+}
+
+/** The image rows of the strip at position. */
+__host__ __device__ inline RowsOfStrip
+StripRowsAt(const Geometry & pixels, const StripPosition & position)
+{
+  const bool  tubes = StripsAreTubes(pixels);
+  RowsOfStrip r{};
   for (int k = 0; k < RowsOfStrip::Most; ++k)
   {
-    const std::int64_t y = 2 * p + k % 2;
-    const std::int64_t z = tubes ? 2 * q + k / 2 : q;
-    r.offset[k] = (z * pixels.height + y) * pixels.width;
+    const std::int64_t y = 2 * position.p + k % 2;
+    const std::int64_t z = tubes ? 2 * position.q + k / 2 : position.q;
+    r.offset[k] = StripImageRow(pixels, position, k) * pixels.width;
     if ((tubes || k < 2) && y < pixels.height && z < pixels.depth)
     {
       r.inside |= 1u << k;
@@ -98,16 +127,22 @@ StripRowsOf(const Geometry & pixels, std::int64_t s)
   return r;
 }
 
-/** The first strip row of the slice of strips holding strip row s: in a
- *  volume the first tube of its tube slice q, in a plane s itself (a
- *  plane's strips are each a slice of their own for this purpose: rows
- *  before a strip's rows are in earlier strips). A slice's strip rows are
- *  consecutive, and so are their runs. */
-__host__ __device__ inline std::int64_t
-         FirstStripOfSlice(const Geometry & pixels, std::int64_t s)
+/** The image rows of strip row s (in StripGeometry's raster order). */
+__host__ __device__ inline RowsOfStrip
+StripRowsOf(const Geometry & pixels, std::int64_t s)
 {
-  const std::int64_t sliceStrips = StripsAreTubes(pixels) ? StripGeometry(pixels).height : 1;
-  return s / sliceStrips * sliceStrips;
+  return StripRowsAt(pixels, StripPositionOf(pixels, s));
+}
+
+/** The first strip row of the slice of strips holding the strip at position: in
+ *  a volume the first tube of its tube slice q, in a plane the strip row
+ *  itself (a plane's strips are each a slice of their own for this
+ *  purpose: rows before a strip's rows are in earlier strips). A slice's
+ *  strip rows are consecutive, and so are their runs. */
+__host__ __device__ inline std::int64_t
+         FirstStripOfSlice(const Geometry & pixels, const StripPosition & position)
+{
+  return StripsAreTubes(pixels) ? position.q * StripGeometry(pixels).height : position.p;
 }
 
 /** The facing rows of a strip row and of its neighbour strip row: up to
