@@ -91,19 +91,11 @@ struct StripLabels
   StripRows            rows;   ///< the image, its geometry and foreground
   const std::uint8_t * strips; ///< the strip image (0/1 bytes)
   const Index *        rowOffsets;
-  const Index *        parent; ///< per run, its root run (flattened)
-  /** Per root run, its component's first pixel key and label; the count
-   *  (an upper bound, the runs, until read when deferred). */
+  const Index *        runLabel; ///< per run, its component's label (1-based; StripRunLabelsKernel)
+  /** The first pixel ranks the labels come from, and the count (an upper
+   *  bound, the runs, until read when deferred). */
   FirstPixelLabels<Index> numbers;
 };
-
-/** The label of strip run i (1-based). */
-template <class Index>
-__device__ __forceinline__ Index
-StripRunLabel(const StripLabels<Index> & l, Index i)
-{
-  return FirstPixelLabel(l.numbers, l.parent[i]);
-}
 
 /** The key of the pixel (x, y, z): its row (z height + y) times the
  *  image's 2-column blocks plus its block. Two components' first pixels
@@ -202,6 +194,26 @@ OfferStripFirstPixelsKernel(RunArrays<Index> runs,
   }
 }
 
+/** After the ranks, per strip run: its root (flattened by the offers)
+ *  becomes its label, in place, so that the label image reads one value a
+ *  run, consecutive along a row, where it would climb from each run to
+ *  its root's key and the key's rank: three dependent loads a run, a lane
+ *  taking its runs one after another. Here the loads of different runs
+ *  are independent, and a thread reads only its own run's link (a root is
+ *  never read through another run's) and the roots' keys, which nothing
+ *  writes here. */
+template <class Index>
+__global__ void
+StripRunLabelsKernel(Index count, FirstPixelLabels<Index> numbers, Index * parentToLabel)
+{
+  AwaitPrecedingKernel();
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
+  {
+    parentToLabel[i] = FirstPixelLabel(numbers, parentToLabel[i]);
+  }
+}
+
 /** The label image of a strip labeling: a warp per strip row scans the
  *  strip image's row (ScanByteRow), takes a label per run it starts, and
  *  writes them to the foreground pixels of the strip's image rows, a
@@ -216,7 +228,7 @@ __launch_bounds__(BlockThreads) WriteStripLabelImageKernel(StripLabels<Index> l,
   uint4 * const      staged = stagedStore + (threadIdx.x / WarpSize) * (StagedStretchPieces<LabelT> / WarpsPerBlock);
   const Geometry &   g = l.rows.pixels;
   const std::int64_t stripRows = StripGeometry(g).rows;
-  const auto         labelOf = [&](Index i) { return static_cast<LabelT>(StripRunLabel(l, i)); };
+  const auto         labelOf = [&](Index i) { return static_cast<LabelT>(l.runLabel[i]); };
   for (std::int64_t s = GlobalWarp(); s < stripRows; s += WarpCount())
   {
     const Index       first = l.rowOffsets[s];
@@ -333,7 +345,7 @@ public:
     l.rows = rows;
     l.strips = strips;
     l.rowOffsets = runs.rowOffsets;
-    l.parent = units.parent;
+    l.runLabel = units.parent; // once StripRunLabelsKernel has run
     const std::uint64_t keys = static_cast<std::uint64_t>(g.rows * StripPixelKeyColumns(g));
     auto *              firstKey = Reserve<Index>(m_FirstKey, static_cast<std::size_t>(runs.count), "first pixel keys");
     const FirstPixelBitmap<Index> bitmap = m_Ranks.template Clear<Index>(device, keys);
@@ -352,6 +364,16 @@ public:
                     bitmap.bits);
     }
     l.numbers = m_Ranks.Rank(device, bitmap, firstKey, deferCount, runs.count);
+    if (runs.count > 0)
+    {
+      device.Launch("strip run label kernel",
+                    BlocksFor(static_cast<std::int64_t>(runs.count), BlockThreads),
+                    BlockThreads,
+                    StripRunLabelsKernel<Index>,
+                    runs.count,
+                    l.numbers,
+                    units.parent);
+    }
     return l;
   }
 

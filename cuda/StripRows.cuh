@@ -93,19 +93,33 @@ StripPositionOf(const Geometry & pixels, std::int64_t s)
   {
     return { s, 0 };
   }
-  const std::int64_t stripHeight = (pixels.height + 1) / 2;
+  const std::int64_t stripHeight = StripGeometry(pixels).height;
   const std::int64_t q = s / stripHeight;
   return { s - q * stripHeight, q };
 }
 
-/** The image row (z height + y) of row k of the strip at position: row 2p + k % 2
- *  of slice 2q + k / 2 (of the plane's slice q for strips of a plane), so k
- *  follows the raster order. */
+/** An image row's place: row y of slice z. */
+struct StripRowCoordinates
+{
+  std::int64_t y;
+  std::int64_t z;
+};
+
+/** Row k of the strip at position: row y = 2p + k % 2 of slice z = 2q + k / 2
+ *  (of the plane's slice q for strips of a plane), so k follows the raster
+ *  order. */
+__host__ __device__ inline StripRowCoordinates
+StripRowAt(const Geometry & pixels, const StripPosition & position, int k)
+{
+  return { 2 * position.p + k % 2, StripsAreTubes(pixels) ? 2 * position.q + k / 2 : position.q };
+}
+
+/** The image row (z height + y) of row k of the strip at position. */
 __host__ __device__ inline std::int64_t
          StripImageRow(const Geometry & pixels, const StripPosition & position, int k)
 {
-  const std::int64_t z = StripsAreTubes(pixels) ? 2 * position.q + k / 2 : position.q;
-  return z * pixels.height + 2 * position.p + k % 2;
+  const StripRowCoordinates c = StripRowAt(pixels, position, k);
+  return c.z * pixels.height + c.y;
 }
 
 /** The image rows of the strip at position. */
@@ -116,10 +130,9 @@ StripRowsAt(const Geometry & pixels, const StripPosition & position)
   RowsOfStrip r{};
   for (int k = 0; k < RowsOfStrip::Most; ++k)
   {
-    const std::int64_t y = 2 * position.p + k % 2;
-    const std::int64_t z = tubes ? 2 * position.q + k / 2 : position.q;
+    const StripRowCoordinates c = StripRowAt(pixels, position, k);
     r.offset[k] = StripImageRow(pixels, position, k) * pixels.width;
-    if ((tubes || k < 2) && y < pixels.height && z < pixels.depth)
+    if ((tubes || k < 2) && c.y < pixels.height && c.z < pixels.depth)
     {
       r.inside |= 1u << k;
     }
