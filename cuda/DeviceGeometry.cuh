@@ -76,6 +76,36 @@ WarpSum32(unsigned v)
 #endif
 }
 
+/** Minimum and maximum over the warp of a 32-bit value (all 32 lanes;
+ *  each gets the result). */
+__device__ __forceinline__ std::int32_t
+                           WarpMin32(std::int32_t v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_min_sync(FullWarp, v);
+#else
+  for (int offset = WarpSize / 2; offset > 0; offset /= 2)
+  {
+    v = min(v, __shfl_xor_sync(FullWarp, v, offset));
+  }
+  return v;
+#endif
+}
+
+__device__ __forceinline__ std::int32_t
+                           WarpMax32(std::int32_t v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(FullWarp, v);
+#else
+  for (int offset = WarpSize / 2; offset > 0; offset /= 2)
+  {
+    v = max(v, __shfl_xor_sync(FullWarp, v, offset));
+  }
+  return v;
+#endif
+}
+
 /** Global warp index and warp count of a grid-stride loop over whole warps. */
 __device__ __forceinline__ std::int64_t
                            GlobalWarp()

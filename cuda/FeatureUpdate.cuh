@@ -87,34 +87,6 @@ __device__ __forceinline__ std::uint64_t
   return std::uint64_t{ low } + (std::uint64_t{ middle } << 16) + (std::uint64_t{ high } << 32);
 }
 
-__device__ __forceinline__ std::int32_t
-                           WarpMin32(std::int32_t v)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  return __reduce_min_sync(FullWarp, v);
-#else
-  for (int offset = WarpSize / 2; offset > 0; offset /= 2)
-  {
-    v = min(v, __shfl_xor_sync(FullWarp, v, offset));
-  }
-  return v;
-#endif
-}
-
-__device__ __forceinline__ std::int32_t
-                           WarpMax32(std::int32_t v)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  return __reduce_max_sync(FullWarp, v);
-#else
-  for (int offset = WarpSize / 2; offset > 0; offset /= 2)
-  {
-    v = max(v, __shfl_xor_sync(FullWarp, v, offset));
-  }
-  return v;
-#endif
-}
-
 /** Conflict detection's common case above the percolation threshold: all 32
  *  lanes vote for one component. Field-wise warp reductions (one instruction
  *  per 32 bits on sm_80+) replace the general masked tree; every lane ends

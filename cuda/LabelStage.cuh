@@ -116,15 +116,18 @@ public:
                   sampleAt + sizeof(unsigned long long) - rows * sizeof(Index),
                   "clearing a count and a foreground sample");
       m_ForegroundFraction = -1.0;
+      m_RowSpans = Reserve<RowSpan>(m_Units.spans, rows, "row spans");
+      m_RowSpansKept = true;
     }
-    CountRows<Index, Units>(
+    m_RowSpansKept &= CountRows<Index, Units>(
       device,
       frame,
       image,
       static_cast<Index *>(m_UnitCounts),
       firstRow,
       endRow,
-      ForegroundSample{ m_SampledForeground, firstRow, ForegroundSample::ShiftFor(frame.geometry.rows) });
+      ForegroundSample{ m_SampledForeground, firstRow, ForegroundSample::ShiftFor(frame.geometry.rows) },
+      m_RowSpans);
   }
 
   /** How many units CountUnits counted in all rows (their row offsets are
@@ -317,6 +320,7 @@ private:
     typename Device::Buffer end;
     typename Device::Buffer row;
     typename Device::Buffer parent;
+    typename Device::Buffer spans; ///< RowSpan per row, for rows of one run
   };
 
   /** Masks (bytes, and every host mask that crossed the bus as bits) cut
@@ -343,20 +347,24 @@ private:
   }
 
   /** Counts the units (Units: how rows are cut) of rows [firstRow, endRow)
-   *  into rowCounts. */
+   *  into rowCounts; whether the byte row scan counted them, and so kept
+   *  the spans of the rows of one run in spans (indexed by row, as
+   *  rowCounts; null: not kept). */
   template <class Index, class Units>
-  void
+  bool
   CountRows(Device &         device,
             const Frame &    frame,
             const void *     image,
             Index *          rowCounts,
             std::int64_t     firstRow,
             std::int64_t     endRow,
-            ForegroundSample sample = {})
+            ForegroundSample sample = {},
+            RowSpan *        spans = nullptr)
   {
     const Geometry & g = frame.geometry;
     Geometry         slab = g;
     slab.rows = endRow - firstRow;
+    bool byteScan = false;
     DispatchPixelType(frame.image.pixelType, [&](auto zero) {
       using T = decltype(zero);
       const T * rows = static_cast<const T *>(image) + firstRow * g.width;
@@ -372,7 +380,9 @@ private:
                         slab,
                         ForegroundOf<T>(frame.options),
                         rowCounts + firstRow,
-                        sample);
+                        sample,
+                        spans == nullptr ? nullptr : spans + firstRow);
+          byteScan = true;
           return;
         }
       }
@@ -388,6 +398,7 @@ private:
                       sample);
       });
     });
+    return byteScan;
   }
 
   /** Row offsets of units (an exclusive scan of the row counts) and their
@@ -437,10 +448,12 @@ private:
   {
     const Geometry & g = frame.geometry;
     Index *          rowCounts = static_cast<Index *>(m_UnitCounts);
+    const RowSpan *  spans = m_RowSpansKept ? m_RowSpans : nullptr;
     if (!counted)
     {
       rowCounts = Reserve<Index>(buffers.counts, static_cast<std::size_t>(g.rows) + 1, "run counts");
-      CountRows<Index, Units>(device, frame, image, rowCounts, 0, g.rows);
+      auto * kept = Reserve<RowSpan>(buffers.spans, static_cast<std::size_t>(g.rows), "row spans");
+      spans = CountRows<Index, Units>(device, frame, image, rowCounts, 0, g.rows, {}, kept) ? kept : nullptr;
     }
     ScannedCounts<Index> scanned{ static_cast<Index *>(m_UnitOffsets), static_cast<Index>(m_UnitTotal) };
     if (!counted || m_UnitOffsets == nullptr) // else CountedUnits scanned them
@@ -484,7 +497,8 @@ private:
                           g,
                           ForegroundOf<T>(frame.options),
                           runs,
-                          parent);
+                          parent,
+                          spans);
             return;
           }
         }
@@ -736,6 +750,8 @@ private:
   std::uint64_t        m_UnitTotal = 0;               ///< the units CountedUnits found
   unsigned long long * m_SampledForeground = nullptr; ///< after the counts in m_Units.counts, as CountUnits reserved it
   double               m_ForegroundFraction = -1.0;   ///< CountedForegroundFraction
+  RowSpan *            m_RowSpans = nullptr;          ///< m_Units.spans as CountUnits reserved it this run
+  bool                 m_RowSpansKept = false;        ///< whether CountUnits kept them for every row this run
   UnitBuffers          m_FullRuns;                    ///< the runs, for strategies whose units are smaller
   typename Device::Buffer m_Linked;
   typename Device::Buffer m_RowPairs;   ///< PrecedingPairs::row

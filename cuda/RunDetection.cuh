@@ -471,6 +471,33 @@ __device__ __forceinline__ std::int64_t
   return starts;
 }
 
+/** A row's first foreground pixel and one past its last: for a row of one
+ *  run, that run. CountByteRunsKernel keeps it for such rows, so that
+ *  WriteByteRunsKernel writes them without reading them again. */
+struct RowSpan
+{
+  std::int32_t x;
+  std::int32_t end;
+};
+
+/** No foreground pixel in a lane's share of a row (RowSpan's minimum). */
+constexpr std::int32_t NoForegroundPixel = 0x7fffffff;
+
+/** The first foreground pixel of a lane's 16 pixels from x, or
+ *  NoForegroundPixel. */
+__device__ __forceinline__ std::int32_t
+                           FirstForegroundPixel(unsigned foreground, std::int64_t x)
+{
+  return foreground != 0 ? static_cast<std::int32_t>(x) + __ffs(static_cast<int>(foreground)) - 1 : NoForegroundPixel;
+}
+
+/** The last foreground pixel of a lane's 16 pixels from x, or -1. */
+__device__ __forceinline__ std::int32_t
+                           LastForegroundPixel(unsigned foreground, std::int64_t x)
+{
+  return foreground != 0 ? static_cast<std::int32_t>(x) + 31 - __clz(static_cast<int>(foreground)) : -1;
+}
+
 /** CountRunsKernel for maximal runs of a byte image (FitsByteRowScan):
  *  16 pixels a lane and load, as ScanByteRow, but a lane only counts its
  *  starts, summed over the warp once a row: the count needs no scan. H100,
@@ -485,18 +512,29 @@ __launch_bounds__(BlockThreads) CountByteRunsKernel(const std::uint8_t * __restr
                                                     Geometry                     geometry,
                                                     ForegroundTest<std::uint8_t> test,
                                                     Index * __restrict__ counts,
-                                                    ForegroundSample sample)
+                                                    ForegroundSample sample,
+                                                    RowSpan * __restrict__ spans)
 {
   AwaitPrecedingKernel();
   const int          lane = static_cast<int>(LaneId());
   const std::int64_t width = geometry.width;
   const std::int64_t lanePixel = static_cast<std::int64_t>(lane) * LanePixels;
-  // Row r's runs from each lane's starts, and its sampled foreground.
-  const auto count = [&](std::int64_t r, unsigned starts, unsigned pixels) {
+  // Row r's runs from each lane's starts, its sampled foreground and, for a
+  // row of one run, where that run lies (spans may be null).
+  const auto count = [&](std::int64_t r, unsigned starts, unsigned pixels, std::int32_t first, std::int32_t last) {
     starts = WarpSum32(starts);
     if (lane == 0)
     {
       counts[r] = static_cast<Index>(starts);
+    }
+    if (starts == 1 && spans != nullptr) // the same for the whole warp
+    {
+      first = WarpMin32(first);
+      last = WarpMax32(last);
+      if (lane == 0)
+      {
+        spans[r] = RowSpan{ first, last + 1 };
+      }
     }
     sample.Add(r, pixels);
   };
@@ -515,7 +553,11 @@ __launch_bounds__(BlockThreads) CountByteRunsKernel(const std::uint8_t * __restr
       {
         if (r + k < geometry.rows) // the same for the whole warp
         {
-          count(r + k, __popc(foreground[k] & ~LeftForeground(foreground[k], 0u)), __popc(foreground[k]));
+          count(r + k,
+                __popc(foreground[k] & ~LeftForeground(foreground[k], 0u)),
+                __popc(foreground[k]),
+                FirstForegroundPixel(foreground[k], lanePixel),
+                LastForegroundPixel(foreground[k], lanePixel));
         }
       }
     }
@@ -527,14 +569,18 @@ __launch_bounds__(BlockThreads) CountByteRunsKernel(const std::uint8_t * __restr
     unsigned             carry = 0; // foreground bit left of the stretch
     unsigned             starts = 0;
     unsigned             pixels = 0; // this lane's foreground pixels
+    std::int32_t         first = NoForegroundPixel;
+    std::int32_t         last = -1;
     for (std::int64_t x = lanePixel; x - lanePixel < width; x += StretchPixels)
     {
       const unsigned foreground = LaneForegroundAt(row, x, width, test);
       starts += __popc(foreground & ~LeftForeground(foreground, carry));
       pixels += __popc(foreground);
       carry = StretchCarry(foreground);
+      first = first == NoForegroundPixel ? FirstForegroundPixel(foreground, x) : first;
+      last = foreground != 0 ? LastForegroundPixel(foreground, x) : last;
     }
-    count(r, starts, pixels);
+    count(r, starts, pixels, first, last);
   }
 }
 
@@ -543,14 +589,19 @@ __launch_bounds__(BlockThreads) CountByteRunsKernel(const std::uint8_t * __restr
  *  written straight to the run arrays, a store instruction of the warp
  *  would cover 32 scattered words (H100, 8192^2, d = 0.5: 532 us against
  *  the per-pixel kernel's 326). So each stretch's starts and ends are
- *  staged in shared memory in order and leave in whole-warp stores. */
+ *  staged in shared memory in order and leave in whole-warp stores. Rows
+ *  without runs are skipped, and with spans (CountByteRunsKernel's, or
+ *  null) a row of one run is written from its span: the all-foreground
+ *  images' rows, and in masks of few objects most rows, are not read
+ *  again. */
 template <class Index>
 __global__ void
 __launch_bounds__(BlockThreads) WriteByteRunsKernel(const std::uint8_t * __restrict__ image,
                                                     Geometry                     geometry,
                                                     ForegroundTest<std::uint8_t> test,
                                                     RunArrays<Index>             runs,
-                                                    Index * __restrict__ parent)
+                                                    Index * __restrict__ parent,
+                                                    const RowSpan * __restrict__ spans)
 {
   AwaitPrecedingKernel();
   // At most one start and one end every two pixels of a stretch.
@@ -562,7 +613,20 @@ __launch_bounds__(BlockThreads) WriteByteRunsKernel(const std::uint8_t * __restr
   const int      lane = static_cast<int>(LaneId());
   for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
   {
-    const Index        first = runs.rowOffsets[r];
+    const Index first = runs.rowOffsets[r];
+    const Index runsOfRow = runs.rowOffsets[r + 1] - first;
+    if (runsOfRow == 0 || (runsOfRow == 1 && spans != nullptr)) // the same for the whole warp
+    {
+      // No run, or one whose span the count kept: the row is not read again.
+      if (runsOfRow == 1 && lane == 0)
+      {
+        runs.x[first] = spans[r].x;
+        runs.end[first] = spans[r].end;
+        runs.row[first] = static_cast<Index>(r);
+        parent[first] = first;
+      }
+      continue;
+    }
     bool               endsAtWidth = false;
     const std::int64_t n = ScanByteRow(
       image + r * geometry.width,
