@@ -480,7 +480,8 @@ struct RowSpan
   std::int32_t end;
 };
 
-/** No foreground pixel in a lane's share of a row (RowSpan's minimum). */
+/** A lane's first foreground pixel when it has none: above every pixel,
+ *  so that the warp's minimum passes over it. */
 constexpr std::int32_t NoForegroundPixel = 0x7fffffff;
 
 /** The first foreground pixel of a lane's 16 pixels from x, or
@@ -592,8 +593,8 @@ __launch_bounds__(BlockThreads) CountByteRunsKernel(const std::uint8_t * __restr
  *  staged in shared memory in order and leave in whole-warp stores. Rows
  *  without runs are skipped, and with spans (CountByteRunsKernel's, or
  *  null) a row of one run is written from its span: the all-foreground
- *  images' rows, and in masks of few objects most rows, are not read
- *  again. */
+ *  images' rows, and a sparse mask's rows that cross no object or one,
+ *  are not read again. */
 template <class Index>
 __global__ void
 __launch_bounds__(BlockThreads) WriteByteRunsKernel(const std::uint8_t * __restrict__ image,
