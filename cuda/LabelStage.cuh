@@ -648,19 +648,29 @@ private:
                           p,
                           m_StripRows);
           };
+          // The strips of a plane face their neighbours with one row a
+          // side: their links test for no second row, and find a row's
+          // place without a division (H200, labels only, 8192^2 8-conn.
+          // g = 1, summed, three rounds in one call: 116.0-116.3 ->
+          // 118.8-119.2 Gpix/s, 1.50-1.51x BKE's 79.1 in the same
+          // command). A volume of two slices has its tubes in one slice.
           const bool planes = frame.geometry.depth == 1;
           const auto byFacing = [&](auto facing) {
-            constexpr bool F = decltype(facing)::value;
-            planes ? launchByteRows(LinkByteRowsKernel<Index, F, PlaneByteRowLinkBlocks>)
-                   : launchByteRows(LinkByteRowsKernel<Index, F, VolumeByteRowLinkBlocks>);
+            constexpr int F = decltype(facing)::value;
+            planes ? launchByteRows(LinkByteRowsKernel<Index, F, false>)
+                   : launchByteRows(LinkByteRowsKernel<Index, F, true>);
           };
-          if (m_StripRows.image != nullptr)
+          if (m_StripRows.image == nullptr)
           {
-            byFacing(std::true_type{});
+            byFacing(std::integral_constant<int, 0>{});
+          }
+          else if (!StripsAreTubes(m_StripRows.pixels))
+          {
+            launchByteRows(LinkByteRowsKernel<Index, 1, false>);
           }
           else
           {
-            byFacing(std::false_type{});
+            byFacing(std::integral_constant<int, 2>{});
           }
           return;
         }

@@ -114,16 +114,19 @@ struct RowPair
   ForegroundTest<std::uint8_t> facingTest; ///< their foreground
 };
 
-/** The foreground bits of x's 16 pixels in any of rows (null: none). */
+/** The foreground bits of x's 16 pixels in any of the first Rows of rows
+ *  (null: none). */
+template <int Rows>
 __device__ __forceinline__ unsigned
 LaneForegroundOfRows(const std::uint8_t * const (&rows)[2],
                      std::int64_t                 x,
                      std::int64_t                 width,
                      ForegroundTest<std::uint8_t> test)
 {
+  static_assert(Rows >= 1 && Rows <= 2, "a strip faces its neighbour with one or two rows");
   unsigned bits = 0;
 #pragma unroll
-  for (int k = 0; k < 2; ++k)
+  for (int k = 0; k < Rows; ++k)
   {
     bits |= rows[k] != nullptr ? LaneForegroundAt(rows[k], x, width, test) : 0u;
   }
@@ -138,9 +141,9 @@ struct RowPairCarries
 };
 
 /** The lane's RowPairLane from x, and the carries moved to the next
- *  stretch. FromFacingRows: the events on the pair's facing rows. All 32
- *  lanes must call it. */
-template <bool FromFacingRows>
+ *  stretch. FromFacingRows: the events on the pair's facing rows, at most
+ *  MostFacingRows a side. All 32 lanes must call it. */
+template <bool FromFacingRows, int MostFacingRows>
 __device__ __forceinline__ RowPairLane
 LoadRowPairLane(const RowPair & pair, std::int64_t x, std::int64_t width, RowPairCarries & carries)
 {
@@ -155,8 +158,8 @@ LoadRowPairLane(const RowPair & pair, std::int64_t x, std::int64_t width, RowPai
   l.aboveStarts = above & ~aboveLeft;
   if constexpr (FromFacingRows)
   {
-    l.row = LaneForegroundOfRows(pair.facing.row, x, width, pair.facingTest);
-    l.above = LaneForegroundOfRows(pair.facing.above, x, width, pair.facingTest);
+    l.row = LaneForegroundOfRows<MostFacingRows>(pair.facing.row, x, width, pair.facingTest);
+    l.above = LaneForegroundOfRows<MostFacingRows>(pair.facing.above, x, width, pair.facingTest);
     l.rowLeft = LeftForeground(l.row, carries.facingRow);
     l.aboveLeft = LeftForeground(l.above, carries.facingAbove);
     carries.facingRow = StretchCarry(l.row);
@@ -182,9 +185,9 @@ PackedStarts(const RowPairLane & l)
 /** Joins the runs of pair.row (first run firstRun) with the touching runs
  *  of the neighbour row pair.above (first run firstAbove), both byte rows
  *  of width pixels, in the stretches of 512 pixels [firstStretch,
- *  endStretch); the stretches before are only counted. All 32 lanes must
- *  call it. */
-template <bool FromFacingRows, class Index>
+ *  endStretch); the stretches before are only counted. MostFacingRows: as
+ *  LoadRowPairLane's. All 32 lanes must call it. */
+template <bool FromFacingRows, int MostFacingRows, class Index>
 __device__ __forceinline__ void
 LinkRowPair(const RowPair &    pair,
             std::int64_t       width,
@@ -202,7 +205,7 @@ LinkRowPair(const RowPair &    pair,
   // The stretches before are counted on the two rows alone.
   for (std::int64_t stretch = 0; stretch < firstStretch * StretchPixels; stretch += StretchPixels)
   {
-    const RowPairLane l = LoadRowPairLane<false>(pair, stretch + lane * LanePixels, width, carries);
+    const RowPairLane l = LoadRowPairLane<false, MostFacingRows>(pair, stretch + lane * LanePixels, width, carries);
     const unsigned    total = WarpSum32(PackedStarts(l)); // at most 256 a half
     runsBefore += static_cast<Index>(total & 0xffffu);
     aboveBefore += static_cast<Index>(total >> 16);
@@ -213,15 +216,18 @@ LinkRowPair(const RowPair &    pair,
     {
       // The facing rows' carries: their pixel left of the first stretch joined.
       const std::int64_t last = firstStretch * StretchPixels - LanePixels;
-      carries.facingRow = LaneForegroundOfRows(pair.facing.row, last, width, pair.facingTest) >> (LanePixels - 1);
-      carries.facingAbove = LaneForegroundOfRows(pair.facing.above, last, width, pair.facingTest) >> (LanePixels - 1);
+      carries.facingRow =
+        LaneForegroundOfRows<MostFacingRows>(pair.facing.row, last, width, pair.facingTest) >> (LanePixels - 1);
+      carries.facingAbove =
+        LaneForegroundOfRows<MostFacingRows>(pair.facing.above, last, width, pair.facingTest) >> (LanePixels - 1);
     }
   }
   const std::int64_t end = endStretch * StretchPixels < width ? endStretch * StretchPixels : width;
   for (std::int64_t stretch = firstStretch * StretchPixels; stretch < end; stretch += StretchPixels)
   {
-    const RowPairLane l = LoadRowPairLane<FromFacingRows>(pair, stretch + lane * LanePixels, width, carries);
-    const unsigned    overlaps = l.row & l.above & ~(l.rowLeft & l.aboveLeft);
+    const RowPairLane l =
+      LoadRowPairLane<FromFacingRows, MostFacingRows>(pair, stretch + lane * LanePixels, width, carries);
+    const unsigned overlaps = l.row & l.above & ~(l.rowLeft & l.aboveLeft);
     // Full connectivity: the row's run ends at p - 1 and the one above
     // starts at p, or the mirror.
     const unsigned rowEndsFirst = full ? ~l.row & l.above & l.rowLeft & ~l.aboveLeft : 0u;
@@ -307,22 +313,26 @@ __host__ __device__ inline std::int64_t
  *  runs with the touching runs of every preceding neighbour row the pass
  *  selects (PassJoinsRow), as LinkRunsKernel with PlainUnion and whole
  *  runs of a mask; linked as there (null with labels only).
- *  FromFacingRows: image is a strip image over strips.image, whose runs
- *  touch where their facing rows do. BlocksPerMultiprocessor: the launch
- *  bound (PlaneByteRowLinkBlocks, VolumeByteRowLinkBlocks). */
-template <class Index, bool FromFacingRows, int BlocksPerMultiprocessor>
+ *  FacingRowsPerSide > 0: image is a strip image over strips.image, whose
+ *  runs touch where their facing rows do, at most this many a side (one
+ *  for the strips of a plane, two for tubes: StripRows.cuh); 0: image is
+ *  the mask. Volume: geometry (the strip image's, for strips) has several
+ *  slices (the launch bound, the neighbour rows). */
+template <class Index, int FacingRowsPerSide, bool Volume>
 __global__ void
-__launch_bounds__(BlockThreads, BlocksPerMultiprocessor) LinkByteRowsKernel(const std::uint8_t * __restrict__ image,
-                                                                            Geometry                     geometry,
-                                                                            ForegroundTest<std::uint8_t> test,
-                                                                            bool                         full,
-                                                                            const Index * __restrict__ rowOffsets,
-                                                                            Index *        parent,
-                                                                            std::uint8_t * linked,
-                                                                            LinkPass       pass,
-                                                                            StripRows      strips)
+__launch_bounds__(BlockThreads, Volume ? VolumeByteRowLinkBlocks : PlaneByteRowLinkBlocks)
+  LinkByteRowsKernel(const std::uint8_t * __restrict__ image,
+                     Geometry                     geometry,
+                     ForegroundTest<std::uint8_t> test,
+                     bool                         full,
+                     const Index * __restrict__ rowOffsets,
+                     Index *        parent,
+                     std::uint8_t * linked,
+                     LinkPass       pass,
+                     StripRows      strips)
 {
   AwaitPrecedingKernel();
+  constexpr bool     FromFacingRows = FacingRowsPerSide > 0;
   const std::int64_t parts = PassRowParts(pass, geometry);
   const std::int64_t warps = PassWarps(pass, geometry);
   LaneJoins<Index>   joins{ parent, linked };
@@ -334,10 +344,10 @@ __launch_bounds__(BlockThreads, BlocksPerMultiprocessor) LinkByteRowsKernel(cons
     const std::int64_t part = w % parts;
     const std::int64_t firstStretch = part * stretches / parts;
     const std::int64_t endStretch = (part + 1) * stretches / parts;
-    const std::int64_t y = r % geometry.height;
-    const std::int64_t z = r / geometry.height;
+    const std::int64_t y = Volume ? r % geometry.height : r;
+    const std::int64_t z = Volume ? r / geometry.height : 0;
     RowStep            steps[4];
-    const int          n = PrecedingRows(full, geometry.depth > 1, steps);
+    const int          n = PrecedingRows(full, Volume, steps);
     for (int s = 0; s < n; ++s)
     {
       const std::int64_t q = NeighbourRow(geometry, y, z, steps[s]);
@@ -348,7 +358,7 @@ __launch_bounds__(BlockThreads, BlocksPerMultiprocessor) LinkByteRowsKernel(cons
         {
           pair.facing = FacingRowsOf(strips, y, z, steps[s]);
         }
-        LinkRowPair<FromFacingRows>(
+        LinkRowPair<FromFacingRows, FromFacingRows ? FacingRowsPerSide : 1>(
           pair, geometry.width, full, rowOffsets[r], rowOffsets[q], joins, firstStretch, endStretch);
       }
     }

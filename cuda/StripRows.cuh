@@ -105,13 +105,20 @@ struct StripRowCoordinates
   std::int64_t z;
 };
 
-/** Row k of the strip at position: row y = 2p + k % 2 of slice z = 2q + k / 2
- *  (of the plane's slice q for strips of a plane), so k follows the raster
- *  order. */
+/** Row i of slice j of the strip at position: row y = 2p + i of slice
+ *  z = 2q + j (of the plane's slice q for strips of a plane, where j is 0). */
+__host__ __device__ inline StripRowCoordinates
+StripRowAt(const Geometry & pixels, const StripPosition & position, int i, int j)
+{
+  return { 2 * position.p + i, StripsAreTubes(pixels) ? 2 * position.q + j : position.q };
+}
+
+/** Row k of the strip at position: row k % 2 of its slice k / 2, so k
+ *  follows the raster order. */
 __host__ __device__ inline StripRowCoordinates
 StripRowAt(const Geometry & pixels, const StripPosition & position, int k)
 {
-  return { 2 * position.p + k % 2, StripsAreTubes(pixels) ? 2 * position.q + k / 2 : position.q };
+  return StripRowAt(pixels, position, k % 2, k / 2);
 }
 
 /** The image row (z height + y) of row k of the strip at position. */
@@ -175,27 +182,30 @@ FacesAlong(int i, int step)
 }
 
 /** The facing rows of strip row (p, q) (StripGeometry's coordinates) and
- *  of its neighbour at step. */
+ *  of its neighbour at step: rows i of slices j of the two strips
+ *  (StripRowAt). */
 __host__ __device__ inline FacingRows
 FacingRowsOf(const StripRows & s, std::int64_t p, std::int64_t q, RowStep step)
 {
-  const bool tubes = StripsAreTubes(s.pixels);
-  FacingRows f{};
-  int        rows = 0;
-  int        above = 0;
+  const bool          tubes = StripsAreTubes(s.pixels);
+  const StripPosition here{ p, q };
+  const StripPosition neighbour{ p + step.dy, tubes ? q + step.dz : q };
+  FacingRows          f{};
+  int                 rows = 0;
+  int                 above = 0;
   for (int j = 0; j < (tubes ? 2 : 1); ++j)
   {
     for (int i = 0; i < 2; ++i)
     {
-      const std::int64_t z = tubes ? 2 * q + j : q;
-      const std::int64_t nz = tubes ? 2 * (q + step.dz) + j : q;
       if (FacesAlong(i, step.dy) && (!tubes || FacesAlong(j, step.dz)) && rows < 2)
       {
-        f.row[rows++] = ImageRow(s, 2 * p + i, z);
+        const StripRowCoordinates c = StripRowAt(s.pixels, here, i, j);
+        f.row[rows++] = ImageRow(s, c.y, c.z);
       }
       if (FacesAlong(i, -step.dy) && (!tubes || FacesAlong(j, -step.dz)) && above < 2)
       {
-        f.above[above++] = ImageRow(s, 2 * (p + step.dy) + i, nz);
+        const StripRowCoordinates c = StripRowAt(s.pixels, neighbour, i, j);
+        f.above[above++] = ImageRow(s, c.y, c.z);
       }
     }
   }
