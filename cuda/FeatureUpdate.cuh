@@ -186,14 +186,17 @@ struct UpdateCounter
   }
 };
 
-/** Adds run a's pairs with the touching runs of its preceding rows (row
- *  (y, z), pixels [x, x + length)): the counts the union-find stored
+/** Adds run a's pairs with the runs of its component in its preceding
+ *  rows (row (y, z), pixels [x, x + length)): the stored counts
  *  (PrecedingPairs.cuh), or where a group's counts did not fit, from a
- *  search of that group's rows. Full connectivity on a mask: every run
- *  found lies in a's component. */
+ *  search of that group's rows. fullMask: every touching run lies in a's
+ *  component; else those whose label is key. */
 template <class Index>
 __device__ __forceinline__ void
 AddPrecedingPairs(const RunArrays<Index> & runs,
+                  const Index *            label,
+                  Index                    key,
+                  bool                     fullMask,
                   const Geometry &         geometry,
                   const PrecedingPairs &   preceding,
                   Index                    a,
@@ -221,8 +224,12 @@ AddPrecedingPairs(const RunArrays<Index> & runs,
     const RowStep      step = steps[s];
     // Each branch names its tally (no reference chosen at run time).
     const auto search = [&](PairTally & tally) {
-      ForEachRunInRange(
-        runs, q, x - 1, x + length + 1, [&](Index b) { tally.Add(x, x + length, runs.x[b], runs.end[b], step); });
+      ForEachRunInRange(runs, q, x - 1, x + length + 1, [&](Index b) {
+        if (fullMask || label[b] == key)
+        {
+          tally.Add(x, x + length, runs.x[b], runs.end[b], step);
+        }
+      });
     };
     if (q >= 0 && !(inSlice ? rowCounted : sliceCounted))
     {
@@ -247,9 +254,10 @@ AddPrecedingPairs(const RunArrays<Index> & runs,
  *  masks only, take it as the connectivity). pixels: with fullMask, the
  *  byte mask whose foreground gives PairVotes::All's pairs of units up to
  *  LongestRunCountedByPixels long (ForegroundPairs.cuh) instead of the
- *  neighbour rows' units. preceding: with fullMask and PairVotes::All,
- *  the pairs the union-find counted with the preceding rows
- *  (PrecedingPairs.cuh), which replace the search of the following rows;
+ *  neighbour rows' units. preceding: with PairVotes::All, the pairs with
+ *  the preceding rows that the union-find counted (full connectivity) or
+ *  CountPrecedingPairsKernel after it (face connectivity;
+ *  PrecedingPairs.cuh), which replace the search of the following rows;
  *  null: not counted. Returns false when the vote is empty (only
  *  possible for PairVotes::Conditional). */
 template <class Index, class Votes = DefaultVotes>
@@ -287,9 +295,9 @@ RunVote(const RunArrays<Index> &   runs,
     }
   }
   const Index key = Votes::Pairs == PairVotes::Certain ? Index{ 0 } : label[a];
-  if (Votes::Pairs == PairVotes::All && fullMask && preceding.row != nullptr)
+  if (Votes::Pairs == PairVotes::All && preceding.row != nullptr)
   {
-    AddPrecedingPairs(runs, geometry, preceding, a, y, z, x, length, f.interceptCounts);
+    AddPrecedingPairs(runs, label, key, fullMask, geometry, preceding, a, y, z, x, length, f.interceptCounts);
     return any;
   }
   const bool countsPixels =

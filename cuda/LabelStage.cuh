@@ -60,10 +60,14 @@ struct LabeledUnits
    *  the units' neighbour pairs from its pixels (ForegroundPairs.cuh);
    *  else no image. */
   ForegroundRows pairPixels;
-  /** With the default algorithm's votes under full connectivity on a mask
-   *  joined by LinkRunsKernel: each run's pairs with its preceding rows,
-   *  counted by the union-find (PrecedingPairs.cuh); else null. */
+  /** With the default algorithm's votes on a mask, each run's pairs with
+   *  the runs of its component in its preceding rows (PrecedingPairs.cuh):
+   *  under full connectivity counted by the union-find where
+   *  LinkRunsKernel joins the runs, under face connectivity by
+   *  CountPrecedingPairsKernel once the labels exist
+   *  (pairsAfterLabels); else null. */
   PrecedingPairs precedingPairs;
+  bool           pairsAfterLabels = false;
 };
 
 /** The key of each run's value (label images). */
@@ -216,7 +220,8 @@ public:
                                      frame.geometry.width,
                                      ForegroundOf<std::uint8_t>(frame.options) };
     }
-    if (countsPairs)
+    l.pairsAfterLabels = CountsPairsAfterLabels<S>(frame);
+    if (countsPairs || l.pairsAfterLabels)
     {
       l.precedingPairs.row = Reserve<std::uint32_t>(m_RowPairs, unitCount, "the runs' pairs with their previous rows");
       if (frame.geometry.depth > 1)
@@ -532,6 +537,23 @@ private:
            frame.options.featureCompaction != FeatureCompaction::TreeMerge && rowBits == nullptr;
   }
 
+  /** Whether CountPrecedingPairsKernel counts the runs' pixel pairs with
+   *  the runs of their components in their preceding rows once the labels
+   *  exist, for the votes (PrecedingPairs.cuh): where the union-find would
+   *  under full connectivity, but under face connectivity, however the
+   *  runs were joined. In raster order a warp's runs search the same few
+   *  rows; the votes, in component order, searched the following rows of
+   *  runs all over the image. */
+  template <class S>
+  static bool
+  CountsPairsAfterLabels(const Frame & frame)
+  {
+    return std::is_same_v<typename S::Units, FullRuns> && !S::LabelsPixels && S::Merge != FeatureMerge::OnTheFly &&
+           S::Votes::Pairs == PairVotes::All && frame.options.algorithm == Algorithm::Default &&
+           frame.options.computeFeatures && !frame.full && frame.options.objects == Objects::ForegroundComponents &&
+           frame.options.featureCompaction != FeatureCompaction::TreeMerge;
+  }
+
   /** Whether the union-find joins the runs from the foreground bits of
    *  each pair of neighbour rows (LinkByteRowsKernel, RowPairLinks.cuh):
    *  it can for the whole runs of a byte mask in rows of whole lane loads,
@@ -685,7 +707,7 @@ private:
         if constexpr (std::is_same_v<Join, PlainUnion> && std::is_same_v<Joins, AnyTouchingRuns> &&
                       S::Units::Span == UnitSpan::WholeRuns)
         {
-          if (l.precedingPairs.row != nullptr) // full connectivity (CountsPrecedingPairs)
+          if (l.precedingPairs.row != nullptr && !l.pairsAfterLabels) // full connectivity (CountsPrecedingPairs)
           {
             together ? launch(LinkRunsCountingPairsKernel<Index, true>, l.parent, l.linked, p, l.precedingPairs)
                      : launch(LinkRunsCountingPairsKernel<Index, false>, l.parent, l.linked, p, l.precedingPairs);

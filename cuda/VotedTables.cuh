@@ -126,6 +126,18 @@ VoteTable(Device &                    device,
   else
   {
     using Votes = typename S::Votes;
+    if (l.pairsAfterLabels)
+    {
+      device.Launch("pair count kernel",
+                    BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads),
+                    BlockThreads,
+                    CountPrecedingPairsKernel<Index, !Votes::WholeSingleUnits>,
+                    l.units,
+                    l.linked,
+                    voteKey,
+                    frame.geometry,
+                    l.precedingPairs);
+    }
     device.Launch("feature table kernel",
                   BlocksFor(static_cast<std::int64_t>(entries), PrepareThreads),
                   PrepareThreads,
