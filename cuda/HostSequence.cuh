@@ -620,7 +620,7 @@ private:
     if (features)
     {
       WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) {
-        table.template Build<Index, S>(device, frame, labeled, components, m_Counts, order.index);
+        table.template Build<Index, S>(device, frame, labeled, components, m_Counts, order);
       });
     }
     DenseTable<Device> &  dense = std::get<DenseTable<Device>>(m_Tables); // the only table with groups

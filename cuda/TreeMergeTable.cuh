@@ -8,6 +8,7 @@
 #ifndef cca_cuda_TreeMergeTable_cuh
 #define cca_cuda_TreeMergeTable_cuh
 
+#include "ComponentOrder.cuh"
 #include "FeatureUpdate.cuh"
 #include "Frame.cuh"
 #include "LabelStage.cuh"
@@ -55,7 +56,7 @@ public:
         const LabeledUnits<Index> & l,
         const Components<Index> &   c,
         const UpdateCounts<Device> &,
-        const Index *)
+        const ComponentOrder<Index> &)
   {
     m_Capacity = static_cast<std::int64_t>(l.units.count);
     m_Components = static_cast<std::int64_t>(c.count);

@@ -12,6 +12,7 @@
 #define cca_cuda_VotedTables_cuh
 
 #include "Compaction.cuh"
+#include "ComponentOrder.cuh"
 #include "FeatureUpdate.cuh"
 #include "Frame.cuh"
 #include "LabelStage.cuh"
@@ -34,18 +35,18 @@ namespace cuda
 
 /** AccumulateFeaturesKernel with the vote policy Votes on a resident grid:
  *  each block folds many tiles' votes for its hot component before
- *  touching memory. order: the units in component order, or null (raster
- *  order). Counting runs a separate instantiation: the production
- *  kernel carries no counting code. */
+ *  touching memory. order: the units in component order with their
+ *  labels, or empty (raster order). Counting runs a separate
+ *  instantiation: the production kernel carries no counting code. */
 template <class Index, class Votes, class Device>
 void
-LaunchVotes(Device &                    device,
-            const Frame &               frame,
-            const LabeledUnits<Index> & l,
-            const Index *               voteKey,
-            ComponentFeatures *         table,
-            UpdateCounter               counter,
-            const Index *               order)
+LaunchVotes(Device &                      device,
+            const Frame &                 frame,
+            const LabeledUnits<Index> &   l,
+            const Index *                 voteKey,
+            ComponentFeatures *           table,
+            UpdateCounter                 counter,
+            const ComponentOrder<Index> & order)
 {
   const unsigned blocks = BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads);
   auto           launch = [&](auto kernel) {
@@ -62,8 +63,9 @@ LaunchVotes(Device &                    device,
                                    counter,
                                    frame.fullMask,
                                    l.pairPixels,
-                                   order,
-                                   l.precedingPairs);
+                                   order.index,
+                                   l.precedingPairs,
+                                   order.label);
   };
   // The papers' strategies fold as reproduced; the default algorithm
   // without shared-memory atomics (FeatureUpdate.cuh, HotFolding).
@@ -82,18 +84,18 @@ LaunchVotes(Device &                    device,
 
 /** Fills table (entries entries, entryRoot[e] the root unit of entry e)
  *  with the features of strategy S, votes keyed by voteKey, the units
- *  taken in order (null: raster order). */
+ *  taken in order (empty: raster order). */
 template <class Index, class S, class Device>
 void
-VoteTable(Device &                    device,
-          const Frame &               frame,
-          const LabeledUnits<Index> & l,
-          Index                       entries,
-          const Index *               entryRoot,
-          const Index *               voteKey,
-          ComponentFeatures *         table,
-          UpdateCounter               votes,
-          const Index *               order)
+VoteTable(Device &                      device,
+          const Frame &                 frame,
+          const LabeledUnits<Index> &   l,
+          Index                         entries,
+          const Index *                 entryRoot,
+          const Index *                 voteKey,
+          ComponentFeatures *           table,
+          UpdateCounter                 votes,
+          const ComponentOrder<Index> & order)
 {
   const unsigned tableBlocks = BlocksFor(static_cast<std::int64_t>(entries), BlockThreads);
   if constexpr (S::Merge == FeatureMerge::OnTheFly)
@@ -171,12 +173,12 @@ public:
   /** order: the units in component order (ComponentOrder.cuh), or null. */
   template <class Index, class S>
   void
-  Build(Device &                     device,
-        const Frame &                frame,
-        const LabeledUnits<Index> &  l,
-        const Components<Index> &    c,
-        const UpdateCounts<Device> & counts,
-        const Index *                order)
+  Build(Device &                      device,
+        const Frame &                 frame,
+        const LabeledUnits<Index> &   l,
+        const Components<Index> &     c,
+        const UpdateCounts<Device> &  counts,
+        const ComponentOrder<Index> & order)
   {
     m_Entries = static_cast<std::size_t>(c.count);
     m_Device = nullptr;
@@ -253,7 +255,7 @@ public:
         const LabeledUnits<Index> &  l,
         const Components<Index> &    c,
         const UpdateCounts<Device> & counts,
-        const Index *)
+        const ComponentOrder<Index> &)
   {
     const Index units = l.units.count;
     m_Entries = static_cast<std::size_t>(units);
@@ -266,7 +268,7 @@ public:
     auto * identity = Reserve<Index>(m_RootIndex, units, "sparse table roots");
     LaunchIota(device, "iota kernel", units, identity);
     m_Device = Reserve<ComponentFeatures>(m_Table, units, "the feature table");
-    VoteTable<Index, S>(device, frame, l, units, identity, l.parent, m_Device, counts.Votes(), nullptr);
+    VoteTable<Index, S>(device, frame, l, units, identity, l.parent, m_Device, counts.Votes(), {});
   }
 
   void
