@@ -120,8 +120,9 @@ public:
                   sampleAt + sizeof(unsigned long long) - rows * sizeof(Index),
                   "clearing a count and a foreground sample");
       m_ForegroundFraction = -1.0;
-      m_RowSpans = Reserve<RowSpan>(m_Units.spans, rows, "row spans");
-      m_RowSpansKept = true;
+      // Only the byte row scan keeps the spans of rows of one run.
+      m_RowSpansKept = ByteScansRows<Units>(frame, image);
+      m_RowSpans = m_RowSpansKept ? Reserve<RowSpan>(m_Units.spans, rows, "row spans") : nullptr;
     }
     m_RowSpansKept &= CountRows<Index, Units>(
       device,
@@ -334,6 +335,15 @@ private:
   template <class T, class Units>
   static constexpr bool ByteRowScanTypes = std::is_same_v<T, std::uint8_t> && std::is_same_v<Units, FullRuns>;
 
+  /** Whether CountRows takes the byte row scan for image's rows from the
+   *  first on (FitsByteRowScan checks the pixel type). */
+  template <class Units>
+  static bool
+  ByteScansRows(const Frame & frame, const void * image)
+  {
+    return std::is_same_v<Units, FullRuns> && FitsByteRowScan(frame, image);
+  }
+
   /** Calls f(breaks) with where the runs of Units end in this frame: also
    *  where the value changes in a label image (full runs only). */
   template <class Units, class F>
@@ -457,7 +467,9 @@ private:
     if (!counted)
     {
       rowCounts = Reserve<Index>(buffers.counts, static_cast<std::size_t>(g.rows) + 1, "run counts");
-      auto * kept = Reserve<RowSpan>(buffers.spans, static_cast<std::size_t>(g.rows), "row spans");
+      RowSpan * kept = ByteScansRows<Units>(frame, image)
+                         ? Reserve<RowSpan>(buffers.spans, static_cast<std::size_t>(g.rows), "row spans")
+                         : nullptr;
       spans = CountRows<Index, Units>(device, frame, image, rowCounts, 0, g.rows, {}, kept) ? kept : nullptr;
     }
     ScannedCounts<Index> scanned{ static_cast<Index *>(m_UnitOffsets), static_cast<Index>(m_UnitTotal) };

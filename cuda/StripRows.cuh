@@ -121,12 +121,18 @@ StripRowAt(const Geometry & pixels, const StripPosition & position, int k)
   return StripRowAt(pixels, position, k % 2, k / 2);
 }
 
-/** The image row (z height + y) of row k of the strip at position. */
+/** The image row (z height + y) at c. */
+__host__ __device__ inline std::int64_t
+         ImageRowOf(const Geometry & pixels, const StripRowCoordinates & c)
+{
+  return c.z * pixels.height + c.y;
+}
+
+/** The image row of row k of the strip at position. */
 __host__ __device__ inline std::int64_t
          StripImageRow(const Geometry & pixels, const StripPosition & position, int k)
 {
-  const StripRowCoordinates c = StripRowAt(pixels, position, k);
-  return c.z * pixels.height + c.y;
+  return ImageRowOf(pixels, StripRowAt(pixels, position, k));
 }
 
 /** The image rows of the strip at position. */
@@ -138,7 +144,7 @@ StripRowsAt(const Geometry & pixels, const StripPosition & position)
   for (int k = 0; k < RowsOfStrip::Most; ++k)
   {
     const StripRowCoordinates c = StripRowAt(pixels, position, k);
-    r.offset[k] = StripImageRow(pixels, position, k) * pixels.width;
+    r.offset[k] = ImageRowOf(pixels, c) * pixels.width;
     if ((tubes || k < 2) && c.y < pixels.height && c.z < pixels.depth)
     {
       r.inside |= 1u << k;
