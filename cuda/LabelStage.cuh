@@ -551,11 +551,12 @@ private:
 
   /** Whether CountPrecedingPairsKernel counts the runs' pixel pairs with
    *  the runs of their components in their preceding rows once the labels
-   *  exist, for the votes (PrecedingPairs.cuh): where the union-find would
-   *  under full connectivity, but under face connectivity, however the
-   *  runs were joined. In raster order a warp's runs search the same few
-   *  rows; the votes, in component order, searched the following rows of
-   *  runs all over the image. */
+   *  exist, for the votes (PrecedingPairs.cuh): the default algorithm's
+   *  table under face connectivity on a mask, however its runs were
+   *  joined (under full connectivity the union-find counts them). In
+   *  raster order a warp's runs search the same few rows; the votes, in
+   *  component order, searched the following rows of runs all over the
+   *  image. */
   template <class S>
   static bool
   CountsPairsAfterLabels(const Frame & frame)
