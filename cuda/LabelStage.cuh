@@ -535,36 +535,44 @@ private:
     return runs;
   }
 
-  /** Whether the union-find counts the runs' pixel pairs with their
-   *  preceding rows for the votes (PrecedingPairs.cuh): the default
-   *  algorithm's table (dense or sparse) under full connectivity on a mask,
-   *  its whole runs joined by LinkRunsKernel (rowBits null). The papers'
-   *  strategies vote as reproduced. */
+  /** Whether the votes add each run's stored pairs with its preceding rows
+   *  (PrecedingPairs.cuh) instead of searching its following rows: the
+   *  default algorithm's table (dense or sparse) of a mask's whole runs.
+   *  The papers' strategies vote as reproduced. Who counts the pairs
+   *  depends on the connectivity (CountsPrecedingPairs,
+   *  CountsPairsAfterLabels). */
+  template <class S>
+  static bool
+  VotesAddStoredPairs(const Frame & frame)
+  {
+    return std::is_same_v<typename S::Units, FullRuns> && !S::LabelsPixels && S::Merge != FeatureMerge::OnTheFly &&
+           S::Votes::Pairs == PairVotes::All && frame.options.algorithm == Algorithm::Default &&
+           frame.options.computeFeatures && frame.options.objects == Objects::ForegroundComponents &&
+           frame.options.featureCompaction != FeatureCompaction::TreeMerge;
+  }
+
+  /** Whether the union-find counts the stored pairs (VotesAddStoredPairs):
+   *  under full connectivity, where every touching run shares a run's
+   *  component, and its whole runs are joined by LinkRunsKernel (rowBits
+   *  null). */
   template <class S>
   static bool
   CountsPrecedingPairs(const Frame & frame, const std::uint8_t * rowBits)
   {
-    return std::is_same_v<typename S::Units, FullRuns> && !S::LabelsPixels && S::Merge != FeatureMerge::OnTheFly &&
-           frame.options.algorithm == Algorithm::Default && frame.options.computeFeatures && frame.fullMask &&
-           frame.options.featureCompaction != FeatureCompaction::TreeMerge && rowBits == nullptr;
+    return VotesAddStoredPairs<S>(frame) && frame.full && rowBits == nullptr;
   }
 
-  /** Whether CountPrecedingPairsKernel counts the runs' pixel pairs with
-   *  the runs of their components in their preceding rows once the labels
-   *  exist, for the votes (PrecedingPairs.cuh): the default algorithm's
-   *  table under face connectivity on a mask, however its runs were
-   *  joined (under full connectivity the union-find counts them). In
-   *  raster order a warp's runs search the same few rows; the votes, in
-   *  component order, searched the following rows of runs all over the
-   *  image. */
+  /** Whether CountPrecedingPairsKernel counts the stored pairs
+   *  (VotesAddStoredPairs) once the labels exist: under face connectivity,
+   *  however the runs were joined, where the union-find cannot know which
+   *  diagonal neighbours share a component. In raster order a warp's runs
+   *  search the same few rows; the votes, in component order, searched the
+   *  following rows of runs all over the image. */
   template <class S>
   static bool
   CountsPairsAfterLabels(const Frame & frame)
   {
-    return std::is_same_v<typename S::Units, FullRuns> && !S::LabelsPixels && S::Merge != FeatureMerge::OnTheFly &&
-           S::Votes::Pairs == PairVotes::All && frame.options.algorithm == Algorithm::Default &&
-           frame.options.computeFeatures && !frame.full && frame.options.objects == Objects::ForegroundComponents &&
-           frame.options.featureCompaction != FeatureCompaction::TreeMerge;
+    return VotesAddStoredPairs<S>(frame) && !frame.full;
   }
 
   /** Whether the union-find joins the runs from the foreground bits of
