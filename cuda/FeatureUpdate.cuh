@@ -199,6 +199,7 @@ AddPrecedingPairs(const RunArrays<Index> & runs,
                   bool                     fullMask,
                   const Geometry &         geometry,
                   const PrecedingPairs &   preceding,
+                  std::uint32_t            rowPairs,
                   Index                    a,
                   std::int64_t             y,
                   std::int64_t             z,
@@ -207,7 +208,7 @@ AddPrecedingPairs(const RunArrays<Index> & runs,
                   std::int64_t (&pairCounts)[NumberOfInterceptSlots])
 {
   const bool volume = geometry.depth > 1;
-  const bool rowCounted = AddRowPairs(preceding.row[a], pairCounts);
+  const bool rowCounted = AddRowPairs(rowPairs, pairCounts);
   const bool sliceCounted = !volume || AddSlicePairs(preceding.slice[a], pairCounts);
   if (rowCounted && sliceCounted)
   {
@@ -287,7 +288,8 @@ RunVoteAt(const RunArrays<Index> &   runs,
           ComponentFeatures &        f,
           bool                       fullMask,
           ForegroundRows             pixels,
-          PrecedingPairs             preceding)
+          PrecedingPairs             preceding,
+          std::uint32_t              rowPairs)
 {
   const std::int64_t y = place.y;
   const std::int64_t z = place.z;
@@ -310,9 +312,9 @@ RunVoteAt(const RunArrays<Index> &   runs,
       }
     }
   }
-  if (Votes::Pairs == PairVotes::All && preceding.row != nullptr)
+  if (Votes::Pairs == PairVotes::All && preceding.Stored())
   {
-    AddPrecedingPairs(runs, label, key, fullMask, geometry, preceding, a, y, z, x, length, f.interceptCounts);
+    AddPrecedingPairs(runs, label, key, fullMask, geometry, preceding, rowPairs, a, y, z, x, length, f.interceptCounts);
     return any;
   }
   const bool countsPixels =
@@ -390,9 +392,12 @@ RunVote(const RunArrays<Index> &   runs,
         ForegroundRows             pixels = {},
         PrecedingPairs             preceding = {})
 {
-  const Index key = Votes::Pairs == PairVotes::Certain ? Index{ 0 } : label[a];
+  const Index         key = Votes::Pairs == PairVotes::Certain ? Index{ 0 } : label[a];
+  const std::uint32_t rowPairs = preceding.row != nullptr       ? preceding.row[a]
+                                 : preceding.records != nullptr ? preceding.records[a].rowPairs
+                                                                : 0;
   return RunVoteAt<Index, Votes>(
-    runs, label, geometry, faces, a, UnitPlace(runs, geometry, a), key, f, fullMask, pixels, preceding);
+    runs, label, geometry, faces, a, UnitPlace(runs, geometry, a), key, f, fullMask, pixels, preceding, rowPairs);
 }
 
 constexpr int PrepareThreads = 128;
@@ -569,8 +574,26 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
     }
     if (votes)
     {
-      const bool any = RunVoteAt<Index, Votes>(
-        runs, label, geometry, faces, a, UnitPlace(runs, geometry, a), key, f, fullMask, pixels, preceding);
+      // With records, one read gives the run's place and row pairs.
+      cca::Run      place;
+      std::uint32_t rowPairs = 0;
+      if (preceding.records != nullptr)
+      {
+        const RunVoteRecord record = preceding.records[a];
+        const std::int64_t  r = record.row;
+        place = cca::Run{ record.x,
+                          static_cast<std::int32_t>(r % geometry.height),
+                          static_cast<std::int32_t>(r / geometry.height),
+                          record.length };
+        rowPairs = record.rowPairs;
+      }
+      else
+      {
+        place = UnitPlace(runs, geometry, a);
+        rowPairs = preceding.row != nullptr ? preceding.row[a] : 0;
+      }
+      const bool any =
+        RunVoteAt<Index, Votes>(runs, label, geometry, faces, a, place, key, f, fullMask, pixels, preceding, rowPairs);
       if constexpr (Votes::Pairs == PairVotes::Conditional)
       {
         votes = any; // only conditional votes can be empty

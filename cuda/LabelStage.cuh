@@ -224,7 +224,15 @@ public:
     l.pairsAfterLabels = CountsPairsAfterLabels<S>(frame);
     if (countsPairs || l.pairsAfterLabels)
     {
-      l.precedingPairs.row = Reserve<std::uint32_t>(m_RowPairs, unitCount, "the runs' pairs with their previous rows");
+      if (l.pairsAfterLabels && VoteRecordsFit(frame.geometry))
+      {
+        l.precedingPairs.records = Reserve<RunVoteRecord>(m_RunVoteRecords, unitCount, "the runs' vote records");
+      }
+      else
+      {
+        l.precedingPairs.row =
+          Reserve<std::uint32_t>(m_RowPairs, unitCount, "the runs' pairs with their previous rows");
+      }
       if (frame.geometry.depth > 1)
       {
         l.precedingPairs.slice =
@@ -728,7 +736,7 @@ private:
         if constexpr (std::is_same_v<Join, PlainUnion> && std::is_same_v<Joins, AnyTouchingRuns> &&
                       S::Units::Span == UnitSpan::WholeRuns)
         {
-          if (l.precedingPairs.row != nullptr && !l.pairsAfterLabels) // full connectivity (CountsPrecedingPairs)
+          if (l.precedingPairs.Stored() && !l.pairsAfterLabels) // full connectivity (CountsPrecedingPairs)
           {
             together ? launch(LinkRunsCountingPairsKernel<Index, true>, l.parent, l.linked, p, l.precedingPairs)
                      : launch(LinkRunsCountingPairsKernel<Index, false>, l.parent, l.linked, p, l.precedingPairs);
@@ -807,8 +815,9 @@ private:
   bool                 m_RowSpansKept = false;        ///< whether CountUnits kept them for every row this run
   UnitBuffers          m_FullRuns;                    ///< the runs, for strategies whose units are smaller
   typename Device::Buffer m_Linked;
-  typename Device::Buffer m_RowPairs;   ///< PrecedingPairs::row
-  typename Device::Buffer m_SlicePairs; ///< PrecedingPairs::slice
+  typename Device::Buffer m_RowPairs;       ///< PrecedingPairs::row
+  typename Device::Buffer m_RunVoteRecords; ///< PrecedingPairs::records
+  typename Device::Buffer m_SlicePairs;     ///< PrecedingPairs::slice
   /** Rows of the blocks the union-find labels first in a volume: short
    *  enough that the chains within a block stay short, long enough that few
    *  rows are borders (H100, 512^3 labels only, summed: 32 -> 128 rows gave

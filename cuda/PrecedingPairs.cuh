@@ -51,12 +51,41 @@ namespace cca
 namespace cuda
 {
 
+/** What a vote reads of its run, in one 16-byte record: where the run
+ *  lies and its packed pairs with the previous row of its slice
+ *  (PairTally::PackedRow). CountPrecedingPairsKernel writes them in raster
+ *  order, and a vote in component order then reads one record instead of
+ *  four arrays all over memory. */
+struct alignas(16) RunVoteRecord
+{
+  std::int32_t  x;
+  std::int32_t  length;
+  std::uint32_t row; ///< z height + y (VoteRecordsFit)
+  std::uint32_t rowPairs;
+};
+
+/** Whether a geometry's rows fit RunVoteRecord::row. */
+__host__ __device__ inline bool
+VoteRecordsFit(const Geometry & geometry)
+{
+  return geometry.rows <= 0xffffffffll;
+}
+
 /** Per run, its pairs with the touching runs of its preceding rows; null
- *  pointers: not counted (the votes search the following rows). */
+ *  pointers: not counted (the votes search the following rows). With
+ *  records, the previous row's pairs are in each run's record, not in row. */
 struct PrecedingPairs
 {
   std::uint32_t * row = nullptr;   ///< the previous row of its slice: steps along x 0, 1
   std::uint64_t * slice = nullptr; ///< volumes: the previous slice's rows, classes z, xz, yz, xyz
+  RunVoteRecord * records = nullptr;
+
+  /** Whether the pairs are stored (in row or in the records). */
+  __host__ __device__ bool
+  Stored() const
+  {
+    return row != nullptr || records != nullptr;
+  }
 };
 
 /** A 16-bit field that holds no count: the group's pairs did not fit. */
@@ -161,7 +190,10 @@ AddSlicePairs(std::uint64_t packed, std::int64_t (&pairCounts)[NumberOfIntercept
 /** Face connectivity, once every run has its label: each run's pairs with
  *  the runs of its component (the same label) in its preceding rows,
  *  stored as the union-find stores them under full connectivity, for the
- *  votes to add. Runs of single-run components (linked 0) have none; where
+ *  votes to add; with records, the previous row's pairs go into each run's
+ *  RunVoteRecord beside its place, which is all a vote then reads of the
+ *  run but the slice pairs. Runs of single-run components (linked 0) have
+ *  none; where
  *  such components are written whole (SingleUnitComponents::WrittenWhole)
  *  no vote reads theirs, so nothing is stored for them. */
 template <class Index, bool SinglesVote>
@@ -177,15 +209,23 @@ CountPrecedingPairsKernel(RunArrays<Index> runs,
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
   {
-    PairTally rowTally;   // the previous row of the slice
-    PairTally sliceTally; // the previous slice's rows
-    if (linked[a] != 0)
+    PairTally  rowTally;   // the previous row of the slice
+    PairTally  sliceTally; // the previous slice's rows
+    const bool linkedRun = linked[a] != 0;
+    if constexpr (!SinglesVote)
     {
-      const std::int64_t r = runs.row[a];
+      if (!linkedRun)
+      {
+        continue;
+      }
+    }
+    const std::int64_t r = runs.row[a];
+    const std::int32_t x = runs.x[a];
+    const std::int32_t end = runs.end[a];
+    if (linkedRun)
+    {
       const std::int64_t y = r % geometry.height;
       const std::int64_t z = r / geometry.height;
-      const std::int32_t x = runs.x[a];
-      const std::int32_t end = runs.end[a];
       const Index        key = label[a];
       RowStep            steps[4];
       PrecedingRows(true, volume, steps); // the previous row of the slice first
@@ -227,11 +267,15 @@ CountPrecedingPairsKernel(RunArrays<Index> runs,
         }
       }
     }
-    else if constexpr (!SinglesVote)
+    if (pairs.records != nullptr)
     {
-      continue;
+      pairs.records[a] =
+        RunVoteRecord{ x, end - x, static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(rowTally.PackedRow()) };
     }
-    pairs.row[a] = rowTally.PackedRow();
+    else
+    {
+      pairs.row[a] = rowTally.PackedRow();
+    }
     if (volume)
     {
       pairs.slice[a] = sliceTally.PackedSlice();
