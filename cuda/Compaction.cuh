@@ -9,6 +9,7 @@
 #include "DeviceGeometry.cuh"
 #include "RunDetection.cuh"
 #include "RunNeighbours.cuh"
+#include "RunRecord.cuh"
 #include "UnionFind.cuh"
 
 #include "cca/Types.h"
@@ -267,11 +268,13 @@ GatherKernel(Index count, const Index * __restrict__ from, const T * __restrict_
 /** From the runs stably sorted by component (sortedRun: run indices, or
  *  null where the runs are in that order already; sortedLabel: their
  *  components): the runs as cca::Run and, for each component, the position
- *  of its first run. */
+ *  of its first run. records: every run's RunRecord, read in one load
+ *  where the runs lie all over memory, or null (the run arrays). */
 template <class Index>
 __global__ void
 GatherRunsKernel(RunArrays<Index> runs,
-                 Geometry         geometry,
+                 const RunRecord * __restrict__ records,
+                 Geometry geometry,
                  const Index * __restrict__ sortedRun,
                  const Index * __restrict__ sortedLabel,
                  Index componentCount,
@@ -282,14 +285,21 @@ GatherRunsKernel(RunArrays<Index> runs,
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index k = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; k < runs.count; k += stride)
   {
-    const Index        i = sortedRun != nullptr ? sortedRun[k] : k;
-    const std::int64_t r = runs.row[i];
-    Run                run;
-    run.x = runs.x[i];
-    run.y = static_cast<std::int32_t>(r % geometry.height);
-    run.z = static_cast<std::int32_t>(r / geometry.height);
-    run.length = runs.end[i] - run.x;
-    out[k] = run;
+    const Index i = sortedRun != nullptr ? sortedRun[k] : k;
+    if (records != nullptr)
+    {
+      out[k] = RecordPlace(records[i], geometry);
+    }
+    else
+    {
+      const std::int64_t r = runs.row[i];
+      Run                run;
+      run.x = runs.x[i];
+      run.y = static_cast<std::int32_t>(r % geometry.height);
+      run.z = static_cast<std::int32_t>(r / geometry.height);
+      run.length = runs.end[i] - run.x;
+      out[k] = run;
+    }
     // Runs of removed objects (label componentCount) sort last: the first
     // of them ends the last group.
     const Index c = sortedLabel[k];

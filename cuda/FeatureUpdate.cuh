@@ -216,27 +216,18 @@ AddPrecedingPairs(const RunArrays<Index> & runs,
   }
   PairTally rowTally;   // the previous row of the slice
   PairTally sliceTally; // the previous slice's rows
-  RowStep   steps[4];
-  const int n = PrecedingRows(true, volume, steps);
-  for (int s = 0; s < n; ++s)
-  {
-    const std::int64_t q = NeighbourRow(geometry, y, z, steps[s]);
-    const bool         inSlice = steps[s].dz == 0;
-    const RowStep      step = steps[s];
-    // Each branch names its tally (no reference chosen at run time).
-    const auto search = [&](PairTally & tally) {
-      ForEachRunInRange(runs, q, x - 1, x + length + 1, [&](Index b) {
-        if (fullMask || label[b] == key)
-        {
-          tally.Add(x, x + length, runs.x[b], runs.end[b], step);
-        }
-      });
-    };
-    if (q >= 0 && !(inSlice ? rowCounted : sliceCounted))
-    {
-      inSlice ? search(rowTally) : search(sliceTally);
-    }
-  }
+  SearchPrecedingPairs(
+    runs,
+    geometry,
+    y,
+    z,
+    x,
+    x + length,
+    !rowCounted,
+    !sliceCounted,
+    [&](Index b) { return fullMask || label[b] == key; },
+    rowTally,
+    sliceTally);
   // Constant slots: the record stays in registers.
   pairCounts[InterceptSlot(false, true, false)] += rowTally.same;
   pairCounts[InterceptSlot(true, true, false)] += rowTally.beside;
@@ -579,12 +570,8 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
       std::uint32_t rowPairs = 0;
       if (preceding.records != nullptr)
       {
-        const RunVoteRecord record = preceding.records[a];
-        const std::int64_t  r = record.row;
-        place = cca::Run{ record.x,
-                          static_cast<std::int32_t>(r % geometry.height),
-                          static_cast<std::int32_t>(r / geometry.height),
-                          record.length };
+        const RunRecord record = preceding.records[a];
+        place = RecordPlace(record, geometry);
         rowPairs = record.rowPairs;
       }
       else

@@ -486,6 +486,13 @@ public:
     m_Labeling.SetBlockRows(rows);
   }
 
+  /** Tests: whether runs get records where the rows fit them (LabelStage::SetRunRecords). */
+  void
+  SetRunRecords(bool records)
+  {
+    m_Labeling.SetRunRecords(records);
+  }
+
   /** Tests and benchmarks: blocks a level of the union-find joins (0: the default). */
   void
   SetLinkFanIn(std::int64_t fanIn)

@@ -65,7 +65,8 @@ struct LabeledUnits
    *  under full connectivity counted by the union-find where
    *  LinkRunsKernel joins the runs, under face connectivity by
    *  CountPrecedingPairsKernel once the labels exist
-   *  (pairsAfterLabels); else null. */
+   *  (pairsAfterLabels), with every run's RunRecord where the rows fit
+   *  them; else null. */
   PrecedingPairs precedingPairs;
   bool           pairsAfterLabels = false;
 };
@@ -224,9 +225,9 @@ public:
     l.pairsAfterLabels = CountsPairsAfterLabels<S>(frame);
     if (countsPairs || l.pairsAfterLabels)
     {
-      if (l.pairsAfterLabels && VoteRecordsFit(frame.geometry))
+      if (m_RecordsWhereFit && RunRecordsFit(frame.geometry))
       {
-        l.precedingPairs.records = Reserve<RunVoteRecord>(m_RunVoteRecords, unitCount, "the runs' vote records");
+        l.precedingPairs.records = Reserve<RunRecord>(m_RunRecords, unitCount, "the runs' records");
       }
       else
       {
@@ -287,6 +288,14 @@ public:
   SetBlockRows(std::int64_t rows)
   {
     m_BlockRows = rows;
+  }
+
+  /** Tests: whether runs get records where the rows fit them (false: the
+   *  stored pairs alone, as where the rows do not fit: RunRecordsFit). */
+  void
+  SetRunRecords(bool records)
+  {
+    m_RecordsWhereFit = records;
   }
 
   /** Tests and benchmarks: blocks (and slices) joined by a level of the
@@ -815,9 +824,9 @@ private:
   bool                 m_RowSpansKept = false;        ///< whether CountUnits kept them for every row this run
   UnitBuffers          m_FullRuns;                    ///< the runs, for strategies whose units are smaller
   typename Device::Buffer m_Linked;
-  typename Device::Buffer m_RowPairs;       ///< PrecedingPairs::row
-  typename Device::Buffer m_RunVoteRecords; ///< PrecedingPairs::records
-  typename Device::Buffer m_SlicePairs;     ///< PrecedingPairs::slice
+  typename Device::Buffer m_RowPairs;   ///< PrecedingPairs::row
+  typename Device::Buffer m_RunRecords; ///< PrecedingPairs::records
+  typename Device::Buffer m_SlicePairs; ///< PrecedingPairs::slice
   /** Rows of the blocks the union-find labels first in a volume: short
    *  enough that the chains within a block stay short, long enough that few
    *  rows are borders (H100, 512^3 labels only, summed: 32 -> 128 rows gave
@@ -852,8 +861,9 @@ private:
    *  8 gave 8192^2 all foreground 243 -> 256-260 Gpix/s (64: 254-255). */
   static constexpr std::int64_t VolumeFanIn = 64;
   static constexpr std::int64_t LongRunsPlaneFanIn = 8;
-  std::int64_t                  m_LinkFanIn = 0; ///< tests and benchmarks: > 1 overrides the default
-  std::int64_t                  m_BlockRows = 0; ///< tests: > 0 overrides the default
+  std::int64_t                  m_LinkFanIn = 0;          ///< tests and benchmarks: > 1 overrides the default
+  std::int64_t                  m_BlockRows = 0;          ///< tests: > 0 overrides the default
+  bool                          m_RecordsWhereFit = true; ///< tests: false leaves the runs without records
   /** Runs of a plane average at most this many pixels of a row (background
    *  included) where LinksByRowBits takes the bits: 8192^2 g = 1 averages
    *  4 to 11, g = 4 16 and more. */

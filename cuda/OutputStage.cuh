@@ -61,7 +61,9 @@ public:
     }
     if (l.units.count != 0 && frame.options.computeRuns)
     {
-      GroupRuns(device, frame, l.runs, runLabel, c, sorts, sorted);
+      // Records exist only where the units are the runs, every run's
+      // written by the union-find or the pairs' pass (PrecedingPairs.cuh).
+      GroupRuns(device, frame, l.runs, l.precedingPairs.records, runLabel, c, sorts, sorted);
     }
   }
 
@@ -361,6 +363,7 @@ private:
   GroupRuns(Device &                      device,
             const Frame &                 frame,
             const RunArrays<Index> &      runs,
+            const RunRecord *             records,
             const Index *                 runLabel,
             const Components<Index> &     c,
             IndexSortStage<Device> &      sorts,
@@ -392,6 +395,7 @@ private:
                   BlockThreads,
                   GatherRunsKernel<Index>,
                   runs,
+                  records,
                   frame.geometry,
                   sortedRun,
                   sortedLabel,

@@ -29,6 +29,13 @@
 // 25.3 / 90.2 Gvox/s; at 512^3 g = 1 d = 0.3 the votes took 5.9 ms, now
 // 2.5 ms and this pass 1.0 ms.
 //
+// Where the rows fit 32 bits, the previous row's counts go into each run's
+// RunRecord (RunRecord.cuh) beside its place, written for every run by the
+// union-find or by CountPrecedingPairsKernel: the votes and the run
+// gathering, both in component order, then read one record a run instead
+// of three or four arrays (benchmark/results/h200-vote-records: full
+// table, g = 1, summed, +1 to +4 %; 12 more bytes a run).
+//
 // A run's counts with one group of rows are packed in 16-bit fields: the
 // previous row of its slice (two classes: the step along x 0 or 1) in 32
 // bits, the rows of the previous slice in a volume (four classes) in 64.
@@ -41,6 +48,7 @@
 #include "DependentLaunch.cuh"
 #include "DeviceGeometry.cuh"
 #include "RunNeighbours.cuh"
+#include "RunRecord.cuh"
 
 #include "cca/Types.h"
 
@@ -51,34 +59,15 @@ namespace cca
 namespace cuda
 {
 
-/** What a vote reads of its run, in one 16-byte record: where the run
- *  lies and its packed pairs with the previous row of its slice
- *  (PairTally::PackedRow). CountPrecedingPairsKernel writes them in raster
- *  order, and a vote in component order then reads one record instead of
- *  four arrays all over memory. */
-struct alignas(16) RunVoteRecord
-{
-  std::int32_t  x;
-  std::int32_t  length;
-  std::uint32_t row; ///< z height + y (VoteRecordsFit)
-  std::uint32_t rowPairs;
-};
-
-/** Whether a geometry's rows fit RunVoteRecord::row. */
-__host__ __device__ inline bool
-VoteRecordsFit(const Geometry & geometry)
-{
-  return geometry.rows <= 0xffffffffll;
-}
-
 /** Per run, its pairs with the touching runs of its preceding rows; null
  *  pointers: not counted (the votes search the following rows). With
- *  records, the previous row's pairs are in each run's record, not in row. */
+ *  records (RunRecord.cuh), the previous row's pairs are in each run's
+ *  record, not in row. */
 struct PrecedingPairs
 {
   std::uint32_t * row = nullptr;   ///< the previous row of its slice: steps along x 0, 1
   std::uint64_t * slice = nullptr; ///< volumes: the previous slice's rows, classes z, xz, yz, xyz
-  RunVoteRecord * records = nullptr;
+  RunRecord *     records = nullptr;
 
   /** Whether the pairs are stored (in row or in the records). */
   __host__ __device__ bool
@@ -187,15 +176,79 @@ AddSlicePairs(std::uint64_t packed, std::int64_t (&pairCounts)[NumberOfIntercept
   return true;
 }
 
+/** Tallies the pairs of run [x, end), in row (y, z), with the runs of its
+ *  component in its preceding rows: those of the previous row of the slice
+ *  into rowTally where searchRow, those of the previous slice's rows into
+ *  sliceTally where searchSlice (volumes). inComponent(b): whether run b
+ *  touching it lies in its component. A volume's rows are searched
+ *  together (ForEachRunInRanges), so that their binary searches' loads are
+ *  in flight together. CountPrecedingPairsKernel searches every group; a
+ *  vote (AddPrecedingPairs) only those whose stored counts did not fit. */
+template <class Index, class InComponent>
+__device__ __forceinline__ void
+SearchPrecedingPairs(const RunArrays<Index> & runs,
+                     const Geometry &         geometry,
+                     std::int64_t             y,
+                     std::int64_t             z,
+                     std::int32_t             x,
+                     std::int32_t             end,
+                     bool                     searchRow,
+                     bool                     searchSlice,
+                     InComponent &&           inComponent,
+                     PairTally &              rowTally,
+                     PairTally &              sliceTally)
+{
+  const bool volume = geometry.depth > 1;
+  RowStep    steps[4];
+  PrecedingRows(true, volume, steps); // the previous row of the slice first
+  // Pairs count pixels one column apart too: the ranges are widened by one.
+  if (volume)
+  {
+    std::int64_t q[4];
+#pragma unroll
+    for (int s = 0; s < 4; ++s)
+    {
+      q[s] = (s == 0 ? searchRow : searchSlice) ? NeighbourRow(geometry, y, z, steps[s]) : -1;
+    }
+    ForEachRunInRanges(runs, q, x - 1, end + 1, [&](int s, Index b) {
+      if (inComponent(b))
+      {
+        // s is a constant in each unrolled visit: each branch names its tally.
+        if (s == 0)
+        {
+          rowTally.Add(x, end, runs.x[b], runs.end[b], steps[s]);
+        }
+        else
+        {
+          sliceTally.Add(x, end, runs.x[b], runs.end[b], steps[s]);
+        }
+      }
+    });
+  }
+  else if (searchRow)
+  {
+    const std::int64_t q = NeighbourRow(geometry, y, z, steps[0]);
+    if (q >= 0)
+    {
+      ForEachRunInRange(runs, q, x - 1, end + 1, [&](Index b) {
+        if (inComponent(b))
+        {
+          rowTally.Add(x, end, runs.x[b], runs.end[b], steps[0]);
+        }
+      });
+    }
+  }
+}
+
 /** Face connectivity, once every run has its label: each run's pairs with
  *  the runs of its component (the same label) in its preceding rows,
  *  stored as the union-find stores them under full connectivity, for the
- *  votes to add; with records, the previous row's pairs go into each run's
- *  RunVoteRecord beside its place, which is all a vote then reads of the
- *  run but the slice pairs. Runs of single-run components (linked 0) have
- *  none; where
- *  such components are written whole (SingleUnitComponents::WrittenWhole)
- *  no vote reads theirs, so nothing is stored for them. */
+ *  votes to add. With records, the previous row's pairs go into each run's
+ *  RunRecord beside its place, and every run gets its record, for the run
+ *  gathering too (OutputStage.cuh). Runs of single-run components (linked
+ *  0) have no pairs; where such components are written whole
+ *  (SingleUnitComponents::WrittenWhole) no vote reads them, so nothing but
+ *  their record is stored for them. */
 template <class Index, bool SinglesVote>
 __global__ void
 CountPrecedingPairsKernel(RunArrays<Index> runs,
@@ -209,74 +262,42 @@ CountPrecedingPairsKernel(RunArrays<Index> runs,
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
   {
-    PairTally  rowTally;   // the previous row of the slice
-    PairTally  sliceTally; // the previous slice's rows
     const bool linkedRun = linked[a] != 0;
-    if constexpr (!SinglesVote)
+    if (!SinglesVote && !linkedRun && pairs.records == nullptr)
     {
-      if (!linkedRun)
-      {
-        continue;
-      }
+      continue;
     }
     const std::int64_t r = runs.row[a];
     const std::int32_t x = runs.x[a];
     const std::int32_t end = runs.end[a];
+    PairTally          rowTally;   // the previous row of the slice
+    PairTally          sliceTally; // the previous slice's rows
     if (linkedRun)
     {
-      const std::int64_t y = r % geometry.height;
-      const std::int64_t z = r / geometry.height;
-      const Index        key = label[a];
-      RowStep            steps[4];
-      PrecedingRows(true, volume, steps); // the previous row of the slice first
-      // Pairs count pixels one column apart too: the ranges are widened by one.
-      if (volume)
-      {
-        std::int64_t q[4];
-#pragma unroll
-        for (int s = 0; s < 4; ++s)
-        {
-          q[s] = NeighbourRow(geometry, y, z, steps[s]);
-        }
-        ForEachRunInRanges(runs, q, x - 1, end + 1, [&](int s, Index b) {
-          if (label[b] == key)
-          {
-            // s is a constant in each unrolled visit: each branch names its tally.
-            if (s == 0)
-            {
-              rowTally.Add(x, end, runs.x[b], runs.end[b], steps[s]);
-            }
-            else
-            {
-              sliceTally.Add(x, end, runs.x[b], runs.end[b], steps[s]);
-            }
-          }
-        });
-      }
-      else
-      {
-        const std::int64_t q = NeighbourRow(geometry, y, z, steps[0]);
-        if (q >= 0)
-        {
-          ForEachRunInRange(runs, q, x - 1, end + 1, [&](Index b) {
-            if (label[b] == key)
-            {
-              rowTally.Add(x, end, runs.x[b], runs.end[b], steps[0]);
-            }
-          });
-        }
-      }
+      const Index key = label[a];
+      SearchPrecedingPairs(
+        runs,
+        geometry,
+        r % geometry.height,
+        r / geometry.height,
+        x,
+        end,
+        true,
+        true,
+        [&](Index b) { return label[b] == key; },
+        rowTally,
+        sliceTally);
     }
     if (pairs.records != nullptr)
     {
       pairs.records[a] =
-        RunVoteRecord{ x, end - x, static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(rowTally.PackedRow()) };
+        RunRecord{ x, end - x, static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(rowTally.PackedRow()) };
     }
     else
     {
       pairs.row[a] = rowTally.PackedRow();
     }
-    if (volume)
+    if (volume && (SinglesVote || linkedRun))
     {
       pairs.slice[a] = sliceTally.PackedSlice();
     }

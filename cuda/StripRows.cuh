@@ -51,14 +51,6 @@ StripGeometry(const Geometry & pixels)
   return g;
 }
 
-/** The start of image row (y, z), or null outside the image. */
-__host__ __device__ inline const std::uint8_t *
-         ImageRow(const StripRows & s, std::int64_t y, std::int64_t z)
-{
-  const Geometry & g = s.pixels;
-  return y < g.height && z < g.depth ? s.image + (z * g.height + y) * g.width : nullptr;
-}
-
 /** The image rows of a strip: row k is row 2p + k % 2 of slice 2q + k / 2
  *  (of the plane's slice q for strips of a plane), so k follows the raster
  *  order. Fixed-size, and read by loops unrolled over k, so that it stays in
@@ -126,6 +118,14 @@ __host__ __device__ inline std::int64_t
          ImageRowOf(const Geometry & pixels, const StripRowCoordinates & c)
 {
   return c.z * pixels.height + c.y;
+}
+
+/** The start of image row c, or null outside the image. */
+__host__ __device__ inline const std::uint8_t *
+         ImageRow(const StripRows & s, const StripRowCoordinates & c)
+{
+  const Geometry & g = s.pixels;
+  return c.y < g.height && c.z < g.depth ? s.image + ImageRowOf(g, c) * g.width : nullptr;
 }
 
 /** The image row of row k of the strip at position. */
@@ -205,13 +205,11 @@ FacingRowsOf(const StripRows & s, std::int64_t p, std::int64_t q, RowStep step)
     {
       if (FacesAlong(i, step.dy) && (!tubes || FacesAlong(j, step.dz)) && rows < 2)
       {
-        const StripRowCoordinates c = StripRowAt(s.pixels, here, i, j);
-        f.row[rows++] = ImageRow(s, c.y, c.z);
+        f.row[rows++] = ImageRow(s, StripRowAt(s.pixels, here, i, j));
       }
       if (FacesAlong(i, -step.dy) && (!tubes || FacesAlong(j, -step.dz)) && above < 2)
       {
-        const StripRowCoordinates c = StripRowAt(s.pixels, neighbour, i, j);
-        f.above[above++] = ImageRow(s, c.y, c.z);
+        f.above[above++] = ImageRow(s, StripRowAt(s.pixels, neighbour, i, j));
       }
     }
   }

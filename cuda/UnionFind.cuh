@@ -497,7 +497,19 @@ LinkRuns(const RunArrays<Index> & runs,
     {
       if (PassStoresRowPairs(pass, y))
       {
-        pairs.row[a] = tally.PackedRow();
+        if (pairs.records != nullptr)
+        {
+          // The run's place read again (its lines are in the L1): kept
+          // live through the search, it spilled (ptxas, 32 registers).
+          const std::int32_t x = runs.x[a];
+          pairs.records[a] = RunRecord{
+            x, runs.end[a] - x, static_cast<std::uint32_t>(runs.row[a]), static_cast<std::uint32_t>(tally.PackedRow())
+          };
+        }
+        else
+        {
+          pairs.row[a] = tally.PackedRow();
+        }
       }
       if (geometry.depth > 1 && PassStoresSlicePairs(pass, y, z))
       {

@@ -453,26 +453,30 @@ std::int64_t
 PairsNotCounted(const Sequence & sequence)
 {
   const LabeledUnits<std::uint32_t> & l = sequence.Labeling().Last<std::uint32_t>();
-  if (l.precedingPairs.row == nullptr)
+  const PrecedingPairs &              pairs = l.precedingPairs;
+  if (!pairs.Stored())
   {
     return l.units.count > 0 ? -1 : 0;
   }
   std::int64_t n = 0;
   for (std::uint32_t i = 0; i < l.units.count; ++i)
   {
-    n += (l.precedingPairs.row[i] & 0xffffu) == NotCounted ? 1 : 0;
+    const std::uint32_t packed = pairs.records != nullptr ? pairs.records[i].rowPairs : pairs.row[i];
+    n += (packed & 0xffffu) == NotCounted ? 1 : 0;
   }
   return n;
 }
 
-/** The default algorithm's perimeter pairs counted by the union-find
- *  (cuda/PrecedingPairs.cuh) under full connectivity: masks of ordinary
- *  rows, and rows of 40,000 to 70,000 pixels whose long runs' counts do
- *  not fit their 16-bit fields (the votes then search those rows
- *  themselves; the suite fails if no case reached that path); the
- *  union-find's row blocks and groups the default or a few rows (each
- *  run's counts stored by the pass that joins its rows); the table, the
- *  runs and the label image against the CPU backend. */
+/** The default algorithm's stored perimeter pairs (cuda/PrecedingPairs.cuh),
+ *  counted by the union-find under full connectivity and once the labels
+ *  exist under face connectivity (one case in four), in the runs' records
+ *  or, one case in four, without them (as where the rows do not fit
+ *  RunRecord): masks of ordinary rows, and rows of 40,000 to 70,000 pixels
+ *  whose long runs' counts do not fit their 16-bit fields (the votes then
+ *  search those rows themselves; the suite fails if no case reached that
+ *  path); the union-find's row blocks and groups the default or a few rows
+ *  (each run's counts stored by the pass that joins its rows); the table,
+ *  the runs and the label image against the CPU backend. */
 int
 PrecedingPairsSuite(int cases, std::uint32_t seed)
 {
@@ -495,8 +499,9 @@ PrecedingPairsSuite(int cases, std::uint32_t seed)
     const double density = first ? 1.0 : wide ? 0.8 + pick(3) / 10.0 : pick(11) / 10.0;
     const int    granularity = wide ? 8192 : 1 + pick(4);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, granularity, caseSeed * 83492791u);
-    Options options = OptionsFor(Algorithm::Default, true);
+    Options options = OptionsFor(Algorithm::Default, pick(4) != 0);
     options.computeRuns = pick(2) != 0;
+    emulator.sequence.SetRunRecords(pick(4) != 0);
     const std::string  problem = EmulateAndCompare(engine, emulator, c, options, false, RunTable);
     const std::int64_t notCounted = PairsNotCounted(emulator.sequence);
     if (problem.empty() && notCounted < 0)
