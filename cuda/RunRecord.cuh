@@ -37,9 +37,10 @@ __device__ __forceinline__ cca::Run
                            RecordPlace(const RunRecord & record, const Geometry & geometry)
 {
   const std::int64_t r = record.row;
-  return cca::Run{
-    record.x, static_cast<std::int32_t>(r % geometry.height), static_cast<std::int32_t>(r / geometry.height), record.length
-  };
+  return cca::Run{ record.x,
+                   static_cast<std::int32_t>(r % geometry.height),
+                   static_cast<std::int32_t>(r / geometry.height),
+                   record.length };
 }
 
 } // namespace cuda
