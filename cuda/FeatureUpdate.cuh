@@ -370,7 +370,9 @@ RunVoteAt(const RunArrays<Index> &   runs,
   return any;
 }
 
-/** RunVoteAt with unit a's place and key read from runs and label. */
+/** RunVoteAt with unit a's place and key read from runs and label, for
+ *  the strategies that store no pairs and count none from pixels (the
+ *  on-the-fly merges, the tree merge). */
 template <class Index, class Votes = DefaultVotes>
 __device__ __forceinline__ bool
 RunVote(const RunArrays<Index> &   runs,
@@ -379,16 +381,21 @@ RunVote(const RunArrays<Index> &   runs,
         const detail::ImageFaces & faces,
         Index                      a,
         ComponentFeatures &        f,
-        bool                       fullMask,
-        ForegroundRows             pixels = {},
-        PrecedingPairs             preceding = {})
+        bool                       fullMask)
 {
-  const Index         key = Votes::Pairs == PairVotes::Certain ? Index{ 0 } : label[a];
-  const std::uint32_t rowPairs = preceding.row != nullptr       ? preceding.row[a]
-                                 : preceding.records != nullptr ? preceding.records[a].rowPairs
-                                                                : 0;
-  return RunVoteAt<Index, Votes>(
-    runs, label, geometry, faces, a, UnitPlace(runs, geometry, a), key, f, fullMask, pixels, preceding, rowPairs);
+  const Index key = Votes::Pairs == PairVotes::Certain ? Index{ 0 } : label[a];
+  return RunVoteAt<Index, Votes>(runs,
+                                 label,
+                                 geometry,
+                                 faces,
+                                 a,
+                                 UnitPlace(runs, geometry, a),
+                                 key,
+                                 f,
+                                 fullMask,
+                                 ForegroundRows{},
+                                 PrecedingPairs{},
+                                 0);
 }
 
 constexpr int PrepareThreads = 128;

@@ -22,7 +22,7 @@ struct alignas(16) RunRecord
   std::int32_t  x;
   std::int32_t  length;
   std::uint32_t row;      ///< z height + y (RunRecordsFit)
-  std::uint32_t rowPairs; ///< PairTally::PackedRow (PrecedingPairs.cuh); 0 where not counted
+  std::uint32_t rowPairs; ///< PairTally::PackedRow (PrecedingPairs.cuh); 0 for single-run components
 };
 
 /** Whether a geometry's rows fit RunRecord::row. */
