@@ -286,20 +286,7 @@ GatherRunsKernel(RunArrays<Index> runs,
   for (Index k = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; k < runs.count; k += stride)
   {
     const Index i = sortedRun != nullptr ? sortedRun[k] : k;
-    if (records != nullptr)
-    {
-      out[k] = RecordPlace(records[i], geometry);
-    }
-    else
-    {
-      const std::int64_t r = runs.row[i];
-      Run                run;
-      run.x = runs.x[i];
-      run.y = static_cast<std::int32_t>(r % geometry.height);
-      run.z = static_cast<std::int32_t>(r / geometry.height);
-      run.length = runs.end[i] - run.x;
-      out[k] = run;
-    }
+    out[k] = records != nullptr ? RecordPlace(records[i], geometry) : UnitPlace(runs, geometry, i);
     // Runs of removed objects (label componentCount) sort last: the first
     // of them ends the last group.
     const Index c = sortedLabel[k];

@@ -237,20 +237,6 @@ AddPrecedingPairs(const RunArrays<Index> & runs,
   pairCounts[InterceptSlot(true, true, true)] += sliceTally.diagonalBeside;
 }
 
-/** Where unit a lies: x, y and z of its first pixel, and its length. */
-template <class Index>
-__device__ __forceinline__ cca::Run
-                           UnitPlace(const RunArrays<Index> & runs, const Geometry & geometry, Index a)
-{
-  const std::int64_t r = runs.row[a];
-  cca::Run           place;
-  place.x = runs.x[a];
-  place.y = static_cast<std::int32_t>(r % geometry.height);
-  place.z = static_cast<std::int32_t>(r / geometry.height);
-  place.length = runs.end[a] - place.x;
-  return place;
-}
-
 /** The vote of unit a at place (UnitPlace), its vote key key (any for
  *  PairVotes::Certain): its own features plus the neighbour pairs it forms
  *  with units of the same component in the following neighbour rows (pair

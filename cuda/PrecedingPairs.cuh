@@ -146,6 +146,27 @@ struct PairTally
   }
 };
 
+/** Stores run a's packed pairs with the previous row of its slice
+ *  (PairTally::PackedRow): in its record, with its place [x, end) in row
+ *  r, where there are records, else in pairs.row. */
+__device__ __forceinline__ void
+StoreRowPairs(const PrecedingPairs & pairs,
+              std::int64_t           a,
+              std::int32_t           x,
+              std::int32_t           end,
+              std::int64_t           r,
+              std::uint32_t          packed)
+{
+  if (pairs.records != nullptr)
+  {
+    pairs.records[a] = RunRecord{ x, end - x, static_cast<std::uint32_t>(r), packed };
+  }
+  else
+  {
+    pairs.row[a] = packed;
+  }
+}
+
 /** Adds a run's stored counts with the previous row of its slice to the
  *  vote's pair counts; false where they did not fit (NotCounted). */
 __device__ __forceinline__ bool
@@ -288,15 +309,7 @@ CountPrecedingPairsKernel(RunArrays<Index> runs,
         rowTally,
         sliceTally);
     }
-    if (pairs.records != nullptr)
-    {
-      pairs.records[a] =
-        RunRecord{ x, end - x, static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(rowTally.PackedRow()) };
-    }
-    else
-    {
-      pairs.row[a] = rowTally.PackedRow();
-    }
+    StoreRowPairs(pairs, static_cast<std::int64_t>(a), x, end, r, rowTally.PackedRow());
     if (volume && (SinglesVote || linkedRun))
     {
       pairs.slice[a] = sliceTally.PackedSlice();

@@ -1,5 +1,6 @@
-// A run's place and its pairs with the previous row of its slice, packed in
-// 16 bytes: what the feature votes and the run gathering read of a run in
+// Where a run lies, from the run arrays (UnitPlace) or from its record: its
+// place and its pairs with the previous row of its slice, packed in 16
+// bytes, what the feature votes and the run gathering read of a run in
 // component order, where runs lie all over memory. One aligned load then
 // replaces three or four (the run arrays' start, end and row, and the
 // stored pairs), each a sector of its own.
@@ -30,6 +31,20 @@ __host__ __device__ inline bool
 RunRecordsFit(const Geometry & geometry)
 {
   return geometry.rows <= 0xffffffffll;
+}
+
+/** Where unit a lies: x, y and z of its first pixel, and its length. */
+template <class Index>
+__device__ __forceinline__ cca::Run
+                           UnitPlace(const RunArrays<Index> & runs, const Geometry & geometry, Index a)
+{
+  const std::int64_t r = runs.row[a];
+  cca::Run           place;
+  place.x = runs.x[a];
+  place.y = static_cast<std::int32_t>(r % geometry.height);
+  place.z = static_cast<std::int32_t>(r / geometry.height);
+  place.length = runs.end[a] - place.x;
+  return place;
 }
 
 /** Where a record's run lies: x, y and z of its first pixel, and its length. */

@@ -497,19 +497,14 @@ LinkRuns(const RunArrays<Index> & runs,
     {
       if (PassStoresRowPairs(pass, y))
       {
-        if (pairs.records != nullptr)
-        {
-          // The run's place read again (its lines are in the L1): kept
-          // live through the search, it spilled (ptxas, 32 registers).
-          const std::int32_t x = runs.x[a];
-          pairs.records[a] = RunRecord{
-            x, runs.end[a] - x, static_cast<std::uint32_t>(runs.row[a]), static_cast<std::uint32_t>(tally.PackedRow())
-          };
-        }
-        else
-        {
-          pairs.row[a] = tally.PackedRow();
-        }
+        // The run's place read again (its lines are in the L1): kept live
+        // through the search, it spilled (ptxas, 32 registers).
+        StoreRowPairs(pairs,
+                      static_cast<std::int64_t>(a),
+                      runs.x[a],
+                      runs.end[a],
+                      static_cast<std::int64_t>(runs.row[a]),
+                      tally.PackedRow());
       }
       if (geometry.depth > 1 && PassStoresSlicePairs(pass, y, z))
       {
