@@ -8,6 +8,7 @@
 #include "BitRanks.cuh"
 #include "DeviceGeometry.cuh"
 #include "RunDetection.cuh"
+#include "RunGroups.cuh"
 #include "RunNeighbours.cuh"
 #include "RunRecord.cuh"
 #include "UnionFind.cuh"
@@ -267,9 +268,9 @@ GatherKernel(Index count, const Index * __restrict__ from, const T * __restrict_
 
 /** From the runs stably sorted by component (sortedRun: run indices, or
  *  null where the runs are in that order already; sortedLabel: their
- *  components): the runs as cca::Run and, for each component, the position
- *  of its first run. records: every run's RunRecord, read in one load
- *  where the runs lie all over memory, or null (the run arrays). */
+ *  components): the runs grouped (GroupRun). records: every run's
+ *  RunRecord, read in one load where the runs lie all over memory, or
+ *  null (the run arrays). */
 template <class Index>
 __global__ void
 GatherRunsKernel(RunArrays<Index> runs,
@@ -277,27 +278,18 @@ GatherRunsKernel(RunArrays<Index> runs,
                  Geometry geometry,
                  const Index * __restrict__ sortedRun,
                  const Index * __restrict__ sortedLabel,
-                 Index componentCount,
-                 Run * __restrict__ out,
-                 std::int64_t * __restrict__ offsets)
+                 RunGroups groups)
 {
   AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index k = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; k < runs.count; k += stride)
   {
     const Index i = sortedRun != nullptr ? sortedRun[k] : k;
-    out[k] = records != nullptr ? RecordPlace(records[i], geometry) : UnitPlace(runs, geometry, i);
-    // Runs of removed objects (label componentCount) sort last: the first
-    // of them ends the last group.
-    const Index c = sortedLabel[k];
-    if (k == 0 || sortedLabel[k - 1] != c)
-    {
-      offsets[c] = static_cast<std::int64_t>(k);
-    }
-    if (k == runs.count - 1 && c != componentCount)
-    {
-      offsets[componentCount] = static_cast<std::int64_t>(runs.count);
-    }
+    GroupRun(groups,
+             k,
+             runs.count,
+             sortedLabel,
+             records != nullptr ? RecordPlace(records[i], geometry) : UnitPlace(runs, geometry, i));
   }
 }
 

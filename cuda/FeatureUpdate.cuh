@@ -11,6 +11,7 @@
 #include "DeviceGeometry.cuh"
 #include "ForegroundPairs.cuh"
 #include "PrecedingPairs.cuh"
+#include "RunGroups.cuh"
 #include "RunDetection.cuh"
 #include "RunNeighbours.cuh"
 #include "RunFeatures.h"
@@ -481,7 +482,9 @@ enum class HotFolding
  *  one whose neighbours in order have other labels, with no link flag read
  *  (H200, full table, same call: at 512^3 6-conn. g = 1 d = 0.3 the votes
  *  2.49 -> 2.15 ms; summed, +0.2 to +1.5 % in every image set measured,
- *  benchmark/results/h200-face-pairs-after-labels call 4). Counting: the
+ *  benchmark/results/h200-face-pairs-after-labels call 4). groups: with
+ *  order, where every unit's run goes grouped by component (the units are
+ *  the runs; OutputStage::GroupRunsInVotes), or empty. Counting: the
  *  instrumentation is compiled in
  *  (counter is ignored otherwise). Launch with at most BlockThreads threads
  *  a block. */
@@ -501,7 +504,8 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
                          ForegroundRows      pixels,
                          const Index * __restrict__ order,
                          PrecedingPairs preceding,
-                         const Index * __restrict__ sortedLabel)
+                         const Index * __restrict__ sortedLabel,
+                         RunGroups groups)
 {
   AwaitPrecedingKernel();
   constexpr bool               Counting = CountingV == UpdateCounting::On;
@@ -552,15 +556,13 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
       key = label[a]; // unique for a one-run component: it folds with no other lane
       votes = !Votes::WholeSingleUnits || linked[a] != 0;
     }
-    if (!__any_sync(FullWarp, votes))
+    // With records, one read gives the run's place and row pairs; where
+    // the votes group the runs, every run's (single-run components too).
+    const bool    grouping = groups.runs != nullptr && valid;
+    cca::Run      place{};
+    std::uint32_t rowPairs = 0;
+    if (votes || grouping)
     {
-      continue; // components of one run each: written whole
-    }
-    if (votes)
-    {
-      // With records, one read gives the run's place and row pairs.
-      cca::Run      place;
-      std::uint32_t rowPairs = 0;
       if (preceding.records != nullptr)
       {
         const RunRecord record = preceding.records[a];
@@ -572,6 +574,17 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
         place = UnitPlace(runs, geometry, a);
         rowPairs = preceding.row != nullptr ? preceding.row[a] : 0;
       }
+    }
+    if (grouping)
+    {
+      GroupRun(groups, i, runs.count, sortedLabel, place);
+    }
+    if (!__any_sync(FullWarp, votes))
+    {
+      continue; // components of one run each: written whole
+    }
+    if (votes)
+    {
       const bool any =
         RunVoteAt<Index, Votes>(runs, label, geometry, faces, a, place, key, f, fullMask, pixels, preceding, rowPairs);
       if constexpr (Votes::Pairs == PairVotes::Conditional)

@@ -82,6 +82,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace cca
@@ -624,10 +625,22 @@ private:
                                   BitsFor(static_cast<std::uint64_t>(components.count)),
                                   components.rank);
     }
+    // The dense table's votes in the runs' grouping order group them too,
+    // where they can (OutputStage::GroupRunsInVotes).
+    const bool votesInGroupOrder = features && options.featureCompaction == FeatureCompaction::Scan && groupsSameLabels;
+    const RunGroups groups =
+      m_Outputs.GroupRunsInVotes(frame, labeled, components, votesInGroupOrder ? order : ComponentOrder<Index>{});
     if (features)
     {
       WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) {
-        table.template Build<Index, S>(device, frame, labeled, components, m_Counts, order);
+        if constexpr (std::is_same_v<std::decay_t<decltype(table)>, DenseTable<Device>>)
+        {
+          table.template Build<Index, S>(device, frame, labeled, components, m_Counts, order, groups);
+        }
+        else
+        {
+          table.template Build<Index, S>(device, frame, labeled, components, m_Counts, order);
+        }
       });
     }
     DenseTable<Device> &  dense = std::get<DenseTable<Device>>(m_Tables); // the only table with groups

@@ -46,7 +46,8 @@ LaunchVotes(Device &                      device,
             const Index *                 voteKey,
             ComponentFeatures *           table,
             UpdateCounter                 counter,
-            const ComponentOrder<Index> & order)
+            const ComponentOrder<Index> & order,
+            const RunGroups &             groups = {})
 {
   const unsigned blocks = BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads);
   auto           launch = [&](auto kernel) {
@@ -65,7 +66,8 @@ LaunchVotes(Device &                      device,
                                    l.pairPixels,
                                    order.index,
                                    l.precedingPairs,
-                                   order.label);
+                                   order.label,
+                                   groups);
   };
   // The papers' strategies fold as reproduced; the default algorithm
   // without shared-memory atomics (FeatureUpdate.cuh, HotFolding).
@@ -95,7 +97,8 @@ VoteTable(Device &                      device,
           const Index *                 voteKey,
           ComponentFeatures *           table,
           UpdateCounter                 votes,
-          const ComponentOrder<Index> & order)
+          const ComponentOrder<Index> & order,
+          const RunGroups &             groups = {})
 {
   const unsigned tableBlocks = BlocksFor(static_cast<std::int64_t>(entries), BlockThreads);
   if constexpr (S::Merge == FeatureMerge::OnTheFly)
@@ -151,7 +154,7 @@ VoteTable(Device &                      device,
                   frame.geometry,
                   frame.faces,
                   table);
-    LaunchVotes<Index, Votes>(device, frame, l, voteKey, table, votes, order);
+    LaunchVotes<Index, Votes>(device, frame, l, voteKey, table, votes, order, groups);
     device.Launch("feature finalizing kernel",
                   tableBlocks,
                   BlockThreads,
@@ -170,7 +173,9 @@ class DenseTable
 public:
   static constexpr FeatureCompaction Compaction = FeatureCompaction::Scan;
 
-  /** order: the units in component order (ComponentOrder.cuh), or null. */
+  /** order: the units in component order (ComponentOrder.cuh), or null;
+   *  groups: where the votes write the runs grouped by component
+   *  (OutputStage::GroupRunsInVotes), or empty. */
   template <class Index, class S>
   void
   Build(Device &                      device,
@@ -178,7 +183,8 @@ public:
         const LabeledUnits<Index> &   l,
         const Components<Index> &     c,
         const UpdateCounts<Device> &  counts,
-        const ComponentOrder<Index> & order)
+        const ComponentOrder<Index> & order,
+        const RunGroups &             groups = {})
   {
     m_Entries = static_cast<std::size_t>(c.count);
     m_Device = nullptr;
@@ -187,7 +193,7 @@ public:
       return;
     }
     m_Device = Reserve<ComponentFeatures>(m_Table, c.count, "the feature table");
-    VoteTable<Index, S>(device, frame, l, c.count, c.rootOf, c.label, m_Device, counts.Votes(), order);
+    VoteTable<Index, S>(device, frame, l, c.count, c.rootOf, c.label, m_Device, counts.Votes(), order, groups);
   }
 
   void
