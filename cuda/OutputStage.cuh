@@ -67,12 +67,12 @@ public:
     }
   }
 
-  /** Where the feature votes write the runs grouped by component, in
-   *  GroupRuns' stead (the run gathering is then left out), or empty. Asked
-   *  once a run, before the votes. The votes can where they take the runs
-   *  in the order GroupRuns would (order: the votes' sort, by the final
-   *  labels: no selection follows) and read each run's RunRecord, which
-   *  holds all a grouped run needs: the run gathering read the records in
+  /** Where the feature votes write the runs grouped by component in
+   *  GroupRuns' stead (the run gathering is then left out), or empty.
+   *  Asked once a run, before the votes. They can where they take the runs
+   *  in the order GroupRuns would (order: the votes' sort by the final
+   *  labels, no selection after it) and read every run's RunRecord, which
+   *  holds all a grouped run needs; the run gathering read the records in
    *  that order again (H200, 512^3 6-conn. d = 0.3: 368 us). */
   template <class Index>
   RunGroups
@@ -394,10 +394,11 @@ private:
             IndexSortStage<Device> &      sorts,
             const ComponentOrder<Index> & sorted)
   {
-    if (m_VoteGroups.runs != nullptr) // written by the votes (GroupRunsInVotes)
+    if (m_VoteGroups.runs != nullptr) // written by the votes (GroupRunsInVotes), this run only
     {
       m_Grouped = m_VoteGroups.runs;
       m_Offsets = m_VoteGroups.offsets;
+      m_VoteGroups = {};
       return;
     }
     const Index    count = runs.count;
