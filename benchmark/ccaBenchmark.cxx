@@ -19,7 +19,7 @@
 //                      [--no-atomic-counts] [--block-labeling auto|always|never]
 //                      [--strip-labeling auto|always|never] [--no-dependent-launches]
 //                      [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never]
-//                      [--vote-order auto|always|never] [--json FILE]
+//                      [--vote-order auto|always|never] [--full-pairs-after-labels] [--json FILE]
 // --block-labeling: where labels only under full connectivity may take the
 // block labeling (cuda/BlockLabeling.cuh), when it does (auto: by the runs'
 // mean length, as users get it; always and never compare the two).
@@ -40,6 +40,11 @@
 // --vote-order: whether the feature votes take the units in component order
 // (cuda/ComponentOrder.cuh; auto: where the runs' grouping sorts them
 // anyway, as users get it; always and never compare).
+// --full-pairs-after-labels: under full connectivity the perimeter's pairs
+// counted once the labels exist (cuda/PrecedingPairs.cuh's
+// CountPrecedingPairsKernel), not by the union-find, to compare; with
+// --row-bit-links always the union-find then joins the runs from the rows'
+// bits.
 #include "RandomImages.h"
 #include "cca/Engine.h"
 
@@ -79,14 +84,15 @@ struct Settings : ccabench::ProtocolOptions
   bool                        quick = false;
   std::string                 outputs = "features"; ///< features | all (+ runs, labels) | labels (labels only)
   bool                        labelsOnDevice = false;
-  std::string                 blockLabeling = "auto";   ///< --block-labeling auto|always|never
-  std::string                 stripLabeling = "auto";   ///< --strip-labeling auto|always|never
-  bool                        atomicCounts = true;      ///< one more untimed run per image counts atomic updates
-  bool                        dependentLaunches = true; ///< --no-dependent-launches: false
-  std::int64_t                linkFanIn = 0;            ///< --link-fan-in N (0: the default)
-  std::string                 rowBitLinks = "auto";     ///< --row-bit-links auto|always|never
-  std::string                 voteOrder = "auto";       ///< --vote-order auto|always|never
-  std::int64_t                linkBlockRows = 0;        ///< --link-block-rows N (0: the default)
+  std::string                 blockLabeling = "auto";       ///< --block-labeling auto|always|never
+  std::string                 stripLabeling = "auto";       ///< --strip-labeling auto|always|never
+  bool                        atomicCounts = true;          ///< one more untimed run per image counts atomic updates
+  bool                        dependentLaunches = true;     ///< --no-dependent-launches: false
+  std::int64_t                linkFanIn = 0;                ///< --link-fan-in N (0: the default)
+  std::string                 rowBitLinks = "auto";         ///< --row-bit-links auto|always|never
+  std::string                 voteOrder = "auto";           ///< --vote-order auto|always|never
+  bool                        fullPairsAfterLabels = false; ///< --full-pairs-after-labels
+  std::int64_t                linkBlockRows = 0;            ///< --link-block-rows N (0: the default)
   std::string                 backend = "cuda";
   std::vector<cca::Algorithm> algorithms{ cca::Algorithm::Default };     ///< --algorithm NAME|all
   cca::FeatureCompaction      compaction = cca::FeatureCompaction::Scan; ///< --compaction Scan|TreeMerge|None
@@ -305,6 +311,7 @@ WriteJson(const std::string &              file,
       << "\",\n  \"dependentLaunches\": " << (s.dependentLaunches ? "true" : "false")
       << ",\n  \"linkFanIn\": " << s.linkFanIn << ",\n  \"rowBitLinks\": \"" << s.rowBitLinks << "\""
       << ",\n  \"voteOrder\": \"" << s.voteOrder << "\""
+      << ",\n  \"fullPairsAfterLabels\": " << (s.fullPairsAfterLabels ? "true" : "false")
       << ",\n  \"linkBlockRows\": " << s.linkBlockRows
       << ",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false") << ",\n  \"kernelMs\": \""
       << (s.labelsOnDevice ? "uploadMs (the run count on the device image) + labelMs + featuresMs"
@@ -383,7 +390,7 @@ const char * const Usage =
   " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--no-atomic-counts]"
   " [--block-labeling auto|always|never] [--strip-labeling auto|always|never] [--no-dependent-launches]"
   " [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never] [--vote-order auto|always|never]"
-  " [--json FILE]\n";
+  " [--full-pairs-after-labels] [--json FILE]\n";
 
 /** Parses the command line into s; returns 0 to go on, else the exit code. */
 /** Whether a value of --block-labeling, --strip-labeling, --row-bit-links
@@ -441,6 +448,8 @@ Parse(int argc, char * argv[], Settings & s)
       s.rowBitLinks = next();
     else if (arg == "--vote-order")
       s.voteOrder = next();
+    else if (arg == "--full-pairs-after-labels")
+      s.fullPairsAfterLabels = true;
     else if (arg == "--link-block-rows")
       s.linkBlockRows = std::stoll(next());
     else if (arg == "--backend")
@@ -515,9 +524,9 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--link-block-rows must be 0 (the default) or more";
 #ifndef CCA_HAVE_CUDA
   else if (s.blockLabeling != "auto" || s.stripLabeling != "auto" || !s.dependentLaunches || s.linkFanIn != 0 ||
-           s.rowBitLinks != "auto" || s.linkBlockRows != 0 || s.voteOrder != "auto")
+           s.rowBitLinks != "auto" || s.linkBlockRows != 0 || s.voteOrder != "auto" || s.fullPairsAfterLabels)
     problem = "--block-labeling, --strip-labeling, --no-dependent-launches, --link-fan-in, --link-block-rows, "
-              "--row-bit-links and --vote-order need a build with the CUDA backend";
+              "--row-bit-links, --vote-order and --full-pairs-after-labels need a build with the CUDA backend";
 #endif
   if (!problem.empty())
   {
@@ -681,6 +690,7 @@ main(int argc, char * argv[])
   cca::cuda::SetRowBitLinks(UseOf<cca::cuda::RowBitLinksUse>(s.rowBitLinks));
   cca::cuda::SetLinkBlockRows(s.linkBlockRows);
   cca::cuda::SetVoteOrder(UseOf<cca::cuda::VoteOrderUse>(s.voteOrder));
+  cca::cuda::SetFullPairsAfterLabels(s.fullPairsAfterLabels);
 #endif
   if (s.backend == "cuda" && !cca::Engine::CudaAvailable())
   {

@@ -36,6 +36,7 @@ std::atomic<double>           lastSampledForegroundFraction{ -1.0 };
 std::atomic<std::int64_t>     numberingClimbingRuns{ -1 };
 std::atomic<std::int64_t>     linkFanIn{ 0 };
 std::atomic<RowBitLinksUse>   rowBitLinks{ RowBitLinksUse::Automatic };
+std::atomic<bool>             fullPairsAfterLabels{ false };
 std::atomic<VoteOrderUse>     voteOrder{ VoteOrderUse::Automatic };
 std::atomic<std::int64_t>     linkBlockRows{ 0 };
 std::atomic<bool>             dependentLaunches{ true };
@@ -212,6 +213,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_Sequence->SetNumberingClimbingRuns(numberingClimbingRuns);
   m_Sequence->SetLinkFanIn(linkFanIn);
   m_Sequence->SetRowBitLinks(rowBitLinks);
+  m_Sequence->SetFullPairsAfterLabels(fullPairsAfterLabels);
   m_Sequence->SetVoteOrder(voteOrder);
   m_Sequence->SetBlockRows(linkBlockRows);
   m_StreamDevice->SetRegionCopies(regionCopyBytes, regionPieceBytes);
@@ -289,6 +291,12 @@ void
 SetRowBitLinks(RowBitLinksUse use)
 {
   rowBitLinks = use;
+}
+
+void
+SetFullPairsAfterLabels(bool afterLabels)
+{
+  fullPairsAfterLabels = afterLabels;
 }
 
 void

@@ -66,6 +66,14 @@ SetLinkFanIn(std::int64_t fanIn);
 void
 SetRowBitLinks(RowBitLinksUse use);
 
+/** Whether CUDA backends count the feature votes' stored pairs under full
+ *  connectivity once the labels exist (CountPrecedingPairsKernel) instead
+ *  of in the union-find (false, the default); with RowBitLinksUse::Always
+ *  the union-find then joins the runs from the rows' bits. Benchmarks
+ *  compare them. */
+void
+SetFullPairsAfterLabels(bool afterLabels);
+
 /** Whether the feature votes of CUDA backends take the units in component
  *  order where the runs' grouping sorts them anyway (Automatic, the
  *  default), always, or never. Tests take both orders; benchmarks compare

@@ -487,6 +487,13 @@ public:
     m_Labeling.SetBlockRows(rows);
   }
 
+  /** Tests and benchmarks: LabelStage::SetFullPairsAfterLabels. */
+  void
+  SetFullPairsAfterLabels(bool afterLabels)
+  {
+    m_Labeling.SetFullPairsAfterLabels(afterLabels);
+  }
+
   /** Tests: whether runs get records where the rows fit them (LabelStage::SetRunRecords). */
   void
   SetRunRecords(bool records)

@@ -215,14 +215,14 @@ public:
     const bool votes = frame.options.computeFeatures;
     l.linked = votes ? Reserve<std::uint8_t>(m_Linked, unitCount, "run link flags") : nullptr;
     const bool countsPairs = CountsPrecedingPairs<S>(frame, rowBits);
-    if (votes && frame.fullMask && !countsPairs && FitsByteRowScan(frame, image) &&
+    l.pairsAfterLabels = CountsPairsAfterLabels<S>(frame);
+    if (votes && frame.fullMask && !countsPairs && !l.pairsAfterLabels && FitsByteRowScan(frame, image) &&
         static_cast<std::int64_t>(unitCount) * PairsFromPixelsPerRun > frame.pixels)
     {
       l.pairPixels = ForegroundRows{ static_cast<const std::uint8_t *>(image),
                                      frame.geometry.width,
                                      ForegroundOf<std::uint8_t>(frame.options) };
     }
-    l.pairsAfterLabels = CountsPairsAfterLabels<S>(frame);
     if (countsPairs || l.pairsAfterLabels)
     {
       if (m_RecordsWhereFit && RunRecordsFit(frame.geometry))
@@ -288,6 +288,17 @@ public:
   SetBlockRows(std::int64_t rows)
   {
     m_BlockRows = rows;
+  }
+
+  /** Tests and benchmarks: under full connectivity, the votes' stored
+   *  pairs counted once the labels exist (CountPrecedingPairsKernel), as
+   *  under face connectivity, instead of by the union-find
+   *  (LinkRunsCountingPairsKernel), which can then be any, the one over
+   *  the rows' bits too (SetRowBitLinks). */
+  void
+  SetFullPairsAfterLabels(bool afterLabels)
+  {
+    m_FullPairsAfterLabels = afterLabels;
   }
 
   /** Tests: whether runs get records where the rows fit them (false: the
@@ -571,12 +582,12 @@ private:
   /** Whether the union-find counts the stored pairs (VotesAddStoredPairs):
    *  under full connectivity, where every touching run shares a run's
    *  component, and its whole runs are joined by LinkRunsKernel (rowBits
-   *  null). */
+   *  null), unless SetFullPairsAfterLabels moved the count after the labels. */
   template <class S>
-  static bool
-  CountsPrecedingPairs(const Frame & frame, const std::uint8_t * rowBits)
+  bool
+  CountsPrecedingPairs(const Frame & frame, const std::uint8_t * rowBits) const
   {
-    return VotesAddStoredPairs<S>(frame) && frame.full && rowBits == nullptr;
+    return VotesAddStoredPairs<S>(frame) && frame.full && rowBits == nullptr && !m_FullPairsAfterLabels;
   }
 
   /** Whether CountPrecedingPairsKernel counts the stored pairs
@@ -584,12 +595,14 @@ private:
    *  however the runs were joined, where the union-find cannot know which
    *  diagonal neighbours share a component. In raster order a warp's runs
    *  search the same few rows; the votes, in component order, searched the
-   *  following rows of runs all over the image. */
+   *  following rows of runs all over the image. Under full connectivity
+   *  where SetFullPairsAfterLabels asks it (the label comparison then
+   *  always holds). */
   template <class S>
-  static bool
-  CountsPairsAfterLabels(const Frame & frame)
+  bool
+  CountsPairsAfterLabels(const Frame & frame) const
   {
-    return VotesAddStoredPairs<S>(frame) && !frame.full;
+    return VotesAddStoredPairs<S>(frame) && (!frame.full || m_FullPairsAfterLabels);
   }
 
   /** Whether the union-find joins the runs from the foreground bits of
@@ -861,9 +874,10 @@ private:
    *  8 gave 8192^2 all foreground 243 -> 256-260 Gpix/s (64: 254-255). */
   static constexpr std::int64_t VolumeFanIn = 64;
   static constexpr std::int64_t LongRunsPlaneFanIn = 8;
-  std::int64_t                  m_LinkFanIn = 0;          ///< tests and benchmarks: > 1 overrides the default
-  std::int64_t                  m_BlockRows = 0;          ///< tests: > 0 overrides the default
-  bool                          m_RecordsWhereFit = true; ///< tests: false leaves the runs without records
+  std::int64_t                  m_LinkFanIn = 0;                ///< tests and benchmarks: > 1 overrides the default
+  std::int64_t                  m_BlockRows = 0;                ///< tests: > 0 overrides the default
+  bool                          m_RecordsWhereFit = true;       ///< tests: false leaves the runs without records
+  bool                          m_FullPairsAfterLabels = false; ///< SetFullPairsAfterLabels
   /** Runs of a plane average at most this many pixels of a row (background
    *  included) where LinksByRowBits takes the bits: 8192^2 g = 1 averages
    *  4 to 11, g = 4 16 and more. */

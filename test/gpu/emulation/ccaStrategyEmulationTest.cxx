@@ -469,7 +469,9 @@ PairsNotCounted(const Sequence & sequence)
 
 /** The default algorithm's stored perimeter pairs (cuda/PrecedingPairs.cuh),
  *  counted by the union-find under full connectivity and once the labels
- *  exist under face connectivity (one case in four), in the runs' records
+ *  exist under face connectivity (one case in four) or where asked under
+ *  full connectivity (one full case in three; half of those with the
+ *  union-find over the rows' bits), in the runs' records
  *  or, one case in four, without them (as where the rows do not fit
  *  RunRecord): masks of ordinary rows, and rows of 40,000 to 70,000 pixels
  *  whose long runs' counts do not fit their 16-bit fields (the votes then
@@ -499,9 +501,19 @@ PrecedingPairsSuite(int cases, std::uint32_t seed)
     const double density = first ? 1.0 : wide ? 0.8 + pick(3) / 10.0 : pick(11) / 10.0;
     const int    granularity = wide ? 8192 : 1 + pick(4);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, granularity, caseSeed * 83492791u);
-    Options options = OptionsFor(Algorithm::Default, pick(4) != 0);
+    // The second case always counts full connectivity's pairs once the
+    // labels exist, however few cases run.
+    const bool second = caseSeed == seed + 1;
+    const bool full = second || pick(4) != 0;
+    Options    options = OptionsFor(Algorithm::Default, full);
     options.computeRuns = pick(2) != 0;
     emulator.sequence.SetRunRecords(pick(4) != 0);
+    // Under full connectivity, one case in three counts the pairs once the
+    // labels exist, half of those with the union-find over the rows' bits.
+    const bool afterLabels = second || (full && pick(3) == 0);
+    emulator.sequence.SetFullPairsAfterLabels(afterLabels);
+    emulator.sequence.SetRowBitLinks(afterLabels && pick(2) == 0 ? cudaemulated::RowBitLinksUse::Always
+                                                                 : cudaemulated::RowBitLinksUse::Automatic);
     const std::string  problem = EmulateAndCompare(engine, emulator, c, options, false, RunTable);
     const std::int64_t notCounted = PairsNotCounted(emulator.sequence);
     if (problem.empty() && notCounted < 0)
@@ -509,6 +521,10 @@ PrecedingPairsSuite(int cases, std::uint32_t seed)
       return Described(c, "the union-find counted no pairs");
     }
     searched += notCounted > 0 ? 1 : 0;
+    if (problem.empty() && afterLabels && !emulator.sequence.Labeling().Last<std::uint32_t>().pairsAfterLabels)
+    {
+      return Described(c, "full connectivity's pairs were not counted after the labels as asked");
+    }
     return Described(c, problem);
   });
   if (searched == 0)
