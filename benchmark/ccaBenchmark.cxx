@@ -25,7 +25,8 @@
 // mean length, as users get it; always and never compare the two).
 // --strip-labeling: the same for the strips of two rows (tubes of 2 x 2 rows
 // in volumes) that labels only under full connectivity may take
-// (cuda/StripLabeling.cuh).
+// (cuda/StripLabeling.cuh), and through which the feature table's runs may
+// be joined (cuda/StripJoin.cuh).
 // --no-dependent-launches: every kernel launched the ordinary way, not as a
 // programmatic dependent launch (cuda/DependentLaunch.cuh), to compare.
 // --link-fan-in: blocks of rows (and slices) every level of the union-find

@@ -20,11 +20,13 @@ enum class BlockLabelingUse
   Never
 };
 
-/** Where the strip labeling fits (labels only of a byte plane under full
- *  connectivity; StripLabelingStage::Fits), whether it is taken. */
+/** Where the strip labeling fits (labels only of a byte mask under full
+ *  connectivity; StripLabelingStage::Fits), whether it is taken; and where
+ *  the feature table's runs may be joined through the strips (a byte mask
+ *  under full connectivity; StripLabelingStage::FitsJoin), whether they are. */
 enum class StripLabelingUse
 {
-  Automatic, ///< when the runs are short and the plane dense enough (HostSequence.cuh)
+  Automatic, ///< when the runs are short and the image dense enough (HostSequence.cuh)
   Always,
   Never
 };

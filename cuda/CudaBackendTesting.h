@@ -40,9 +40,10 @@ SetBlockLabeling(BlockLabelingUse use);
 BlockLabelingUse
 BlockLabeling();
 
-/** When CUDA backends label planes under full connectivity with labels only
- *  by the runs of strips of two rows where that fits (StripLabeling.cuh);
- *  Automatic by default. */
+/** When CUDA backends label under full connectivity with labels only by
+ *  the runs of strips of two rows (tubes of 2 x 2 rows in volumes) where
+ *  that fits (StripLabeling.cuh), and when they join the feature table's
+ *  runs through them (StripJoin.cuh); Automatic by default. */
 void
 SetStripLabeling(StripLabelingUse use);
 

@@ -591,7 +591,13 @@ private:
     const Options &           options = frame.options;
     const bool                intensity = options.intensity.Requested();
     const bool                labelImage = options.objects != Objects::ForegroundComponents;
-    const LabeledUnits<Index> labeled = m_Labeling.template Run<Index, S>(device, frame, deviceImage, m_Counts);
+    const bool                byStrips = JoinsRunsByStrips<Index, S>(device, frame, deviceImage);
+    const LabeledUnits<Index> labeled =
+      m_Labeling.template Run<Index, S>(device, frame, deviceImage, m_Counts, byStrips);
+    if (byStrips)
+    {
+      m_Strips.template JoinImageRuns<Index, S>(device, frame, deviceImage, labeled);
+    }
     device.Record(Milestone::UnitsLabeled);
     // Labels only of a mask need the count only for the result: it is read
     // once the label image is queued, not between the numbering and the
@@ -779,6 +785,41 @@ private:
     return runs * StripPixelsPerRun > frame.pixels && m_Labeling.CountedForegroundFraction() >= StripLeastDensity;
   }
 
+  /** Whether the runs of the image rows are joined through the strips
+   *  (StripLabelingStage::JoinImageRuns) instead of by the union-find over
+   *  them: the default algorithm's whole runs of a byte mask under full
+   *  connectivity, with a feature table or runs (labels only take the
+   *  strips' labels themselves, LabelsByStrips), in a volume whose runs
+   *  are short, or as a test or benchmark asks (SetStripLabeling). */
+  template <class Index, class S>
+  bool
+  JoinsRunsByStrips(Device & device, const Frame & frame, const void * image)
+  {
+    if constexpr (!std::is_same_v<typename S::Units, FullRuns> || S::LabelsPixels || S::Merge == FeatureMerge::OnTheFly)
+    {
+      return false;
+    }
+    else
+    {
+      if (m_StripLabeling == StripLabelingUse::Never || LabelsOnlyOfMask(frame.options) ||
+          !StripLabelingStage<Device>::FitsJoin(frame, image))
+      {
+        return false;
+      }
+      if (m_StripLabeling == StripLabelingUse::Always)
+      {
+        return true;
+      }
+      if (frame.geometry.depth == 1)
+      {
+        return false;
+      }
+      const auto runs = static_cast<std::int64_t>(m_Labeling.template CountedUnits<Index>(device, frame));
+      return runs * JoinStripPixelsPerRun > frame.pixels &&
+             m_Labeling.CountedForegroundFraction() >= JoinStripLeastDensity;
+    }
+  }
+
   /** 32-bit unit indices while the unit count (at most one per two pixels
    *  of a row, rounded up, for full runs; one per pixel for pieces of runs)
    *  stays below 2^31, which keeps index arithmetic in range. */
@@ -821,6 +862,20 @@ private:
    *  (benchmark/results/h200-label-image-parts/, calls 6 and 7); the
    *  threshold is between the two, where the benchmark has no image. */
   static constexpr std::int64_t StripPixelsPerRun = 12;
+  /** A volume's feature table joins its runs through the tubes where its
+   *  runs average fewer than JoinStripPixelsPerRun pixels of a row and its
+   *  sampled foreground fraction is at least JoinStripLeastDensity. On the
+   *  H200 (512^3, 26-connectivity, full table, label + features per image,
+   *  benchmark/results/h200-group-runs/ call 2) the tubes took 4.05 / 4.90
+   *  / 5.72 / 5.86 / 5.91 / 5.48 / 4.88 / 3.98 / 2.69 ms at g = 1,
+   *  d = 0.1 ... 0.9 where the union-find over the runs took 3.52 / 5.43 /
+   *  6.89 / 7.92 / 8.94 / 8.95 / 8.26 / 6.69 / 4.22; at g = 4 (16 and more
+   *  pixels a run) and on the all-foreground image the runs won. Planes
+   *  keep the runs: 8192^2 8-connected, g = 1, the strips lost at every
+   *  density (d = 0.6: 2.73 against 2.57 ms; d = 0.3: 3.33 against 2.94),
+   *  the pair count after the labels costing more than the links saved. */
+  static constexpr std::int64_t JoinStripPixelsPerRun = 12;
+  static constexpr double       JoinStripLeastDensity = 0.15;
   static constexpr double       StripLeastDensity = 0.35;
   /** A volume takes the tubes when its runs are shorter on average than
    *  TubePixelsPerRun pixels of a row: at g = 1, d = 0.1 ... 0.9 (11 and

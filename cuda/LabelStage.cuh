@@ -169,10 +169,14 @@ public:
   }
 
   /** Detects and joins the units of strategy S in the uploaded image, whose
-   *  rows CountUnits counted; prepares the update counters (they count per unit). */
+   *  rows CountUnits counted; prepares the update counters (they count per
+   *  unit). joinedLater: the units are the image rows' whole runs, which
+   *  the caller joins through the strips (StripLabelingStage::JoinImageRuns):
+   *  they are detected, not joined, and the votes' stored pairs are counted
+   *  once the labels exist. */
   template <class Index, class S>
   LabeledUnits<Index>
-  Run(Device & device, const Frame & frame, const void * image, UpdateCounts<Device> & counts)
+  Run(Device & device, const Frame & frame, const void * image, UpdateCounts<Device> & counts, bool joinedLater = false)
   {
     LabeledUnits<Index> l{};
     const Objects       objects = frame.options.objects;
@@ -183,8 +187,9 @@ public:
     // Units joined from the rows' foreground bits with labels only: the
     // numbering and the label image need the runs' parents and row
     // offsets, not their starts, ends and rows.
-    const auto * rowBits =
-      LinksByRowBits<Index, S>(device, frame, image) ? static_cast<const std::uint8_t *>(image) : nullptr;
+    const auto * rowBits = !joinedLater && LinksByRowBits<Index, S>(device, frame, image)
+                             ? static_cast<const std::uint8_t *>(image)
+                             : nullptr;
     // A strip image's runs keep theirs: the first pixels are found on them.
     const bool parentsOnly = rowBits != nullptr && LabelsOnlyOfMask(frame.options) && m_StripRows.image == nullptr;
     l.units = DetectUnits<Index, typename S::Units>(device, frame, image, m_Units, l.parent, true, !parentsOnly);
@@ -214,8 +219,8 @@ public:
     // its own): labels only keep neither the flags nor their stores.
     const bool votes = frame.options.computeFeatures;
     l.linked = votes ? Reserve<std::uint8_t>(m_Linked, unitCount, "run link flags") : nullptr;
-    const bool countsPairs = CountsPrecedingPairs<S>(frame, rowBits);
-    l.pairsAfterLabels = CountsPairsAfterLabels<S>(frame);
+    const bool countsPairs = !joinedLater && CountsPrecedingPairs<S>(frame, rowBits);
+    l.pairsAfterLabels = CountsPairsAfterLabels<S>(frame, joinedLater);
     if (votes && frame.fullMask && !countsPairs && !l.pairsAfterLabels && FitsByteRowScan(frame, image) &&
         static_cast<std::int64_t>(unitCount) * PairsFromPixelsPerRun > frame.pixels)
     {
@@ -267,7 +272,7 @@ public:
       }
       else
       {
-        if (objects != Objects::LabelValues) // values are grouped, not joined
+        if (objects != Objects::LabelValues && !joinedLater) // values are grouped, not joined
         {
           JoinUnits<Index, S>(device, frame, rowBits, l, counts.Moves());
         }
@@ -597,12 +602,13 @@ private:
    *  search the same few rows; the votes, in component order, searched the
    *  following rows of runs all over the image. Under full connectivity
    *  where SetFullPairsAfterLabels asks it (the label comparison then
-   *  always holds). */
+   *  always holds), and where the strips join the runs (joinedLater: no
+   *  union-find over the runs to count them). */
   template <class S>
   bool
-  CountsPairsAfterLabels(const Frame & frame) const
+  CountsPairsAfterLabels(const Frame & frame, bool joinedLater) const
   {
-    return VotesAddStoredPairs<S>(frame) && (!frame.full || m_FullPairsAfterLabels);
+    return VotesAddStoredPairs<S>(frame) && (!frame.full || m_FullPairsAfterLabels || joinedLater);
   }
 
   /** Whether the union-find joins the runs from the foreground bits of

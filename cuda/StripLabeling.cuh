@@ -1,24 +1,22 @@
-// Labels only under full connectivity: the union-find over the runs of
-// strips of two rows in a plane, of tubes of 2 x 2 rows (two rows of two
-// slices) in a volume. Under full connectivity the foreground pixels of a
-// 2 x 2 block (2 x 2 x 2 in a volume) all touch each other (what the block
-// labelings BKE and BUF of Allegretti 2020 build on), so along a strip every
-// maximal run of columns that hold foreground in any of its rows is
-// connected: the runs of the rows' OR. A strip has fewer runs than its rows
-// together (near the percolation threshold fewer than any one row: the OR is
-// denser), so the unions and the numbering work on fewer, longer units,
-// while run detection, union-find and label writing stay the row scans of
-// RunDetection.cuh, RowPairLinks.cuh and Compaction.cuh. Two runs of
-// neighbour strips touch only where their facing image rows hold pixels at
-// most one column apart (StripRows.cuh): the union-find finds those pairs
-// from the facing rows' foreground bits (LinkByteRowsKernel).
+// Labels only under full connectivity (and the feature table's joins of
+// the runs, StripJoin.cuh): the union-find over the runs of strips of two rows in a plane, of tubes of 2 x 2 rows (two
+// rows of two slices) in a volume. Under full connectivity the foreground pixels of a 2 x 2 block (2 x 2 x 2 in a
+// volume) all touch each other (what the block labelings BKE and BUF of Allegretti 2020 build on), so along a strip
+// every maximal run of columns that hold foreground in any of its rows is connected: the runs of the rows' OR. A strip
+// has fewer runs than its rows together (near the percolation threshold fewer than any one row: the OR is denser), so
+// the unions and the numbering work on fewer, longer units, while run detection, union-find and label writing stay the
+// row scans of RunDetection.cuh, RowPairLinks.cuh and Compaction.cuh. Two runs of neighbour strips touch only where
+// their facing image rows hold pixels at most one column apart (StripRows.cuh): the union-find finds those pairs from
+// the facing rows' foreground bits (LinkByteRowsKernel).
 //
 // The numbering keeps ITK's order, the raster order of the components' first
 // pixels, as the block labeling does (BlockLabeling.cuh): each run of the
 // root's slice of strips offers its own first pixel (the first foreground
 // pixel of the first of its rows that has one) to its root, the smallest
 // offer is the component's first pixel, and a component's label is the rank
-// of that pixel's bit in a bitmap of first pixels.
+// of that pixel's bit in a bitmap of first pixels. The feature table keys
+// its components by their first runs instead (StripLabelingStage::
+// JoinImageRuns), with no first pixel offers.
 #ifndef cca_cuda_StripLabeling_cuh
 #define cca_cuda_StripLabeling_cuh
 
@@ -29,6 +27,7 @@
 #include "Frame.cuh"
 #include "LabelStage.cuh"
 #include "RunDetection.cuh"
+#include "StripJoin.cuh"
 #include "StripRows.cuh"
 #include "UnionFind.cuh"
 #include "UpdateCounts.cuh"
@@ -298,6 +297,15 @@ public:
     return keys < static_cast<std::uint64_t>(std::numeric_limits<Index>::max());
   }
 
+  /** Whether the feature table's runs of frame may be joined through the
+   *  strips (JoinImageRuns): a byte mask's components under full
+   *  connectivity, the default algorithm, rows of whole lane loads. */
+  static bool
+  FitsJoin(const Frame & frame, const void * image)
+  {
+    return frame.full && frame.options.algorithm == Algorithm::Default && FitsByteRowScan(frame, image);
+  }
+
   /** Labels the strips of the uploaded plane. deferCount: the count stays
    *  on the device (StripLabels::numbers) and its count holds the runs, an
    *  upper bound, so that the label image is queued without a wait. */
@@ -305,45 +313,15 @@ public:
   StripLabels<Index>
   Run(Device & device, const Frame & frame, const void * image, bool deferCount = false)
   {
-    const Geometry & g = frame.geometry;
-    const StripRows  rows{ static_cast<const std::uint8_t *>(image), g, ForegroundOf<std::uint8_t>(frame.options) };
-    const Geometry   stripGeometry = StripGeometry(g);
-    auto *           strips =
-      Reserve<std::uint8_t>(m_Strips, static_cast<std::size_t>(stripGeometry.rows * g.width), "the strip image");
-    const std::int64_t lanes = stripGeometry.rows * (g.width / LanePixels);
-    if (lanes > 0)
-    {
-      device.Launch("strip image kernel",
-                    BlocksFor(lanes, BlockThreads),
-                    BlockThreads,
-                    StripImageKernel,
-                    rows.image,
-                    g,
-                    rows.test,
-                    strips,
-                    stripGeometry.rows);
-    }
-    // The runs of the strip image, joined where their facing rows touch.
-    ImageView view;
-    view.data = strips;
-    view.memory = MemorySpace::CudaDevice;
-    view.pixelType = PixelType::UInt8;
-    view.dimension = frame.image.dimension;
-    view.size[0] = g.width;
-    view.size[1] = stripGeometry.height;
-    view.size[2] = stripGeometry.depth;
-    Options options = frame.options;
-    options.foregroundRule = ForegroundRule::NotEqualTo;
-    options.foregroundValue = 0;
-    const Frame stripFrame = MakeFrame(view, options);
-    m_Runs.template CountUnits<Index, FullRuns>(device, stripFrame, strips, 0, stripGeometry.rows);
-    m_Runs.SetStripRows(rows);
-    const LabeledUnits<Index> units = m_Runs.template Run<Index, S>(device, stripFrame, strips, m_Counts);
-    const RunArrays<Index> &  runs = units.units;
+    const JoinedStrips<Index>   joined = JoinStrips<Index, S>(device, frame, image);
+    const StripRows &           rows = joined.rows;
+    const LabeledUnits<Index> & units = joined.units;
+    const RunArrays<Index> &    runs = units.units;
+    const Geometry &            g = frame.geometry;
 
     StripLabels<Index> l{};
     l.rows = rows;
-    l.strips = strips;
+    l.strips = joined.strips;
     l.rowOffsets = runs.rowOffsets;
     l.runLabel = units.parent; // once StripRunLabelsKernel has run
     const std::uint64_t keys = static_cast<std::uint64_t>(g.rows * StripPixelKeyColumns(g));
@@ -377,7 +355,106 @@ public:
     return l;
   }
 
+  /** Joins the runs of the image rows of frame (image: its uploaded
+   *  pixels; runs: LabelStage::Run's units, not joined) through the
+   *  strips' union-find (StripJoin.cuh): each run's parent becomes its
+   *  component's first run, with the link flags, as the union-find over
+   *  the runs leaves them. FitsJoin must hold. */
+  template <class Index, class S>
+  void
+  JoinImageRuns(Device & device, const Frame & frame, const void * image, const LabeledUnits<Index> & runs)
+  {
+    if (runs.units.count == 0)
+    {
+      return;
+    }
+    const JoinedStrips<Index> joined = JoinStrips<Index, S>(device, frame, image);
+    const RunArrays<Index> &  strips = joined.units.units;
+    auto * firstRun = Reserve<Index>(m_FirstKey, static_cast<std::size_t>(strips.count), "first runs of strip roots");
+    device.Fill(firstRun, 0xff, static_cast<std::size_t>(strips.count) * sizeof(Index), "clearing first runs");
+    device.Launch("flatten kernel",
+                  BlocksFor(static_cast<std::int64_t>(strips.count), BlockThreads),
+                  BlockThreads,
+                  FlattenKernel<Index>,
+                  strips.count,
+                  joined.units.parent);
+    const unsigned blocks = BlocksFor(static_cast<std::int64_t>(runs.units.count), BlockThreads);
+    device.Launch("covering strip kernel",
+                  blocks,
+                  BlockThreads,
+                  CoveringStripRootsKernel<Index>,
+                  runs.units,
+                  frame.geometry,
+                  strips,
+                  joined.units.parent,
+                  runs.parent,
+                  firstRun);
+    device.Launch("covered run kernel",
+                  blocks,
+                  BlockThreads,
+                  CoveredRunParentsKernel<Index>,
+                  runs.units.count,
+                  firstRun,
+                  runs.parent,
+                  runs.linked);
+  }
+
 private:
+  /** The strip image of an uploaded mask and its runs, joined. */
+  template <class Index>
+  struct JoinedStrips
+  {
+    StripRows            rows;
+    const std::uint8_t * strips;
+    LabeledUnits<Index>  units; ///< the strip image's runs; parent: their union-find, not flattened
+  };
+
+  /** The strip image of image and the union-find over its runs, joined
+   *  where their facing rows touch. */
+  template <class Index, class S>
+  JoinedStrips<Index>
+  JoinStrips(Device & device, const Frame & frame, const void * image)
+  {
+    const Geometry & g = frame.geometry;
+    const StripRows  rows{ static_cast<const std::uint8_t *>(image), g, ForegroundOf<std::uint8_t>(frame.options) };
+    const Geometry   stripGeometry = StripGeometry(g);
+    auto *           strips =
+      Reserve<std::uint8_t>(m_Strips, static_cast<std::size_t>(stripGeometry.rows * g.width), "the strip image");
+    const std::int64_t lanes = stripGeometry.rows * (g.width / LanePixels);
+    if (lanes > 0)
+    {
+      device.Launch("strip image kernel",
+                    BlocksFor(lanes, BlockThreads),
+                    BlockThreads,
+                    StripImageKernel,
+                    rows.image,
+                    g,
+                    rows.test,
+                    strips,
+                    stripGeometry.rows);
+    }
+    ImageView view;
+    view.data = strips;
+    view.memory = MemorySpace::CudaDevice;
+    view.pixelType = PixelType::UInt8;
+    view.dimension = frame.image.dimension;
+    view.size[0] = g.width;
+    view.size[1] = stripGeometry.height;
+    view.size[2] = stripGeometry.depth;
+    // The strips are labeled alone: no table, runs or selection of theirs.
+    Options options = frame.options;
+    options.foregroundRule = ForegroundRule::NotEqualTo;
+    options.foregroundValue = 0;
+    options.computeFeatures = false;
+    options.computeRuns = false;
+    options.selection = Selection{};
+    options.intensity = IntensityOptions{};
+    const Frame stripFrame = MakeFrame(view, options);
+    m_Runs.template CountUnits<Index, FullRuns>(device, stripFrame, strips, 0, stripGeometry.rows);
+    m_Runs.SetStripRows(rows);
+    return JoinedStrips<Index>{ rows, strips, m_Runs.template Run<Index, S>(device, stripFrame, strips, m_Counts) };
+  }
+
   LabelStage<Device>      m_Runs;
   UpdateCounts<Device>    m_Counts;
   typename Device::Buffer m_Strips;

@@ -844,6 +844,76 @@ StripLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
   cca::cuda::SetStripLabeling(cca::cuda::StripLabelingUse::Automatic);
 }
 
+/** The feature table's runs joined through the strips (cuda/StripJoin.cuh;
+ *  tubes of 2 x 2 rows in volumes), forced: full connectivity with the
+ *  table, the runs and the label image in some cases and a selection in
+ *  others, widths of whole 16-pixel lane loads, odd and even heights and
+ *  depths, every pixel type (host images cross as foreground bits) and
+ *  rule, and large images around the percolation thresholds. */
+void
+StripJoinChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
+{
+  cca::cuda::SetStripLabeling(cca::cuda::StripLabelingUse::Always);
+  const int cases = quick ? 20 : 200;
+  for (int i = 0; i < cases; ++i)
+  {
+    const std::uint32_t caseSeed = 970000 + seed + static_cast<std::uint32_t>(i);
+    std::mt19937        rng(caseSeed);
+    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    const int           granularities[] = { 1, 2, 4 };
+    const int           dim = pick(2) == 0 ? 3 : 2;
+    const Mask          mask = RandomMask(dim,
+                                 16 * (1 + pick(dim == 2 ? 100 : 40)),
+                                 1 + pick(dim == 2 ? 150 : 40),
+                                 dim == 2 ? 1 : 1 + pick(30),
+                                 pick(11) / 10.0,
+                                 granularities[pick(3)],
+                                 caseSeed);
+    Encoding            e;
+    e.type = pick(2) == 0 ? PixelType::UInt8 : allTypes[pick(8)];
+    e.rule = pick(2) == 0 ? ForegroundRule::NotEqualTo : ForegroundRule::EqualTo;
+    e.value = pick(2) == 0 ? 0 : 7;
+    cca::Options options;
+    options.foregroundRule = e.rule;
+    options.foregroundValue = e.value;
+    options.connectivity = Connectivity::Full;
+    options.computeRuns = pick(2) == 0;
+    options.labelImageType =
+      pick(3) == 0 ? LabelImageType::None : (pick(2) == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64);
+    if (pick(4) == 0)
+    {
+      options.selection.minimumPixels = 1 + pick(3);
+    }
+    Check(engine, Encode(mask, e, caseSeed), options, "strip joins seed=" + std::to_string(caseSeed), tally);
+  }
+  struct Large
+  {
+    std::int64_t nx, ny, nz;
+    double       density;
+    bool         inQuick; ///< small enough for --quick (compute-sanitizer runs it)
+  };
+  const Large large[] = { { 2048, 2047, 1, 0.6, false },
+                          { 512, 513, 1, 0.4, true },
+                          { 192, 191, 193, 0.2, false },
+                          { 256, 256, 256, 0.5, false },
+                          { 128, 127, 129, 0.3, true } };
+  for (std::size_t i = 0; i < std::size(large); ++i)
+  {
+    if (quick && !large[i].inQuick)
+    {
+      continue;
+    }
+    const Large & l = large[i];
+    const Mask    mask =
+      RandomMask(l.nz > 1 ? 3 : 2, l.nx, l.ny, l.nz, l.density, 1, seed + 3000 + static_cast<std::uint32_t>(i));
+    cca::Options options;
+    options.connectivity = Connectivity::Full;
+    options.labelImageType = i % 2 == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
+    Check(engine, Plain(mask), options, "strip joins large " + std::to_string(i), tally);
+  }
+  cca::cuda::SetStripLabeling(cca::cuda::StripLabelingUse::Automatic);
+}
+
 /** The foreground sample that the run count takes while the image
  *  arrives (ForegroundSample, cuda/RunDetection.cuh; ccaSampledRows.h), by
  *  which the engine chooses its labeling: on random masks whose labeling
@@ -1439,6 +1509,14 @@ main(int argc, char * argv[])
                 << std::endl;
     }
 
+    Tally stripJoins;
+    if (isDefault)
+    {
+      StripJoinChecks(engine, quick, seed, stripJoins);
+      std::cout << name << " strip joins: " << stripJoins.passed << " passed, " << stripJoins.failed << " failed"
+                << std::endl;
+    }
+
     Tally sampling;
     if (isDefault)
     {
@@ -1503,12 +1581,12 @@ main(int argc, char * argv[])
 
     const int algorithmFailed = random.failed + edge.failed + repeat.failed + counting.failed + wide.failed +
                                 big.failed + compaction.failed + slabs.failed + regions.failed + blocks.failed +
-                                strips.failed + sampling.failed + climbing.failed + ordinary.failed + fanIns.failed +
-                                rowBits.failed + voteOrders.failed + wideRows.failed;
+                                strips.failed + stripJoins.failed + sampling.failed + climbing.failed +
+                                ordinary.failed + fanIns.failed + rowBits.failed + voteOrders.failed + wideRows.failed;
     const int algorithmPassed = random.passed + edge.passed + repeat.passed + counting.passed + wide.passed +
                                 big.passed + compaction.passed + slabs.passed + regions.passed + blocks.passed +
-                                strips.passed + sampling.passed + climbing.passed + ordinary.passed + fanIns.passed +
-                                rowBits.passed + voteOrders.passed + wideRows.passed;
+                                strips.passed + stripJoins.passed + sampling.passed + climbing.passed +
+                                ordinary.passed + fanIns.passed + rowBits.passed + voteOrders.passed + wideRows.passed;
     std::cout << name << ": " << algorithmPassed << " passed, " << algorithmFailed << " failed in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - algorithmStart).count() << " s"
               << std::endl;

@@ -667,6 +667,52 @@ StripSuite(int cases, std::uint32_t seed)
   return failed;
 }
 
+/** The feature table's runs joined through the strips under full
+ *  connectivity (cuda/StripJoin.cuh): planes and volumes of widths of
+ *  whole lane loads (and a few others, which keep the union-find over the
+ *  runs), densities around the percolation thresholds, with the runs, the
+ *  label image and a selection in some cases, 32- and 64-bit indices,
+ *  slabs of any size, host images and device images read in place under
+ *  every foreground rule; the strips forced, chosen, or off. The table,
+ *  the runs and the label image against the CPU backend. */
+int
+StripJoinSuite(int cases, std::uint32_t seed)
+{
+  Engine    engine;
+  Emulator  emulator;
+  const int failed = SeededCases("strip joins", cases, seed, [&](std::uint32_t caseSeed, auto & pick) {
+    Case c;
+    c.dimension = pick(2) == 0 ? 3 : 2;
+    const bool large = pick(3) == 0;
+    c.size[0] = pick(8) == 0 ? 1 + pick(70) : 16 * (1 + pick(large ? 20 : 5));
+    c.size[1] = large ? 16 + pick(40) : 1 + pick(12);
+    c.size[2] = c.dimension == 3 ? 1 + pick(large ? 10 : 7) : 1;
+    const double density = large ? 0.1 + pick(8) / 10.0 : pick(11) / 10.0;
+    Options      options = OptionsFor(Algorithm::Default, true);
+    options.computeRuns = pick(2) == 0;
+    const int variant = pick(3);
+    options.labelImageType =
+      variant == 0 ? LabelImageType::UInt64 : (variant == 1 ? LabelImageType::None : LabelImageType::UInt32);
+    if (pick(5) == 0)
+    {
+      options.selection.minimumPixels = 1 + pick(4);
+    }
+    const bool wide = pick(4) == 0;
+    const int  use = pick(4);
+    emulator.sequence.SetStripLabeling(use == 0   ? cudaemulated::StripLabelingUse::Never
+                                       : use == 1 ? cudaemulated::StripLabelingUse::Automatic
+                                                  : cudaemulated::StripLabelingUse::Always);
+    emulator.sequence.SetVoteOrder(VoteOrderOf(caseSeed));
+    emulator.sequence.SetSlabBytes(pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0);
+    c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, 1 + pick(2), caseSeed * 5237u);
+    const auto run = BytesInPlaceOrBits(c, options, pick);
+    return Described(c, EmulateAndCompare(engine, emulator, c, options, wide, run));
+  });
+  emulator.sequence.SetStripLabeling(cudaemulated::StripLabelingUse::Automatic);
+  emulator.sequence.SetVoteOrder(cudaemulated::VoteOrderUse::Automatic);
+  return failed;
+}
+
 /** The strip labeling's first pixels on ccaStripFirstPixelShapes.h's masks,
  *  against the CPU backend. */
 int
@@ -1221,6 +1267,7 @@ main(int argc, char * argv[])
   failed += WideRowSuite(cases * 2, seed + 900000);
   failed += PrecedingPairsSuite(cases * 2, seed + 1000000);
   failed += StripSuite(cases * 8, seed + 700000);
+  failed += StripJoinSuite(cases * 8, seed + 1100000);
   failed += StripFirstPixelShapes();
   failed += ForegroundSampleSuite(cases * 4, seed + 600000);
   const auto tiles = TileShapes();
