@@ -774,6 +774,61 @@ BlockLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
   cca::cuda::SetBlockLabeling(cca::cuda::BlockLabelingUse::Automatic);
 }
 
+/** A random case of the strips' checks, drawn from its seed: a mask of
+ *  whole 16-pixel lane loads a row (up to four 512-pixel stretches, which
+ *  the union-find takes in parts), odd and even heights and depths, a
+ *  volume one time in volumeOneIn, one of granularities; encoded in any
+ *  pixel type (host images cross as foreground bits) under either rule,
+ *  which options get. pick draws on after it. */
+template <class Pick>
+TestImage
+RandomStripCase(Pick &        pick,
+                std::uint32_t caseSeed,
+                const int (&granularities)[3],
+                int            volumeOneIn,
+                cca::Options & options)
+{
+  const int  dim = pick(volumeOneIn) == 0 ? 3 : 2;
+  const Mask mask = RandomMask(dim,
+                               16 * (1 + pick(dim == 2 ? 100 : 40)),
+                               1 + pick(dim == 2 ? 150 : 40),
+                               dim == 2 ? 1 : 1 + pick(30),
+                               pick(11) / 10.0,
+                               granularities[pick(3)],
+                               caseSeed);
+  Encoding   e;
+  e.type = pick(2) == 0 ? PixelType::UInt8 : allTypes[pick(8)];
+  e.rule = pick(2) == 0 ? ForegroundRule::NotEqualTo : ForegroundRule::EqualTo;
+  e.value = pick(2) == 0 ? 0 : 7;
+  options.foregroundRule = e.rule;
+  options.foregroundValue = e.value;
+  return Encode(mask, e, caseSeed);
+}
+
+/** Large random masks (g = 1) of the strips' checks, around the
+ *  percolation thresholds, mask k seeded with seed + k: check(k, mask) for
+ *  each, in --quick only those small enough for compute-sanitizer. */
+struct LargeStripMask
+{
+  std::int64_t nx, ny, nz;
+  double       density;
+  bool         inQuick;
+};
+template <class CheckMask>
+void
+ForLargeStripMasks(bool quick, std::uint32_t seed, std::initializer_list<LargeStripMask> masks, CheckMask && check)
+{
+  std::size_t k = 0;
+  for (const LargeStripMask & l : masks)
+  {
+    if (!quick || l.inQuick)
+    {
+      check(k, RandomMask(l.nz > 1 ? 3 : 2, l.nx, l.ny, l.nz, l.density, 1, seed + static_cast<std::uint32_t>(k)));
+    }
+    ++k;
+  }
+}
+
 /** The strip labeling (cuda/StripLabeling.cuh; tubes of 2 x 2 rows in
  *  volumes), forced: labels only under full connectivity, widths of whole
  *  16-pixel lane loads (up to four 512-pixel stretches, which the
@@ -791,47 +846,26 @@ StripLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
     std::mt19937        rng(caseSeed);
     auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
     const int           granularities[] = { 1, 4, 16 };
-    const int           dim = pick(3) == 0 ? 3 : 2;
-    const Mask          mask = RandomMask(dim,
-                                 16 * (1 + pick(dim == 2 ? 100 : 40)),
-                                 1 + pick(dim == 2 ? 150 : 40),
-                                 dim == 2 ? 1 : 1 + pick(30),
-                                 pick(11) / 10.0,
-                                 granularities[pick(3)],
-                                 caseSeed);
-    Encoding            e;
-    e.type = pick(2) == 0 ? PixelType::UInt8 : allTypes[pick(8)];
-    e.rule = pick(2) == 0 ? ForegroundRule::NotEqualTo : ForegroundRule::EqualTo;
-    e.value = pick(2) == 0 ? 0 : 7;
-    cca::Options options;
-    options.foregroundRule = e.rule;
-    options.foregroundValue = e.value;
+    cca::Options        options;
+    const TestImage     image = RandomStripCase(pick, caseSeed, granularities, 3, options);
     AskBlockLabeling(options);
     options.labelImageType = pick(2) == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
-    Check(engine, Encode(mask, e, caseSeed), options, "strips seed=" + std::to_string(caseSeed), tally);
+    Check(engine, image, options, "strips seed=" + std::to_string(caseSeed), tally);
   }
-  struct Large
-  {
-    std::int64_t nx, ny, nz;
-    double       density;
-    bool         inQuick; ///< small enough for --quick (compute-sanitizer runs it)
-  };
-  const Large large[] = { { 2048, 2047, 1, 0.45, false }, { 2048, 2048, 1, 0.6, false }, { 512, 513, 1, 0.5, true },
-                          { 192, 191, 193, 0.2, false },  { 256, 256, 256, 0.5, false }, { 128, 127, 129, 0.3, true } };
-  for (std::size_t i = 0; i < std::size(large); ++i)
-  {
-    if (quick && !large[i].inQuick)
-    {
-      continue;
-    }
-    const Large & l = large[i];
-    const Mask    mask =
-      RandomMask(l.nz > 1 ? 3 : 2, l.nx, l.ny, l.nz, l.density, 1, seed + 2000 + static_cast<std::uint32_t>(i));
-    cca::Options options;
-    AskBlockLabeling(options);
-    options.labelImageType = i % 2 == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
-    Check(engine, Plain(mask), options, "strips large " + std::to_string(i), tally);
-  }
+  ForLargeStripMasks(quick,
+                     seed + 2000,
+                     { { 2048, 2047, 1, 0.45, false },
+                       { 2048, 2048, 1, 0.6, false },
+                       { 512, 513, 1, 0.5, true },
+                       { 192, 191, 193, 0.2, false },
+                       { 256, 256, 256, 0.5, false },
+                       { 128, 127, 129, 0.3, true } },
+                     [&](std::size_t k, const Mask & mask) {
+                       cca::Options options;
+                       AskBlockLabeling(options);
+                       options.labelImageType = k % 2 == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
+                       Check(engine, Plain(mask), options, "strips large " + std::to_string(k), tally);
+                     });
   for (const auto & shape : ccatest::StripFirstPixelShapes())
   {
     Mask m(shape.dimension, shape.size[0], shape.size[1], shape.size[2], "strip first pixels, " + shape.name);
@@ -861,21 +895,8 @@ StripJoinChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
     std::mt19937        rng(caseSeed);
     auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
     const int           granularities[] = { 1, 2, 4 };
-    const int           dim = pick(2) == 0 ? 3 : 2;
-    const Mask          mask = RandomMask(dim,
-                                 16 * (1 + pick(dim == 2 ? 100 : 40)),
-                                 1 + pick(dim == 2 ? 150 : 40),
-                                 dim == 2 ? 1 : 1 + pick(30),
-                                 pick(11) / 10.0,
-                                 granularities[pick(3)],
-                                 caseSeed);
-    Encoding            e;
-    e.type = pick(2) == 0 ? PixelType::UInt8 : allTypes[pick(8)];
-    e.rule = pick(2) == 0 ? ForegroundRule::NotEqualTo : ForegroundRule::EqualTo;
-    e.value = pick(2) == 0 ? 0 : 7;
-    cca::Options options;
-    options.foregroundRule = e.rule;
-    options.foregroundValue = e.value;
+    cca::Options        options;
+    const TestImage     image = RandomStripCase(pick, caseSeed, granularities, 2, options);
     options.connectivity = Connectivity::Full;
     options.computeRuns = pick(2) == 0;
     options.labelImageType =
@@ -884,33 +905,21 @@ StripJoinChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
     {
       options.selection.minimumPixels = 1 + pick(3);
     }
-    Check(engine, Encode(mask, e, caseSeed), options, "strip joins seed=" + std::to_string(caseSeed), tally);
+    Check(engine, image, options, "strip joins seed=" + std::to_string(caseSeed), tally);
   }
-  struct Large
-  {
-    std::int64_t nx, ny, nz;
-    double       density;
-    bool         inQuick; ///< small enough for --quick (compute-sanitizer runs it)
-  };
-  const Large large[] = { { 2048, 2047, 1, 0.6, false },
-                          { 512, 513, 1, 0.4, true },
-                          { 192, 191, 193, 0.2, false },
-                          { 256, 256, 256, 0.5, false },
-                          { 128, 127, 129, 0.3, true } };
-  for (std::size_t i = 0; i < std::size(large); ++i)
-  {
-    if (quick && !large[i].inQuick)
-    {
-      continue;
-    }
-    const Large & l = large[i];
-    const Mask    mask =
-      RandomMask(l.nz > 1 ? 3 : 2, l.nx, l.ny, l.nz, l.density, 1, seed + 3000 + static_cast<std::uint32_t>(i));
-    cca::Options options;
-    options.connectivity = Connectivity::Full;
-    options.labelImageType = i % 2 == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
-    Check(engine, Plain(mask), options, "strip joins large " + std::to_string(i), tally);
-  }
+  ForLargeStripMasks(quick,
+                     seed + 3000,
+                     { { 2048, 2047, 1, 0.6, false },
+                       { 512, 513, 1, 0.4, true },
+                       { 192, 191, 193, 0.2, false },
+                       { 256, 256, 256, 0.5, false },
+                       { 128, 127, 129, 0.3, true } },
+                     [&](std::size_t k, const Mask & mask) {
+                       cca::Options options;
+                       options.connectivity = Connectivity::Full;
+                       options.labelImageType = k % 2 == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
+                       Check(engine, Plain(mask), options, "strip joins large " + std::to_string(k), tally);
+                     });
   cca::cuda::SetStripLabeling(cca::cuda::StripLabelingUse::Automatic);
 }
 
