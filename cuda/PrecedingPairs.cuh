@@ -261,8 +261,10 @@ SearchPrecedingPairs(const RunArrays<Index> & runs,
   }
 }
 
-/** Face connectivity, once every run has its label: each run's pairs with
- *  the runs of its component (the same label) in its preceding rows,
+/** Once every run has its label: each run's pairs with the runs of its
+ *  component (the same label; TouchingShareComponent: full connectivity on
+ *  a mask, where every touching run does, so no label is read) in its
+ *  preceding rows,
  *  stored as the union-find stores them under full connectivity, for the
  *  votes to add. With records, the previous row's pairs go into each run's
  *  RunRecord beside its place, and every run gets its record, for the run
@@ -270,7 +272,7 @@ SearchPrecedingPairs(const RunArrays<Index> & runs,
  *  0) have no pairs; where such components are written whole
  *  (SingleUnitComponents::WrittenWhole) no vote reads them, so nothing but
  *  their record is stored for them. */
-template <class Index, bool SinglesVote>
+template <class Index, bool SinglesVote, bool TouchingShareComponent>
 __global__ void
 CountPrecedingPairsKernel(RunArrays<Index> runs,
                           const std::uint8_t * __restrict__ linked,
@@ -295,7 +297,7 @@ CountPrecedingPairsKernel(RunArrays<Index> runs,
     PairTally          sliceTally; // the previous slice's rows
     if (linkedRun)
     {
-      const Index key = label[a];
+      const Index key = TouchingShareComponent ? Index{ 0 } : label[a];
       SearchPrecedingPairs(
         runs,
         geometry,
@@ -305,7 +307,7 @@ CountPrecedingPairsKernel(RunArrays<Index> runs,
         end,
         true,
         true,
-        [&](Index b) { return label[b] == key; },
+        [&](Index b) { return TouchingShareComponent || label[b] == key; },
         rowTally,
         sliceTally);
     }

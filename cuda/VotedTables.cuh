@@ -133,15 +133,21 @@ VoteTable(Device &                      device,
     using Votes = typename S::Votes;
     if (l.pairsAfterLabels)
     {
-      device.Launch("pair count kernel",
-                    BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads),
-                    BlockThreads,
-                    CountPrecedingPairsKernel<Index, !Votes::WholeSingleUnits>,
-                    l.units,
-                    l.linked,
-                    voteKey,
-                    frame.geometry,
-                    l.precedingPairs);
+      // Under full connectivity on a mask every touching run shares the
+      // run's component: no label is compared.
+      const auto launch = [&](auto kernel) {
+        device.Launch("pair count kernel",
+                      BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads),
+                      BlockThreads,
+                      kernel,
+                      l.units,
+                      l.linked,
+                      voteKey,
+                      frame.geometry,
+                      l.precedingPairs);
+      };
+      frame.fullMask ? launch(CountPrecedingPairsKernel<Index, !Votes::WholeSingleUnits, true>)
+                     : launch(CountPrecedingPairsKernel<Index, !Votes::WholeSingleUnits, false>);
     }
     device.Launch("feature table kernel",
                   BlocksFor(static_cast<std::int64_t>(entries), PrepareThreads),
