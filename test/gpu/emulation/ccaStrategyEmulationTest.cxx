@@ -671,7 +671,8 @@ StripSuite(int cases, std::uint32_t seed)
  *  connectivity (cuda/StripJoin.cuh): planes and volumes of widths of
  *  whole lane loads (and a few others, which keep the union-find over the
  *  runs), densities around the percolation thresholds, with the runs, the
- *  label image and a selection in some cases, 32- and 64-bit indices,
+ *  label image and a selection in some cases, the dense, sparse or
+ *  tree-merged table, 32- and 64-bit indices,
  *  slabs of any size, host images and device images read in place under
  *  every foreground rule; the strips forced, chosen, or off. The table,
  *  the runs and the label image against the CPU backend. */
@@ -696,6 +697,16 @@ StripJoinSuite(int cases, std::uint32_t seed)
     if (pick(5) == 0)
     {
       options.selection.minimumPixels = 1 + pick(4);
+    }
+    // The sparse table and the tree merge key the runs by their roots,
+    // read straight from the parents the join leaves (without a
+    // selection, which needs the dense table).
+    const int compaction = pick(6);
+    if (!options.selection.Active())
+    {
+      options.featureCompaction = compaction == 0   ? FeatureCompaction::None
+                                  : compaction == 1 ? FeatureCompaction::TreeMerge
+                                                    : FeatureCompaction::Scan;
     }
     const bool wide = pick(4) == 0;
     const int  use = pick(4);
