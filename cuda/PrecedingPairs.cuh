@@ -29,6 +29,12 @@
 // 25.3 / 90.2 Gvox/s; at 512^3 g = 1 d = 0.3 the votes took 5.9 ms, now
 // 2.5 ms and this pass 1.0 ms.
 //
+// Where the tubes join a volume's runs (StripJoin.cuh) no union-find
+// visits them: the same pass counts their pairs once the labels exist,
+// comparing none (under full connectivity every touching run shares the
+// component; H200, 512^3 26-conn. g = 1, the pass 1,084 -> 999 us,
+// benchmark/results/h200-group-runs call 5).
+//
 // Where the rows fit 32 bits, the previous row's counts go into each run's
 // RunRecord (RunRecord.cuh) beside its place, written for every run by the
 // union-find or by CountPrecedingPairsKernel: the votes and the run
