@@ -16,6 +16,7 @@
 
 #include "DependentLaunch.cuh"
 #include "DeviceGeometry.cuh"
+#include "RunNeighbours.cuh"
 #include "StripRows.cuh"
 
 #include <cstdint>
@@ -25,18 +26,8 @@ namespace cca
 namespace cuda
 {
 
-/** The strip row over image row `row` (z height + y). */
-__host__ __device__ inline std::int64_t
-         StripRowOver(const Geometry & pixels, std::int64_t row)
-{
-  const std::int64_t z = row / pixels.height;
-  const std::int64_t y = row - z * pixels.height;
-  const std::int64_t q = StripsAreTubes(pixels) ? z / 2 : z;
-  return q * StripGeometry(pixels).height + y / 2;
-}
-
-/** Per image run: the strip run covering it (the last run of its strip
- *  row starting at or before it), whose root (stripParent, flattened)
+/** Per image run: the strip run covering it (the first run of its strip
+ *  row that ends past its start), whose root (stripParent, flattened)
  *  goes to parent[i] for CoveredRunParentsKernel; and each strip root's
  *  smallest covered image run into firstRun (cleared to all ones). The
  *  read first: in a large component most runs come after its first. */
@@ -55,21 +46,14 @@ CoveringStripRootsKernel(RunArrays<Index> runs,
   {
     const std::int64_t s = StripRowOver(pixels, static_cast<std::int64_t>(runs.row[i]));
     const std::int32_t x = runs.x[i];
-    Index              lo = strips.rowOffsets[s];
-    Index              hi = strips.rowOffsets[s + 1];
-    while (hi - lo > 1) // strips.x[lo] <= x: the strip's runs cover its rows' pixels
+    // The strip's runs cover its rows' pixels: the first that ends past x holds the run.
+    Index first = strips.rowOffsets[s];
+    Index last = strips.rowOffsets[s + 1];
+    while (first < last)
     {
-      const Index mid = lo + (hi - lo) / 2;
-      if (strips.x[mid] <= x)
-      {
-        lo = mid;
-      }
-      else
-      {
-        hi = mid;
-      }
+      HalveRunSearch(strips, x, first, last);
     }
-    const Index root = stripParent[lo];
+    const Index root = stripParent[first];
     parent[i] = root;
     if (i < firstRun[root])
     {

@@ -1,13 +1,18 @@
-// Labels only under full connectivity (and the feature table's joins of
-// the runs, StripJoin.cuh): the union-find over the runs of strips of two rows in a plane, of tubes of 2 x 2 rows (two
-// rows of two slices) in a volume. Under full connectivity the foreground pixels of a 2 x 2 block (2 x 2 x 2 in a
-// volume) all touch each other (what the block labelings BKE and BUF of Allegretti 2020 build on), so along a strip
-// every maximal run of columns that hold foreground in any of its rows is connected: the runs of the rows' OR. A strip
-// has fewer runs than its rows together (near the percolation threshold fewer than any one row: the OR is denser), so
-// the unions and the numbering work on fewer, longer units, while run detection, union-find and label writing stay the
-// row scans of RunDetection.cuh, RowPairLinks.cuh and Compaction.cuh. Two runs of neighbour strips touch only where
-// their facing image rows hold pixels at most one column apart (StripRows.cuh): the union-find finds those pairs from
-// the facing rows' foreground bits (LinkByteRowsKernel).
+// Labels only under full connectivity (and the feature table's joins of the
+// runs, StripJoin.cuh): the union-find over the runs of strips of two rows
+// in a plane, of tubes of 2 x 2 rows (two rows of two slices) in a volume.
+// Under full connectivity the foreground pixels of a 2 x 2 block (2 x 2 x 2
+// in a volume) all touch each other (what the block labelings BKE and BUF of
+// Allegretti 2020 build on), so along a strip every maximal run of columns
+// that hold foreground in any of its rows is connected: the runs of the
+// rows' OR. A strip has fewer runs than its rows together (near the
+// percolation threshold fewer than any one row: the OR is denser), so the
+// unions and the numbering work on fewer, longer units, while run
+// detection, union-find and label writing stay the row scans of
+// RunDetection.cuh, RowPairLinks.cuh and Compaction.cuh. Two runs of
+// neighbour strips touch only where their facing image rows hold pixels at
+// most one column apart (StripRows.cuh): the union-find finds those pairs
+// from the facing rows' foreground bits (LinkByteRowsKernel).
 //
 // The numbering keeps ITK's order, the raster order of the components' first
 // pixels, as the block labeling does (BlockLabeling.cuh): each run of the
@@ -458,6 +463,8 @@ private:
   LabelStage<Device>      m_Runs;
   UpdateCounts<Device>    m_Counts;
   typename Device::Buffer m_Strips;
+  /** Per strip run: its first pixel key (Run), or for a root its first
+   *  image run (JoinImageRuns). */
   typename Device::Buffer m_FirstKey;
   FirstPixelRanks<Device> m_Ranks;
 };

@@ -135,6 +135,17 @@ __host__ __device__ inline std::int64_t
   return ImageRowOf(pixels, StripRowAt(pixels, position, k));
 }
 
+/** The strip row over image row `row` (z height + y): the inverse of
+ *  StripImageRow. */
+__host__ __device__ inline std::int64_t
+         StripRowOver(const Geometry & pixels, std::int64_t row)
+{
+  const std::int64_t z = row / pixels.height;
+  const std::int64_t y = row - z * pixels.height;
+  const std::int64_t q = StripsAreTubes(pixels) ? z / 2 : z;
+  return q * StripGeometry(pixels).height + y / 2;
+}
+
 /** The image rows of the strip at position. */
 __host__ __device__ inline RowsOfStrip
 StripRowsAt(const Geometry & pixels, const StripPosition & position)
