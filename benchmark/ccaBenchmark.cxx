@@ -19,7 +19,8 @@
 //                      [--no-atomic-counts] [--block-labeling auto|always|never]
 //                      [--strip-labeling auto|always|never] [--no-dependent-launches]
 //                      [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never]
-//                      [--vote-order auto|always|never] [--full-pairs-after-labels] [--json FILE]
+//                      [--vote-order auto|always|never] [--whole-components auto|always|never]
+//                      [--full-pairs-after-labels] [--json FILE]
 // --block-labeling: where labels only under full connectivity may take the
 // block labeling (cuda/BlockLabeling.cuh), when it does (auto: by the runs'
 // mean length, as users get it; always and never compare the two).
@@ -41,6 +42,10 @@
 // --vote-order: whether the feature votes take the units in component order
 // (cuda/ComponentOrder.cuh; auto: where the runs' grouping sorts them
 // anyway, as users get it; always and never compare).
+// --whole-components: whether the votes in component order store the
+// components whose runs lie in one warp's chunk whole (cuda/WholeComponents.cuh;
+// auto: where components are many among the runs, as users get it; always
+// and never compare).
 // --full-pairs-after-labels: under full connectivity the perimeter's pairs
 // counted once the labels exist (cuda/PrecedingPairs.cuh's
 // CountPrecedingPairsKernel), not by the union-find, to compare; with
@@ -92,6 +97,7 @@ struct Settings : ccabench::ProtocolOptions
   std::int64_t                linkFanIn = 0;                ///< --link-fan-in N (0: the default)
   std::string                 rowBitLinks = "auto";         ///< --row-bit-links auto|always|never
   std::string                 voteOrder = "auto";           ///< --vote-order auto|always|never
+  std::string                 wholeComponents = "auto";     ///< --whole-components auto|always|never
   bool                        fullPairsAfterLabels = false; ///< --full-pairs-after-labels
   std::int64_t                linkBlockRows = 0;            ///< --link-block-rows N (0: the default)
   std::string                 backend = "cuda";
@@ -312,6 +318,7 @@ WriteJson(const std::string &              file,
       << "\",\n  \"dependentLaunches\": " << (s.dependentLaunches ? "true" : "false")
       << ",\n  \"linkFanIn\": " << s.linkFanIn << ",\n  \"rowBitLinks\": \"" << s.rowBitLinks << "\""
       << ",\n  \"voteOrder\": \"" << s.voteOrder << "\""
+      << ",\n  \"wholeComponents\": \"" << s.wholeComponents << "\""
       << ",\n  \"fullPairsAfterLabels\": " << (s.fullPairsAfterLabels ? "true" : "false")
       << ",\n  \"linkBlockRows\": " << s.linkBlockRows
       << ",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false") << ",\n  \"kernelMs\": \""
@@ -391,11 +398,11 @@ const char * const Usage =
   " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--no-atomic-counts]"
   " [--block-labeling auto|always|never] [--strip-labeling auto|always|never] [--no-dependent-launches]"
   " [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never] [--vote-order auto|always|never]"
-  " [--full-pairs-after-labels] [--json FILE]\n";
+  " [--whole-components auto|always|never] [--full-pairs-after-labels] [--json FILE]\n";
 
 /** Parses the command line into s; returns 0 to go on, else the exit code. */
-/** Whether a value of --block-labeling, --strip-labeling, --row-bit-links
- *  or --vote-order is one of the three choices. */
+/** Whether a value of --block-labeling, --strip-labeling, --row-bit-links,
+ *  --vote-order or --whole-components is one of the three choices. */
 bool
 IsChoice(const std::string & value)
 {
@@ -404,7 +411,7 @@ IsChoice(const std::string & value)
 
 #ifdef CCA_HAVE_CUDA
 /** The engine's choice for such a value (Use: BlockLabelingUse,
- *  StripLabelingUse, RowBitLinksUse or VoteOrderUse). */
+ *  StripLabelingUse, RowBitLinksUse, VoteOrderUse or WholeComponentsUse). */
 template <class Use>
 Use
 UseOf(const std::string & value)
@@ -449,6 +456,8 @@ Parse(int argc, char * argv[], Settings & s)
       s.rowBitLinks = next();
     else if (arg == "--vote-order")
       s.voteOrder = next();
+    else if (arg == "--whole-components")
+      s.wholeComponents = next();
     else if (arg == "--full-pairs-after-labels")
       s.fullPairsAfterLabels = true;
     else if (arg == "--link-block-rows")
@@ -521,13 +530,17 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--row-bit-links must be auto, always or never";
   else if (!IsChoice(s.voteOrder))
     problem = "--vote-order must be auto, always or never";
+  else if (!IsChoice(s.wholeComponents))
+    problem = "--whole-components must be auto, always or never";
   else if (s.linkBlockRows < 0)
     problem = "--link-block-rows must be 0 (the default) or more";
 #ifndef CCA_HAVE_CUDA
   else if (s.blockLabeling != "auto" || s.stripLabeling != "auto" || !s.dependentLaunches || s.linkFanIn != 0 ||
-           s.rowBitLinks != "auto" || s.linkBlockRows != 0 || s.voteOrder != "auto" || s.fullPairsAfterLabels)
+           s.rowBitLinks != "auto" || s.linkBlockRows != 0 || s.voteOrder != "auto" || s.wholeComponents != "auto" ||
+           s.fullPairsAfterLabels)
     problem = "--block-labeling, --strip-labeling, --no-dependent-launches, --link-fan-in, --link-block-rows, "
-              "--row-bit-links, --vote-order and --full-pairs-after-labels need a build with the CUDA backend";
+              "--row-bit-links, --vote-order, --whole-components and --full-pairs-after-labels need a build with "
+              "the CUDA backend";
 #endif
   if (!problem.empty())
   {
@@ -691,6 +704,7 @@ main(int argc, char * argv[])
   cca::cuda::SetRowBitLinks(UseOf<cca::cuda::RowBitLinksUse>(s.rowBitLinks));
   cca::cuda::SetLinkBlockRows(s.linkBlockRows);
   cca::cuda::SetVoteOrder(UseOf<cca::cuda::VoteOrderUse>(s.voteOrder));
+  cca::cuda::SetWholeComponents(UseOf<cca::cuda::WholeComponentsUse>(s.wholeComponents));
   cca::cuda::SetFullPairsAfterLabels(s.fullPairsAfterLabels);
 #endif
   if (s.backend == "cuda" && !cca::Engine::CudaAvailable())

@@ -50,6 +50,16 @@ enum class VoteOrderUse
   Never      ///< raster order
 };
 
+/** Whether the default algorithm's feature votes, in component order,
+ *  store the components whose runs lie in one warp's chunk whole
+ *  (WholeComponents.cuh; HostSequence::VotesStoreWholeComponents). */
+enum class WholeComponentsUse
+{
+  Automatic, ///< where components are many among the runs (HostSequence.cuh)
+  Always,    ///< wherever the votes take the units in component order
+  Never      ///< every entry prepared, the votes merged into it
+};
+
 } // namespace cuda
 } // namespace cca
 

@@ -25,21 +25,22 @@ namespace cuda
 
 namespace
 {
-std::atomic<bool>             forceWideRunIndex{ false };
-std::atomic<std::size_t>      uploadSlabBytes{ 0 };
-std::atomic<BlockLabelingUse> blockLabeling{ BlockLabelingUse::Automatic };
-std::atomic<StripLabelingUse> stripLabeling{ StripLabelingUse::Automatic };
-std::atomic<std::size_t>      regionCopyBytes{ 0 };
-std::atomic<std::size_t>      regionPieceBytes{ 0 };
-std::atomic<std::int64_t>     treeMergeSecondCopies{ 0 };
-std::atomic<double>           lastSampledForegroundFraction{ -1.0 };
-std::atomic<std::int64_t>     numberingClimbingRuns{ -1 };
-std::atomic<std::int64_t>     linkFanIn{ 0 };
-std::atomic<RowBitLinksUse>   rowBitLinks{ RowBitLinksUse::Automatic };
-std::atomic<bool>             fullPairsAfterLabels{ false };
-std::atomic<VoteOrderUse>     voteOrder{ VoteOrderUse::Automatic };
-std::atomic<std::int64_t>     linkBlockRows{ 0 };
-std::atomic<bool>             dependentLaunches{ true };
+std::atomic<bool>               forceWideRunIndex{ false };
+std::atomic<std::size_t>        uploadSlabBytes{ 0 };
+std::atomic<BlockLabelingUse>   blockLabeling{ BlockLabelingUse::Automatic };
+std::atomic<StripLabelingUse>   stripLabeling{ StripLabelingUse::Automatic };
+std::atomic<std::size_t>        regionCopyBytes{ 0 };
+std::atomic<std::size_t>        regionPieceBytes{ 0 };
+std::atomic<std::int64_t>       treeMergeSecondCopies{ 0 };
+std::atomic<double>             lastSampledForegroundFraction{ -1.0 };
+std::atomic<std::int64_t>       numberingClimbingRuns{ -1 };
+std::atomic<std::int64_t>       linkFanIn{ 0 };
+std::atomic<RowBitLinksUse>     rowBitLinks{ RowBitLinksUse::Automatic };
+std::atomic<bool>               fullPairsAfterLabels{ false };
+std::atomic<VoteOrderUse>       voteOrder{ VoteOrderUse::Automatic };
+std::atomic<WholeComponentsUse> wholeComponents{ WholeComponentsUse::Automatic };
+std::atomic<std::int64_t>       linkBlockRows{ 0 };
+std::atomic<bool>               dependentLaunches{ true };
 
 /** The caller's current CUDA device is theirs: selected for a run, given back after it. */
 class CurrentDeviceScope
@@ -215,6 +216,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_Sequence->SetRowBitLinks(rowBitLinks);
   m_Sequence->SetFullPairsAfterLabels(fullPairsAfterLabels);
   m_Sequence->SetVoteOrder(voteOrder);
+  m_Sequence->SetWholeComponents(wholeComponents);
   m_Sequence->SetBlockRows(linkBlockRows);
   m_StreamDevice->SetRegionCopies(regionCopyBytes, regionPieceBytes);
   m_StreamDevice->SetDependentLaunches(dependentLaunches);
@@ -303,6 +305,12 @@ void
 SetVoteOrder(VoteOrderUse use)
 {
   voteOrder = use;
+}
+
+void
+SetWholeComponents(WholeComponentsUse use)
+{
+  wholeComponents = use;
 }
 
 void

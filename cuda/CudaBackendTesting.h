@@ -82,6 +82,14 @@ SetFullPairsAfterLabels(bool afterLabels);
 void
 SetVoteOrder(VoteOrderUse use);
 
+/** Whether the feature votes of CUDA backends, in component order, store
+ *  the components whose runs lie in one warp's chunk whole (Automatic,
+ *  the default: where components are many among the runs), always, or
+ *  never (cuda/WholeComponents.cuh). Tests take both; benchmarks compare
+ *  them. */
+void
+SetWholeComponents(WholeComponentsUse use);
+
 /** Rows of the blocks the union-find of CUDA backends joins first
  *  (ForEachLinkPass); 0: the default (LabelStage's choice by dimension
  *  and run length). Benchmarks compare. */

@@ -15,6 +15,7 @@
 #include "RunDetection.cuh"
 #include "RunNeighbours.cuh"
 #include "RunFeatures.h"
+#include "WholeComponents.cuh"
 
 #include "cca/Types.h"
 
@@ -424,13 +425,7 @@ __launch_bounds__(PrepareThreads) PrepareTableKernel(RunArrays<Index> runs,
       ComponentFeatures  f;
       if (!WholeSingleUnits || linked[root])
       {
-        detail::ClearFeatures(f);
-        f.boundingBoxMin[2] = z;
-        if (planar)
-        {
-          f.boundingBoxMin[1] = y;
-          f.boundingBoxMax[2] = 0;
-        }
+        SeedEntry(y, z, planar, f);
       }
       else
       {
@@ -465,6 +460,17 @@ enum class HotFolding
   WarpSlots
 };
 
+/** Where the votes' records go. Merged: every vote is merged atomically
+ *  into an entry PrepareTableKernel wrote. WholeInChunks (the default
+ *  algorithm in component order): a component whose runs lie in one warp's
+ *  chunk is stored whole by that warp, only those that cross a chunk
+ *  boundary are merged (WholeComponents.cuh). */
+enum class VoteStores
+{
+  Merged,
+  WholeInChunks
+};
+
 /** One lane per run (unit); whole warps iterate together because conflict
  *  detection needs all 32 lanes, and a warp none of whose runs votes moves
  *  on. Runs that are components by themselves are done (PrepareTableKernel
@@ -484,14 +490,18 @@ enum class HotFolding
  *  2.49 -> 2.15 ms; summed, +0.2 to +1.5 % in every image set measured,
  *  benchmark/results/h200-face-pairs-after-labels call 4). groups: with
  *  order, where every unit's run goes grouped by component (the units are
- *  the runs; OutputStage::GroupRunsInVotes), or empty. Counting: the
+ *  the runs; OutputStage::GroupRunsInVotes), or empty. StoresV: with
+ *  sortedLabel, VoteStores::WholeInChunks stores every component whose
+ *  runs lie in one warp's chunk whole, one-run components too, and merges
+ *  only the others. Counting: the
  *  instrumentation is compiled in
  *  (counter is ignored otherwise). Launch with at most BlockThreads threads
  *  a block. */
 template <class Index,
           class Votes = DefaultVotes,
           UpdateCounting CountingV = UpdateCounting::Off,
-          HotFolding     HotFoldingV = HotFolding::SharedAtomics>
+          HotFolding     HotFoldingV = HotFolding::SharedAtomics,
+          VoteStores     StoresV = VoteStores::Merged>
 __global__ void
 AccumulateFeaturesKernel(RunArrays<Index> runs,
                          const std::uint8_t * __restrict__ linked,
@@ -508,8 +518,13 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
                          RunGroups groups)
 {
   AwaitPrecedingKernel();
-  constexpr bool               Counting = CountingV == UpdateCounting::On;
-  constexpr bool               Slots = Votes::ConflictDetection && HotFoldingV == HotFolding::WarpSlots;
+  constexpr bool Counting = CountingV == UpdateCounting::On;
+  constexpr bool Slots = Votes::ConflictDetection && HotFoldingV == HotFolding::WarpSlots;
+  constexpr bool Whole = StoresV == VoteStores::WholeInChunks;
+  static_assert(!Whole || (Votes::ConflictDetection && Votes::WholeSingleUnits && Votes::Pairs == PairVotes::All &&
+                           !Votes::SplitUnits),
+                "whole components are folded runs with every pair");
+  __shared__ std::uint64_t     staging[Whole ? WarpsPerBlock : 1][Whole ? StagedRecords * RecordWords : 1];
   __shared__ ComponentFeatures hot;
   __shared__ ComponentFeatures warpHot[Slots ? WarpsPerBlock : 1];
   __shared__ Index             hotKey;
@@ -544,12 +559,15 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
     // Invalid lanes get a key no run has (labels are < count).
     Index             key = runs.count;
     bool              votes = false;
+    bool              before = false; // the run before in order shares the key
+    bool              after = false;
     ComponentFeatures f;
     if (valid && sortedLabel != nullptr)
     {
       key = sortedLabel[i];
-      votes = !Votes::WholeSingleUnits || (i > 0 && sortedLabel[i - 1] == key) ||
-              (i + 1 < runs.count && sortedLabel[i + 1] == key);
+      before = i > 0 && sortedLabel[i - 1] == key;
+      after = i + 1 < runs.count && sortedLabel[i + 1] == key;
+      votes = Whole || !Votes::WholeSingleUnits || before || after;
     }
     else if (valid)
     {
@@ -583,7 +601,12 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
     {
       continue; // components of one run each: written whole
     }
-    if (votes)
+    if (Whole && votes && !before && !after)
+    {
+      // A component of one run: no pairs (none were counted for it).
+      detail::RunContribution(place.x, place.y, place.z, place.length, faces, f);
+    }
+    else if (votes)
     {
       const bool any =
         RunVoteAt<Index, Votes>(runs, label, geometry, faces, a, place, key, f, fullMask, pixels, preceding, rowPairs);
@@ -608,6 +631,22 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
       {
         leader = WarpCombineByKey(
           key, f, [](ComponentFeatures & x, const ComponentFeatures & y) { detail::MergeFeatures(x, y); });
+      }
+    }
+    if constexpr (Whole)
+    {
+      const std::int64_t left = static_cast<std::int64_t>(runs.count) - 1 - base;
+      const int          lastLane = left < WarpSize - 1 ? static_cast<int>(left) : WarpSize - 1;
+      const auto         chunk = ChunkComponents::Of(key, before, after, lastLane);
+      const bool         complete = votes && chunk.Complete(static_cast<std::int64_t>(key));
+      if (leader && complete)
+      {
+        detail::FinalizeIntercepts(f);
+      }
+      StoreCompleteComponents(chunk, leader && complete, static_cast<std::int64_t>(key), f, staging[warp], table);
+      if (complete)
+      {
+        votes = false; // stored: nothing to merge
       }
     }
     if (leader && votes)

@@ -527,6 +527,14 @@ public:
     m_VoteOrder = use;
   }
 
+  /** Tests and benchmarks: whether the votes in component order store the
+   *  components of a chunk whole (VotesStoreWholeComponents). */
+  void
+  SetWholeComponents(WholeComponentsUse use)
+  {
+    m_WholeComponents = use;
+  }
+
   /** Tests and benchmarks: when runs that fit the block labeling take it
    *  (Automatic: by the runs' mean length). */
   void
@@ -650,7 +658,14 @@ private:
       WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) {
         if constexpr (std::is_same_v<std::decay_t<decltype(table)>, DenseTable<Device>>)
         {
-          table.template Build<Index, S>(device, frame, labeled, components, m_Counts, order, groups);
+          table.template Build<Index, S>(device,
+                                         frame,
+                                         labeled,
+                                         components,
+                                         m_Counts,
+                                         order,
+                                         groups,
+                                         VotesStoreWholeComponents(order, components.count, labeled.units.count));
         }
         else
         {
@@ -732,6 +747,28 @@ private:
       return false;
     }
     return m_VoteOrder == VoteOrderUse::Always || sharedSort;
+  }
+
+  /** Whether the dense table's votes in component order store the
+   *  components of a warp's chunk whole (WholeComponents.cuh): where
+   *  components are at least WholeComponentsLeastShare of the units, or as
+   *  a test or benchmark asks. With few components nearly every chunk
+   *  holds one that crosses its boundaries, and the passes over the
+   *  boundaries cost more than the prepared table's passes over the
+   *  components (H200, full table, g = 1 and 4, each image both ways in
+   *  one call: from 0.10 components a unit never slower, 0.03 to 0.73 ms
+   *  faster an image from 0.14 up; below 0.07 up to 0.18 ms slower;
+   *  benchmark/results/h200-whole-components-in-chunks call 4). */
+  template <class Index>
+  bool
+  VotesStoreWholeComponents(const ComponentOrder<Index> & order, Index components, Index units) const
+  {
+    if (order.label == nullptr || m_WholeComponents == WholeComponentsUse::Never)
+    {
+      return false;
+    }
+    return m_WholeComponents == WholeComponentsUse::Always ||
+           static_cast<double>(components) >= WholeComponentsLeastShare * static_cast<double>(units);
   }
 
   /** Whether this run labels by blocks (BlockLabeling.cuh) instead of
@@ -879,6 +916,9 @@ private:
   static constexpr std::int64_t JoinStripPixelsPerRun = 12;
   static constexpr double       JoinStripLeastDensity = 0.15;
   static constexpr double       StripLeastDensity = 0.35;
+  /** Components a unit from which the votes store whole components
+   *  (VotesStoreWholeComponents). */
+  static constexpr double WholeComponentsLeastShare = 0.1;
   /** A volume takes the tubes when its runs are shorter on average than
    *  TubePixelsPerRun pixels of a row: at g = 1, d = 0.1 ... 0.9 (11 and
    *  fewer pixels a run) and at g = 4, d = 0.2 ... 0.8 (16 to 25), not at
@@ -919,6 +959,7 @@ private:
   BlockLabelingUse           m_BlockLabeling = BlockLabelingUse::Automatic;
   StripLabelingUse           m_StripLabeling = StripLabelingUse::Automatic;
   VoteOrderUse               m_VoteOrder = VoteOrderUse::Automatic;
+  WholeComponentsUse         m_WholeComponents = WholeComponentsUse::Automatic;
 };
 
 } // namespace cuda

@@ -33,6 +33,24 @@ namespace cca
 namespace cuda
 {
 
+/** Whether the vote policy Votes can store components whole
+ *  (VoteStores::WholeInChunks): folded whole runs with every pair. */
+template <class Votes>
+constexpr bool
+PolicyStoresWhole()
+{
+  return Votes::ConflictDetection && Votes::WholeSingleUnits && Votes::Pairs == PairVotes::All && !Votes::SplitUnits;
+}
+
+/** Whether the votes can store the components of a chunk whole here: the
+ *  default algorithm, its units in component order with their labels. */
+template <class Votes, class Index>
+bool
+StoresWhole(const Frame & frame, const ComponentOrder<Index> & order)
+{
+  return PolicyStoresWhole<Votes>() && frame.options.algorithm == Algorithm::Default && order.label != nullptr;
+}
+
 /** AccumulateFeaturesKernel with the vote policy Votes on a resident grid:
  *  each block folds many tiles' votes for its hot component before
  *  touching memory. order: the units in component order with their
@@ -47,7 +65,8 @@ LaunchVotes(Device &                      device,
             ComponentFeatures *           table,
             UpdateCounter                 counter,
             const ComponentOrder<Index> & order,
-            const RunGroups &             groups = {})
+            const RunGroups &             groups = {},
+            bool                          wholeInChunks = false)
 {
   const unsigned blocks = BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads);
   auto           launch = [&](auto kernel) {
@@ -72,6 +91,23 @@ LaunchVotes(Device &                      device,
   // The papers' strategies fold as reproduced; the default algorithm
   // without shared-memory atomics (FeatureUpdate.cuh, HotFolding).
   const bool slots = frame.options.algorithm == Algorithm::Default;
+  if constexpr (PolicyStoresWhole<Votes>())
+  {
+    if (wholeInChunks && StoresWhole<Votes>(frame, order))
+    {
+      frame.options.countAtomicUpdates ? launch(AccumulateFeaturesKernel<Index,
+                                                                         Votes,
+                                                                         UpdateCounting::On,
+                                                                         HotFolding::WarpSlots,
+                                                                         VoteStores::WholeInChunks>)
+                                       : launch(AccumulateFeaturesKernel<Index,
+                                                                         Votes,
+                                                                         UpdateCounting::Off,
+                                                                         HotFolding::WarpSlots,
+                                                                         VoteStores::WholeInChunks>);
+      return;
+    }
+  }
   if (frame.options.countAtomicUpdates)
   {
     slots ? launch(AccumulateFeaturesKernel<Index, Votes, UpdateCounting::On, HotFolding::WarpSlots>)
@@ -86,7 +122,7 @@ LaunchVotes(Device &                      device,
 
 /** Fills table (entries entries, entryRoot[e] the root unit of entry e)
  *  with the features of strategy S, votes keyed by voteKey, the units
- *  taken in order (empty: raster order). */
+ *  taken in order (empty: raster order); wholeInChunks: DenseTable::Build's. */
 template <class Index, class S, class Device>
 void
 VoteTable(Device &                      device,
@@ -98,7 +134,8 @@ VoteTable(Device &                      device,
           ComponentFeatures *           table,
           UpdateCounter                 votes,
           const ComponentOrder<Index> & order,
-          const RunGroups &             groups = {})
+          const RunGroups &             groups = {},
+          bool                          wholeInChunks = false)
 {
   const unsigned tableBlocks = BlocksFor(static_cast<std::int64_t>(entries), BlockThreads);
   if constexpr (S::Merge == FeatureMerge::OnTheFly)
@@ -149,6 +186,30 @@ VoteTable(Device &                      device,
       frame.fullMask ? launch(CountPrecedingPairsKernel<Index, !Votes::WholeSingleUnits, true>)
                      : launch(CountPrecedingPairsKernel<Index, !Votes::WholeSingleUnits, false>);
     }
+    if (StoresWhole<Votes>(frame, order) && wholeInChunks)
+    {
+      // Only the components crossing a chunk boundary are merged; the
+      // votes store the others whole (WholeComponents.cuh).
+      const unsigned boundaryBlocks = BlocksFor(static_cast<std::int64_t>(l.units.count) / WarpSize + 1, BlockThreads);
+      device.Launch("crossing entries kernel",
+                    boundaryBlocks,
+                    BlockThreads,
+                    PrepareCrossingEntriesKernel<Index>,
+                    l.units,
+                    order.label,
+                    entryRoot,
+                    frame.geometry,
+                    table);
+      LaunchVotes<Index, Votes>(device, frame, l, voteKey, table, votes, order, groups, true);
+      device.Launch("crossing entries finalizing kernel",
+                    boundaryBlocks,
+                    BlockThreads,
+                    FinalizeCrossingEntriesKernel<Index>,
+                    l.units.count,
+                    order.label,
+                    table);
+      return;
+    }
     device.Launch("feature table kernel",
                   BlocksFor(static_cast<std::int64_t>(entries), PrepareThreads),
                   PrepareThreads,
@@ -181,7 +242,9 @@ public:
 
   /** order: the units in component order (ComponentOrder.cuh), or null;
    *  groups: where the votes write the runs grouped by component
-   *  (OutputStage::GroupRunsInVotes), or empty. */
+   *  (OutputStage::GroupRunsInVotes), or empty; wholeInChunks: with order,
+   *  the votes store the components of a chunk whole where the strategy's
+   *  votes can (WholeComponents.cuh). */
   template <class Index, class S>
   void
   Build(Device &                      device,
@@ -190,7 +253,8 @@ public:
         const Components<Index> &     c,
         const UpdateCounts<Device> &  counts,
         const ComponentOrder<Index> & order,
-        const RunGroups &             groups = {})
+        const RunGroups &             groups = {},
+        bool                          wholeInChunks = false)
   {
     m_Entries = static_cast<std::size_t>(c.count);
     m_Device = nullptr;
@@ -199,7 +263,8 @@ public:
       return;
     }
     m_Device = Reserve<ComponentFeatures>(m_Table, c.count, "the feature table");
-    VoteTable<Index, S>(device, frame, l, c.count, c.rootOf, c.label, m_Device, counts.Votes(), order, groups);
+    VoteTable<Index, S>(
+      device, frame, l, c.count, c.rootOf, c.label, m_Device, counts.Votes(), order, groups, wholeInChunks);
   }
 
   void

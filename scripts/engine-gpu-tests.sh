@@ -29,6 +29,6 @@ tail -n 1 "$L/devmem.log"
 timeout 45 compute-sanitizer --tool memcheck --error-exitcode 3 "$G/test/gpu/ccaCudaBackendTest" --quick > "$L/memcheck.log" 2>&1
 echo "memcheck rc=$? at $SECONDS s"
 grep -E "^total|ERROR SUMMARY" "$L/memcheck.log"
-timeout 100 compute-sanitizer --tool racecheck --error-exitcode 3 "$G/test/gpu/ccaCudaBackendTest" --quick --cases 4 --algorithm Default > "$L/racecheck.log" 2>&1
+timeout 160 compute-sanitizer --tool racecheck --error-exitcode 3 "$G/test/gpu/ccaCudaBackendTest" --quick --cases 4 --algorithm Default > "$L/racecheck.log" 2>&1
 echo "racecheck rc=$? at $SECONDS s"
 grep -E "^total|RACECHECK SUMMARY" "$L/racecheck.log"

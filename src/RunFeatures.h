@@ -196,14 +196,21 @@ MergeFeatures(ComponentFeatures & a, const ComponentFeatures & b)
 
 /** Turns accumulated neighbour-pair counts into ITK's intercept counts: each
  *  pixel has 2^|v| steps of class v; each internal pair removes two of them. */
+CCA_HOST_DEVICE std::int64_t
+                FinalizedIntercept(int slot, std::int64_t pixelCount, std::int64_t pairs)
+{
+  const int mask = slot + 1;
+  const int bits = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1);
+  return pixelCount * (std::int64_t{ 1 } << bits) - 2 * pairs;
+}
+
+/** FinalizedIntercept for every slot of f. */
 CCA_HOST_DEVICE void
 FinalizeIntercepts(ComponentFeatures & f)
 {
   for (int slot = 0; slot < NumberOfInterceptSlots; ++slot)
   {
-    const int mask = slot + 1;
-    const int bits = (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1);
-    f.interceptCounts[slot] = f.pixelCount * (std::int64_t{ 1 } << bits) - 2 * f.interceptCounts[slot];
+    f.interceptCounts[slot] = FinalizedIntercept(slot, f.pixelCount, f.interceptCounts[slot]);
   }
 }
 

@@ -553,7 +553,9 @@ RowBitLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & t
 
 /** Feature tables whose votes take the units in component order always or
  *  never (cuda/ComponentOrder.cuh): with the runs, whose grouping then
- *  shares the sort, or without; with a selection, which sorts again. */
+ *  shares the sort, or without; with a selection, which sorts again; in
+ *  component order with the components of a warp's chunk stored whole or
+ *  merged. */
 void
 VoteOrderChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
 {
@@ -582,14 +584,20 @@ VoteOrderChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
       options.selection.minimumPixels = 2;
       options.selection.orderBySize = pick(2) == 0;
     }
+    // In component order, the components of a warp's chunk stored whole by
+    // the votes, or every entry merged (cuda/WholeComponents.cuh).
+    const bool whole = (i / 2) % 2 == 0;
     cca::cuda::SetVoteOrder(use);
+    cca::cuda::SetWholeComponents(whole ? cca::cuda::WholeComponentsUse::Always : cca::cuda::WholeComponentsUse::Never);
     Check(engine,
           Plain(mask),
           options,
-          std::string("votes in ") + (use == cca::cuda::VoteOrderUse::Always ? "component" : "raster") +
-            " order seed=" + std::to_string(caseSeed),
+          std::string("votes in ") + (use == cca::cuda::VoteOrderUse::Always ? "component" : "raster") + " order" +
+            (use == cca::cuda::VoteOrderUse::Always ? (whole ? ", whole components" : ", merged components") : "") +
+            " seed=" + std::to_string(caseSeed),
           tally);
     cca::cuda::SetVoteOrder(cca::cuda::VoteOrderUse::Automatic);
+    cca::cuda::SetWholeComponents(cca::cuda::WholeComponentsUse::Automatic);
   }
 }
 

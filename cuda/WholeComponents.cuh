@@ -1,0 +1,231 @@
+// The dense table's components written whole by the feature votes. In
+// component order (ComponentOrder.cuh) a component's runs are contiguous,
+// and the votes take them 32 at a time, a chunk a warp. A component whose
+// runs all lie in one chunk (at g = 1 nearly all of them: the one-run
+// components and most small ones) is complete once that warp has folded
+// its votes: the warp finishes its record (the intercepts from the pair
+// counts) and stores it, with plain stores, into a contiguous stretch of
+// the table. Only a component that crosses a chunk boundary (at most one a
+// boundary) gets a seeded entry before the votes, their atomic merges, and
+// its intercepts after them. Before, every entry was written before the
+// votes (one-run components finished, the others seeded), the others
+// merged atomically and finished in a pass over the whole table.
+#ifndef cca_cuda_WholeComponents_cuh
+#define cca_cuda_WholeComponents_cuh
+
+#include "DependentLaunch.cuh"
+#include "DeviceGeometry.cuh"
+#include "RunDetection.cuh"
+#include "RunFeatures.h"
+
+#include "cca/Types.h"
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace cca
+{
+namespace cuda
+{
+
+/** Records a warp stages at a time: 16 of 216 bytes a warp, 27 KiB a block
+ *  of 8 warps, within the static shared memory of a block. */
+constexpr int StagedRecords = 16;
+constexpr int RecordWords = static_cast<int>(sizeof(ComponentFeatures) / 8);
+static_assert(sizeof(ComponentFeatures) % 8 == 0, "records are copied as 64-bit words");
+static_assert(RecordWords <= WarpSize, "a warp stores a record in one store");
+
+/** A cleared entry for the votes of a component whose first run (its root)
+ *  lies in row (y, z): seeded with the minima that run determines, which
+ *  no vote merges (AtomicMergeFeatures). */
+__device__ __forceinline__ void
+SeedEntry(std::int32_t y, std::int32_t z, bool planar, ComponentFeatures & f)
+{
+  detail::ClearFeatures(f);
+  f.boundingBoxMin[2] = z;
+  if (planar)
+  {
+    f.boundingBoxMin[1] = y;
+    f.boundingBoxMax[2] = 0;
+  }
+}
+
+/** The component that crosses the boundary before chunk k (k >= 1, runs
+ *  32 k - 1 and 32 k in component order) and crosses no earlier one, or
+ *  false. Each crossing component is found at exactly one boundary. */
+template <class Index>
+__device__ __forceinline__ bool
+FirstCrossing(const Index * __restrict__ sortedLabel, std::int64_t k, Index & component)
+{
+  const std::int64_t p = k * WarpSize;
+  component = sortedLabel[p];
+  // Runs of one component are contiguous: it crosses boundary k - 1 too
+  // exactly when the last run before that boundary is its own.
+  return sortedLabel[p - 1] == component && (k == 1 || sortedLabel[p - WarpSize - 1] != component);
+}
+
+/** Word w of the entry SeedEntry(y, z, planar) writes: zero but for the
+ *  bounding box's six 32-bit bounds, minima then maxima. */
+__device__ __forceinline__ std::uint64_t
+                           SeedWord(int w, std::int32_t y, std::int32_t z, bool planar)
+{
+  static_assert(offsetof(ComponentFeatures, boundingBoxMax) == offsetof(ComponentFeatures, boundingBoxMin) + 12,
+                "the bounds are six consecutive 32-bit values");
+  constexpr int firstBound = static_cast<int>(offsetof(ComponentFeatures, boundingBoxMin) / 4);
+  // Bound u: min x, y, z, max x, y, z (selected, not indexed: no local array).
+  const auto bound = [&](int u) -> std::int32_t {
+    return u == 0             ? INT32_MAX
+           : u == 1           ? (planar ? y : INT32_MAX)
+           : u == 2           ? z
+           : u == 3 || u == 4 ? -1
+           : u == 5           ? (planar ? 0 : -1)
+                              : 0;
+  };
+  std::uint64_t word = 0;
+  for (int half = 0; half < 2; ++half)
+  {
+    const auto v = static_cast<std::uint32_t>(bound(2 * w + half - firstBound));
+    word |= static_cast<std::uint64_t>(v) << (32 * half); // little endian: the lower address first
+  }
+  return word;
+}
+
+/** For each chunk boundary k >= 1 (one lane each, whole warps together):
+ *  visit(c, source) for the component c that first crosses it, called by
+ *  every lane of the warp for each such c in turn, source the lane that
+ *  found it, so that the warp handles the entry together. */
+template <class Index, class Visit>
+__device__ __forceinline__ void
+ForEachCrossingComponent(Index count, const Index * __restrict__ sortedLabel, Visit && visit)
+{
+  const std::int64_t chunks = (static_cast<std::int64_t>(count) + WarpSize - 1) / WarpSize;
+  for (std::int64_t base = 1 + GlobalWarp() * WarpSize; base < chunks; base += WarpCount() * WarpSize)
+  {
+    const std::int64_t k = base + LaneId();
+    Index              c = 0;
+    const bool         crossing = k < chunks && FirstCrossing(sortedLabel, k, c);
+    for (unsigned pending = __ballot_sync(FullWarp, crossing); pending != 0; pending &= pending - 1)
+    {
+      const int source = __ffs(pending) - 1;
+      visit(__shfl_sync(FullWarp, c, source), source);
+    }
+  }
+}
+
+/** Seeds the entries of the components that cross a chunk boundary (their
+ *  root rootOf[c]); the votes store every other entry whole. A warp
+ *  stores each seeded entry in one store of its 27 words. */
+template <class Index>
+__global__ void
+PrepareCrossingEntriesKernel(RunArrays<Index> runs,
+                             const Index * __restrict__ sortedLabel,
+                             const Index * __restrict__ rootOf,
+                             Geometry            geometry,
+                             ComponentFeatures * table)
+{
+  AwaitPrecedingKernel();
+  const bool planar = geometry.depth == 1;
+  const int  lane = static_cast<int>(LaneId());
+  ForEachCrossingComponent(runs.count, sortedLabel, [&](Index c, int source) {
+    std::int64_t r = 0;
+    if (lane == source)
+    {
+      r = runs.row[rootOf[c]];
+    }
+    r = __shfl_sync(FullWarp, r, source);
+    if (lane < RecordWords)
+    {
+      reinterpret_cast<std::uint64_t *>(table + c)[lane] = SeedWord(
+        lane, static_cast<std::int32_t>(r % geometry.height), static_cast<std::int32_t>(r / geometry.height), planar);
+    }
+  });
+}
+
+/** Turns the raw pair counts of the crossing components' entries into
+ *  ITK's intercept counts once every vote is in, a slot a lane. */
+template <class Index>
+__global__ void
+FinalizeCrossingEntriesKernel(Index count, const Index * __restrict__ sortedLabel, ComponentFeatures * table)
+{
+  AwaitPrecedingKernel();
+  const int lane = static_cast<int>(LaneId());
+  ForEachCrossingComponent(count, sortedLabel, [&](Index c, int) {
+    ComponentFeatures & entry = table[c];
+    if (lane < NumberOfInterceptSlots)
+    {
+      entry.interceptCounts[lane] = detail::FinalizedIntercept(lane, entry.pixelCount, entry.interceptCounts[lane]);
+    }
+  });
+}
+
+
+/** Where a warp's chunk of runs (in component order) stands: its complete
+ *  components are the labels first .. last (consecutive: every label has
+ *  runs, and they come in order), the chunk's first and last components
+ *  unless they cross its boundaries. */
+struct ChunkComponents
+{
+  std::int64_t first = 0;
+  std::int64_t last = -1;
+
+  /** Called by every lane: key, the lane's label (any for lanes past the
+   *  runs), before / after: whether the runs just before and after the
+   *  lane's in component order share it, lastLane: the chunk's last lane
+   *  with a run. */
+  template <class Index>
+  __device__ __forceinline__ static ChunkComponents
+  Of(Index key, bool before, bool after, int lastLane)
+  {
+    ChunkComponents c;
+    c.first = static_cast<std::int64_t>(__shfl_sync(FullWarp, key, 0)) + (__shfl_sync(FullWarp, before ? 1 : 0, 0));
+    c.last = static_cast<std::int64_t>(__shfl_sync(FullWarp, key, lastLane)) -
+             (__shfl_sync(FullWarp, after ? 1 : 0, lastLane));
+    return c;
+  }
+
+  __device__ __forceinline__ bool
+  Complete(std::int64_t key) const
+  {
+    return key >= first && key <= last;
+  }
+};
+
+/** Stores the chunk's complete components' finished records into table,
+ *  labels c.first .. c.last: each component's leader lane (holds, its
+ *  folded record f) puts it in the warp's staging area, and the warp
+ *  stores the stretch in whole 64-bit words, StagedRecords at a time (a
+ *  216-byte record stored by one lane would touch 27 sectors a store).
+ *  Called by every lane of the warp. */
+__device__ __forceinline__ void
+StoreCompleteComponents(const ChunkComponents &   c,
+                        bool                      holds,
+                        std::int64_t              key,
+                        const ComponentFeatures & f,
+                        std::uint64_t *           staging,
+                        ComponentFeatures *       table)
+{
+  const std::int64_t n = c.last - c.first + 1;
+  for (std::int64_t r = 0; r < n; r += StagedRecords)
+  {
+    const std::int64_t j = key - c.first - r;
+    if (holds && j >= 0 && j < StagedRecords)
+    {
+      std::memcpy(staging + j * RecordWords, &f, sizeof(f));
+    }
+    __syncwarp();
+    const int    words = static_cast<int>(n - r < StagedRecords ? n - r : StagedRecords) * RecordWords;
+    auto * const out = reinterpret_cast<std::uint64_t *>(table + c.first + r);
+    for (int w = static_cast<int>(LaneId()); w < words; w += WarpSize)
+    {
+      out[w] = staging[w];
+    }
+    __syncwarp();
+  }
+}
+
+} // namespace cuda
+} // namespace cca
+
+#endif
