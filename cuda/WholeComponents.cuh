@@ -10,6 +10,14 @@
 // its intercepts after them. Before, every entry was written before the
 // votes (one-run components finished, the others seeded), the others
 // merged atomically and finished in a pass over the whole table.
+//
+// With few components nearly every chunk holds one that crosses, and the
+// passes over every boundary cost more than those over the components: the
+// votes store whole components where components are at least 0.1 of the
+// runs (HostSequence::VotesStoreWholeComponents). H200, full table, g = 1,
+// summed, B N N B in one call: 8192^2 4-conn. 30.1 -> 32.0 Gpix/s, 8-conn.
+// 34.4 -> 35.4, 512^3 6-conn. 27.2 -> 27.8 Gvox/s, 26-conn. unchanged
+// (benchmark/results/h200-whole-components-in-chunks, call 3).
 #ifndef cca_cuda_WholeComponents_cuh
 #define cca_cuda_WholeComponents_cuh
 
@@ -160,7 +168,6 @@ FinalizeCrossingEntriesKernel(Index count, const Index * __restrict__ sortedLabe
   });
 }
 
-
 /** Where a warp's chunk of runs (in component order) stands: its complete
  *  components are the labels first .. last (consecutive: every label has
  *  runs, and they come in order), the chunk's first and last components
@@ -195,8 +202,9 @@ struct ChunkComponents
 /** Stores the chunk's complete components' finished records into table,
  *  labels c.first .. c.last: each component's leader lane (holds, its
  *  folded record f) puts it in the warp's staging area, and the warp
- *  stores the stretch in whole 64-bit words, StagedRecords at a time (a
- *  216-byte record stored by one lane would touch 27 sectors a store).
+ *  stores the stretch in whole 64-bit words, StagedRecords at a time
+ *  (leaders storing their own records would touch a sector a lane with
+ *  each store instruction).
  *  Called by every lane of the warp. */
 __device__ __forceinline__ void
 StoreCompleteComponents(const ChunkComponents &   c,
