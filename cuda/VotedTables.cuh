@@ -34,21 +34,13 @@ namespace cuda
 {
 
 /** Whether the vote policy Votes can store components whole
- *  (VoteStores::WholeInChunks): folded whole runs with every pair. */
+ *  (VoteStores::WholeInChunks): folded whole runs with every pair. Where
+ *  it cannot, a request for whole components takes the prepared table. */
 template <class Votes>
 constexpr bool
 PolicyStoresWhole()
 {
   return Votes::ConflictDetection && Votes::WholeSingleUnits && Votes::Pairs == PairVotes::All && !Votes::SplitUnits;
-}
-
-/** Whether the votes can store the components of a chunk whole here: the
- *  default algorithm, its units in component order with their labels. */
-template <class Votes, class Index>
-bool
-StoresWhole(const Frame & frame, const ComponentOrder<Index> & order)
-{
-  return PolicyStoresWhole<Votes>() && frame.options.algorithm == Algorithm::Default && order.label != nullptr;
 }
 
 /** AccumulateFeaturesKernel with the vote policy Votes on a resident grid:
@@ -93,7 +85,7 @@ LaunchVotes(Device &                      device,
   const bool slots = frame.options.algorithm == Algorithm::Default;
   if constexpr (PolicyStoresWhole<Votes>())
   {
-    if (wholeInChunks && StoresWhole<Votes>(frame, order))
+    if (wholeInChunks)
     {
       frame.options.countAtomicUpdates ? launch(AccumulateFeaturesKernel<Index,
                                                                          Votes,
@@ -122,7 +114,8 @@ LaunchVotes(Device &                      device,
 
 /** Fills table (entries entries, entryRoot[e] the root unit of entry e)
  *  with the features of strategy S, votes keyed by voteKey, the units
- *  taken in order (empty: raster order); wholeInChunks: DenseTable::Build's. */
+ *  taken in order (empty: raster order); wholeInChunks: DenseTable::Build's,
+ *  decided once by HostSequence::VotesStoreWholeComponents. */
 template <class Index, class S, class Device>
 void
 VoteTable(Device &                      device,
@@ -186,29 +179,33 @@ VoteTable(Device &                      device,
       frame.fullMask ? launch(CountPrecedingPairsKernel<Index, !Votes::WholeSingleUnits, true>)
                      : launch(CountPrecedingPairsKernel<Index, !Votes::WholeSingleUnits, false>);
     }
-    if (StoresWhole<Votes>(frame, order) && wholeInChunks)
+    if constexpr (PolicyStoresWhole<Votes>())
     {
-      // Only the components crossing a chunk boundary are merged; the
-      // votes store the others whole (WholeComponents.cuh).
-      const unsigned boundaryBlocks = BlocksFor(static_cast<std::int64_t>(l.units.count) / WarpSize + 1, BlockThreads);
-      device.Launch("crossing entries kernel",
-                    boundaryBlocks,
-                    BlockThreads,
-                    PrepareCrossingEntriesKernel<Index>,
-                    l.units,
-                    order.label,
-                    entryRoot,
-                    frame.geometry,
-                    table);
-      LaunchVotes<Index, Votes>(device, frame, l, voteKey, table, votes, order, groups, true);
-      device.Launch("crossing entries finalizing kernel",
-                    boundaryBlocks,
-                    BlockThreads,
-                    FinalizeCrossingEntriesKernel<Index>,
-                    l.units.count,
-                    order.label,
-                    table);
-      return;
+      if (wholeInChunks)
+      {
+        // Only the components crossing a chunk boundary are merged; the
+        // votes store the others whole (WholeComponents.cuh).
+        const unsigned boundaryBlocks =
+          BlocksFor(static_cast<std::int64_t>(l.units.count) / WarpSize + 1, BlockThreads);
+        device.Launch("crossing entries kernel",
+                      boundaryBlocks,
+                      BlockThreads,
+                      PrepareCrossingEntriesKernel<Index>,
+                      l.units,
+                      order.label,
+                      entryRoot,
+                      frame.geometry,
+                      table);
+        LaunchVotes<Index, Votes>(device, frame, l, voteKey, table, votes, order, groups, true);
+        device.Launch("crossing entries finalizing kernel",
+                      boundaryBlocks,
+                      BlockThreads,
+                      FinalizeCrossingEntriesKernel<Index>,
+                      l.units.count,
+                      order.label,
+                      table);
+        return;
+      }
     }
     device.Launch("feature table kernel",
                   BlocksFor(static_cast<std::int64_t>(entries), PrepareThreads),
@@ -242,9 +239,9 @@ public:
 
   /** order: the units in component order (ComponentOrder.cuh), or null;
    *  groups: where the votes write the runs grouped by component
-   *  (OutputStage::GroupRunsInVotes), or empty; wholeInChunks: with order,
-   *  the votes store the components of a chunk whole where the strategy's
-   *  votes can (WholeComponents.cuh). */
+   *  (OutputStage::GroupRunsInVotes), or empty; wholeInChunks: with
+   *  order's labels, the votes store the components of a chunk whole
+   *  where the strategy's votes can (WholeComponents.cuh). */
   template <class Index, class S>
   void
   Build(Device &                      device,

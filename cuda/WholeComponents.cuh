@@ -28,8 +28,6 @@
 
 #include "cca/Types.h"
 
-#include <climits>
-#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -74,28 +72,18 @@ FirstCrossing(const Index * __restrict__ sortedLabel, std::int64_t k, Index & co
   return sortedLabel[p - 1] == component && (k == 1 || sortedLabel[p - WarpSize - 1] != component);
 }
 
-/** Word w of the entry SeedEntry(y, z, planar) writes: zero but for the
- *  bounding box's six 32-bit bounds, minima then maxima. */
+/** Word w of record f, picked from its words in registers (a select a
+ *  word, not an indexed copy in local memory). */
 __device__ __forceinline__ std::uint64_t
-                           SeedWord(int w, std::int32_t y, std::int32_t z, bool planar)
+                           RecordWord(const ComponentFeatures & f, int w)
 {
-  static_assert(offsetof(ComponentFeatures, boundingBoxMax) == offsetof(ComponentFeatures, boundingBoxMin) + 12,
-                "the bounds are six consecutive 32-bit values");
-  constexpr int firstBound = static_cast<int>(offsetof(ComponentFeatures, boundingBoxMin) / 4);
-  // Bound u: min x, y, z, max x, y, z (selected, not indexed: no local array).
-  const auto bound = [&](int u) -> std::int32_t {
-    return u == 0             ? INT32_MAX
-           : u == 1           ? (planar ? y : INT32_MAX)
-           : u == 2           ? z
-           : u == 3 || u == 4 ? -1
-           : u == 5           ? (planar ? 0 : -1)
-                              : 0;
-  };
+  std::uint64_t words[RecordWords];
+  std::memcpy(words, &f, sizeof(f));
   std::uint64_t word = 0;
-  for (int half = 0; half < 2; ++half)
+#pragma unroll
+  for (int i = 0; i < RecordWords; ++i)
   {
-    const auto v = static_cast<std::uint32_t>(bound(2 * w + half - firstBound));
-    word |= static_cast<std::uint64_t>(v) << (32 * half); // little endian: the lower address first
+    word = i == w ? words[i] : word;
   }
   return word;
 }
@@ -143,10 +131,12 @@ PrepareCrossingEntriesKernel(RunArrays<Index> runs,
       r = runs.row[rootOf[c]];
     }
     r = __shfl_sync(FullWarp, r, source);
+    ComponentFeatures seed;
+    SeedEntry(
+      static_cast<std::int32_t>(r % geometry.height), static_cast<std::int32_t>(r / geometry.height), planar, seed);
     if (lane < RecordWords)
     {
-      reinterpret_cast<std::uint64_t *>(table + c)[lane] = SeedWord(
-        lane, static_cast<std::int32_t>(r % geometry.height), static_cast<std::int32_t>(r / geometry.height), planar);
+      reinterpret_cast<std::uint64_t *>(table + c)[lane] = RecordWord(seed, lane);
     }
   });
 }
