@@ -20,7 +20,7 @@
 //                      [--strip-labeling auto|always|never] [--no-dependent-launches]
 //                      [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never]
 //                      [--vote-order auto|always|never] [--whole-components auto|always|never]
-//                      [--full-pairs-after-labels] [--json FILE]
+//                      [--full-pairs-after-labels] [--run-end-index auto|never] [--json FILE]
 // --block-labeling: where labels only under full connectivity may take the
 // block labeling (cuda/BlockLabeling.cuh), when it does (auto: by the runs'
 // mean length, as users get it; always and never compare the two).
@@ -51,6 +51,10 @@
 // CountPrecedingPairsKernel), not by the union-find, to compare; with
 // --row-bit-links always the union-find then joins the runs from the rows'
 // bits.
+// --run-end-index: whether a byte mask's runs carry their end index, with
+// which the searches for a neighbour row's runs take one load
+// (cuda/RunNeighbours.cuh; auto: wherever rows have at most 65,536 pixels,
+// as users get it; never: binary searches, to compare).
 #include "RandomImages.h"
 #include "cca/Engine.h"
 
@@ -96,6 +100,7 @@ struct Settings : ccabench::ProtocolOptions
   bool                        dependentLaunches = true;     ///< --no-dependent-launches: false
   std::int64_t                linkFanIn = 0;                ///< --link-fan-in N (0: the default)
   std::string                 rowBitLinks = "auto";         ///< --row-bit-links auto|always|never
+  std::string                 runEndIndex = "auto";         ///< --run-end-index auto|never
   std::string                 voteOrder = "auto";           ///< --vote-order auto|always|never
   std::string                 wholeComponents = "auto";     ///< --whole-components auto|always|never
   bool                        fullPairsAfterLabels = false; ///< --full-pairs-after-labels
@@ -319,6 +324,7 @@ WriteJson(const std::string &              file,
       << ",\n  \"linkFanIn\": " << s.linkFanIn << ",\n  \"rowBitLinks\": \"" << s.rowBitLinks << "\""
       << ",\n  \"voteOrder\": \"" << s.voteOrder << "\""
       << ",\n  \"wholeComponents\": \"" << s.wholeComponents << "\""
+      << ",\n  \"runEndIndex\": \"" << s.runEndIndex << "\""
       << ",\n  \"fullPairsAfterLabels\": " << (s.fullPairsAfterLabels ? "true" : "false")
       << ",\n  \"linkBlockRows\": " << s.linkBlockRows
       << ",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false") << ",\n  \"kernelMs\": \""
@@ -398,7 +404,8 @@ const char * const Usage =
   " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--no-atomic-counts]"
   " [--block-labeling auto|always|never] [--strip-labeling auto|always|never] [--no-dependent-launches]"
   " [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never] [--vote-order auto|always|never]"
-  " [--whole-components auto|always|never] [--full-pairs-after-labels] [--json FILE]\n";
+  " [--whole-components auto|always|never] [--full-pairs-after-labels] [--run-end-index auto|never]"
+  " [--json FILE]\n";
 
 /** Parses the command line into s; returns 0 to go on, else the exit code. */
 /** Whether a value of --block-labeling, --strip-labeling, --row-bit-links,
@@ -454,6 +461,8 @@ Parse(int argc, char * argv[], Settings & s)
       s.linkFanIn = std::stoll(next());
     else if (arg == "--row-bit-links")
       s.rowBitLinks = next();
+    else if (arg == "--run-end-index")
+      s.runEndIndex = next();
     else if (arg == "--vote-order")
       s.voteOrder = next();
     else if (arg == "--whole-components")
@@ -532,15 +541,17 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--vote-order must be auto, always or never";
   else if (!IsChoice(s.wholeComponents))
     problem = "--whole-components must be auto, always or never";
+  else if (s.runEndIndex != "auto" && s.runEndIndex != "never")
+    problem = "--run-end-index must be auto or never";
   else if (s.linkBlockRows < 0)
     problem = "--link-block-rows must be 0 (the default) or more";
 #ifndef CCA_HAVE_CUDA
   else if (s.blockLabeling != "auto" || s.stripLabeling != "auto" || !s.dependentLaunches || s.linkFanIn != 0 ||
            s.rowBitLinks != "auto" || s.linkBlockRows != 0 || s.voteOrder != "auto" || s.wholeComponents != "auto" ||
-           s.fullPairsAfterLabels)
+           s.fullPairsAfterLabels || s.runEndIndex != "auto")
     problem = "--block-labeling, --strip-labeling, --no-dependent-launches, --link-fan-in, --link-block-rows, "
-              "--row-bit-links, --vote-order, --whole-components and --full-pairs-after-labels need a build with "
-              "the CUDA backend";
+              "--row-bit-links, --vote-order, --whole-components, --full-pairs-after-labels and --run-end-index "
+              "need a build with the CUDA backend";
 #endif
   if (!problem.empty())
   {
@@ -706,6 +717,8 @@ main(int argc, char * argv[])
   cca::cuda::SetVoteOrder(UseOf<cca::cuda::VoteOrderUse>(s.voteOrder));
   cca::cuda::SetWholeComponents(UseOf<cca::cuda::WholeComponentsUse>(s.wholeComponents));
   cca::cuda::SetFullPairsAfterLabels(s.fullPairsAfterLabels);
+  cca::cuda::SetRunEndIndex(s.runEndIndex == "never" ? cca::cuda::RunEndIndexUse::Never
+                                                     : cca::cuda::RunEndIndexUse::Automatic);
 #endif
   if (s.backend == "cuda" && !cca::Engine::CudaAvailable())
   {

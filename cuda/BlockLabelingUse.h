@@ -1,7 +1,8 @@
 // When the CUDA backend labels by blocks of pixels (BlockLabeling.cuh) or
 // by the runs of strips of two rows (StripLabeling.cuh) instead of runs,
-// when it joins runs from the rows' foreground bits, and when its feature
-// votes take the units in component order. Plain C++: the test hooks
+// when it joins runs from the rows' foreground bits, when its feature
+// votes take the units in component order, and when its runs carry an end
+// index for the searches of neighbour rows. Plain C++: the test hooks
 // (CudaBackendTesting.h) and the benchmarks name it too.
 #ifndef cca_cuda_BlockLabelingUse_h
 #define cca_cuda_BlockLabelingUse_h
@@ -58,6 +59,15 @@ enum class WholeComponentsUse
   Automatic, ///< where components are many among the runs (HostSequence.cuh)
   Always,    ///< wherever the votes take the units in component order
   Never      ///< every entry prepared, the votes merged into it
+};
+
+/** Whether the writer of a byte mask's runs leaves their end index, with
+ *  which the searches for a neighbour row's runs take one load instead of
+ *  a binary search (RunNeighbours.cuh; LabelStage::DetectUnits). */
+enum class RunEndIndexUse
+{
+  Automatic, ///< wherever the byte row scan writes the runs and rows have at most 65,536 pixels
+  Never      ///< the searches halve the rows' runs
 };
 
 } // namespace cuda

@@ -36,6 +36,7 @@ std::atomic<double>             lastSampledForegroundFraction{ -1.0 };
 std::atomic<std::int64_t>       numberingClimbingRuns{ -1 };
 std::atomic<std::int64_t>       linkFanIn{ 0 };
 std::atomic<RowBitLinksUse>     rowBitLinks{ RowBitLinksUse::Automatic };
+std::atomic<RunEndIndexUse>     runEndIndex{ RunEndIndexUse::Automatic };
 std::atomic<bool>               fullPairsAfterLabels{ false };
 std::atomic<VoteOrderUse>       voteOrder{ VoteOrderUse::Automatic };
 std::atomic<WholeComponentsUse> wholeComponents{ WholeComponentsUse::Automatic };
@@ -214,6 +215,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_Sequence->SetNumberingClimbingRuns(numberingClimbingRuns);
   m_Sequence->SetLinkFanIn(linkFanIn);
   m_Sequence->SetRowBitLinks(rowBitLinks);
+  m_Sequence->SetRunEndIndex(runEndIndex);
   m_Sequence->SetFullPairsAfterLabels(fullPairsAfterLabels);
   m_Sequence->SetVoteOrder(voteOrder);
   m_Sequence->SetWholeComponents(wholeComponents);
@@ -293,6 +295,12 @@ void
 SetRowBitLinks(RowBitLinksUse use)
 {
   rowBitLinks = use;
+}
+
+void
+SetRunEndIndex(RunEndIndexUse use)
+{
+  runEndIndex = use;
 }
 
 void

@@ -67,6 +67,13 @@ SetLinkFanIn(std::int64_t fanIn);
 void
 SetRowBitLinks(RowBitLinksUse use);
 
+/** Whether CUDA backends leave the end index of a byte mask's runs, with
+ *  which the searches for a neighbour row's runs take one load
+ *  (Automatic, the default) or halve the row's runs (Never;
+ *  cuda/RunNeighbours.cuh). Tests take both; benchmarks compare them. */
+void
+SetRunEndIndex(RunEndIndexUse use);
+
 /** Whether CUDA backends count the feature votes' stored pairs under full
  *  connectivity once the labels exist (CountPrecedingPairsKernel) instead
  *  of in the union-find (false, the default); with RowBitLinksUse::Always

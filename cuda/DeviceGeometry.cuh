@@ -38,6 +38,11 @@ struct RunArrays
   Index *        row;        ///< row of the run
   const Index *  rowOffsets; ///< rows + 1 entries: runs of row r are [rowOffsets[r], rowOffsets[r + 1])
   Index          count;
+  /** The runs' end index (RunNeighbours.cuh, RunEndWord), endWordsPerRow
+   *  words a row, where their writer left one; else null, and the searches
+   *  for a neighbour row's runs halve the row's runs. */
+  const std::uint32_t * endWords = nullptr;
+  std::int64_t          endWordsPerRow = 0;
 };
 
 __device__ __forceinline__ unsigned

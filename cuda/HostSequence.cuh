@@ -519,6 +519,14 @@ public:
     m_Labeling.SetRowBitLinks(use);
   }
 
+  /** Tests and benchmarks: whether the runs of byte masks get their end
+   *  index (LabelStage::SetRunEndIndex). */
+  void
+  SetRunEndIndex(RunEndIndexUse use)
+  {
+    m_Labeling.SetRunEndIndex(use);
+  }
+
   /** Tests and benchmarks: whether the feature votes take the units in
    *  component order (VotesInComponentOrder). */
   void

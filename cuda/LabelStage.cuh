@@ -332,6 +332,14 @@ public:
     m_RowBitLinks = use;
   }
 
+  /** Tests and benchmarks: whether the runs of byte masks that fit get
+   *  their end index (Automatic) or not (RunNeighbours.cuh). */
+  void
+  SetRunEndIndex(RunEndIndexUse use)
+  {
+    m_RunEndIndex = use;
+  }
+
   /** The runs to come are those of a strip image over rows
    *  (StripLabeling.cuh): runs of neighbour strips are joined only where
    *  their facing rows' pixels touch (StripRows.cuh). */
@@ -359,7 +367,8 @@ private:
     typename Device::Buffer end;
     typename Device::Buffer row;
     typename Device::Buffer parent;
-    typename Device::Buffer spans; ///< RowSpan per row, for rows of one run
+    typename Device::Buffer spans;    ///< RowSpan per row, for rows of one run
+    typename Device::Buffer endWords; ///< the runs' end index (RunNeighbours.cuh)
   };
 
   /** Masks (bytes, and every host mask that crossed the bus as bits) cut
@@ -539,6 +548,14 @@ private:
         {
           if (FitsByteRowScan(frame, static_cast<const T *>(image)))
           {
+            std::uint32_t * endWords = nullptr;
+            if (m_RunEndIndex != RunEndIndexUse::Never && g.width <= RunEndIndexMostWidth)
+            {
+              runs.endWordsPerRow = g.width / RunEndWordPixels;
+              endWords = Reserve<std::uint32_t>(
+                buffers.endWords, static_cast<std::size_t>(g.rows * runs.endWordsPerRow), "run end index");
+              runs.endWords = endWords;
+            }
             device.Launch("run writing kernel",
                           rowBlocks,
                           BlockThreads,
@@ -548,7 +565,8 @@ private:
                           ForegroundOf<T>(frame.options),
                           runs,
                           parent,
-                          spans);
+                          spans,
+                          endWords);
             return;
           }
         }
@@ -894,6 +912,7 @@ private:
   static constexpr double RowBitsFullPlaneDensity = 0.35;
   static constexpr double RowBitsFaceVolumeDensity = 0.45;
   RowBitLinksUse          m_RowBitLinks = RowBitLinksUse::Automatic;
+  RunEndIndexUse          m_RunEndIndex = RunEndIndexUse::Automatic;
   StripRows               m_StripRows{}; ///< SetStripRows
   typename Device::Buffer m_RunKeys;
   typename Device::Buffer m_UnitFeatures;

@@ -14,6 +14,7 @@
 
 #include "DeviceGeometry.cuh"
 #include "ForegroundTest.h"
+#include "RunNeighbours.cuh"
 
 #include <cstdint>
 #include <type_traits>
@@ -594,7 +595,12 @@ __launch_bounds__(BlockThreads) CountByteRunsKernel(const std::uint8_t * __restr
  *  without runs are skipped, and with spans (CountByteRunsKernel's, or
  *  null) a row of one run is written from its span: the all-foreground
  *  images' rows, and a sparse mask's rows that cross no object or one,
- *  are not read again. */
+ *  are not read again. Where endWords is not null, each lane also leaves
+ *  the run end index's word of its 16 pixels (RunEndWord: its ends and the
+ *  count before them are the scan's own), so that the searches for a
+ *  neighbour row's runs take one load (RunNeighbours.cuh). */
+static_assert(LanePixels == RunEndWordPixels, "a lane of the byte row scan leaves one word of the run end index");
+
 template <class Index>
 __global__ void
 __launch_bounds__(BlockThreads) WriteByteRunsKernel(const std::uint8_t * __restrict__ image,
@@ -602,16 +608,18 @@ __launch_bounds__(BlockThreads) WriteByteRunsKernel(const std::uint8_t * __restr
                                                     ForegroundTest<std::uint8_t> test,
                                                     RunArrays<Index>             runs,
                                                     Index * __restrict__ parent,
-                                                    const RowSpan * __restrict__ spans)
+                                                    const RowSpan * __restrict__ spans,
+                                                    std::uint32_t * __restrict__ endWords)
 {
   AwaitPrecedingKernel();
   // At most one start and one end every two pixels of a stretch.
-  constexpr int  MostPerStretch = static_cast<int>(StretchPixels / 2);
-  __shared__ int stagedStarts[WarpsPerBlock][MostPerStretch];
-  __shared__ int stagedEnds[WarpsPerBlock][MostPerStretch];
-  int *          starts = stagedStarts[threadIdx.x / WarpSize];
-  int *          ends = stagedEnds[threadIdx.x / WarpSize];
-  const int      lane = static_cast<int>(LaneId());
+  constexpr int      MostPerStretch = static_cast<int>(StretchPixels / 2);
+  __shared__ int     stagedStarts[WarpsPerBlock][MostPerStretch];
+  __shared__ int     stagedEnds[WarpsPerBlock][MostPerStretch];
+  int *              starts = stagedStarts[threadIdx.x / WarpSize];
+  int *              ends = stagedEnds[threadIdx.x / WarpSize];
+  const int          lane = static_cast<int>(LaneId());
+  const std::int64_t wordsPerRow = geometry.width / RunEndWordPixels;
   for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
   {
     const Index first = runs.rowOffsets[r];
@@ -619,12 +627,24 @@ __launch_bounds__(BlockThreads) WriteByteRunsKernel(const std::uint8_t * __restr
     if (runsOfRow == 0 || (runsOfRow == 1 && spans != nullptr)) // the same for the whole warp
     {
       // No run, or one whose span the count kept: the row is not read again.
+      const RowSpan span = runsOfRow == 1 ? spans[r] : RowSpan{ 0, 0 };
       if (runsOfRow == 1 && lane == 0)
       {
-        runs.x[first] = spans[r].x;
-        runs.end[first] = spans[r].end;
+        runs.x[first] = span.x;
+        runs.end[first] = span.end;
         runs.row[first] = static_cast<Index>(r);
         parent[first] = first;
+      }
+      if (endWords != nullptr)
+      {
+        for (std::int64_t w = lane; w < wordsPerRow; w += WarpSize)
+        {
+          const std::int64_t x = w * RunEndWordPixels;
+          const bool         one = runsOfRow == 1;
+          endWords[r * wordsPerRow + w] =
+            RunEndWord(one && span.end >= x && span.end < x + RunEndWordPixels ? 1u << (span.end - x) : 0u,
+                       one && span.end < x ? 1u : 0u);
+        }
       }
       continue;
     }
@@ -641,6 +661,11 @@ __launch_bounds__(BlockThreads) WriteByteRunsKernel(const std::uint8_t * __restr
           static_cast<int>(__shfl_sync(FullWarp, l.startsBefore + __popc(l.starts), WarpSize - 1) - startsBase);
         const int endCount =
           static_cast<int>(__shfl_sync(FullWarp, l.endsBefore + __popc(l.ends), WarpSize - 1) - endsBase);
+        if (endWords != nullptr && l.x < geometry.width)
+        {
+          endWords[r * wordsPerRow + l.x / RunEndWordPixels] =
+            RunEndWord(l.ends, static_cast<std::uint32_t>(l.endsBefore));
+        }
         int k = static_cast<int>(l.startsBefore - startsBase);
         for (unsigned bits = l.starts; bits != 0; bits &= bits - 1)
         {

@@ -1,6 +1,21 @@
 // Finding the runs of a neighbour row that touch a run: the runs of a row are
-// sorted by x and disjoint, so their ends increase and a binary search finds
-// the first candidate; the rest follow contiguously.
+// sorted by x and disjoint, so their ends increase, and the first candidate
+// is the count of the row's runs that end at or before the range; the rest
+// follow contiguously. Where the runs' writer left their end index (a word
+// for each 16 pixels of a row: which of them end a run, and how many runs
+// of the row end before them), that count is one load and a popcount;
+// elsewhere a binary search of the row's run ends finds it, 7-8 dependent
+// loads in a row of about 100 runs.
+//
+// The byte row scan writes the index beside the runs (WriteByteRunsKernel;
+// 4 bytes for 16 pixels). H200, one binary, the index against the binary
+// searches, full table, g = 1, summed, V A A V in one call
+// (benchmark/results/h200-row-split call 3): 8192^2 4-conn. 31.35 / 31.25
+// -> 32.61 / 32.42 Gpix/s, 8-conn. 35.4 -> 35.6-35.7, 512^3 6-conn. 27.6 /
+// 27.7 -> 29.0 / 29.0 Gvox/s, 26-conn. 35.1 / 35.3 -> 37.5 / 37.5; g = 4
+// within the spread, 26-conn. 88.0 / 88.7 -> 90.6 / 89.7. ncu at 512^3
+// 6-conn. d = 0.3: the union-find 1,519 -> 1,395 us, the face pairs' pass
+// 1,113 -> 900 us.
 #ifndef cca_cuda_RunNeighbours_cuh
 #define cca_cuda_RunNeighbours_cuh
 
@@ -84,6 +99,46 @@ HalveRunSearch(const RunArrays<Index> & runs, std::int32_t lo, Index & first, In
   }
 }
 
+/** Pixels a word of the run end index covers. */
+constexpr int RunEndWordPixels = 16;
+
+/** Rows of at most this many pixels get a run end index: a word's count of
+ *  the runs ending before its pixels (at most half the row's pixels) fits
+ *  its 16 high bits. */
+constexpr std::int64_t RunEndIndexMostWidth = 65536;
+
+/** The run end index's word for the 16 pixels from x (x % 16 == 0) of a
+ *  row: bit j where a run ends just before pixel x + j (its end, one past
+ *  its last pixel, is x + j), and in the high half the count of the row's
+ *  runs whose end is before x. */
+__device__ __forceinline__ std::uint32_t
+                           RunEndWord(unsigned endBits, std::uint32_t endsBefore)
+{
+  return (endBits & 0xffffu) | (endsBefore << 16);
+}
+
+/** The first run of row q (its runs [first, rowEnd)) whose end is past lo,
+ *  from the run end index: first plus the runs that end at or before lo
+ *  (those before lo's word, and its bits up to lo). */
+template <class Index>
+__device__ __forceinline__ Index
+IndexedRunPast(const RunArrays<Index> & runs, std::int64_t q, std::int32_t lo, Index first, Index rowEnd)
+{
+  if (lo < 0)
+  {
+    return first;
+  }
+  const auto         pixel = static_cast<std::uint32_t>(lo);
+  const std::int64_t w = pixel / RunEndWordPixels;
+  if (w >= runs.endWordsPerRow)
+  {
+    return rowEnd;
+  }
+  const std::uint32_t word = runs.endWords[q * runs.endWordsPerRow + w];
+  const unsigned      upToLo = (2u << (pixel % RunEndWordPixels)) - 1u;
+  return first + static_cast<Index>((word >> 16) + static_cast<std::uint32_t>(__popc(word & upToLo)));
+}
+
 /** Calls visit(b) for the runs from first on, before rowEnd, that start
  *  before hi. */
 template <class Index, class Visit>
@@ -104,17 +159,25 @@ ForEachRunInRange(const RunArrays<Index> & runs, std::int64_t q, std::int32_t lo
 {
   Index       first = runs.rowOffsets[q];
   const Index rowEnd = runs.rowOffsets[q + 1];
-  Index       last = rowEnd;
-  while (first < last)
+  if (runs.endWords != nullptr)
   {
-    HalveRunSearch(runs, lo, first, last);
+    first = IndexedRunPast(runs, q, lo, first, rowEnd);
+  }
+  else
+  {
+    Index last = rowEnd;
+    while (first < last)
+    {
+      HalveRunSearch(runs, lo, first, last);
+    }
   }
   VisitRunsBefore(runs, first, rowEnd, hi, visit);
 }
 
-/** ForEachRunInRange in the rows q[s] (q[s] < 0: none) at once: the binary
- *  searches advance together, a step in every row at a time, so that their
- *  loads are in flight together; then visit(s, b) row by row, in the order
+/** ForEachRunInRange in the rows q[s] (q[s] < 0: none) at once: without a
+ *  run end index the binary searches advance together, a step in every row
+ *  at a time, so that their loads are in flight together; then visit(s, b)
+ *  row by row, in the order
  *  of q (s is a constant in each unrolled visit: callers may index arrays
  *  of registers with it). */
 template <int Rows, class Index, class Visit>
@@ -134,6 +197,15 @@ ForEachRunInRanges(const RunArrays<Index> & runs,
     first[s] = q[s] >= 0 ? runs.rowOffsets[q[s]] : Index{ 0 };
     last[s] = q[s] >= 0 ? runs.rowOffsets[q[s] + 1] : Index{ 0 };
     rowEnd[s] = last[s];
+  }
+  if (runs.endWords != nullptr)
+  {
+#pragma unroll
+    for (int s = 0; s < Rows; ++s)
+    {
+      first[s] = q[s] >= 0 ? IndexedRunPast(runs, q[s], lo, first[s], rowEnd[s]) : first[s];
+      last[s] = first[s];
+    }
   }
   for (;;)
   {

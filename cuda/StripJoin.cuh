@@ -46,12 +46,20 @@ CoveringStripRootsKernel(RunArrays<Index> runs,
   {
     const std::int64_t s = StripRowOver(pixels, static_cast<std::int64_t>(runs.row[i]));
     const std::int32_t x = runs.x[i];
-    // The strip's runs cover its rows' pixels: the first that ends past x holds the run.
+    // The strip's runs cover its rows' pixels: the first that ends past x
+    // holds the run (from the strip runs' end index where they have one).
     Index first = strips.rowOffsets[s];
     Index last = strips.rowOffsets[s + 1];
-    while (first < last)
+    if (strips.endWords != nullptr)
     {
-      HalveRunSearch(strips, x, first, last);
+      first = IndexedRunPast(strips, s, x, first, last);
+    }
+    else
+    {
+      while (first < last)
+      {
+        HalveRunSearch(strips, x, first, last);
+      }
     }
     const Index root = stripParent[first];
     parent[i] = root;

@@ -512,8 +512,9 @@ LinkFanInChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
  *  bits (cuda/RowPairLinks.cuh) always or never, against the default
  *  choice (labels only, short runs, by density): planes and volumes of
  *  short and long runs at densities around both thresholds, both
- *  connectivities, labels only or with the runs and the table; the labels
- *  and features must be the CPU's. */
+ *  connectivities, labels only or with the runs and the table; the runs'
+ *  neighbours found through their end index or by binary searches; the
+ *  labels and features must be the CPU's. */
 void
 RowBitLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
 {
@@ -540,14 +541,19 @@ RowBitLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & t
     options.computeRuns = !labelsOnly && pick(2) == 0;
     options.computeFeatures = !labelsOnly;
     options.labelImageType = pick(2) == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
+    // The runs' end index for the searches of neighbour rows, or binary
+    // searches of the rows' runs (cuda/RunNeighbours.cuh).
+    const bool endIndex = (i / 2) % 2 == 0;
     cca::cuda::SetRowBitLinks(use);
+    cca::cuda::SetRunEndIndex(endIndex ? cca::cuda::RunEndIndexUse::Automatic : cca::cuda::RunEndIndexUse::Never);
     Check(engine,
           Plain(mask),
           options,
           std::string("row-bit links ") + (use == cca::cuda::RowBitLinksUse::Always ? "always" : "never") +
-            " seed=" + std::to_string(caseSeed),
+            (endIndex ? ", run end index" : ", run searches") + " seed=" + std::to_string(caseSeed),
           tally);
     cca::cuda::SetRowBitLinks(cca::cuda::RowBitLinksUse::Automatic);
+    cca::cuda::SetRunEndIndex(cca::cuda::RunEndIndexUse::Automatic);
   }
 }
 

@@ -198,18 +198,20 @@ VoteOrderOf(std::uint32_t caseSeed)
   return uses[caseSeed % 3];
 }
 
-/** The votes' order for a case (VoteOrderOf) and, in component order,
- *  whether they store the components of a warp's chunk whole (always,
- *  never, or where components are many among the runs:
- *  cuda/WholeComponents.cuh), from its seed alone. */
+/** The votes' order for a case (VoteOrderOf), in component order whether
+ *  they store the components of a warp's chunk whole (always, never, or
+ *  where components are many among the runs: cuda/WholeComponents.cuh),
+ *  and whether a byte mask's runs carry their end index for the searches
+ *  of neighbour rows (cuda/RunNeighbours.cuh), from its seed alone. */
 void
-SetVoteChoices(Sequence & sequence, std::uint32_t caseSeed)
+SetSeededChoices(Sequence & sequence, std::uint32_t caseSeed)
 {
   const WholeComponentsUse uses[] = { WholeComponentsUse::Always,
                                       WholeComponentsUse::Never,
                                       WholeComponentsUse::Automatic };
   sequence.SetVoteOrder(VoteOrderOf(caseSeed));
   sequence.SetWholeComponents(uses[(caseSeed / 3) % 3]);
+  sequence.SetRunEndIndex((caseSeed / 9) % 2 == 0 ? RunEndIndexUse::Automatic : RunEndIndexUse::Never);
 }
 
 /** cases random cases, case k seeded with seed + k: check(caseSeed, pick)
@@ -306,7 +308,7 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
     emulator.sequence.SetLinkFanIn(pick(2) != 0 ? 2 + pick(4) : 0);
     emulator.sequence.SetRowBitLinks(pick(2) != 0 ? cudaemulated::RowBitLinksUse::Always
                                                   : cudaemulated::RowBitLinksUse::Automatic);
-    SetVoteChoices(emulator.sequence, caseSeed);
+    SetSeededChoices(emulator.sequence, caseSeed);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, granularity, caseSeed * 7919u);
     // The numbering's climbs from several runs a thread, which by default
     // only images of millions of runs take (NumberComponentsKernel).
@@ -425,7 +427,7 @@ ByteLabelImageSuite(int cases, std::uint32_t seed)
     emulator.sequence.SetLinkFanIn(pick(2) != 0 ? 2 + pick(4) : 0);
     emulator.sequence.SetRowBitLinks(pick(2) != 0 ? cudaemulated::RowBitLinksUse::Always
                                                   : cudaemulated::RowBitLinksUse::Automatic);
-    SetVoteChoices(emulator.sequence, caseSeed);
+    SetSeededChoices(emulator.sequence, caseSeed);
     return ByteLabelImageCase(engine, emulator, c, pick, 2, 6, [&] {
       return RandomBlockImage(
         c.size[0], c.size[1], c.size[2], density, large ? 1 : 1 + pick(4), caseSeed * 2654435761u);
@@ -453,7 +455,7 @@ WideRowSuite(int cases, std::uint32_t seed)
     c.size[2] = c.dimension == 3 ? 1 + pick(2) : 1;
     const int granularities[] = { 1, 16, 128, 1024 };
     const int granularity = granularities[pick(4)];
-    SetVoteChoices(emulator.sequence, caseSeed);
+    SetSeededChoices(emulator.sequence, caseSeed);
     return ByteLabelImageCase(engine, emulator, c, pick, 3, 64, [&] {
       return RandomBlockImage(c.size[0], c.size[1], c.size[2], pick(11) / 10.0, granularity, caseSeed * 2246822519u);
     });
@@ -511,7 +513,7 @@ PrecedingPairsSuite(int cases, std::uint32_t seed)
     c.size[2] = c.dimension == 3 ? (wide ? 2 : 1 + pick(8)) : 1;
     emulator.sequence.SetBlockRows(pick(2) != 0 ? 1 + pick(4) : 0);
     emulator.sequence.SetLinkFanIn(pick(2) != 0 ? 2 + pick(3) : 0);
-    SetVoteChoices(emulator.sequence, caseSeed);
+    SetSeededChoices(emulator.sequence, caseSeed);
     const double density = first ? 1.0 : wide ? 0.8 + pick(3) / 10.0 : pick(11) / 10.0;
     const int    granularity = wide ? 8192 : 1 + pick(4);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, granularity, caseSeed * 83492791u);
@@ -566,7 +568,7 @@ VoteOrderSuite(int cases, std::uint32_t seed)
     c.size[0] = 1 + pick(90);
     c.size[1] = 1 + pick(c.dimension == 2 ? 60 : 12);
     c.size[2] = c.dimension == 3 ? 1 + pick(8) : 1;
-    SetVoteChoices(emulator.sequence, caseSeed);
+    SetSeededChoices(emulator.sequence, caseSeed);
     Options options = OptionsFor(Algorithm::Default, pick(2) != 0);
     options.computeRuns = pick(4) != 0;
     if (pick(4) != 0)
@@ -727,7 +729,7 @@ StripJoinSuite(int cases, std::uint32_t seed)
     emulator.sequence.SetStripLabeling(use == 0   ? cudaemulated::StripLabelingUse::Never
                                        : use == 1 ? cudaemulated::StripLabelingUse::Automatic
                                                   : cudaemulated::StripLabelingUse::Always);
-    SetVoteChoices(emulator.sequence, caseSeed);
+    SetSeededChoices(emulator.sequence, caseSeed);
     emulator.sequence.SetSlabBytes(pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, 1 + pick(2), caseSeed * 5237u);
     const auto run = BytesInPlaceOrBits(c, options, pick);
