@@ -208,9 +208,10 @@ AddSlicePairs(std::uint64_t packed, std::int64_t (&pairCounts)[NumberOfIntercept
  *  into rowTally where searchRow, those of the previous slice's rows into
  *  sliceTally where searchSlice (volumes). inComponent(b): whether run b
  *  touching it lies in its component. A volume's rows are searched
- *  together (ForEachRunInRanges), so that their binary searches' loads are
- *  in flight together. CountPrecedingPairsKernel searches every group; a
- *  vote (AddPrecedingPairs) only those whose stored counts did not fit. */
+ *  together (ForEachRunInRanges): a load each from the runs' end index, or
+ *  binary searches whose loads are in flight together.
+ *  CountPrecedingPairsKernel searches every group; a vote
+ *  (AddPrecedingPairs) only those whose stored counts did not fit. */
 template <class Index, class InComponent>
 __device__ __forceinline__ void
 SearchPrecedingPairs(const RunArrays<Index> & runs,
