@@ -471,6 +471,16 @@ enum class VoteStores
   WholeInChunks
 };
 
+/** Whether the vote policy Votes can store components whole
+ *  (VoteStores::WholeInChunks): folded whole runs with every pair. Where
+ *  it cannot, a request for whole components takes the prepared table. */
+template <class Votes>
+constexpr bool
+PolicyStoresWhole()
+{
+  return Votes::ConflictDetection && Votes::WholeSingleUnits && Votes::Pairs == PairVotes::All && !Votes::SplitUnits;
+}
+
 /** One lane per run (unit); whole warps iterate together because conflict
  *  detection needs all 32 lanes, and a warp none of whose runs votes moves
  *  on. Runs that are components by themselves are done (PrepareTableKernel
@@ -521,9 +531,7 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
   constexpr bool Counting = CountingV == UpdateCounting::On;
   constexpr bool Slots = Votes::ConflictDetection && HotFoldingV == HotFolding::WarpSlots;
   constexpr bool Whole = StoresV == VoteStores::WholeInChunks;
-  static_assert(!Whole || (Votes::ConflictDetection && Votes::WholeSingleUnits && Votes::Pairs == PairVotes::All &&
-                           !Votes::SplitUnits),
-                "whole components are folded runs with every pair");
+  static_assert(!Whole || PolicyStoresWhole<Votes>(), "whole components are folded runs with every pair");
   __shared__ std::uint64_t     staging[Whole ? WarpsPerBlock : 1][Whole ? StagedRecords * RecordWords : 1];
   __shared__ ComponentFeatures hot;
   __shared__ ComponentFeatures warpHot[Slots ? WarpsPerBlock : 1];

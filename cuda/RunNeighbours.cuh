@@ -139,6 +139,25 @@ IndexedRunPast(const RunArrays<Index> & runs, std::int64_t q, std::int32_t lo, I
   return first + static_cast<Index>((word >> 16) + static_cast<std::uint32_t>(__popc(word & upToLo)));
 }
 
+/** The first run of row q (its runs [first, rowEnd)) whose end is past
+ *  lo: from the run end index where the runs have one, else by halving the
+ *  row's runs. */
+template <class Index>
+__device__ __forceinline__ Index
+FirstRunPast(const RunArrays<Index> & runs, std::int64_t q, std::int32_t lo, Index first, Index rowEnd)
+{
+  if (runs.endWords != nullptr)
+  {
+    return IndexedRunPast(runs, q, lo, first, rowEnd);
+  }
+  Index last = rowEnd;
+  while (first < last)
+  {
+    HalveRunSearch(runs, lo, first, last);
+  }
+  return first;
+}
+
 /** Calls visit(b) for the runs from first on, before rowEnd, that start
  *  before hi. */
 template <class Index, class Visit>
@@ -157,29 +176,15 @@ template <class Index, class Visit>
 __device__ __forceinline__ void
 ForEachRunInRange(const RunArrays<Index> & runs, std::int64_t q, std::int32_t lo, std::int32_t hi, Visit && visit)
 {
-  Index       first = runs.rowOffsets[q];
   const Index rowEnd = runs.rowOffsets[q + 1];
-  if (runs.endWords != nullptr)
-  {
-    first = IndexedRunPast(runs, q, lo, first, rowEnd);
-  }
-  else
-  {
-    Index last = rowEnd;
-    while (first < last)
-    {
-      HalveRunSearch(runs, lo, first, last);
-    }
-  }
-  VisitRunsBefore(runs, first, rowEnd, hi, visit);
+  VisitRunsBefore(runs, FirstRunPast(runs, q, lo, runs.rowOffsets[q], rowEnd), rowEnd, hi, visit);
 }
 
 /** ForEachRunInRange in the rows q[s] (q[s] < 0: none) at once: without a
  *  run end index the binary searches advance together, a step in every row
  *  at a time, so that their loads are in flight together; then visit(s, b)
- *  row by row, in the order
- *  of q (s is a constant in each unrolled visit: callers may index arrays
- *  of registers with it). */
+ *  row by row, in the order of q (s is a constant in each unrolled visit:
+ *  callers may index arrays of registers with it). */
 template <int Rows, class Index, class Visit>
 __device__ __forceinline__ void
 ForEachRunInRanges(const RunArrays<Index> & runs,
@@ -200,6 +205,9 @@ ForEachRunInRanges(const RunArrays<Index> & runs,
   }
   if (runs.endWords != nullptr)
   {
+    // Found: the searches below then have nothing left to halve. (The
+    // searches as an else branch of their own made the pairs' pass of
+    // 26-connected volumes 39 registers instead of 32, ptxas.)
 #pragma unroll
     for (int s = 0; s < Rows; ++s)
     {

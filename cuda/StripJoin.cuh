@@ -46,22 +46,8 @@ CoveringStripRootsKernel(RunArrays<Index> runs,
   {
     const std::int64_t s = StripRowOver(pixels, static_cast<std::int64_t>(runs.row[i]));
     const std::int32_t x = runs.x[i];
-    // The strip's runs cover its rows' pixels: the first that ends past x
-    // holds the run (from the strip runs' end index where they have one).
-    Index first = strips.rowOffsets[s];
-    Index last = strips.rowOffsets[s + 1];
-    if (strips.endWords != nullptr)
-    {
-      first = IndexedRunPast(strips, s, x, first, last);
-    }
-    else
-    {
-      while (first < last)
-      {
-        HalveRunSearch(strips, x, first, last);
-      }
-    }
-    const Index root = stripParent[first];
+    // The strip's runs cover its rows' pixels: the first that ends past x holds the run.
+    const Index root = stripParent[FirstRunPast(strips, s, x, strips.rowOffsets[s], strips.rowOffsets[s + 1])];
     parent[i] = root;
     if (i < firstRun[root])
     {

@@ -33,16 +33,6 @@ namespace cca
 namespace cuda
 {
 
-/** Whether the vote policy Votes can store components whole
- *  (VoteStores::WholeInChunks): folded whole runs with every pair. Where
- *  it cannot, a request for whole components takes the prepared table. */
-template <class Votes>
-constexpr bool
-PolicyStoresWhole()
-{
-  return Votes::ConflictDetection && Votes::WholeSingleUnits && Votes::Pairs == PairVotes::All && !Votes::SplitUnits;
-}
-
 /** AccumulateFeaturesKernel with the vote policy Votes on a resident grid:
  *  each block folds many tiles' votes for its hot component before
  *  touching memory. order: the units in component order with their
