@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Registers, spills, stack and shared memory of chosen kernels, as ptxas
 # gives them for sm_90 with the engine's flags, in seconds: it compiles
-# only the explicit instantiations of SOURCE (default
-# scripts/kernel-resources/HotKernels.cu), not CudaBackend.cu's hundreds of
-# kernels (minutes). For trying a kernel's register budget before building
-# a benchmark. Needs nvcc only (no GPU). Usage:
+# only the kernels that SOURCE instantiates (default
+# scripts/kernel-resources/HotKernels.cu, by taking their addresses), not
+# CudaBackend.cu's hundreds of kernels (minutes). For trying a kernel's
+# register budget before building a benchmark. Needs nvcc only (no GPU).
+# Usage:
 #   scripts/kernel-resources.sh [SOURCE.cu ...]
 # NVCC (default: nvcc on PATH, else /usr/local/cuda/bin/nvcc) and ARCH
 # (default 90) may be set in the environment. Prints one line a kernel:

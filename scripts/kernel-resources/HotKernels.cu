@@ -17,40 +17,22 @@ namespace cuda
 using DefaultMaskVotes =
   VotePolicy<VoteFolding::ConflictDetection, SingleUnitComponents::WrittenWhole, UnitSpan::WholeRuns, PairVotes::All>;
 
-#define CCA_VOTES_INSTANCE(Stores)                                                                               \
-  template __global__ void                                                                                       \
-  AccumulateFeaturesKernel<std::uint32_t, DefaultMaskVotes, UpdateCounting::Off, HotFolding::WarpSlots, Stores>( \
-    RunArrays<std::uint32_t>,                                                                                    \
-    const std::uint8_t *,                                                                                        \
-    const std::uint32_t *,                                                                                       \
-    Geometry,                                                                                                    \
-    detail::ImageFaces,                                                                                          \
-    ComponentFeatures *,                                                                                         \
-    UpdateCounter,                                                                                               \
-    bool,                                                                                                        \
-    ForegroundRows,                                                                                              \
-    const std::uint32_t *,                                                                                       \
-    PrecedingPairs,                                                                                              \
-    const std::uint32_t *,                                                                                       \
-    RunGroups);
-CCA_VOTES_INSTANCE(VoteStores::WholeInChunks)
-CCA_VOTES_INSTANCE(VoteStores::Merged)
-#undef CCA_VOTES_INSTANCE
-
-template __global__ void
-NumberComponentsKernel<std::uint32_t, 1>(std::uint32_t,
-                                         RootRanks<std::uint32_t>,
-                                         const std::uint32_t *,
-                                         std::uint32_t *,
-                                         std::uint32_t *,
-                                         std::uint32_t *);
-template __global__ void
-NumberComponentsKernel<std::uint32_t, NumberingClimbs>(std::uint32_t,
-                                                       RootRanks<std::uint32_t>,
-                                                       const std::uint32_t *,
-                                                       std::uint32_t *,
-                                                       std::uint32_t *,
-                                                       std::uint32_t *);
+// Taking a kernel's address instantiates it, without repeating its
+// parameter list here.
+const void * const HotKernels[] = {
+  reinterpret_cast<const void *>(&AccumulateFeaturesKernel<std::uint32_t,
+                                                           DefaultMaskVotes,
+                                                           UpdateCounting::Off,
+                                                           HotFolding::WarpSlots,
+                                                           VoteStores::WholeInChunks>),
+  reinterpret_cast<const void *>(&AccumulateFeaturesKernel<std::uint32_t,
+                                                           DefaultMaskVotes,
+                                                           UpdateCounting::Off,
+                                                           HotFolding::WarpSlots,
+                                                           VoteStores::Merged>),
+  reinterpret_cast<const void *>(&NumberComponentsKernel<std::uint32_t, 1>),
+  reinterpret_cast<const void *>(&NumberComponentsKernel<std::uint32_t, NumberingClimbs>),
+};
 
 } // namespace cuda
 } // namespace cca
