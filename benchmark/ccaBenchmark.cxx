@@ -20,6 +20,7 @@
 //                      [--strip-labeling auto|always|never] [--no-dependent-launches]
 //                      [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never]
 //                      [--vote-order auto|always|never] [--whole-components auto|always|never]
+//                      [--narrow-table auto|host|never]
 //                      [--full-pairs-after-labels] [--run-end-index auto|never] [--json FILE]
 // --block-labeling: where labels only under full connectivity may take the
 // block labeling (cuda/BlockLabeling.cuh), when it does (auto: by the runs'
@@ -46,6 +47,10 @@
 // components whose runs lie in one warp's chunk whole (cuda/WholeComponents.cuh;
 // auto: where components are many among the runs, as users get it; always
 // and never compare).
+// --narrow-table: whether the default algorithm's dense feature table holds
+// 32-bit counts, 160 bytes an entry instead of 216 (src/NarrowFeatures.h;
+// auto: widened on the device where components are few, else on the host,
+// as users get it; host: always widened on the host; never: wide entries).
 // --full-pairs-after-labels: under full connectivity the perimeter's pairs
 // counted once the labels exist (cuda/PrecedingPairs.cuh's
 // CountPrecedingPairsKernel), not by the union-find, to compare; with
@@ -103,6 +108,7 @@ struct Settings : ccabench::ProtocolOptions
   std::string                 runEndIndex = "auto";         ///< --run-end-index auto|never
   std::string                 voteOrder = "auto";           ///< --vote-order auto|always|never
   std::string                 wholeComponents = "auto";     ///< --whole-components auto|always|never
+  std::string                 narrowTable = "auto";         ///< --narrow-table auto|host|never
   bool                        fullPairsAfterLabels = false; ///< --full-pairs-after-labels
   std::int64_t                linkBlockRows = 0;            ///< --link-block-rows N (0: the default)
   std::string                 backend = "cuda";
@@ -324,6 +330,7 @@ WriteJson(const std::string &              file,
       << ",\n  \"linkFanIn\": " << s.linkFanIn << ",\n  \"rowBitLinks\": \"" << s.rowBitLinks << "\""
       << ",\n  \"voteOrder\": \"" << s.voteOrder << "\""
       << ",\n  \"wholeComponents\": \"" << s.wholeComponents << "\""
+      << ",\n  \"narrowTable\": \"" << s.narrowTable << "\""
       << ",\n  \"runEndIndex\": \"" << s.runEndIndex << "\""
       << ",\n  \"fullPairsAfterLabels\": " << (s.fullPairsAfterLabels ? "true" : "false")
       << ",\n  \"linkBlockRows\": " << s.linkBlockRows
@@ -404,7 +411,8 @@ const char * const Usage =
   " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--no-atomic-counts]"
   " [--block-labeling auto|always|never] [--strip-labeling auto|always|never] [--no-dependent-launches]"
   " [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never] [--vote-order auto|always|never]"
-  " [--whole-components auto|always|never] [--full-pairs-after-labels] [--run-end-index auto|never]"
+  " [--whole-components auto|always|never] [--narrow-table auto|host|never] [--full-pairs-after-labels] "
+  "[--run-end-index auto|never]"
   " [--json FILE]\n";
 
 /** Parses the command line into s; returns 0 to go on, else the exit code. */
@@ -467,6 +475,8 @@ Parse(int argc, char * argv[], Settings & s)
       s.voteOrder = next();
     else if (arg == "--whole-components")
       s.wholeComponents = next();
+    else if (arg == "--narrow-table")
+      s.narrowTable = next();
     else if (arg == "--full-pairs-after-labels")
       s.fullPairsAfterLabels = true;
     else if (arg == "--link-block-rows")
@@ -541,6 +551,8 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--vote-order must be auto, always or never";
   else if (!IsChoice(s.wholeComponents))
     problem = "--whole-components must be auto, always or never";
+  else if (s.narrowTable != "auto" && s.narrowTable != "host" && s.narrowTable != "never")
+    problem = "--narrow-table must be auto, host or never";
   else if (s.runEndIndex != "auto" && s.runEndIndex != "never")
     problem = "--run-end-index must be auto or never";
   else if (s.linkBlockRows < 0)
@@ -548,10 +560,10 @@ Parse(int argc, char * argv[], Settings & s)
 #ifndef CCA_HAVE_CUDA
   else if (s.blockLabeling != "auto" || s.stripLabeling != "auto" || !s.dependentLaunches || s.linkFanIn != 0 ||
            s.rowBitLinks != "auto" || s.linkBlockRows != 0 || s.voteOrder != "auto" || s.wholeComponents != "auto" ||
-           s.fullPairsAfterLabels || s.runEndIndex != "auto")
+           s.narrowTable != "auto" || s.fullPairsAfterLabels || s.runEndIndex != "auto")
     problem = "--block-labeling, --strip-labeling, --no-dependent-launches, --link-fan-in, --link-block-rows, "
-              "--row-bit-links, --vote-order, --whole-components, --full-pairs-after-labels and --run-end-index "
-              "need a build with the CUDA backend";
+              "--row-bit-links, --vote-order, --whole-components, --narrow-table, --full-pairs-after-labels and "
+              "--run-end-index need a build with the CUDA backend";
 #endif
   if (!problem.empty())
   {
@@ -716,6 +728,9 @@ main(int argc, char * argv[])
   cca::cuda::SetLinkBlockRows(s.linkBlockRows);
   cca::cuda::SetVoteOrder(UseOf<cca::cuda::VoteOrderUse>(s.voteOrder));
   cca::cuda::SetWholeComponents(UseOf<cca::cuda::WholeComponentsUse>(s.wholeComponents));
+  cca::cuda::SetNarrowTable(s.narrowTable == "host"    ? cca::cuda::NarrowTableUse::HostWidening
+                            : s.narrowTable == "never" ? cca::cuda::NarrowTableUse::Never
+                                                       : cca::cuda::NarrowTableUse::Automatic);
   cca::cuda::SetFullPairsAfterLabels(s.fullPairsAfterLabels);
   cca::cuda::SetRunEndIndex(s.runEndIndex == "never" ? cca::cuda::RunEndIndexUse::Never
                                                      : cca::cuda::RunEndIndexUse::Automatic);

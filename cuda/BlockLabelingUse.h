@@ -61,6 +61,16 @@ enum class WholeComponentsUse
   Never      ///< every entry prepared, the votes merged into it
 };
 
+/** Whether the default algorithm's dense feature table holds its entries
+ *  with 32-bit counts (src/NarrowFeatures.h), where the image's counts fit
+ *  them, and where they are widened (HostSequence::TableEntriesFor). */
+enum class NarrowTableUse
+{
+  Automatic,    ///< widened on the device where components are few, else on the host
+  HostWidening, ///< widened on the host whatever their number (where nothing reads them on the device)
+  Never         ///< ComponentFeatures entries
+};
+
 /** Whether the writer of a byte mask's runs leaves their end index, with
  *  which the searches for a neighbour row's runs take one load instead of
  *  a binary search (RunNeighbours.cuh; LabelStage::DetectUnits). */

@@ -40,6 +40,7 @@ std::atomic<RunEndIndexUse>     runEndIndex{ RunEndIndexUse::Automatic };
 std::atomic<bool>               fullPairsAfterLabels{ false };
 std::atomic<VoteOrderUse>       voteOrder{ VoteOrderUse::Automatic };
 std::atomic<WholeComponentsUse> wholeComponents{ WholeComponentsUse::Automatic };
+std::atomic<NarrowTableUse>     narrowTable{ NarrowTableUse::Automatic };
 std::atomic<std::int64_t>       linkBlockRows{ 0 };
 std::atomic<bool>               dependentLaunches{ true };
 
@@ -219,6 +220,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_Sequence->SetFullPairsAfterLabels(fullPairsAfterLabels);
   m_Sequence->SetVoteOrder(voteOrder);
   m_Sequence->SetWholeComponents(wholeComponents);
+  m_Sequence->SetNarrowTable(narrowTable);
   m_Sequence->SetBlockRows(linkBlockRows);
   m_StreamDevice->SetRegionCopies(regionCopyBytes, regionPieceBytes);
   m_StreamDevice->SetDependentLaunches(dependentLaunches);
@@ -319,6 +321,12 @@ void
 SetWholeComponents(WholeComponentsUse use)
 {
   wholeComponents = use;
+}
+
+void
+SetNarrowTable(NarrowTableUse use)
+{
+  narrowTable = use;
 }
 
 void

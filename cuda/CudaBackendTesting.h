@@ -97,6 +97,13 @@ SetVoteOrder(VoteOrderUse use);
 void
 SetWholeComponents(WholeComponentsUse use);
 
+/** Whether the default algorithm's dense feature table in CUDA backends
+ *  holds 32-bit counts (src/NarrowFeatures.h) where they fit, widened on
+ *  the device where components are few and on the host where many
+ *  (Automatic, the default), always on the host, or never. Tests take
+ *  each; benchmarks compare them. */
+void
+SetNarrowTable(NarrowTableUse use);
 /** Rows of the blocks the union-find of CUDA backends joins first
  *  (ForEachLinkPass); 0: the default (LabelStage's choice by dimension
  *  and run length). Benchmarks compare. */

@@ -37,6 +37,15 @@ AtomicAddIfNonZero(std::int64_t * target, std::int64_t value)
 }
 
 __device__ __forceinline__ void
+AtomicAddIfNonZero(std::uint32_t * target, std::uint32_t value)
+{
+  if (value != 0)
+  {
+    atomicAdd(target, value);
+  }
+}
+
+__device__ __forceinline__ void
 AtomicAddIfNonZero(std::uint64_t * target, std::uint64_t value)
 {
   if (value != 0)
@@ -45,13 +54,15 @@ AtomicAddIfNonZero(std::uint64_t * target, std::uint64_t value)
   }
 }
 
-/** table += f, field by field; interceptCounts still hold raw pair counts.
+/** table += f, field by field (Features: ComponentFeatures or
+ *  NarrowFeatures); interceptCounts still hold raw pair counts.
  *  Minima the component's root seeds (PrepareTableKernel) are not voted:
  *  min z always (the root is the component's first run in raster order),
  *  and in a single slice (planar) also min y and max z. Works on global and
  *  shared memory alike. */
+template <class Features>
 __device__ __forceinline__ void
-AtomicMergeFeatures(ComponentFeatures & table, const ComponentFeatures & f, bool planar)
+AtomicMergeFeatures(Features & table, const Features & f, bool planar)
 {
   AtomicAddIfNonZero(&table.pixelCount, f.pixelCount);
   atomicMin(&table.boundingBoxMin[0], f.boundingBoxMin[0]);
@@ -89,14 +100,28 @@ __device__ __forceinline__ std::uint64_t
   return std::uint64_t{ low } + (std::uint64_t{ middle } << 16) + (std::uint64_t{ high } << 32);
 }
 
+/** A count's sum over the warp, in the count's own width. */
+__device__ __forceinline__ void
+WarpSumCount(std::int64_t & v)
+{
+  v = static_cast<std::int64_t>(WarpSum64(static_cast<std::uint64_t>(v)));
+}
+
+__device__ __forceinline__ void
+WarpSumCount(std::uint32_t & v)
+{
+  v = WarpSum32(v);
+}
+
 /** Conflict detection's common case above the percolation threshold: all 32
  *  lanes vote for one component. Field-wise warp reductions (one instruction
  *  per 32 bits on sm_80+) replace the general masked tree; every lane ends
  *  with the total. */
+template <class Features>
 __device__ __forceinline__ void
-WarpSumFeatures(ComponentFeatures & f)
+WarpSumFeatures(Features & f)
 {
-  auto sum = [](std::int64_t & v) { v = static_cast<std::int64_t>(WarpSum64(static_cast<std::uint64_t>(v))); };
+  const auto sum = [](auto & v) { WarpSumCount(v); };
   sum(f.pixelCount);
   for (int i = 0; i < 3; ++i)
   {
@@ -193,7 +218,7 @@ struct UpdateCounter
  *  (PrecedingPairs.cuh), or where a group's counts did not fit, from a
  *  search of that group's rows. fullMask: every touching run lies in a's
  *  component; else those whose label is key. */
-template <class Index>
+template <class Index, class Count>
 __device__ __forceinline__ void
 AddPrecedingPairs(const RunArrays<Index> & runs,
                   const Index *            label,
@@ -207,7 +232,7 @@ AddPrecedingPairs(const RunArrays<Index> & runs,
                   std::int64_t             z,
                   std::int32_t             x,
                   std::int32_t             length,
-                  std::int64_t (&pairCounts)[NumberOfInterceptSlots])
+                  Count (&pairCounts)[NumberOfInterceptSlots])
 {
   const bool volume = geometry.depth > 1;
   const bool rowCounted = AddRowPairs(rowPairs, pairCounts);
@@ -255,7 +280,7 @@ AddPrecedingPairs(const RunArrays<Index> & runs,
  *  PrecedingPairs.cuh), which replace the search of the following rows;
  *  null: not counted. Returns false when the vote is empty (only
  *  possible for PairVotes::Conditional). */
-template <class Index, class Votes = DefaultVotes>
+template <class Index, class Votes = DefaultVotes, class Features>
 __device__ __forceinline__ bool
 RunVoteAt(const RunArrays<Index> &   runs,
           const Index *              label,
@@ -264,7 +289,7 @@ RunVoteAt(const RunArrays<Index> &   runs,
           Index                      a,
           const cca::Run &           place,
           Index                      key,
-          ComponentFeatures &        f,
+          Features &                 f,
           bool                       fullMask,
           ForegroundRows             pixels,
           PrecedingPairs             preceding,
@@ -395,20 +420,20 @@ constexpr int PrepareThreads = 128;
  *  component builds its entry in shared memory; the block then stores its
  *  consecutive entries as one contiguous stretch (216-byte entries written
  *  lane by lane would touch 32 sectors per store). Launch with PrepareThreads. */
-template <class Index, SingleUnitComponents Singles = SingleUnitComponents::WrittenWhole>
+template <class Index, SingleUnitComponents Singles = SingleUnitComponents::WrittenWhole, class Table>
 __global__ void
 __launch_bounds__(PrepareThreads) PrepareTableKernel(RunArrays<Index> runs,
                                                      Index            componentCount,
                                                      const Index * __restrict__ rootOf,
                                                      const std::uint8_t * __restrict__ linked,
-                                                     Geometry            geometry,
-                                                     detail::ImageFaces  faces,
-                                                     ComponentFeatures * table)
+                                                     Geometry           geometry,
+                                                     detail::ImageFaces faces,
+                                                     Table *            table)
 {
   AwaitPrecedingKernel();
   constexpr bool WholeSingleUnits = Singles == SingleUnitComponents::WrittenWhole;
-  static_assert(sizeof(ComponentFeatures) % 8 == 0, "entries are copied as 64-bit words");
-  constexpr int Words = sizeof(ComponentFeatures) / 8;
+  static_assert(sizeof(Table) % 8 == 0, "entries are copied as 64-bit words");
+  constexpr int Words = sizeof(Table) / 8;
   __shared__ std::uint64_t staged[PrepareThreads * Words];
   const bool               planar = geometry.depth == 1;
   const std::int64_t       total = static_cast<std::int64_t>(componentCount);
@@ -422,7 +447,7 @@ __launch_bounds__(PrepareThreads) PrepareTableKernel(RunArrays<Index> runs,
       const std::int64_t r = runs.row[root];
       const auto         y = static_cast<std::int32_t>(r % geometry.height);
       const auto         z = static_cast<std::int32_t>(r / geometry.height);
-      ComponentFeatures  f;
+      Table              f;
       if (!WholeSingleUnits || linked[root])
       {
         SeedEntry(y, z, planar, f);
@@ -511,17 +536,18 @@ template <class Index,
           class Votes = DefaultVotes,
           UpdateCounting CountingV = UpdateCounting::Off,
           HotFolding     HotFoldingV = HotFolding::SharedAtomics,
-          VoteStores     StoresV = VoteStores::Merged>
+          VoteStores     StoresV = VoteStores::Merged,
+          class Table = ComponentFeatures>
 __global__ void
 AccumulateFeaturesKernel(RunArrays<Index> runs,
                          const std::uint8_t * __restrict__ linked,
                          const Index * __restrict__ label,
-                         Geometry            geometry,
-                         detail::ImageFaces  faces,
-                         ComponentFeatures * table,
-                         UpdateCounter       counter,
-                         bool                fullMask,
-                         ForegroundRows      pixels,
+                         Geometry           geometry,
+                         detail::ImageFaces faces,
+                         Table *            table,
+                         UpdateCounter      counter,
+                         bool               fullMask,
+                         ForegroundRows     pixels,
                          const Index * __restrict__ order,
                          PrecedingPairs preceding,
                          const Index * __restrict__ sortedLabel,
@@ -532,12 +558,12 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
   constexpr bool Slots = Votes::ConflictDetection && HotFoldingV == HotFolding::WarpSlots;
   constexpr bool Whole = StoresV == VoteStores::WholeInChunks;
   static_assert(!Whole || PolicyStoresWhole<Votes>(), "whole components are folded runs with every pair");
-  __shared__ std::uint64_t     staging[Whole ? WarpsPerBlock : 1][Whole ? StagedRecords * RecordWords : 1];
-  __shared__ ComponentFeatures hot;
-  __shared__ ComponentFeatures warpHot[Slots ? WarpsPerBlock : 1];
-  __shared__ Index             hotKey;
-  const bool                   planar = geometry.depth == 1;
-  const int                    warp = static_cast<int>(threadIdx.x) / WarpSize;
+  __shared__ std::uint64_t staging[Whole ? WarpsPerBlock : 1][Whole ? StagedRecords * RecordWords<Table> : 1];
+  __shared__ Table         hot;
+  __shared__ Table         warpHot[Slots ? WarpsPerBlock : 1];
+  __shared__ Index         hotKey;
+  const bool               planar = geometry.depth == 1;
+  const int                warp = static_cast<int>(threadIdx.x) / WarpSize;
   if constexpr (Votes::ConflictDetection)
   {
     if (threadIdx.x == 0)
@@ -565,11 +591,11 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
     const bool  valid = i < runs.count;
     const Index a = valid && order != nullptr ? order[i] : i;
     // Invalid lanes get a key no run has (labels are < count).
-    Index             key = runs.count;
-    bool              votes = false;
-    bool              before = false; // the run before in order shares the key
-    bool              after = false;
-    ComponentFeatures f;
+    Index key = runs.count;
+    bool  votes = false;
+    bool  before = false; // the run before in order shares the key
+    bool  after = false;
+    Table f;
     if (valid && sortedLabel != nullptr)
     {
       key = sortedLabel[i];
@@ -637,8 +663,7 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
       }
       else
       {
-        leader = WarpCombineByKey(
-          key, f, [](ComponentFeatures & x, const ComponentFeatures & y) { detail::MergeFeatures(x, y); });
+        leader = WarpCombineByKey(key, f, [](Table & x, const Table & y) { detail::MergeFeatures(x, y); });
       }
     }
     if constexpr (Whole)
@@ -711,12 +736,12 @@ AccumulateFeaturesKernel(RunArrays<Index> runs,
 /** Turns the raw pair counts of components of several runs into ITK's
  *  intercept counts (one-run components were written finished, unless
  *  Singles is Voted: then every entry holds raw counts). */
-template <class Index, SingleUnitComponents Singles = SingleUnitComponents::WrittenWhole>
+template <class Index, SingleUnitComponents Singles = SingleUnitComponents::WrittenWhole, class Table>
 __global__ void
 FinalizeTableKernel(Index componentCount,
                     const Index * __restrict__ rootOf,
                     const std::uint8_t * __restrict__ linked,
-                    ComponentFeatures * table)
+                    Table * table)
 {
   AwaitPrecedingKernel();
   constexpr bool WholeSingleUnits = Singles == SingleUnitComponents::WrittenWhole;

@@ -81,13 +81,13 @@ ForegroundAt(const ForegroundRows & f, const std::uint8_t * row, std::int32_t x)
  *  pixels at the run's two ends plus those just beyond them. The slots are
  *  template arguments so that the vote's record stays in registers (an
  *  index known only at run time puts it in local memory). */
-template <bool YStep, bool ZStep>
+template <bool YStep, bool ZStep, class Count>
 __device__ __forceinline__ void
 AddForegroundPairs(const ForegroundRows & f,
                    std::int64_t           q,
                    std::int32_t           x,
                    std::int32_t           length,
-                   std::int64_t (&pairCounts)[NumberOfInterceptSlots])
+                   Count (&pairCounts)[NumberOfInterceptSlots])
 {
   if (q < 0)
   {
@@ -104,6 +104,7 @@ AddForegroundPairs(const ForegroundRows & f,
 
 /** AddForegroundPairs over the rows after row (y, z) that FollowingRows
  *  (RunNeighbours.cuh) lists, written out step by step. */
+template <class Count>
 __device__ __forceinline__ void
 AddFollowingRowsPairs(const ForegroundRows & f,
                       const Geometry &       geometry,
@@ -111,7 +112,7 @@ AddFollowingRowsPairs(const ForegroundRows & f,
                       std::int64_t           z,
                       std::int32_t           x,
                       std::int32_t           length,
-                      std::int64_t (&pairCounts)[NumberOfInterceptSlots])
+                      Count (&pairCounts)[NumberOfInterceptSlots])
 {
   AddForegroundPairs<true, false>(f, NeighbourRow(geometry, y, z, RowStep{ 1, 0 }), x, length, pairCounts);
   if (geometry.depth > 1)

@@ -543,6 +543,14 @@ public:
     m_WholeComponents = use;
   }
 
+  /** Tests and benchmarks: whether the dense table's entries are narrow
+   *  where they fit (NarrowTable). */
+  void
+  SetNarrowTable(NarrowTableUse use)
+  {
+    m_NarrowTable = use;
+  }
+
   /** Tests and benchmarks: when runs that fit the block labeling take it
    *  (Automatic: by the runs' mean length). */
   void
@@ -673,7 +681,8 @@ private:
                                          m_Counts,
                                          order,
                                          groups,
-                                         VotesStoreWholeComponents(order, components.count, labeled.units.count));
+                                         VotesStoreWholeComponents(order, components.count, labeled.units.count),
+                                         TableEntriesFor<Index, S>(options, frame.pixels, components.count, intensity));
         }
         else
         {
@@ -777,6 +786,42 @@ private:
     }
     return m_WholeComponents == WholeComponentsUse::Always ||
            static_cast<double>(components) >= WholeComponentsLeastShare * static_cast<double>(units);
+  }
+
+  /** From how many components the dense table's narrow entries are
+   *  widened on the host as they arrive (Automatic). Fewer are widened on
+   *  the device (at most 14 MB more, some microseconds), so that they go to
+   *  the host in the one gathered copy of the run's results
+   *  (HostStaging::GatherBytes, 8 MiB: at most 38,836 wide entries); from
+   *  65,536 wide entries would take a copy of their own anyway, and their
+   *  widening on the device would cost more than the narrow votes save. */
+  static constexpr std::int64_t NarrowTableLeastComponents = std::int64_t{ 1 } << 16;
+
+  /** The dense table's entries (DenseTable::Build): NarrowFeatures, 160
+   *  bytes instead of 216, whose votes fold fewer words and store less
+   *  (H200, full table, summed: g = 1 +3 to +7 %, a giant component's
+   *  votes 3-4 % faster; benchmark/results/h200-narrow-counts), for the
+   *  default algorithm with 32-bit indices on an image whose counts fit
+   *  32 bits (NarrowFeaturesMostPixels). Many components are widened on
+   *  the host, unless a selection or the intensity statistics read the
+   *  table on the device (their widening there would cost more than the
+   *  votes save: ComponentFeatures then); few on the device. */
+  template <class Index, class S>
+  TableEntries
+  TableEntriesFor(const Options & options, std::int64_t pixels, Index components, bool intensity) const
+  {
+    if (!DenseTable<Device>::template NarrowEntriesFit<Index, S> || m_NarrowTable == NarrowTableUse::Never ||
+        options.algorithm != Algorithm::Default || pixels > NarrowFeaturesMostPixels)
+    {
+      return TableEntries::Wide;
+    }
+    const bool many = m_NarrowTable == NarrowTableUse::HostWidening ||
+                      static_cast<std::int64_t>(components) >= NarrowTableLeastComponents;
+    if (!many)
+    {
+      return TableEntries::NarrowWidenedOnDevice;
+    }
+    return options.selection.Active() || intensity ? TableEntries::Wide : TableEntries::NarrowWidenedOnHost;
   }
 
   /** Whether this run labels by blocks (BlockLabeling.cuh) instead of
@@ -968,6 +1013,7 @@ private:
   StripLabelingUse           m_StripLabeling = StripLabelingUse::Automatic;
   VoteOrderUse               m_VoteOrder = VoteOrderUse::Automatic;
   WholeComponentsUse         m_WholeComponents = WholeComponentsUse::Automatic;
+  NarrowTableUse             m_NarrowTable = NarrowTableUse::Automatic;
 };
 
 } // namespace cuda

@@ -54,7 +54,9 @@ HostStaging::Buffer(int b, std::size_t bytes)
 }
 
 void
-HostStaging::Split(std::size_t count, const std::function<void(std::size_t offset, std::size_t count)> & task)
+HostStaging::Split(std::size_t                                                        count,
+                   const std::function<void(std::size_t offset, std::size_t count)> & task,
+                   std::size_t                                                        granule)
 {
   constexpr std::size_t splitAbove = std::size_t{ 1 } << 20;
   const std::size_t     parts = static_cast<std::size_t>(m_Workers->Parts());
@@ -63,9 +65,9 @@ HostStaging::Split(std::size_t count, const std::function<void(std::size_t offse
     task(0, count);
     return;
   }
-  // Parts are whole multiples of 8 bytes, so they hold whole pixels of any
-  // type, and together cover count (hence the rounding up before the 8s).
-  const std::size_t part = ((count + parts - 1) / parts + 7) / 8 * 8;
+  // Parts are whole multiples of the granule (8 bytes: whole pixels of any
+  // type), and together cover count (hence the rounding up).
+  const std::size_t part = ((count + parts - 1) / parts + granule - 1) / granule * granule;
   m_Workers->Run([&](int p) {
     const std::size_t begin = std::min(count, static_cast<std::size_t>(p) * part);
     const std::size_t end = std::min(count, begin + part);
@@ -181,15 +183,19 @@ HostStaging::PrepareRegionCopies()
 void
 HostStaging::ByRegions(std::size_t                                                              bytes,
                        cudaStream_t                                                             stream,
-                       const std::function<void(CopyLanes::Lane &, std::size_t, std::size_t)> & copy)
+                       const std::function<void(CopyLanes::Lane &, std::size_t, std::size_t)> & copy,
+                       std::size_t                                                              granule)
 {
   const int  cudaDevice = PrepareRegionCopies();
   const auto parts = static_cast<std::size_t>(m_Workers->Parts());
   // Regions of whole huge pages (2 MiB, a multiple of the 8 bytes a piece
-  // must be) where the bytes allow: one thread writes each page.
+  // must be) where the bytes allow: one thread writes each page. Records of
+  // another granule are written elsewhere than they are read (widened):
+  // regions of whole records.
   constexpr std::size_t hugePage = std::size_t{ 2 } << 20;
   const std::size_t     share = (bytes + parts - 1) / parts;
-  const std::size_t     region = share >= hugePage ? (share + hugePage - 1) / hugePage * hugePage : (share + 7) / 8 * 8;
+  const std::size_t     region = granule == 8 && share >= hugePage ? (share + hugePage - 1) / hugePage * hugePage
+                                                                   : (share + granule - 1) / granule * granule;
   // The copies start once the work queued on stream so far is done.
   m_RegionsMayStart.Record(stream);
   for (std::size_t p = 0; p < parts; ++p)
@@ -253,42 +259,51 @@ void
 HostStaging::DownloadByRegions(const void *          device,
                                std::size_t           bytes,
                                cudaStream_t          stream,
-                               const BytesConsumer & consume)
+                               const BytesConsumer & consume,
+                               std::size_t           granule)
 {
   const auto *      source = static_cast<const unsigned char *>(device);
-  const std::size_t piece = m_RegionPieceBytes;
-  ByRegions(bytes, stream, [&](CopyLanes::Lane & lane, std::size_t begin, std::size_t end) {
-    const std::size_t pieces = (end - begin + piece - 1) / piece;
-    auto              at = [&](std::size_t k) { return begin + k * piece; };
-    auto              issue = [&](std::size_t k) {
-      const int b = static_cast<int>(k % 2);
-      Check(cudaMemcpyAsync(lane.buffers[b].Reserve(piece, "a pinned staging buffer"),
-                            source + at(k),
-                            std::min(piece, end - at(k)),
-                            cudaMemcpyDeviceToHost,
-                            lane.stream.Get()),
-            "copying results to the host");
-      lane.copied[b].Record(lane.stream.Get());
-    };
-    for (std::size_t k = 0; k < std::min<std::size_t>(pieces, 2); ++k)
-    {
-      issue(k);
-    }
-    for (std::size_t k = 0; k < pieces; ++k)
-    {
-      const int b = static_cast<int>(k % 2);
-      lane.copied[b].Synchronize();
-      consume(at(k), std::min(piece, end - at(k)), lane.buffers[b].Reserve(piece, "a pinned staging buffer"));
-      if (k + 2 < pieces)
+  const std::size_t piece = std::max(granule, m_RegionPieceBytes / granule * granule);
+  ByRegions(
+    bytes,
+    stream,
+    [&](CopyLanes::Lane & lane, std::size_t begin, std::size_t end) {
+      const std::size_t pieces = (end - begin + piece - 1) / piece;
+      auto              at = [&](std::size_t k) { return begin + k * piece; };
+      auto              issue = [&](std::size_t k) {
+        const int b = static_cast<int>(k % 2);
+        Check(cudaMemcpyAsync(lane.buffers[b].Reserve(piece, "a pinned staging buffer"),
+                              source + at(k),
+                              std::min(piece, end - at(k)),
+                              cudaMemcpyDeviceToHost,
+                              lane.stream.Get()),
+              "copying results to the host");
+        lane.copied[b].Record(lane.stream.Get());
+      };
+      for (std::size_t k = 0; k < std::min<std::size_t>(pieces, 2); ++k)
       {
-        issue(k + 2);
+        issue(k);
       }
-    }
-  });
+      for (std::size_t k = 0; k < pieces; ++k)
+      {
+        const int b = static_cast<int>(k % 2);
+        lane.copied[b].Synchronize();
+        consume(at(k), std::min(piece, end - at(k)), lane.buffers[b].Reserve(piece, "a pinned staging buffer"));
+        if (k + 2 < pieces)
+        {
+          issue(k + 2);
+        }
+      }
+    },
+    granule);
 }
 
 void
-HostStaging::Download(const void * device, std::size_t bytes, cudaStream_t stream, const BytesConsumer & consume)
+HostStaging::Download(const void *          device,
+                      std::size_t           bytes,
+                      cudaStream_t          stream,
+                      const BytesConsumer & consume,
+                      std::size_t           granule)
 {
   if (bytes == 0)
   {
@@ -296,18 +311,19 @@ HostStaging::Download(const void * device, std::size_t bytes, cudaStream_t strea
   }
   if (bytes >= m_RegionDownloadBytes && m_Workers->Parts() > 1)
   {
-    DownloadByRegions(device, bytes, stream, consume);
+    DownloadByRegions(device, bytes, stream, consume, granule);
     return;
   }
   const auto *             source = static_cast<const unsigned char *>(device);
-  const std::size_t        chunks = (bytes + m_ChunkBytes - 1) / m_ChunkBytes;
+  const std::size_t        chunkBytes = m_ChunkBytes / granule * granule; // whole records
+  const std::size_t        chunks = (bytes + chunkBytes - 1) / chunkBytes;
   const unsigned long long first = m_NextBuffer;
   m_NextBuffer += chunks;
   auto bufferOf = [&](std::size_t chunk) { return static_cast<int>((first + chunk) % Buffers); };
   auto issue = [&](std::size_t chunk) {
     const int         b = bufferOf(chunk);
-    const std::size_t offset = chunk * m_ChunkBytes;
-    const std::size_t count = std::min(m_ChunkBytes, bytes - offset);
+    const std::size_t offset = chunk * chunkBytes;
+    const std::size_t count = std::min(chunkBytes, bytes - offset);
     m_Done[b].Synchronize(); // an earlier copy may still use this buffer
     void * staging = Buffer(b, count);
     Check(cudaMemcpyAsync(staging, source + offset, count, cudaMemcpyDeviceToHost, stream),
@@ -321,11 +337,12 @@ HostStaging::Download(const void * device, std::size_t bytes, cudaStream_t strea
   for (std::size_t chunk = 0; chunk < chunks; ++chunk)
   {
     const int         b = bufferOf(chunk);
-    const std::size_t offset = chunk * m_ChunkBytes;
-    const std::size_t count = std::min(m_ChunkBytes, bytes - offset);
+    const std::size_t offset = chunk * chunkBytes;
+    const std::size_t count = std::min(chunkBytes, bytes - offset);
     m_Done[b].Synchronize();
     const auto * staged = static_cast<const unsigned char *>(Buffer(b, count));
-    Split(count, [&](std::size_t from, std::size_t n) { consume(offset + from, n, staged + from); });
+    Split(
+      count, [&](std::size_t from, std::size_t n) { consume(offset + from, n, staged + from); }, granule);
     if (chunk + Buffers < chunks)
     {
       issue(chunk + Buffers);

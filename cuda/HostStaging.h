@@ -70,9 +70,15 @@ public:
 
   /** Copies device memory to the host, ordered on stream; consume writes
    *  each staged piece to its place (from several threads at once, pieces
-   *  apart). Returns when all is consumed. */
+   *  apart). Every piece begins and ends at a multiple of granule bytes (a
+   *  multiple of 8 that divides bytes), so that records of that size reach
+   *  consume whole. Returns when all is consumed. */
   void
-  Download(const void * device, std::size_t bytes, cudaStream_t stream, const BytesConsumer & consume);
+  Download(const void *          device,
+           std::size_t           bytes,
+           cudaStream_t          stream,
+           const BytesConsumer & consume,
+           std::size_t           granule = 8);
 
   /** Queues a copy of bytes of device memory, ordered on stream, into the
    *  gather buffer, for FinishGathered to write to host; false (nothing
@@ -134,12 +140,13 @@ private:
   static constexpr int Buffers = 3;
 
   /** Calls copy(lane, begin, end) on each copy worker with its own lane and
-   *  contiguous region [begin, end) of bytes (multiples of 8 apart), once
-   *  the work queued on stream so far is done. */
+   *  contiguous region [begin, end) of bytes (multiples of granule apart),
+   *  once the work queued on stream so far is done. */
   void
   ByRegions(std::size_t                                                              bytes,
             cudaStream_t                                                             stream,
-            const std::function<void(CopyLanes::Lane &, std::size_t, std::size_t)> & copy);
+            const std::function<void(CopyLanes::Lane &, std::size_t, std::size_t)> & copy,
+            std::size_t                                                              granule = 8);
 
   /** A large download: each copy worker drains its own contiguous region of
    *  the bytes through a stream and two pinned buffers of its own. The
@@ -150,11 +157,18 @@ private:
    *  split among the threads (two threads in one huge page, the threads
    *  waiting for each other after every chunk). */
   void
-  DownloadByRegions(const void * device, std::size_t bytes, cudaStream_t stream, const BytesConsumer & consume);
+  DownloadByRegions(const void *          device,
+                    std::size_t           bytes,
+                    cudaStream_t          stream,
+                    const BytesConsumer & consume,
+                    std::size_t           granule);
 
-  /** task(offset, count, pointer + offset) split over the copy workers when large. */
+  /** task(offset, count) split over the copy workers when large, in parts
+   *  of whole multiples of granule bytes. */
   void
-  Split(std::size_t count, const std::function<void(std::size_t offset, std::size_t count)> & task);
+  Split(std::size_t                                                        count,
+        const std::function<void(std::size_t offset, std::size_t count)> & task,
+        std::size_t                                                        granule = 8);
 
   void *
   Buffer(int b, std::size_t bytes);

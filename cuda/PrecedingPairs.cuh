@@ -175,8 +175,9 @@ StoreRowPairs(const PrecedingPairs & pairs,
 
 /** Adds a run's stored counts with the previous row of its slice to the
  *  vote's pair counts; false where they did not fit (NotCounted). */
+template <class Count>
 __device__ __forceinline__ bool
-AddRowPairs(std::uint32_t packed, std::int64_t (&pairCounts)[NumberOfInterceptSlots])
+AddRowPairs(std::uint32_t packed, Count (&pairCounts)[NumberOfInterceptSlots])
 {
   const std::uint32_t same = packed & 0xffffu;
   if (same == NotCounted)
@@ -189,8 +190,9 @@ AddRowPairs(std::uint32_t packed, std::int64_t (&pairCounts)[NumberOfInterceptSl
 }
 
 /** The same for the rows of the previous slice. */
+template <class Count>
 __device__ __forceinline__ bool
-AddSlicePairs(std::uint64_t packed, std::int64_t (&pairCounts)[NumberOfInterceptSlots])
+AddSlicePairs(std::uint64_t packed, Count (&pairCounts)[NumberOfInterceptSlots])
 {
   if ((packed & 0xffffu) == NotCounted)
   {

@@ -16,6 +16,7 @@
 #include "DeviceMemory.h"
 #include "HostStaging.h"
 #include "Milestones.h"
+#include "NarrowFeatures.h"
 
 #include "cca/HostImageMemory.h"
 
@@ -445,6 +446,26 @@ public:
         }
       });
     m_BytesToHost += static_cast<std::int64_t>(count * sizeof(std::uint32_t));
+  }
+
+  /** Copies the count entries of a narrow feature table to the host,
+   *  widened there into ComponentFeatures as each staged piece arrives
+   *  (pieces of whole entries): 160 bytes an entry cross the bus instead
+   *  of 216, and the host writes what it would have copied anyway.
+   *  Returns when host holds them. */
+  void
+  DownloadWidenedFeatures(ComponentFeatures * host, const NarrowFeatures * device, std::size_t count)
+  {
+    AdviseHugePages(host, count * sizeof(ComponentFeatures));
+    m_Staging.Download(
+      device,
+      count * sizeof(NarrowFeatures),
+      Stream(),
+      [host](std::size_t offset, std::size_t n, const void * staged) {
+        WidenFeatureEntries(staged, host + offset / sizeof(NarrowFeatures), n / sizeof(NarrowFeatures));
+      },
+      sizeof(NarrowFeatures));
+    m_BytesToHost += static_cast<std::int64_t>(count * sizeof(NarrowFeatures));
   }
 
   /** Queues the copy of bytes into a page-locked block of the host image

@@ -16,6 +16,7 @@
 #include "FeatureUpdate.cuh"
 #include "Frame.cuh"
 #include "LabelStage.cuh"
+#include "NarrowFeatures.h"
 #include "NumberingStage.cuh"
 #include "OnTheFlyMerge.cuh"
 #include "Strategies.cuh"
@@ -25,7 +26,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace cca
@@ -37,14 +40,15 @@ namespace cuda
  *  each block folds many tiles' votes for its hot component before
  *  touching memory. order: the units in component order with their
  *  labels, or empty (raster order). Counting runs a separate
- *  instantiation: the production kernel carries no counting code. */
-template <class Index, class Votes, class Device>
+ *  instantiation: the production kernel carries no counting code. Table:
+ *  ComponentFeatures, or NarrowFeatures (the default algorithm only). */
+template <class Index, class Votes, class Table, class Device>
 void
 LaunchVotes(Device &                      device,
             const Frame &                 frame,
             const LabeledUnits<Index> &   l,
             const Index *                 voteKey,
-            ComponentFeatures *           table,
+            Table *                       table,
             UpdateCounter                 counter,
             const ComponentOrder<Index> & order,
             const RunGroups &             groups = {},
@@ -81,16 +85,26 @@ LaunchVotes(Device &                      device,
                                                                          Votes,
                                                                          UpdateCounting::On,
                                                                          HotFolding::WarpSlots,
-                                                                         VoteStores::WholeInChunks>)
+                                                                         VoteStores::WholeInChunks,
+                                                                         Table>)
                                        : launch(AccumulateFeaturesKernel<Index,
                                                                          Votes,
                                                                          UpdateCounting::Off,
                                                                          HotFolding::WarpSlots,
-                                                                         VoteStores::WholeInChunks>);
+                                                                         VoteStores::WholeInChunks,
+                                                                         Table>);
       return;
     }
   }
-  if (frame.options.countAtomicUpdates)
+  constexpr auto Merged = VoteStores::Merged;
+  if constexpr (std::is_same_v<Table, NarrowFeatures>)
+  {
+    // Only the default algorithm, which folds by slots, takes narrow entries.
+    frame.options.countAtomicUpdates
+      ? launch(AccumulateFeaturesKernel<Index, Votes, UpdateCounting::On, HotFolding::WarpSlots, Merged, Table>)
+      : launch(AccumulateFeaturesKernel<Index, Votes, UpdateCounting::Off, HotFolding::WarpSlots, Merged, Table>);
+  }
+  else if (frame.options.countAtomicUpdates)
   {
     slots ? launch(AccumulateFeaturesKernel<Index, Votes, UpdateCounting::On, HotFolding::WarpSlots>)
           : launch(AccumulateFeaturesKernel<Index, Votes, UpdateCounting::On>);
@@ -106,7 +120,7 @@ LaunchVotes(Device &                      device,
  *  with the features of strategy S, votes keyed by voteKey, the units
  *  taken in order (empty: raster order); wholeInChunks: DenseTable::Build's,
  *  decided once by HostSequence::VotesStoreWholeComponents. */
-template <class Index, class S, class Device>
+template <class Index, class S, class Table, class Device>
 void
 VoteTable(Device &                      device,
           const Frame &                 frame,
@@ -114,7 +128,7 @@ VoteTable(Device &                      device,
           Index                         entries,
           const Index *                 entryRoot,
           const Index *                 voteKey,
-          ComponentFeatures *           table,
+          Table *                       table,
           UpdateCounter                 votes,
           const ComponentOrder<Index> & order,
           const RunGroups &             groups = {},
@@ -142,7 +156,7 @@ VoteTable(Device &                      device,
     device.Launch("feature finalizing kernel",
                   tableBlocks,
                   BlockThreads,
-                  FinalizeTableKernel<Index, SingleUnitComponents::Voted>,
+                  FinalizeTableKernel<Index, SingleUnitComponents::Voted, ComponentFeatures>,
                   entries,
                   entryRoot,
                   l.linked,
@@ -180,7 +194,7 @@ VoteTable(Device &                      device,
         device.Launch("crossing entries kernel",
                       boundaryBlocks,
                       BlockThreads,
-                      PrepareCrossingEntriesKernel<Index>,
+                      PrepareCrossingEntriesKernel<Index, Table>,
                       l.units,
                       order.label,
                       entryRoot,
@@ -190,7 +204,7 @@ VoteTable(Device &                      device,
         device.Launch("crossing entries finalizing kernel",
                       boundaryBlocks,
                       BlockThreads,
-                      FinalizeCrossingEntriesKernel<Index>,
+                      FinalizeCrossingEntriesKernel<Index, Table>,
                       l.units.count,
                       order.label,
                       table);
@@ -200,7 +214,7 @@ VoteTable(Device &                      device,
     device.Launch("feature table kernel",
                   BlocksFor(static_cast<std::int64_t>(entries), PrepareThreads),
                   PrepareThreads,
-                  PrepareTableKernel<Index, Votes::Singles>,
+                  PrepareTableKernel<Index, Votes::Singles, Table>,
                   l.units,
                   entries,
                   entryRoot,
@@ -212,11 +226,35 @@ VoteTable(Device &                      device,
     device.Launch("feature finalizing kernel",
                   tableBlocks,
                   BlockThreads,
-                  FinalizeTableKernel<Index, Votes::Singles>,
+                  FinalizeTableKernel<Index, Votes::Singles, Table>,
                   entries,
                   entryRoot,
                   l.linked,
                   table);
+  }
+}
+
+/** The dense table's entries: ComponentFeatures, or NarrowFeatures
+ *  widened on the device once the votes are in (the table then reads as
+ *  a wide one) or on the host as they arrive (DownloadWidenedFeatures). */
+enum class TableEntries
+{
+  Wide,
+  NarrowWidenedOnDevice,
+  NarrowWidenedOnHost
+};
+
+/** The narrow table's entries as ComponentFeatures, a thread an entry
+ *  (few entries: HostSequence::NarrowTableLeastComponents). */
+template <class Index>
+__global__ void
+WidenTableKernel(Index count, const NarrowFeatures * __restrict__ narrow, ComponentFeatures * __restrict__ wide)
+{
+  AwaitPrecedingKernel();
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c < count; c += stride)
+  {
+    WidenFeatures(narrow[c], wide[c]);
   }
 }
 
@@ -227,11 +265,20 @@ class DenseTable
 public:
   static constexpr FeatureCompaction Compaction = FeatureCompaction::Scan;
 
+  /** Whether strategy S with Index can take NarrowFeatures entries: the
+   *  default algorithm's (its votes fold by slots, VotedTables' LaunchVotes)
+   *  with 32-bit indices (an image that fits NarrowFeatures has fewer
+   *  units than 2^32). */
+  template <class Index, class S>
+  static constexpr bool NarrowEntriesFit = sizeof(Index) == 4 && std::is_same_v<S, StrategyOf<Algorithm::Default>>;
+
   /** order: the units in component order (ComponentOrder.cuh), or null;
    *  groups: where the votes write the runs grouped by component
    *  (OutputStage::GroupRunsInVotes), or empty; wholeInChunks: with
    *  order's labels, the votes store the components of a chunk whole
-   *  where the strategy's votes can (WholeComponents.cuh). */
+   *  where the strategy's votes can (WholeComponents.cuh); entries:
+   *  HostSequence::TableEntriesFor's choice (narrow only where
+   *  NarrowEntriesFit). */
   template <class Index, class S>
   void
   Build(Device &                      device,
@@ -241,13 +288,37 @@ public:
         const UpdateCounts<Device> &  counts,
         const ComponentOrder<Index> & order,
         const RunGroups &             groups = {},
-        bool                          wholeInChunks = false)
+        bool                          wholeInChunks = false,
+        TableEntries                  entries = TableEntries::Wide)
   {
     m_Entries = static_cast<std::size_t>(c.count);
     m_Device = nullptr;
+    m_Narrow = nullptr;
     if (l.units.count == 0)
     {
       return;
+    }
+    if constexpr (NarrowEntriesFit<Index, S>)
+    {
+      if (entries != TableEntries::Wide)
+      {
+        m_Narrow = Reserve<NarrowFeatures>(m_Table, c.count, "the feature table");
+        VoteTable<Index, S>(
+          device, frame, l, c.count, c.rootOf, c.label, m_Narrow, counts.Votes(), order, groups, wholeInChunks);
+        if (entries == TableEntries::NarrowWidenedOnDevice)
+        {
+          m_Device = Reserve<ComponentFeatures>(m_Widened, c.count, "the widened feature table");
+          device.Launch("table widening kernel",
+                        BlocksFor(static_cast<std::int64_t>(c.count), BlockThreads),
+                        BlockThreads,
+                        WidenTableKernel<Index>,
+                        c.count,
+                        m_Narrow,
+                        m_Device);
+          m_Narrow = nullptr;
+        }
+        return;
+      }
     }
     m_Device = Reserve<ComponentFeatures>(m_Table, c.count, "the feature table");
     VoteTable<Index, S>(
@@ -258,6 +329,11 @@ public:
   Download(Device & device, Result & result)
   {
     result.features.resize(m_Entries);
+    if (m_Narrow != nullptr)
+    {
+      device.DownloadWidenedFeatures(result.features.data(), m_Narrow, m_Entries);
+      return;
+    }
     device.DownloadLater(result.features.data(), m_Device, m_Entries * sizeof(ComponentFeatures));
   }
 
@@ -265,10 +341,15 @@ public:
   Finish(Result &)
   {}
 
-  /** The table on the device (Options::selection reads the sizes). */
+  /** The table on the device (Options::selection reads the sizes), never
+   *  one the host widens (HostSequence::TableEntriesFor leaves those out). */
   const ComponentFeatures *
   Table() const
   {
+    if (m_Narrow != nullptr)
+    {
+      throw std::logic_error("the device's feature table was read where its entries are narrow");
+    }
     return m_Device;
   }
 
@@ -281,6 +362,7 @@ public:
     {
       return;
     }
+    Table(); // a selection reads wide entries
     auto * selected = Reserve<ComponentFeatures>(m_Selected, kept, "the selected feature table");
     if (kept > 0)
     {
@@ -300,7 +382,9 @@ public:
 private:
   typename Device::Buffer m_Selected;
   typename Device::Buffer m_Table;
+  typename Device::Buffer m_Widened;
   ComponentFeatures *     m_Device = nullptr;
+  NarrowFeatures *        m_Narrow = nullptr; ///< instead of m_Device where the host widens the entries
   std::size_t             m_Entries = 0;
 };
 

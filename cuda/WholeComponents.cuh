@@ -23,6 +23,7 @@
 
 #include "DependentLaunch.cuh"
 #include "DeviceGeometry.cuh"
+#include "NarrowFeatures.h"
 #include "RunDetection.cuh"
 #include "RunFeatures.h"
 
@@ -36,18 +37,24 @@ namespace cca
 namespace cuda
 {
 
-/** Records a warp stages at a time: 16 of 216 bytes a warp, 27 KiB a block
- *  of 8 warps, within the static shared memory of a block. */
+/** Records a warp stages at a time: 16 of 216 bytes a warp (160 for
+ *  NarrowFeatures), 27 KiB a block of 8 warps, within the static shared
+ *  memory of a block. */
 constexpr int StagedRecords = 16;
-constexpr int RecordWords = static_cast<int>(sizeof(ComponentFeatures) / 8);
-static_assert(sizeof(ComponentFeatures) % 8 == 0, "records are copied as 64-bit words");
-static_assert(RecordWords <= WarpSize, "a warp stores a record in one store");
+
+/** The 64-bit words of a table entry (ComponentFeatures, NarrowFeatures). */
+template <class Table>
+constexpr int RecordWords = static_cast<int>(sizeof(Table) / 8);
+static_assert(sizeof(ComponentFeatures) % 8 == 0 && sizeof(NarrowFeatures) % 8 == 0,
+              "records are copied as 64-bit words");
+static_assert(RecordWords<ComponentFeatures> <= WarpSize, "a warp stores a record in one store");
 
 /** A cleared entry for the votes of a component whose first run (its root)
  *  lies in row (y, z): seeded with the minima that run determines, which
  *  no vote merges (AtomicMergeFeatures). */
+template <class Table>
 __device__ __forceinline__ void
-SeedEntry(std::int32_t y, std::int32_t z, bool planar, ComponentFeatures & f)
+SeedEntry(std::int32_t y, std::int32_t z, bool planar, Table & f)
 {
   detail::ClearFeatures(f);
   f.boundingBoxMin[2] = z;
@@ -74,14 +81,15 @@ FirstCrossing(const Index * __restrict__ sortedLabel, std::int64_t k, Index & co
 
 /** Word w of record f, picked from its words in registers (a select a
  *  word, not an indexed copy in local memory). */
+template <class Table>
 __device__ __forceinline__ std::uint64_t
-                           RecordWord(const ComponentFeatures & f, int w)
+                           RecordWord(const Table & f, int w)
 {
-  std::uint64_t words[RecordWords];
+  std::uint64_t words[RecordWords<Table>];
   std::memcpy(words, &f, sizeof(f));
   std::uint64_t word = 0;
 #pragma unroll
-  for (int i = 0; i < RecordWords; ++i)
+  for (int i = 0; i < RecordWords<Table>; ++i)
   {
     word = i == w ? words[i] : word;
   }
@@ -113,13 +121,13 @@ ForEachCrossingComponent(Index count, const Index * __restrict__ sortedLabel, Vi
 /** Seeds the entries of the components that cross a chunk boundary (their
  *  root rootOf[c]); the votes store every other entry whole. A warp
  *  stores each seeded entry in one store of its 27 words. */
-template <class Index>
+template <class Index, class Table>
 __global__ void
 PrepareCrossingEntriesKernel(RunArrays<Index> runs,
                              const Index * __restrict__ sortedLabel,
                              const Index * __restrict__ rootOf,
-                             Geometry            geometry,
-                             ComponentFeatures * table)
+                             Geometry geometry,
+                             Table *  table)
 {
   AwaitPrecedingKernel();
   const bool planar = geometry.depth == 1;
@@ -131,10 +139,10 @@ PrepareCrossingEntriesKernel(RunArrays<Index> runs,
       r = runs.row[rootOf[c]];
     }
     r = __shfl_sync(FullWarp, r, source);
-    ComponentFeatures seed;
+    Table seed;
     SeedEntry(
       static_cast<std::int32_t>(r % geometry.height), static_cast<std::int32_t>(r / geometry.height), planar, seed);
-    if (lane < RecordWords)
+    if (lane < RecordWords<Table>)
     {
       reinterpret_cast<std::uint64_t *>(table + c)[lane] = RecordWord(seed, lane);
     }
@@ -143,14 +151,14 @@ PrepareCrossingEntriesKernel(RunArrays<Index> runs,
 
 /** Turns the raw pair counts of the crossing components' entries into
  *  ITK's intercept counts once every vote is in, a slot a lane. */
-template <class Index>
+template <class Index, class Table>
 __global__ void
-FinalizeCrossingEntriesKernel(Index count, const Index * __restrict__ sortedLabel, ComponentFeatures * table)
+FinalizeCrossingEntriesKernel(Index count, const Index * __restrict__ sortedLabel, Table * table)
 {
   AwaitPrecedingKernel();
   const int lane = static_cast<int>(LaneId());
   ForEachCrossingComponent(count, sortedLabel, [&](Index c, int) {
-    ComponentFeatures & entry = table[c];
+    Table & entry = table[c];
     if (lane < NumberOfInterceptSlots)
     {
       entry.interceptCounts[lane] = detail::FinalizedIntercept(lane, entry.pixelCount, entry.interceptCounts[lane]);
@@ -196,24 +204,26 @@ struct ChunkComponents
  *  (leaders storing their own records would touch a sector a lane with
  *  each store instruction).
  *  Called by every lane of the warp. */
+template <class Table>
 __device__ __forceinline__ void
-StoreCompleteComponents(const ChunkComponents &   c,
-                        bool                      holds,
-                        std::int64_t              key,
-                        const ComponentFeatures & f,
-                        std::uint64_t *           staging,
-                        ComponentFeatures *       table)
+StoreCompleteComponents(const ChunkComponents & c,
+                        bool                    holds,
+                        std::int64_t            key,
+                        const Table &           f,
+                        std::uint64_t *         staging,
+                        Table *                 table)
 {
+  constexpr int      Words = RecordWords<Table>;
   const std::int64_t n = c.last - c.first + 1;
   for (std::int64_t r = 0; r < n; r += StagedRecords)
   {
     const std::int64_t j = key - c.first - r;
     if (holds && j >= 0 && j < StagedRecords)
     {
-      std::memcpy(staging + j * RecordWords, &f, sizeof(f));
+      std::memcpy(staging + j * Words, &f, sizeof(f));
     }
     __syncwarp();
-    const int    words = static_cast<int>(n - r < StagedRecords ? n - r : StagedRecords) * RecordWords;
+    const int    words = static_cast<int>(n - r < StagedRecords ? n - r : StagedRecords) * Words;
     auto * const out = reinterpret_cast<std::uint64_t *>(table + c.first + r);
     for (int w = static_cast<int>(LaneId()); w < words; w += WarpSize)
     {

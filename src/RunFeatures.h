@@ -27,9 +27,12 @@ struct ImageFaces
   bool         hasZAxis; ///< false for 2D images: they have no z faces (a 3D image one slice deep has both)
 };
 
-/** A neutral element for the bounding-box reduction: min = INT32_MAX, max = -1. */
+/** A neutral element for the bounding-box reduction: min = INT32_MAX, max = -1.
+ *  Features: ComponentFeatures, or a record of the same fields (the CUDA
+ *  backend's narrow table entry). */
+template <class Features>
 CCA_HOST_DEVICE void
-ClearFeatures(ComponentFeatures & f)
+ClearFeatures(Features & f)
 {
   f.pixelCount = 0;
   for (int i = 0; i < 3; ++i)
@@ -80,13 +83,14 @@ CCA_HOST_DEVICE std::uint64_t
 
 /** The features of one run alone (pixels x .. x+length-1 of row y, z). Pair
  *  counts between runs are added separately by AddAdjacentPairs. */
+template <class Features>
 CCA_HOST_DEVICE void
-RunContribution(std::int32_t        x,
-                std::int32_t        y,
-                std::int32_t        z,
-                std::int32_t        length,
-                const ImageFaces &  faces,
-                ComponentFeatures & f)
+RunContribution(std::int32_t       x,
+                std::int32_t       y,
+                std::int32_t       z,
+                std::int32_t       length,
+                const ImageFaces & faces,
+                Features &         f)
 {
   const std::int64_t n = length;
   const std::int32_t xEnd = x + length - 1;
@@ -154,14 +158,15 @@ CCA_HOST_DEVICE std::int64_t
  *  |dy|, |dz| <= 1, to the pair counts of the direction classes (0,|dy|,|dz|)
  *  (same x) and (1,|dy|,|dz|) (x differs by one). Both runs must belong to the
  *  same component. */
+template <class Count>
 CCA_HOST_DEVICE void
-AddAdjacentPairs(std::int32_t   ax,
-                 std::int32_t   alength,
-                 std::int32_t   bx,
-                 std::int32_t   blength,
-                 bool           yStep,
-                 bool           zStep,
-                 std::int64_t * pairCounts)
+AddAdjacentPairs(std::int32_t ax,
+                 std::int32_t alength,
+                 std::int32_t bx,
+                 std::int32_t blength,
+                 bool         yStep,
+                 bool         zStep,
+                 Count *      pairCounts)
 {
   const std::int64_t a0 = ax;
   const std::int64_t a1 = a0 + alength - 1;
@@ -172,8 +177,9 @@ AddAdjacentPairs(std::int32_t   ax,
 }
 
 /** Adds b into a (sums, minima, maxima). */
+template <class Features>
 CCA_HOST_DEVICE void
-MergeFeatures(ComponentFeatures & a, const ComponentFeatures & b)
+MergeFeatures(Features & a, const Features & b)
 {
   a.pixelCount += b.pixelCount;
   for (int i = 0; i < 3; ++i)
@@ -205,8 +211,9 @@ CCA_HOST_DEVICE std::int64_t
 }
 
 /** FinalizedIntercept for every slot of f. */
+template <class Features>
 CCA_HOST_DEVICE void
-FinalizeIntercepts(ComponentFeatures & f)
+FinalizeIntercepts(Features & f)
 {
   for (int slot = 0; slot < NumberOfInterceptSlots; ++slot)
   {

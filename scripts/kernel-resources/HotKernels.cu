@@ -4,8 +4,10 @@
 // CudaBackend.cu's 657 kernels (scripts/kernel-resources.sh). The template
 // arguments are those the Default algorithm launches on a mask with 32-bit
 // run indices: the votes in component order with whole components stored
-// (VoteStores::WholeInChunks, many components) or merged, the numbering
-// with one and with NumberingClimbs climbs a thread.
+// (VoteStores::WholeInChunks, many components) or merged, into a table of
+// narrow entries (NarrowFeatures, where components are many) or of
+// ComponentFeatures, the numbering with one and with NumberingClimbs climbs
+// a thread.
 #include "Compaction.cuh"
 #include "FeatureUpdate.cuh"
 
@@ -20,6 +22,18 @@ using DefaultMaskVotes =
 // Taking a kernel's address instantiates it, without repeating its
 // parameter list here.
 const void * const HotKernels[] = {
+  reinterpret_cast<const void *>(&AccumulateFeaturesKernel<std::uint32_t,
+                                                           DefaultMaskVotes,
+                                                           UpdateCounting::Off,
+                                                           HotFolding::WarpSlots,
+                                                           VoteStores::WholeInChunks,
+                                                           NarrowFeatures>),
+  reinterpret_cast<const void *>(&AccumulateFeaturesKernel<std::uint32_t,
+                                                           DefaultMaskVotes,
+                                                           UpdateCounting::Off,
+                                                           HotFolding::WarpSlots,
+                                                           VoteStores::Merged,
+                                                           NarrowFeatures>),
   reinterpret_cast<const void *>(&AccumulateFeaturesKernel<std::uint32_t,
                                                            DefaultMaskVotes,
                                                            UpdateCounting::Off,

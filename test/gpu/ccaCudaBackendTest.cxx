@@ -593,17 +593,29 @@ VoteOrderChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
     // In component order, the components of a warp's chunk stored whole by
     // the votes, or every entry merged (cuda/WholeComponents.cuh).
     const bool whole = (i / 2) % 2 == 0;
+    // The default algorithm's table with narrow entries widened on the
+    // host, on the device (few components: the default), or wide entries
+    // (src/NarrowFeatures.h).
+    const cca::cuda::NarrowTableUse narrowUses[] = { cca::cuda::NarrowTableUse::HostWidening,
+                                                     cca::cuda::NarrowTableUse::Automatic,
+                                                     cca::cuda::NarrowTableUse::Never };
+    const cca::cuda::NarrowTableUse narrow = narrowUses[(i / 4) % 3];
     cca::cuda::SetVoteOrder(use);
     cca::cuda::SetWholeComponents(whole ? cca::cuda::WholeComponentsUse::Always : cca::cuda::WholeComponentsUse::Never);
+    cca::cuda::SetNarrowTable(narrow);
     Check(engine,
           Plain(mask),
           options,
           std::string("votes in ") + (use == cca::cuda::VoteOrderUse::Always ? "component" : "raster") + " order" +
             (use == cca::cuda::VoteOrderUse::Always ? (whole ? ", whole components" : ", merged components") : "") +
+            (narrow == cca::cuda::NarrowTableUse::HostWidening ? ", narrow table widened on the host"
+             : narrow == cca::cuda::NarrowTableUse::Automatic  ? ", narrow table"
+                                                               : ", wide table") +
             " seed=" + std::to_string(caseSeed),
           tally);
     cca::cuda::SetVoteOrder(cca::cuda::VoteOrderUse::Automatic);
     cca::cuda::SetWholeComponents(cca::cuda::WholeComponentsUse::Automatic);
+    cca::cuda::SetNarrowTable(cca::cuda::NarrowTableUse::Automatic);
   }
 }
 
@@ -1314,6 +1326,26 @@ CompactionChecks(bool quick, std::uint32_t seed, Tally & tally)
     {
       problem << "TreeMerge copied " << bytes[2] << " bytes, Scan " << bytes[0] << "; ";
     }
+    // The same table's narrow entries widened on the host (src/NarrowFeatures.h;
+    // the default widens few on the device): 160 bytes an entry cross
+    // instead of 216, and the features are the same.
+    currentCompaction = cca::FeatureCompaction::Scan;
+    cca::cuda::SetNarrowTable(cca::cuda::NarrowTableUse::HostWidening);
+    const Outcome narrow = RunBackend(engine, image, options, cca::Backend::Cuda);
+    cca::cuda::SetNarrowTable(cca::cuda::NarrowTableUse::Automatic);
+    const std::int64_t narrowSaved = components * (record - 160);
+    if (bytes[0] - narrow.result.bytesCopiedToHost != narrowSaved)
+    {
+      problem << "Scan with narrow entries copied " << narrow.result.bytesCopiedToHost << " bytes, wide " << bytes[0]
+              << ", " << components << " components; ";
+    }
+    if (narrow.result.features.size() != scan.features.size() ||
+        std::memcmp(narrow.result.features.data(),
+                    scan.features.data(),
+                    scan.features.size() * sizeof(cca::ComponentFeatures)) != 0)
+    {
+      problem << "Scan with narrow entries measured other features than with wide ones; ";
+    }
     if (problem.tellp() == 0)
     {
       ++tally.passed;
@@ -1489,10 +1521,15 @@ main(int argc, char * argv[])
       {
         cca::cuda::SetRegionCopies(i % 4 == 3 ? 0 : static_cast<std::size_t>(1 + (i * 389) % 20000),
                                    static_cast<std::size_t>(8 * (1 + (i * 53) % 700)));
+        // The default algorithm's narrow table entries, widened as they
+        // arrive, in pieces of whole entries (StreamDevice::DownloadWidenedFeatures).
+        cca::cuda::SetNarrowTable(i % 3 == 2 ? cca::cuda::NarrowTableUse::Automatic
+                                             : cca::cuda::NarrowTableUse::HostWidening);
         cca::Engine fresh;
         RandomCase(i % 2 == 0 ? fresh : engine, 800000 + seed + static_cast<std::uint32_t>(i), regions);
       }
       cca::cuda::SetRegionCopies(0, 0);
+      cca::cuda::SetNarrowTable(cca::cuda::NarrowTableUse::Automatic);
       std::cout << name << " copies by regions: " << regions.passed << " passed, " << regions.failed << " failed"
                 << std::endl;
     }

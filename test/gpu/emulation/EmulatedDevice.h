@@ -11,6 +11,7 @@
 #include "CudaEmulation.h"
 #include "DensePixels.h"
 #include "Milestones.h"
+#include "NarrowFeatures.h"
 
 #include <algorithm>
 #include <chrono>
@@ -238,6 +239,13 @@ public:
   {
     std::copy(device, device + count, host);
     m_BytesToHost += static_cast<std::int64_t>(count * sizeof(std::uint32_t));
+  }
+
+  void
+  DownloadWidenedFeatures(cca::ComponentFeatures * host, const cca::NarrowFeatures * device, std::size_t count)
+  {
+    cca::WidenFeatureEntries(device, host, count);
+    m_BytesToHost += static_cast<std::int64_t>(count * sizeof(cca::NarrowFeatures));
   }
 
   /** Slabs uploaded over all runs (tests check that small slabs were taken). */

@@ -201,17 +201,22 @@ VoteOrderOf(std::uint32_t caseSeed)
 /** The votes' order for a case (VoteOrderOf), in component order whether
  *  they store the components of a warp's chunk whole (always, never, or
  *  where components are many among the runs: cuda/WholeComponents.cuh),
- *  and whether a byte mask's runs carry their end index for the searches
- *  of neighbour rows (cuda/RunNeighbours.cuh), from its seed alone. */
+ *  whether a byte mask's runs carry their end index for the searches
+ *  of neighbour rows (cuda/RunNeighbours.cuh), and whether the default
+ *  algorithm's dense table holds narrow entries widened on the host,
+ *  narrow entries widened where components are few on the device (the
+ *  default) or wide entries (src/NarrowFeatures.h), from its seed alone. */
 void
 SetSeededChoices(Sequence & sequence, std::uint32_t caseSeed)
 {
   const WholeComponentsUse uses[] = { WholeComponentsUse::Always,
                                       WholeComponentsUse::Never,
                                       WholeComponentsUse::Automatic };
+  const NarrowTableUse narrow[] = { NarrowTableUse::HostWidening, NarrowTableUse::Never, NarrowTableUse::Automatic };
   sequence.SetVoteOrder(VoteOrderOf(caseSeed));
   sequence.SetWholeComponents(uses[(caseSeed / 3) % 3]);
   sequence.SetRunEndIndex((caseSeed / 9) % 2 == 0 ? RunEndIndexUse::Automatic : RunEndIndexUse::Never);
+  sequence.SetNarrowTable(narrow[(caseSeed / 18) % 3]);
 }
 
 /** cases random cases, case k seeded with seed + k: check(caseSeed, pick)
@@ -738,6 +743,7 @@ StripJoinSuite(int cases, std::uint32_t seed)
   emulator.sequence.SetStripLabeling(cudaemulated::StripLabelingUse::Automatic);
   emulator.sequence.SetVoteOrder(cudaemulated::VoteOrderUse::Automatic);
   emulator.sequence.SetWholeComponents(cudaemulated::WholeComponentsUse::Automatic);
+  emulator.sequence.SetNarrowTable(cudaemulated::NarrowTableUse::Automatic);
   return failed;
 }
 
