@@ -45,8 +45,8 @@ WidenEntriesAvx2(const unsigned char * in, ComponentFeatures * out, std::size_t 
   const __m256i head = _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6);
   for (std::size_t i = 0; i < count; ++i, in += sizeof(NarrowFeatures))
   {
-    auto * o = reinterpret_cast<unsigned char *>(out + i);
-    __m256i  a = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(in)), head);
+    auto *  o = reinterpret_cast<unsigned char *>(out + i);
+    __m256i a = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(in)), head);
     a = _mm256_blend_epi32(a, _mm256_setzero_si256(), 0x02);
     _mm256_storeu_si256(reinterpret_cast<__m256i *>(o), a);
     // The sums, bytes 32 to 104 of both.
