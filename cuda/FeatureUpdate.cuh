@@ -418,7 +418,7 @@ constexpr int PrepareThreads = 128;
  *  others get cleared entries, seeded with the minima their root
  *  (first run) determines, for the votes to accumulate into. One thread per
  *  component builds its entry in shared memory; the block then stores its
- *  consecutive entries as one contiguous stretch (216-byte entries written
+ *  consecutive entries as one contiguous stretch (216- or 160-byte entries written
  *  lane by lane would touch 32 sectors per store). Launch with PrepareThreads. */
 template <class Index, SingleUnitComponents Singles = SingleUnitComponents::WrittenWhole, class Table>
 __global__ void

@@ -595,7 +595,9 @@ __launch_bounds__(BlockThreads) CountByteRunsKernel(const std::uint8_t * __restr
  *  without runs are skipped, and with spans (CountByteRunsKernel's, or
  *  null) a row of one run is written from its span: the all-foreground
  *  images' rows, and a sparse mask's rows that cross no object or one,
- *  are not read again. Where endWords is not null, each lane also leaves
+ *  are not read again. Where endWords is not null (runs.endWords, writable
+ *  here: RunArrays holds it read-only for the searches, with its
+ *  endWordsPerRow), each lane also leaves
  *  the run end index's word of its 16 pixels (RunEndWord: its ends and the
  *  count before them are the scan's own), so that the searches for a
  *  neighbour row's runs take one load (RunNeighbours.cuh). */
@@ -619,7 +621,7 @@ __launch_bounds__(BlockThreads) WriteByteRunsKernel(const std::uint8_t * __restr
   int *              starts = stagedStarts[threadIdx.x / WarpSize];
   int *              ends = stagedEnds[threadIdx.x / WarpSize];
   const int          lane = static_cast<int>(LaneId());
-  const std::int64_t wordsPerRow = geometry.width / RunEndWordPixels;
+  const std::int64_t wordsPerRow = runs.endWordsPerRow;
   for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
   {
     const Index first = runs.rowOffsets[r];

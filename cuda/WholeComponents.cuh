@@ -120,7 +120,7 @@ ForEachCrossingComponent(Index count, const Index * __restrict__ sortedLabel, Vi
 
 /** Seeds the entries of the components that cross a chunk boundary (their
  *  root rootOf[c]); the votes store every other entry whole. A warp
- *  stores each seeded entry in one store of its 27 words. */
+ *  stores each seeded entry in one store of its 27 words (20 narrow). */
 template <class Index, class Table>
 __global__ void
 PrepareCrossingEntriesKernel(RunArrays<Index> runs,

@@ -137,6 +137,7 @@ Case(std::mt19937 & rng, bool withSpans)
   runs.row = rowOf.data();
   runs.rowOffsets = rowOffsets.data();
   runs.count = count;
+  runs.endWordsPerRow = wordsPerRow; // the kernel writes rows of this many words, as LabelStage sets it
   const ForegroundTest<std::uint8_t> test{ 0, false, false }; // nonzero
   const RowSpan *                    kept = withSpans ? spans.data() : nullptr;
   std::uint32_t *                    index = words.data();
@@ -184,7 +185,6 @@ Case(std::mt19937 & rng, bool withSpans)
     }
   }
   runs.endWords = words.data();
-  runs.endWordsPerRow = wordsPerRow;
   for (std::int64_t r = 0; r < rows; ++r)
   {
     const auto & expected = rowRuns[static_cast<std::size_t>(r)];
