@@ -121,23 +121,22 @@ template <class Features>
 __device__ __forceinline__ void
 WarpSumFeatures(Features & f)
 {
-  const auto sum = [](auto & v) { WarpSumCount(v); };
-  sum(f.pixelCount);
+  WarpSumCount(f.pixelCount);
   for (int i = 0; i < 3; ++i)
   {
     f.boundingBoxMin[i] = WarpMin32(f.boundingBoxMin[i]);
     f.boundingBoxMax[i] = WarpMax32(f.boundingBoxMax[i]);
-    sum(f.coordinateSum[i]);
+    WarpSumCount(f.coordinateSum[i]);
   }
   for (int i = 0; i < 6; ++i)
   {
     f.coordinateProductSum[i] = WarpSum64(f.coordinateProductSum[i]);
-    sum(f.pixelsOnFace[i]);
+    WarpSumCount(f.pixelsOnFace[i]);
   }
-  sum(f.pixelsOnBorder);
+  WarpSumCount(f.pixelsOnBorder);
   for (int i = 0; i < NumberOfInterceptSlots; ++i)
   {
-    sum(f.interceptCounts[i]);
+    WarpSumCount(f.interceptCounts[i]);
   }
 }
 

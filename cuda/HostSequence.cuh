@@ -544,7 +544,7 @@ public:
   }
 
   /** Tests and benchmarks: whether the dense table's entries are narrow
-   *  where they fit (NarrowTable). */
+   *  where they fit, and where they are widened (TableEntriesFor). */
   void
   SetNarrowTable(NarrowTableUse use)
   {

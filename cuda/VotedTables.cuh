@@ -362,8 +362,8 @@ public:
     {
       return;
     }
-    Table(); // a selection reads wide entries
-    auto * selected = Reserve<ComponentFeatures>(m_Selected, kept, "the selected feature table");
+    const ComponentFeatures * table = Table(); // wide entries: the host widens none here
+    auto *                    selected = Reserve<ComponentFeatures>(m_Selected, kept, "the selected feature table");
     if (kept > 0)
     {
       device.Launch("table gathering kernel",
@@ -372,7 +372,7 @@ public:
                     GatherKernel<ComponentFeatures, Index>,
                     kept,
                     newToOld,
-                    m_Device,
+                    table,
                     selected);
     }
     m_Device = selected;

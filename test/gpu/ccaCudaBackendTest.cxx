@@ -1344,7 +1344,7 @@ CompactionChecks(bool quick, std::uint32_t seed, Tally & tally)
                     scan.features.data(),
                     scan.features.size() * sizeof(cca::ComponentFeatures)) != 0)
     {
-      problem << "Scan with narrow entries measured other features than with wide ones; ";
+      problem << "Scan with narrow entries widened on the host measured other features than the default; ";
     }
     if (problem.tellp() == 0)
     {
