@@ -329,6 +329,12 @@ SetNarrowTable(NarrowTableUse use)
   narrowTable = use;
 }
 
+int
+FeatureVoteBlockThreads(bool narrowEntries)
+{
+  return narrowEntries ? VoteBlockThreads<NarrowFeatures> : VoteBlockThreads<ComponentFeatures>;
+}
+
 void
 SetLinkBlockRows(std::int64_t rows)
 {

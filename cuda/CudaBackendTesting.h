@@ -104,6 +104,11 @@ SetWholeComponents(WholeComponentsUse use);
  *  each; benchmarks compare them. */
 void
 SetNarrowTable(NarrowTableUse use);
+/** Threads a block of the default algorithm's feature votes
+ *  (AccumulateFeaturesKernel), with the dense table's narrow entries or
+ *  wide ones: the update-counting test expects one global merge a block. */
+int
+FeatureVoteBlockThreads(bool narrowEntries);
 /** Rows of the blocks the union-find of CUDA backends joins first
  *  (ForEachLinkPass); 0: the default (LabelStage's choice by dimension
  *  and run length). Benchmarks compare. */

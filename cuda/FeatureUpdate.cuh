@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace cca
 {
@@ -505,6 +506,20 @@ PolicyStoresWhole()
   return Votes::ConflictDetection && Votes::WholeSingleUnits && Votes::Pairs == PairVotes::All && !Votes::SplitUnits;
 }
 
+/** The votes kernel's blocks. Narrow entries: 128 threads, at least five
+ *  an SM, so at most 102 registers, which their votes fit with 24 bytes of
+ *  spills where they took 124 unbounded: 20 warps an SM instead of 16
+ *  (H200, full table, summed, against 256-thread blocks in one call: g = 1
+ *  +2.9 % in planes, +3.1 % and +3.7 % in 6- and 26-connected volumes;
+ *  512^3 6-conn. g = 4 +2 %; benchmark/results/h200-vote-occupancy). Wide
+ *  entries: 256 threads, two an SM, at most 128 registers (unbounded they
+ *  took 126-127, and with one block an SM allowed 148, which would leave
+ *  an SM 8 warps; held to 102 they spill 180-356 bytes). */
+template <class Table>
+constexpr int VoteBlockThreads = std::is_same_v<Table, NarrowFeatures> ? 128 : BlockThreads;
+template <class Table>
+constexpr int VoteBlocksPerSM = std::is_same_v<Table, NarrowFeatures> ? 5 : 2;
+
 /** One lane per run (unit); whole warps iterate together because conflict
  *  detection needs all 32 lanes, and a warp none of whose runs votes moves
  *  on. Runs that are components by themselves are done (PrepareTableKernel
@@ -529,7 +544,7 @@ PolicyStoresWhole()
  *  runs lie in one warp's chunk whole, one-run components too, and merges
  *  only the others. Counting: the
  *  instrumentation is compiled in
- *  (counter is ignored otherwise). Launch with at most BlockThreads threads
+ *  (counter is ignored otherwise). Launch with VoteBlockThreads<Table> threads
  *  a block. */
 template <class Index,
           class Votes = DefaultVotes,
@@ -538,28 +553,30 @@ template <class Index,
           VoteStores     StoresV = VoteStores::Merged,
           class Table = ComponentFeatures>
 __global__ void
-AccumulateFeaturesKernel(RunArrays<Index> runs,
-                         const std::uint8_t * __restrict__ linked,
-                         const Index * __restrict__ label,
-                         Geometry           geometry,
-                         detail::ImageFaces faces,
-                         Table *            table,
-                         UpdateCounter      counter,
-                         bool               fullMask,
-                         ForegroundRows     pixels,
-                         const Index * __restrict__ order,
-                         PrecedingPairs preceding,
-                         const Index * __restrict__ sortedLabel,
-                         RunGroups groups)
+__launch_bounds__(VoteBlockThreads<Table>, VoteBlocksPerSM<Table>)
+  AccumulateFeaturesKernel(RunArrays<Index> runs,
+                           const std::uint8_t * __restrict__ linked,
+                           const Index * __restrict__ label,
+                           Geometry           geometry,
+                           detail::ImageFaces faces,
+                           Table *            table,
+                           UpdateCounter      counter,
+                           bool               fullMask,
+                           ForegroundRows     pixels,
+                           const Index * __restrict__ order,
+                           PrecedingPairs preceding,
+                           const Index * __restrict__ sortedLabel,
+                           RunGroups groups)
 {
   AwaitPrecedingKernel();
   constexpr bool Counting = CountingV == UpdateCounting::On;
   constexpr bool Slots = Votes::ConflictDetection && HotFoldingV == HotFolding::WarpSlots;
   constexpr bool Whole = StoresV == VoteStores::WholeInChunks;
   static_assert(!Whole || PolicyStoresWhole<Votes>(), "whole components are folded runs with every pair");
-  __shared__ std::uint64_t staging[Whole ? WarpsPerBlock : 1][Whole ? StagedRecords * RecordWords<Table> : 1];
+  constexpr int Warps = VoteBlockThreads<Table> / WarpSize;
+  __shared__ std::uint64_t staging[Whole ? Warps : 1][Whole ? StagedRecords * RecordWords<Table> : 1];
   __shared__ Table         hot;
-  __shared__ Table         warpHot[Slots ? WarpsPerBlock : 1];
+  __shared__ Table         warpHot[Slots ? Warps : 1];
   __shared__ Index         hotKey;
   const bool               planar = geometry.depth == 1;
   const int                warp = static_cast<int>(threadIdx.x) / WarpSize;

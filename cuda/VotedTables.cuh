@@ -54,11 +54,12 @@ LaunchVotes(Device &                      device,
             const RunGroups &             groups = {},
             bool                          wholeInChunks = false)
 {
-  const unsigned blocks = BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads);
+  constexpr int  threads = VoteBlockThreads<Table>;
+  const unsigned blocks = BlocksFor(static_cast<std::int64_t>(l.units.count), threads);
   auto           launch = [&](auto kernel) {
     device.LaunchAllBlocksTogether("feature vote kernel",
-                                   std::min(blocks, device.ResidentBlocks(kernel, BlockThreads)),
-                                   BlockThreads,
+                                   std::min(blocks, device.ResidentBlocks(kernel, threads)),
+                                   threads,
                                    kernel,
                                    l.units,
                                    l.linked,

@@ -1109,7 +1109,9 @@ Repeatability(cca::Engine & engine, int images, Tally & tally)
  *  threads for 129 runs: 4 full warps and one of one run fold into the
  *  block's shared entry, then one global merge) 6; the default, whose warps
  *  fold into records of their own without atomics (HotFolding::WarpSlots),
- *  only the global merge: 1; HA+CD, 1161 sub-runs in 5
+ *  only each vote block's global merge: 2 with the dense table's narrow
+ *  entries (blocks of 128 threads), 1 with wide ones (256), both checked;
+ *  HA+CD, 1161 sub-runs in 5
  *  blocks: 4 x (8 + 1) + (5 + 1) = 42. All updates hit one entry, so the
  *  estimated conflicts equal the updates. OTF moves features at least once
  *  per union (units - 1). Off: both fields stay -1. */
@@ -1120,6 +1122,11 @@ CountingChecks(cca::Engine & engine, Tally & tally)
   const TestImage image = Plain(mask);
   std::int64_t    exact = -1;
   std::int64_t    atLeast = -1;
+  // The default algorithm's merges: one a vote block of its 129 runs.
+  const auto defaultMerges = [](bool narrowEntries) {
+    const int threads = cca::cuda::FeatureVoteBlockThreads(narrowEntries);
+    return (129 + threads - 1) / threads;
+  };
   switch (currentAlgorithm)
   {
     case Algorithm::Naive:
@@ -1132,7 +1139,7 @@ CountingChecks(cca::Engine & engine, Tally & tally)
       exact = 129;
       break;
     case Algorithm::Default:
-      exact = 1;
+      exact = defaultMerges(true);
       break;
     case Algorithm::FLSL_CD:
       exact = 6;
@@ -1158,8 +1165,17 @@ CountingChecks(cca::Engine & engine, Tally & tally)
       atLeast = 1; // conflict-detection votes of pixel units
       break;
   }
-  for (Connectivity c : { Connectivity::Face, Connectivity::Full })
+  // The default algorithm's wide entries too (NarrowTableUse::Never).
+  const bool narrowForms = currentAlgorithm == Algorithm::Default;
+  for (int form = 0; form < (narrowForms ? 4 : 2); ++form)
   {
+    const Connectivity c = form % 2 == 0 ? Connectivity::Face : Connectivity::Full;
+    const bool         wide = form >= 2;
+    if (wide)
+    {
+      exact = defaultMerges(false);
+    }
+    cca::cuda::SetNarrowTable(wide ? cca::cuda::NarrowTableUse::Never : cca::cuda::NarrowTableUse::Automatic);
     cca::Options options;
     options.connectivity = c;
     options.backend = cca::Backend::Cuda;
@@ -1198,6 +1214,7 @@ CountingChecks(cca::Engine & engine, Tally & tally)
     {
       problem << "exception: " << e.what();
     }
+    cca::cuda::SetNarrowTable(cca::cuda::NarrowTableUse::Automatic);
     if (problem.tellp() == 0)
     {
       ++tally.passed;
@@ -1206,7 +1223,8 @@ CountingChecks(cca::Engine & engine, Tally & tally)
     {
       ++tally.failed;
       std::cout << "FAIL " << cca::AlgorithmName(currentAlgorithm) << " counting ["
-                << (c == Connectivity::Full ? "full" : "face") << "]: " << problem.str() << std::endl;
+                << (c == Connectivity::Full ? "full" : "face") << (wide ? ", wide entries" : "")
+                << "]: " << problem.str() << std::endl;
     }
   }
 }
