@@ -9,8 +9,17 @@
 # C/C++ runtime are left out: the GPU machine has its own. The engine library
 # travels too, so that the NPP peer can be rebuilt there if the carried one
 # does not load. The archive is ignored by git; carry it.
+# --slim strips the programs and libraries and leaves the engine library
+# out (about 13 MB instead of 31 for the e2e programs): what a call carries
+# beside the repository is limited to 64 MiB.
+# Usage: benchmark/make-bench-bundle.sh [--slim] [build]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+slim=false
+if [[ ${1:-} == --slim ]]; then
+  slim=true
+  shift
+fi
 build=${1:-build-bench}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -24,6 +33,20 @@ programs=$(ls "$build"/benchmark/cca_benchmark "$build"/benchmark/cca_filter_ben
 ldd $programs | awk '/=>/ && $3 ~ /^\// {print $3}' | sort -u |
   { grep -v -E '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt)\.so|ld-linux|/libnpp|/libcuda\.so' || true; } |
   xargs -r cp -L -t "$work/lib"
-{ echo "$programs"; ls "$build"/src/libCudaLabelStatisticsEngine.a; } | tar -cf "$work/build.tar" -T -
-tar -C "$work" -cf - lib build.tar | xz -T2 -6 > .devcarry/bench-bundle.tar.xz
+if $slim; then
+  mkdir -p "$work/tree"
+  for program in $programs; do
+    mkdir -p "$work/tree/$(dirname "$program")"
+    strip -o "$work/tree/$program" "$program"
+  done
+  strip --strip-unneeded "$work"/lib/*
+  (cd "$work/tree" && tar -cf "$work/build.tar" "$build")
+else
+  { echo "$programs"; ls "$build"/src/libCudaLabelStatisticsEngine.a; } | tar -cf "$work/build.tar" -T -
+fi
+# The slim bundle's programs share their engine: a dictionary that spans
+# them stores it about once.
+level=-6
+$slim && level=--lzma2=preset=9e,dict=256MiB
+tar -C "$work" -cf - lib build.tar | xz -T2 $level > .devcarry/bench-bundle.tar.xz
 ls -la .devcarry/bench-bundle.tar.xz
