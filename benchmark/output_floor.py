@@ -2,8 +2,10 @@
 """How fast the full table could be at best, from what it must write.
 
 A full-table run (cca_benchmark --outputs all) labels the image and then
-writes, per image, the feature table (one 216-byte ComponentFeatures record
-per component) and the runs grouped by component (one 16-byte Run each).
+writes, per image, the feature table (one entry per component: 160 bytes,
+NarrowFeatures, on images of fewer than 2^29 pixels, where the dense table
+holds 32-bit counts; 216, ComponentFeatures, on larger ones) and the runs
+grouped by component (one 16-byte Run each).
 Whatever computes them, those bytes cross the device's memory bus at least
 once after the labels exist. So per image
 
@@ -25,6 +27,8 @@ import argparse
 import json
 
 RECORD_BYTES = 216  # sizeof(cca::ComponentFeatures)
+NARROW_RECORD_BYTES = 160  # sizeof(cca::NarrowFeatures), src/NarrowFeatures.h
+NARROW_MOST_PIXELS = (1 << 29) - 1  # cca::NarrowFeaturesMostPixels
 RUN_BYTES = 16  # sizeof(cca::Run)
 
 # Issue 13's full-table targets, Gpix/s (Gvox/s), g = 1 / 4 / 16.
@@ -58,9 +62,14 @@ def main():
     args = parser.parse_args()
     labels = load(args.labels)
     full = load(args.all)
+    sizes = {}
+    for path in args.all:
+        with open(path) as f:
+            run = json.load(f)
+        sizes[run["dimension"]] = run["size"]
     bandwidth = args.bandwidth_tbs * 1e12
-    print(f"Output floor at {args.bandwidth_tbs} TB/s: labels-only time + (components x {RECORD_BYTES} B"
-          f" + runs x {RUN_BYTES} B) / bandwidth, summed over the densities.\n")
+    print(f"Output floor at {args.bandwidth_tbs} TB/s: labels-only time + (components x {NARROW_RECORD_BYTES} B"
+          f" ({RECORD_BYTES} B from 2^29 pixels) + runs x {RUN_BYTES} B) / bandwidth, summed over the densities.\n")
     print("| images | g | labels only ms (G/s) | full table ms (G/s) | outputs GB | floor ms (G/s) "
           "| target G/s: allows ms | floor within it |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -72,7 +81,8 @@ def main():
             pixels = sum(full[k]["kernelGpixPerS"] * full[k]["kernelMs"] * 1e6 for k in keys)
             labelsMs = sum(labels[k]["kernelMs"] for k in keys)
             fullMs = sum(full[k]["kernelMs"] for k in keys)
-            outputBytes = sum(full[k]["components"] * RECORD_BYTES + full[k]["runs"] * RUN_BYTES for k in keys)
+            record = NARROW_RECORD_BYTES if sizes[dimension] ** dimension <= NARROW_MOST_PIXELS else RECORD_BYTES
+            outputBytes = sum(full[k]["components"] * record + full[k]["runs"] * RUN_BYTES for k in keys)
             floorMs = labelsMs + outputBytes / bandwidth * 1e3
             allowedMs = pixels / (target * 1e6)
             rate = lambda ms: pixels / (ms * 1e6)
