@@ -507,8 +507,9 @@ PolicyStoresWhole()
 }
 
 /** The votes kernel's blocks. Narrow entries: 128 threads, at least five
- *  an SM, so at most 102 registers, which their votes fit with 24 bytes of
- *  spills where they took 124 unbounded: 20 warps an SM instead of 16
+ *  an SM, so at most 96 registers (65,536 for 640 threads, allocated in
+ *  steps of 8), which their votes fit with 24 bytes of spills where they
+ *  took 124 unbounded: 20 warps an SM instead of 16
  *  (H200, full table, summed, against 256-thread blocks in one call: g = 1
  *  +2.9 % in planes, +3.1 % and +3.7 % in 6- and 26-connected volumes;
  *  512^3 6-conn. g = 4 +2 %; benchmark/results/h200-vote-occupancy). Wide
