@@ -37,8 +37,9 @@ namespace cca
 namespace cuda
 {
 
-/** Records a warp stages at a time: 16 of 216 bytes a warp (160 for
- *  NarrowFeatures), 27 KiB a block of 8 warps, within the static shared
+/** Records a warp stages at a time: 16 of 216 bytes a warp, 27 KiB a
+ *  block of 8 warps; 16 of 160 bytes for NarrowFeatures, whose votes run
+ *  4 warps a block (VoteBlockThreads): 10 KiB. Within the static shared
  *  memory of a block. */
 constexpr int StagedRecords = 16;
 
