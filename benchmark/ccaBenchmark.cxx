@@ -20,7 +20,7 @@
 //                      [--strip-labeling auto|always|never] [--no-dependent-launches]
 //                      [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never]
 //                      [--vote-order auto|always|never] [--whole-components auto|always|never]
-//                      [--narrow-table auto|host|never]
+//                      [--narrow-table auto|host|never] [--planar-table auto|never]
 //                      [--full-pairs-after-labels] [--run-end-index auto|never] [--json FILE]
 // --block-labeling: where labels only under full connectivity may take the
 // block labeling (cuda/BlockLabeling.cuh), when it does (auto: by the runs'
@@ -51,6 +51,9 @@
 // 32-bit counts, 160 bytes an entry instead of 216 (src/NarrowFeatures.h;
 // auto: widened on the device where components are few, else on the host,
 // as users get it; host: always widened on the host; never: wide entries).
+// --planar-table: whether a 2D image's narrow table holds planar entries, 96
+// bytes without the z axis's fields (auto, as users get it), or 160-byte ones
+// (never), to compare.
 // --full-pairs-after-labels: under full connectivity the perimeter's pairs
 // counted once the labels exist (cuda/PrecedingPairs.cuh's
 // CountPrecedingPairsKernel), not by the union-find, to compare; with
@@ -109,6 +112,7 @@ struct Settings : ccabench::ProtocolOptions
   std::string                 voteOrder = "auto";           ///< --vote-order auto|always|never
   std::string                 wholeComponents = "auto";     ///< --whole-components auto|always|never
   std::string                 narrowTable = "auto";         ///< --narrow-table auto|host|never
+  std::string                 planarTable = "auto";         ///< --planar-table auto|never
   bool                        fullPairsAfterLabels = false; ///< --full-pairs-after-labels
   std::int64_t                linkBlockRows = 0;            ///< --link-block-rows N (0: the default)
   std::string                 backend = "cuda";
@@ -331,6 +335,7 @@ WriteJson(const std::string &              file,
       << ",\n  \"voteOrder\": \"" << s.voteOrder << "\""
       << ",\n  \"wholeComponents\": \"" << s.wholeComponents << "\""
       << ",\n  \"narrowTable\": \"" << s.narrowTable << "\""
+      << ",\n  \"planarTable\": \"" << s.planarTable << "\""
       << ",\n  \"runEndIndex\": \"" << s.runEndIndex << "\""
       << ",\n  \"fullPairsAfterLabels\": " << (s.fullPairsAfterLabels ? "true" : "false")
       << ",\n  \"linkBlockRows\": " << s.linkBlockRows
@@ -411,7 +416,8 @@ const char * const Usage =
   " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--no-atomic-counts]"
   " [--block-labeling auto|always|never] [--strip-labeling auto|always|never] [--no-dependent-launches]"
   " [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never] [--vote-order auto|always|never]"
-  " [--whole-components auto|always|never] [--narrow-table auto|host|never] [--full-pairs-after-labels] "
+  " [--whole-components auto|always|never] [--narrow-table auto|host|never] [--planar-table auto|never]"
+  " [--full-pairs-after-labels] "
   "[--run-end-index auto|never]"
   " [--json FILE]\n";
 
@@ -477,6 +483,8 @@ Parse(int argc, char * argv[], Settings & s)
       s.wholeComponents = next();
     else if (arg == "--narrow-table")
       s.narrowTable = next();
+    else if (arg == "--planar-table")
+      s.planarTable = next();
     else if (arg == "--full-pairs-after-labels")
       s.fullPairsAfterLabels = true;
     else if (arg == "--link-block-rows")
@@ -553,6 +561,8 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--whole-components must be auto, always or never";
   else if (s.narrowTable != "auto" && s.narrowTable != "host" && s.narrowTable != "never")
     problem = "--narrow-table must be auto, host or never";
+  else if (s.planarTable != "auto" && s.planarTable != "never")
+    problem = "--planar-table must be auto or never";
   else if (s.runEndIndex != "auto" && s.runEndIndex != "never")
     problem = "--run-end-index must be auto or never";
   else if (s.linkBlockRows < 0)
@@ -560,10 +570,10 @@ Parse(int argc, char * argv[], Settings & s)
 #ifndef CCA_HAVE_CUDA
   else if (s.blockLabeling != "auto" || s.stripLabeling != "auto" || !s.dependentLaunches || s.linkFanIn != 0 ||
            s.rowBitLinks != "auto" || s.linkBlockRows != 0 || s.voteOrder != "auto" || s.wholeComponents != "auto" ||
-           s.narrowTable != "auto" || s.fullPairsAfterLabels || s.runEndIndex != "auto")
+           s.narrowTable != "auto" || s.planarTable != "auto" || s.fullPairsAfterLabels || s.runEndIndex != "auto")
     problem = "--block-labeling, --strip-labeling, --no-dependent-launches, --link-fan-in, --link-block-rows, "
-              "--row-bit-links, --vote-order, --whole-components, --narrow-table, --full-pairs-after-labels and "
-              "--run-end-index need a build with the CUDA backend";
+              "--row-bit-links, --vote-order, --whole-components, --narrow-table, --planar-table, "
+              "--full-pairs-after-labels and --run-end-index need a build with the CUDA backend";
 #endif
   if (!problem.empty())
   {
@@ -731,6 +741,8 @@ main(int argc, char * argv[])
   cca::cuda::SetNarrowTable(s.narrowTable == "host"    ? cca::cuda::NarrowTableUse::HostWidening
                             : s.narrowTable == "never" ? cca::cuda::NarrowTableUse::Never
                                                        : cca::cuda::NarrowTableUse::Automatic);
+  cca::cuda::SetPlanarTable(s.planarTable == "never" ? cca::cuda::PlanarTableUse::Never
+                                                     : cca::cuda::PlanarTableUse::Automatic);
   cca::cuda::SetFullPairsAfterLabels(s.fullPairsAfterLabels);
   cca::cuda::SetRunEndIndex(s.runEndIndex == "never" ? cca::cuda::RunEndIndexUse::Never
                                                      : cca::cuda::RunEndIndexUse::Automatic);

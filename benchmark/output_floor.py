@@ -3,8 +3,9 @@
 
 A full-table run (cca_benchmark --outputs all) labels the image and then
 writes, per image, the feature table (one entry per component: 160 bytes,
-NarrowFeatures, on images of fewer than 2^29 pixels, where the dense table
-holds 32-bit counts; 216, ComponentFeatures, on larger ones) and the runs
+NarrowFeatures, on volumes of fewer than 2^29 pixels, where the dense table
+holds 32-bit counts, 96, PlanarFeatures, on such 2D images; 216,
+ComponentFeatures, on larger ones) and the runs
 grouped by component (one 16-byte Run each).
 Whatever computes them, those bytes cross the device's memory bus at least
 once after the labels exist. So per image
@@ -28,6 +29,7 @@ import json
 
 RECORD_BYTES = 216  # sizeof(cca::ComponentFeatures)
 NARROW_RECORD_BYTES = 160  # sizeof(cca::NarrowFeatures), src/NarrowFeatures.h
+PLANAR_RECORD_BYTES = 96  # sizeof(cca::PlanarFeatures): 2D images
 NARROW_MOST_PIXELS = (1 << 29) - 1  # cca::NarrowFeaturesMostPixels
 RUN_BYTES = 16  # sizeof(cca::Run)
 
@@ -69,7 +71,8 @@ def main():
         sizes[run["dimension"]] = run["size"]
     bandwidth = args.bandwidth_tbs * 1e12
     print(f"Output floor at {args.bandwidth_tbs} TB/s: labels-only time + (components x {NARROW_RECORD_BYTES} B"
-          f" ({RECORD_BYTES} B from 2^29 pixels) + runs x {RUN_BYTES} B) / bandwidth, summed over the densities.\n")
+          f" ({PLANAR_RECORD_BYTES} B in 2D, {RECORD_BYTES} B from 2^29 pixels) + runs x {RUN_BYTES} B) / bandwidth,"
+          " summed over the densities.\n")
     print("| images | g | labels only ms (G/s) | full table ms (G/s) | outputs GB | floor ms (G/s) "
           "| target G/s: allows ms | floor within it |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -81,7 +84,8 @@ def main():
             pixels = sum(full[k]["kernelGpixPerS"] * full[k]["kernelMs"] * 1e6 for k in keys)
             labelsMs = sum(labels[k]["kernelMs"] for k in keys)
             fullMs = sum(full[k]["kernelMs"] for k in keys)
-            record = NARROW_RECORD_BYTES if sizes[dimension] ** dimension <= NARROW_MOST_PIXELS else RECORD_BYTES
+            narrow = PLANAR_RECORD_BYTES if dimension == 2 else NARROW_RECORD_BYTES
+            record = narrow if sizes[dimension] ** dimension <= NARROW_MOST_PIXELS else RECORD_BYTES
             outputBytes = sum(full[k]["components"] * record + full[k]["runs"] * RUN_BYTES for k in keys)
             floorMs = labelsMs + outputBytes / bandwidth * 1e3
             allowedMs = pixels / (target * 1e6)

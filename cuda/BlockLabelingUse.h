@@ -71,6 +71,15 @@ enum class NarrowTableUse
   Never         ///< ComponentFeatures entries
 };
 
+/** Whether the narrow table of a 2D image holds planar entries
+ *  (PlanarFeatures, 96 bytes: without the z axis's fields) instead of
+ *  NarrowFeatures (160). */
+enum class PlanarTableUse
+{
+  Automatic, ///< planar entries in every 2D image whose table is narrow
+  Never      ///< NarrowFeatures in 2D images too
+};
+
 /** Whether the writer of a byte mask's runs leaves their end index, with
  *  which the searches for a neighbour row's runs take one load instead of
  *  a binary search (RunNeighbours.cuh; LabelStage::DetectUnits). */

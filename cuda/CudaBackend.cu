@@ -41,6 +41,7 @@ std::atomic<bool>               fullPairsAfterLabels{ false };
 std::atomic<VoteOrderUse>       voteOrder{ VoteOrderUse::Automatic };
 std::atomic<WholeComponentsUse> wholeComponents{ WholeComponentsUse::Automatic };
 std::atomic<NarrowTableUse>     narrowTable{ NarrowTableUse::Automatic };
+std::atomic<PlanarTableUse>     planarTable{ PlanarTableUse::Automatic };
 std::atomic<std::int64_t>       linkBlockRows{ 0 };
 std::atomic<bool>               dependentLaunches{ true };
 
@@ -221,6 +222,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_Sequence->SetVoteOrder(voteOrder);
   m_Sequence->SetWholeComponents(wholeComponents);
   m_Sequence->SetNarrowTable(narrowTable);
+  m_Sequence->SetPlanarTable(planarTable);
   m_Sequence->SetBlockRows(linkBlockRows);
   m_StreamDevice->SetRegionCopies(regionCopyBytes, regionPieceBytes);
   m_StreamDevice->SetDependentLaunches(dependentLaunches);
@@ -328,6 +330,16 @@ SetNarrowTable(NarrowTableUse use)
 {
   narrowTable = use;
 }
+
+void
+SetPlanarTable(PlanarTableUse use)
+{
+  planarTable = use;
+}
+
+// The update-counting tests know narrow entries' blocks by one size.
+static_assert(VoteBlockThreads<PlanarFeatures> == VoteBlockThreads<NarrowFeatures>,
+              "planar and narrow entries vote in blocks of one size");
 
 int
 FeatureVoteBlockThreads(bool narrowEntries)

@@ -104,6 +104,12 @@ SetWholeComponents(WholeComponentsUse use);
  *  each; benchmarks compare them. */
 void
 SetNarrowTable(NarrowTableUse use);
+
+/** Whether a 2D image's narrow table in CUDA backends holds planar
+ *  entries (PlanarFeatures, 96 bytes; Automatic, the default) or
+ *  NarrowFeatures (160). Tests take both; benchmarks compare them. */
+void
+SetPlanarTable(PlanarTableUse use);
 /** Threads a block of the default algorithm's feature votes
  *  (AccumulateFeaturesKernel), with the dense table's narrow entries or
  *  wide ones: the update-counting test expects one global merge a block. */

@@ -55,8 +55,9 @@ AtomicAddIfNonZero(std::uint64_t * target, std::uint64_t value)
   }
 }
 
-/** table += f, field by field (Features: ComponentFeatures or
- *  NarrowFeatures); interceptCounts still hold raw pair counts.
+/** table += f, field by field (Features: ComponentFeatures,
+ *  NarrowFeatures or PlanarFeatures); interceptCounts still hold raw pair
+ *  counts.
  *  Minima the component's root seeds (PrepareTableKernel) are not voted:
  *  min z always (the root is the component's first run in raster order),
  *  and in a single slice (planar) also min y and max z. Works on global and
@@ -69,22 +70,28 @@ AtomicMergeFeatures(Features & table, const Features & f, bool planar)
   atomicMin(&table.boundingBoxMin[0], f.boundingBoxMin[0]);
   atomicMax(&table.boundingBoxMax[0], f.boundingBoxMax[0]);
   atomicMax(&table.boundingBoxMax[1], f.boundingBoxMax[1]);
-  if (!planar)
+  if constexpr (detail::AxesOf<Features> == 3)
   {
-    atomicMin(&table.boundingBoxMin[1], f.boundingBoxMin[1]);
-    atomicMax(&table.boundingBoxMax[2], f.boundingBoxMax[2]);
+    if (!planar)
+    {
+      atomicMin(&table.boundingBoxMin[1], f.boundingBoxMin[1]);
+      atomicMax(&table.boundingBoxMax[2], f.boundingBoxMax[2]);
+    }
   }
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < detail::AxesOf<Features>; ++i)
   {
     AtomicAddIfNonZero(&table.coordinateSum[i], f.coordinateSum[i]);
   }
-  for (int i = 0; i < 6; ++i)
+  for (int i = 0; i < detail::ProductsOf<Features>; ++i)
   {
     AtomicAddIfNonZero(&table.coordinateProductSum[i], f.coordinateProductSum[i]);
+  }
+  for (int i = 0; i < detail::FacesOf<Features>; ++i)
+  {
     AtomicAddIfNonZero(&table.pixelsOnFace[i], f.pixelsOnFace[i]);
   }
   AtomicAddIfNonZero(&table.pixelsOnBorder, f.pixelsOnBorder);
-  for (int i = 0; i < NumberOfInterceptSlots; ++i)
+  for (int i = 0; i < detail::SlotsOf<Features>; ++i)
   {
     AtomicAddIfNonZero(&table.interceptCounts[i], f.interceptCounts[i]);
   }
@@ -123,19 +130,22 @@ __device__ __forceinline__ void
 WarpSumFeatures(Features & f)
 {
   WarpSumCount(f.pixelCount);
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < detail::AxesOf<Features>; ++i)
   {
     f.boundingBoxMin[i] = WarpMin32(f.boundingBoxMin[i]);
     f.boundingBoxMax[i] = WarpMax32(f.boundingBoxMax[i]);
     WarpSumCount(f.coordinateSum[i]);
   }
-  for (int i = 0; i < 6; ++i)
+  for (int i = 0; i < detail::ProductsOf<Features>; ++i)
   {
     f.coordinateProductSum[i] = WarpSum64(f.coordinateProductSum[i]);
+  }
+  for (int i = 0; i < detail::FacesOf<Features>; ++i)
+  {
     WarpSumCount(f.pixelsOnFace[i]);
   }
   WarpSumCount(f.pixelsOnBorder);
-  for (int i = 0; i < NumberOfInterceptSlots; ++i)
+  for (int i = 0; i < detail::SlotsOf<Features>; ++i)
   {
     WarpSumCount(f.interceptCounts[i]);
   }
@@ -218,7 +228,7 @@ struct UpdateCounter
  *  (PrecedingPairs.cuh), or where a group's counts did not fit, from a
  *  search of that group's rows. fullMask: every touching run lies in a's
  *  component; else those whose label is key. */
-template <class Index, class Count>
+template <class Index, class Count, int Slots>
 __device__ __forceinline__ void
 AddPrecedingPairs(const RunArrays<Index> & runs,
                   const Index *            label,
@@ -232,11 +242,16 @@ AddPrecedingPairs(const RunArrays<Index> & runs,
                   std::int64_t             z,
                   std::int32_t             x,
                   std::int32_t             length,
-                  Count (&pairCounts)[NumberOfInterceptSlots])
+                  Count (&pairCounts)[Slots])
 {
-  const bool volume = geometry.depth > 1;
-  const bool rowCounted = AddRowPairs(rowPairs, pairCounts);
-  const bool sliceCounted = !volume || AddSlicePairs(preceding.slice[a], pairCounts);
+  constexpr bool planarRecord = Slots < NumberOfInterceptSlots; // 2D images only
+  const bool     volume = !planarRecord && geometry.depth > 1;
+  const bool     rowCounted = AddRowPairs(rowPairs, pairCounts);
+  bool           sliceCounted = true;
+  if constexpr (!planarRecord)
+  {
+    sliceCounted = !volume || AddSlicePairs(preceding.slice[a], pairCounts);
+  }
   if (rowCounted && sliceCounted)
   {
     return;
@@ -258,10 +273,13 @@ AddPrecedingPairs(const RunArrays<Index> & runs,
   // Constant slots: the record stays in registers.
   pairCounts[InterceptSlot(false, true, false)] += rowTally.same;
   pairCounts[InterceptSlot(true, true, false)] += rowTally.beside;
-  pairCounts[InterceptSlot(false, false, true)] += sliceTally.same;
-  pairCounts[InterceptSlot(true, false, true)] += sliceTally.beside;
-  pairCounts[InterceptSlot(false, true, true)] += sliceTally.diagonal;
-  pairCounts[InterceptSlot(true, true, true)] += sliceTally.diagonalBeside;
+  if constexpr (!planarRecord)
+  {
+    pairCounts[InterceptSlot(false, false, true)] += sliceTally.same;
+    pairCounts[InterceptSlot(true, false, true)] += sliceTally.beside;
+    pairCounts[InterceptSlot(false, true, true)] += sliceTally.diagonal;
+    pairCounts[InterceptSlot(true, true, true)] += sliceTally.diagonalBeside;
+  }
 }
 
 /** The vote of unit a at place (UnitPlace), its vote key key (any for
@@ -356,7 +374,8 @@ RunVoteAt(const RunArrays<Index> &   runs,
   // Pairs count pixels one column apart too: the ranges are widened by one.
   const std::int32_t lo = x - 1;
   const std::int32_t hi = x + length + 1;
-  if (geometry.depth > 1)
+  constexpr bool     planarRecord = detail::SlotsOf<Features> < NumberOfInterceptSlots; // 2D images only
+  if (!planarRecord && geometry.depth > 1)
   {
     // A volume's four rows are searched together: one after another, their
     // binary searches' dependent loads were the votes' longest wait (H200,
@@ -370,7 +389,10 @@ RunVoteAt(const RunArrays<Index> &   runs,
     {
       q[s] = NeighbourRow(geometry, y, z, steps[s]);
     }
-    ForEachRunInRanges(runs, q, lo, hi, visit);
+    if constexpr (!planarRecord)
+    {
+      ForEachRunInRanges(runs, q, lo, hi, visit);
+    }
   }
   else
   {
@@ -515,11 +537,18 @@ PolicyStoresWhole()
  *  512^3 6-conn. g = 4 +2 %; benchmark/results/h200-vote-occupancy). Wide
  *  entries: 256 threads, two an SM, at most 128 registers (unbounded they
  *  took 126-127, and with one block an SM allowed 148, which would leave
- *  an SM 8 warps; held to 102 they spill 180-356 bytes). */
+ *  an SM 8 warps; held to 102 they spill 180-356 bytes). Planar entries
+ *  (2D images, 96 bytes): 128 threads, eight an SM, at most 64 registers,
+ *  which their votes fit with 8 bytes of spills: 32 warps an SM (H200, ncu,
+ *  8192^2 g = 1 d = 0.5, against 160-byte entries at five an SM: 4-conn.
+ *  2,060 -> 1,389 us, 8-conn. 1,060 -> 775 us, warps active 30 -> 45 %;
+ *  benchmark/results/h200-planar-entries call 2). */
 template <class Table>
-constexpr int VoteBlockThreads = std::is_same_v<Table, NarrowFeatures> ? 128 : BlockThreads;
+constexpr int VoteBlockThreads = IsNarrowEntry<Table> ? 128 : BlockThreads;
 template <class Table>
-constexpr int VoteBlocksPerSM = std::is_same_v<Table, NarrowFeatures> ? 5 : 2;
+constexpr int VoteBlocksPerSM = std::is_same_v<Table, PlanarFeatures>   ? 8
+                                : std::is_same_v<Table, NarrowFeatures> ? 5
+                                                                        : 2;
 
 /** One lane per run (unit); whole warps iterate together because conflict
  *  detection needs all 32 lanes, and a warp none of whose runs votes moves

@@ -81,14 +81,15 @@ ForegroundAt(const ForegroundRows & f, const std::uint8_t * row, std::int32_t x)
  *  pixels at the run's two ends plus those just beyond them. The slots are
  *  template arguments so that the vote's record stays in registers (an
  *  index known only at run time puts it in local memory). */
-template <bool YStep, bool ZStep, class Count>
+template <bool YStep, bool ZStep, class Count, int Slots>
 __device__ __forceinline__ void
 AddForegroundPairs(const ForegroundRows & f,
                    std::int64_t           q,
                    std::int32_t           x,
                    std::int32_t           length,
-                   Count (&pairCounts)[NumberOfInterceptSlots])
+                   Count (&pairCounts)[Slots])
 {
+  static_assert(!ZStep || Slots == NumberOfInterceptSlots, "a planar record has no z classes");
   if (q < 0)
   {
     return;
@@ -103,8 +104,9 @@ AddForegroundPairs(const ForegroundRows & f,
 }
 
 /** AddForegroundPairs over the rows after row (y, z) that FollowingRows
- *  (RunNeighbours.cuh) lists, written out step by step. */
-template <class Count>
+ *  (RunNeighbours.cuh) lists, written out step by step (a planar record's,
+ *  Slots 3, only the next row's). */
+template <class Count, int Slots>
 __device__ __forceinline__ void
 AddFollowingRowsPairs(const ForegroundRows & f,
                       const Geometry &       geometry,
@@ -112,11 +114,15 @@ AddFollowingRowsPairs(const ForegroundRows & f,
                       std::int64_t           z,
                       std::int32_t           x,
                       std::int32_t           length,
-                      Count (&pairCounts)[NumberOfInterceptSlots])
+                      Count (&pairCounts)[Slots])
 {
   AddForegroundPairs<true, false>(f, NeighbourRow(geometry, y, z, RowStep{ 1, 0 }), x, length, pairCounts);
-  if (geometry.depth > 1)
+  if constexpr (Slots == NumberOfInterceptSlots)
   {
+    if (geometry.depth <= 1)
+    {
+      return;
+    }
     AddForegroundPairs<true, true>(f, NeighbourRow(geometry, y, z, RowStep{ -1, 1 }), x, length, pairCounts);
     AddForegroundPairs<false, true>(f, NeighbourRow(geometry, y, z, RowStep{ 0, 1 }), x, length, pairCounts);
     AddForegroundPairs<true, true>(f, NeighbourRow(geometry, y, z, RowStep{ 1, 1 }), x, length, pairCounts);

@@ -551,6 +551,14 @@ public:
     m_NarrowTable = use;
   }
 
+  /** Tests and benchmarks: whether a 2D image's narrow table holds planar
+   *  entries. */
+  void
+  SetPlanarTable(PlanarTableUse use)
+  {
+    m_PlanarTable = use;
+  }
+
   /** Tests and benchmarks: when runs that fit the block labeling take it
    *  (Automatic: by the runs' mean length). */
   void
@@ -682,7 +690,8 @@ private:
                                          order,
                                          groups,
                                          VotesStoreWholeComponents(order, components.count, labeled.units.count),
-                                         TableEntriesFor<Index, S>(options, frame.pixels, components.count, intensity));
+                                         TableEntriesFor<Index, S>(options, frame.pixels, components.count, intensity),
+                                         m_PlanarTable == PlanarTableUse::Automatic && !frame.faces.hasZAxis);
         }
         else
         {
@@ -800,7 +809,9 @@ private:
   /** The dense table's entries (DenseTable::Build): NarrowFeatures, 160
    *  bytes instead of 216, whose votes fold fewer words and store less
    *  (H200, full table, summed: g = 1 +3 to +7 %, a giant component's
-   *  votes 3-4 % faster; benchmark/results/h200-narrow-counts), for the
+   *  votes 3-4 % faster; benchmark/results/h200-narrow-counts), in 2D
+   *  images PlanarFeatures, 96 (m_PlanarTable; against 160: g = 1 +8 to
+   *  +10 %, g = 4 +7 %; benchmark/results/h200-planar-entries), for the
    *  default algorithm with 32-bit indices on an image whose counts fit
    *  32 bits (NarrowFeaturesMostPixels). Many components are widened on
    *  the host, unless a selection or the intensity statistics read the
@@ -1014,6 +1025,7 @@ private:
   VoteOrderUse               m_VoteOrder = VoteOrderUse::Automatic;
   WholeComponentsUse         m_WholeComponents = WholeComponentsUse::Automatic;
   NarrowTableUse             m_NarrowTable = NarrowTableUse::Automatic;
+  PlanarTableUse             m_PlanarTable = PlanarTableUse::Automatic;
 };
 
 } // namespace cuda

@@ -175,9 +175,9 @@ StoreRowPairs(const PrecedingPairs & pairs,
 
 /** Adds a run's stored counts with the previous row of its slice to the
  *  vote's pair counts; false where they did not fit (NotCounted). */
-template <class Count>
+template <class Count, int Slots>
 __device__ __forceinline__ bool
-AddRowPairs(std::uint32_t packed, Count (&pairCounts)[NumberOfInterceptSlots])
+AddRowPairs(std::uint32_t packed, Count (&pairCounts)[Slots])
 {
   const std::uint32_t same = packed & 0xffffu;
   if (same == NotCounted)

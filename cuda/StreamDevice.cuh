@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <cstring>
 #include <cstdint>
+#include <type_traits>
 #include <functional>
 #include <memory>
 #include <utility>
@@ -448,24 +449,34 @@ public:
     m_BytesToHost += static_cast<std::int64_t>(count * sizeof(std::uint32_t));
   }
 
-  /** Copies the count entries of a narrow feature table to the host,
-   *  widened there into ComponentFeatures as each staged piece arrives
-   *  (pieces of whole entries): 160 bytes an entry cross the bus instead
-   *  of 216, and the host writes what it would have copied anyway.
-   *  Returns when host holds them. */
+  /** Copies the count entries of a narrow feature table (NarrowFeatures,
+   *  PlanarFeatures) to the host, widened there into ComponentFeatures as
+   *  each staged piece arrives (pieces of whole entries): 160 or 96 bytes
+   *  an entry cross the bus instead of 216, and the host writes what it
+   *  would have copied anyway. Returns when host holds them. */
+  template <class Narrow>
   void
-  DownloadWidenedFeatures(ComponentFeatures * host, const NarrowFeatures * device, std::size_t count)
+  DownloadWidenedFeatures(ComponentFeatures * host, const Narrow * device, std::size_t count)
   {
+    static_assert(IsNarrowEntry<Narrow>, "a narrow table's entries");
     AdviseHugePages(host, count * sizeof(ComponentFeatures));
     m_Staging.Download(
       device,
-      count * sizeof(NarrowFeatures),
+      count * sizeof(Narrow),
       Stream(),
       [host](std::size_t offset, std::size_t n, const void * staged) {
-        WidenFeatureEntries(staged, host + offset / sizeof(NarrowFeatures), n / sizeof(NarrowFeatures));
+        ComponentFeatures * out = host + offset / sizeof(Narrow);
+        if constexpr (std::is_same_v<Narrow, PlanarFeatures>)
+        {
+          WidenPlanarFeatureEntries(staged, out, n / sizeof(Narrow));
+        }
+        else
+        {
+          WidenFeatureEntries(staged, out, n / sizeof(Narrow));
+        }
       },
-      sizeof(NarrowFeatures));
-    m_BytesToHost += static_cast<std::int64_t>(count * sizeof(NarrowFeatures));
+      sizeof(Narrow));
+    m_BytesToHost += static_cast<std::int64_t>(count * sizeof(Narrow));
   }
 
   /** Queues the copy of bytes into a page-locked block of the host image

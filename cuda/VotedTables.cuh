@@ -41,7 +41,8 @@ namespace cuda
  *  touching memory. order: the units in component order with their
  *  labels, or empty (raster order). Counting runs a separate
  *  instantiation: the production kernel carries no counting code. Table:
- *  ComponentFeatures, or NarrowFeatures (the default algorithm only). */
+ *  ComponentFeatures, or NarrowFeatures or PlanarFeatures (the default
+ *  algorithm only). */
 template <class Index, class Votes, class Table, class Device>
 void
 LaunchVotes(Device &                      device,
@@ -98,7 +99,7 @@ LaunchVotes(Device &                      device,
     }
   }
   constexpr auto Merged = VoteStores::Merged;
-  if constexpr (std::is_same_v<Table, NarrowFeatures>)
+  if constexpr (IsNarrowEntry<Table>)
   {
     // Only the default algorithm, which folds by slots, takes narrow entries.
     frame.options.countAtomicUpdates
@@ -235,9 +236,10 @@ VoteTable(Device &                      device,
   }
 }
 
-/** The dense table's entries: ComponentFeatures, or NarrowFeatures
- *  widened on the device once the votes are in (the table then reads as
- *  a wide one) or on the host as they arrive (DownloadWidenedFeatures). */
+/** The dense table's entries: ComponentFeatures, or narrow ones
+ *  (NarrowFeatures; PlanarFeatures in 2D images) widened on the device
+ *  once the votes are in (the table then reads as a wide one) or on the
+ *  host as they arrive (DownloadWidenedFeatures). */
 enum class TableEntries
 {
   Wide,
@@ -245,11 +247,12 @@ enum class TableEntries
   NarrowWidenedOnHost
 };
 
-/** The narrow table's entries as ComponentFeatures, a thread an entry
- *  (few entries: HostSequence::NarrowTableLeastComponents). */
-template <class Index>
+/** The narrow table's entries (NarrowFeatures, PlanarFeatures) as
+ *  ComponentFeatures, a thread an entry (few entries:
+ *  HostSequence::NarrowTableLeastComponents). */
+template <class Index, class Narrow>
 __global__ void
-WidenTableKernel(Index count, const NarrowFeatures * __restrict__ narrow, ComponentFeatures * __restrict__ wide)
+WidenTableKernel(Index count, const Narrow * __restrict__ narrow, ComponentFeatures * __restrict__ wide)
 {
   AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
@@ -279,7 +282,8 @@ public:
    *  order's labels, the votes store the components of a chunk whole
    *  where the strategy's votes can (WholeComponents.cuh); entries:
    *  HostSequence::TableEntriesFor's choice (narrow only where
-   *  NarrowEntriesFit). */
+   *  NarrowEntriesFit); planar: narrow entries are PlanarFeatures (a 2D
+   *  image's: its z fields are constants), else NarrowFeatures. */
   template <class Index, class S>
   void
   Build(Device &                      device,
@@ -290,11 +294,13 @@ public:
         const ComponentOrder<Index> & order,
         const RunGroups &             groups = {},
         bool                          wholeInChunks = false,
-        TableEntries                  entries = TableEntries::Wide)
+        TableEntries                  entries = TableEntries::Wide,
+        bool                          planar = false)
   {
     m_Entries = static_cast<std::size_t>(c.count);
     m_Device = nullptr;
     m_Narrow = nullptr;
+    m_Planar = nullptr;
     if (l.units.count == 0)
     {
       return;
@@ -303,21 +309,10 @@ public:
     {
       if (entries != TableEntries::Wide)
       {
-        m_Narrow = Reserve<NarrowFeatures>(m_Table, c.count, "the feature table");
-        VoteTable<Index, S>(
-          device, frame, l, c.count, c.rootOf, c.label, m_Narrow, counts.Votes(), order, groups, wholeInChunks);
-        if (entries == TableEntries::NarrowWidenedOnDevice)
-        {
-          m_Device = Reserve<ComponentFeatures>(m_Widened, c.count, "the widened feature table");
-          device.Launch("table widening kernel",
-                        BlocksFor(static_cast<std::int64_t>(c.count), BlockThreads),
-                        BlockThreads,
-                        WidenTableKernel<Index>,
-                        c.count,
-                        m_Narrow,
-                        m_Device);
-          m_Narrow = nullptr;
-        }
+        planar ? BuildNarrow<Index, S, PlanarFeatures>(
+                   device, frame, l, c, counts, order, groups, wholeInChunks, entries, m_Planar)
+               : BuildNarrow<Index, S, NarrowFeatures>(
+                   device, frame, l, c, counts, order, groups, wholeInChunks, entries, m_Narrow);
         return;
       }
     }
@@ -335,6 +330,11 @@ public:
       device.DownloadWidenedFeatures(result.features.data(), m_Narrow, m_Entries);
       return;
     }
+    if (m_Planar != nullptr)
+    {
+      device.DownloadWidenedFeatures(result.features.data(), m_Planar, m_Entries);
+      return;
+    }
     device.DownloadLater(result.features.data(), m_Device, m_Entries * sizeof(ComponentFeatures));
   }
 
@@ -347,7 +347,7 @@ public:
   const ComponentFeatures *
   Table() const
   {
-    if (m_Narrow != nullptr)
+    if (m_Narrow != nullptr || m_Planar != nullptr)
     {
       throw std::logic_error("the device's feature table was read where its entries are narrow");
     }
@@ -381,11 +381,45 @@ public:
   }
 
 private:
+  /** Votes narrow entries of type Narrow (entries: not Wide), widened on
+   *  the device into m_Device, or left in hostWidened for the download. */
+  template <class Index, class S, class Narrow>
+  void
+  BuildNarrow(Device &                      device,
+              const Frame &                 frame,
+              const LabeledUnits<Index> &   l,
+              const Components<Index> &     c,
+              const UpdateCounts<Device> &  counts,
+              const ComponentOrder<Index> & order,
+              const RunGroups &             groups,
+              bool                          wholeInChunks,
+              TableEntries                  entries,
+              Narrow *&                     hostWidened)
+  {
+    Narrow * narrow = Reserve<Narrow>(m_Table, c.count, "the feature table");
+    VoteTable<Index, S>(
+      device, frame, l, c.count, c.rootOf, c.label, narrow, counts.Votes(), order, groups, wholeInChunks);
+    if (entries == TableEntries::NarrowWidenedOnHost)
+    {
+      hostWidened = narrow;
+      return;
+    }
+    m_Device = Reserve<ComponentFeatures>(m_Widened, c.count, "the widened feature table");
+    device.Launch("table widening kernel",
+                  BlocksFor(static_cast<std::int64_t>(c.count), BlockThreads),
+                  BlockThreads,
+                  WidenTableKernel<Index, Narrow>,
+                  c.count,
+                  narrow,
+                  m_Device);
+  }
+
   typename Device::Buffer m_Selected;
   typename Device::Buffer m_Table;
   typename Device::Buffer m_Widened;
   ComponentFeatures *     m_Device = nullptr;
   NarrowFeatures *        m_Narrow = nullptr; ///< instead of m_Device where the host widens the entries
+  PlanarFeatures *        m_Planar = nullptr; ///< the same for a 2D image's entries
   std::size_t             m_Entries = 0;
 };
 

@@ -43,10 +43,11 @@ namespace cuda
  *  memory of a block. */
 constexpr int StagedRecords = 16;
 
-/** The 64-bit words of a table entry (ComponentFeatures, NarrowFeatures). */
+/** The 64-bit words of a table entry (ComponentFeatures, NarrowFeatures,
+ *  PlanarFeatures). */
 template <class Table>
 constexpr int RecordWords = static_cast<int>(sizeof(Table) / 8);
-static_assert(sizeof(ComponentFeatures) % 8 == 0 && sizeof(NarrowFeatures) % 8 == 0,
+static_assert(sizeof(ComponentFeatures) % 8 == 0 && sizeof(NarrowFeatures) % 8 == 0 && sizeof(PlanarFeatures) % 8 == 0,
               "records are copied as 64-bit words");
 static_assert(RecordWords<ComponentFeatures> <= WarpSize, "a warp stores a record in one store");
 
@@ -58,11 +59,18 @@ __device__ __forceinline__ void
 SeedEntry(std::int32_t y, std::int32_t z, bool planar, Table & f)
 {
   detail::ClearFeatures(f);
-  f.boundingBoxMin[2] = z;
-  if (planar)
+  if constexpr (detail::AxesOf<Table> == 3)
   {
-    f.boundingBoxMin[1] = y;
-    f.boundingBoxMax[2] = 0;
+    f.boundingBoxMin[2] = z;
+    if (planar)
+    {
+      f.boundingBoxMin[1] = y;
+      f.boundingBoxMax[2] = 0;
+    }
+  }
+  else
+  {
+    f.boundingBoxMin[1] = y; // a planar entry: a 2D image's
   }
 }
 
@@ -121,7 +129,8 @@ ForEachCrossingComponent(Index count, const Index * __restrict__ sortedLabel, Vi
 
 /** Seeds the entries of the components that cross a chunk boundary (their
  *  root rootOf[c]); the votes store every other entry whole. A warp
- *  stores each seeded entry in one store of its 27 words (20 narrow). */
+ *  stores each seeded entry in one store of its 27 words (20 narrow, 12
+ *  planar). */
 template <class Index, class Table>
 __global__ void
 PrepareCrossingEntriesKernel(RunArrays<Index> runs,
@@ -160,7 +169,7 @@ FinalizeCrossingEntriesKernel(Index count, const Index * __restrict__ sortedLabe
   const int lane = static_cast<int>(LaneId());
   ForEachCrossingComponent(count, sortedLabel, [&](Index c, int) {
     Table & entry = table[c];
-    if (lane < NumberOfInterceptSlots)
+    if (lane < detail::SlotsOf<Table>)
     {
       entry.interceptCounts[lane] = detail::FinalizedIntercept(lane, entry.pixelCount, entry.interceptCounts[lane]);
     }

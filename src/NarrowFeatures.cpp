@@ -85,4 +85,17 @@ WidenFeatureEntries(const void * narrow, ComponentFeatures * wide, std::size_t c
   WidenEntriesPlain(in, wide, count);
 }
 
+void
+WidenPlanarFeatureEntries(const void * planar, ComponentFeatures * wide, std::size_t count)
+{
+  // Field by field: a planar entry is 96 bytes, the 216 written dominate.
+  const auto * in = static_cast<const unsigned char *>(planar);
+  for (std::size_t i = 0; i < count; ++i, in += sizeof(PlanarFeatures))
+  {
+    PlanarFeatures entry;
+    std::memcpy(&entry, in, sizeof(entry));
+    WidenFeatures(entry, wide[i]);
+  }
+}
+
 } // namespace cca

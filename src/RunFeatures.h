@@ -27,27 +27,44 @@ struct ImageFaces
   bool         hasZAxis; ///< false for 2D images: they have no z faces (a 3D image one slice deep has both)
 };
 
+/** The extents of a feature record's arrays: ComponentFeatures and the
+ *  CUDA backend's narrow entry hold three axes, six products, six faces and
+ *  seven intercept classes; its planar entry (2D images) two axes, the
+ *  products xx, yy, xy, four faces and the classes x, y, xy (the slots
+ *  InterceptSlot gives them in 2D: 0, 1, 2). */
+template <class Features>
+constexpr int AxesOf = static_cast<int>(sizeof(Features::boundingBoxMin) / sizeof(std::int32_t));
+template <class Features>
+constexpr int ProductsOf = static_cast<int>(sizeof(Features::coordinateProductSum) / sizeof(std::uint64_t));
+template <class Features>
+constexpr int FacesOf = static_cast<int>(sizeof(Features::pixelsOnFace) / sizeof(Features::pixelsOnFace[0]));
+template <class Features>
+constexpr int SlotsOf = static_cast<int>(sizeof(Features::interceptCounts) / sizeof(Features::interceptCounts[0]));
+
 /** A neutral element for the bounding-box reduction: min = INT32_MAX, max = -1.
  *  Features: ComponentFeatures, or a record of the same fields (the CUDA
- *  backend's narrow table entry). */
+ *  backend's narrow and planar table entries). */
 template <class Features>
 CCA_HOST_DEVICE void
 ClearFeatures(Features & f)
 {
   f.pixelCount = 0;
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < AxesOf<Features>; ++i)
   {
     f.boundingBoxMin[i] = INT32_MAX;
     f.boundingBoxMax[i] = -1;
     f.coordinateSum[i] = 0;
   }
-  for (int i = 0; i < 6; ++i)
+  for (int i = 0; i < ProductsOf<Features>; ++i)
   {
     f.coordinateProductSum[i] = 0;
+  }
+  for (int i = 0; i < FacesOf<Features>; ++i)
+  {
     f.pixelsOnFace[i] = 0;
   }
   f.pixelsOnBorder = 0;
-  for (int i = 0; i < NumberOfInterceptSlots; ++i)
+  for (int i = 0; i < SlotsOf<Features>; ++i)
   {
     f.interceptCounts[i] = 0;
   }
@@ -82,7 +99,8 @@ CCA_HOST_DEVICE std::uint64_t
 }
 
 /** The features of one run alone (pixels x .. x+length-1 of row y, z). Pair
- *  counts between runs are added separately by AddAdjacentPairs. */
+ *  counts between runs are added separately by AddAdjacentPairs. A planar
+ *  record (AxesOf 2) takes runs of a 2D image only: z 0, no z faces. */
 template <class Features>
 CCA_HOST_DEVICE void
 RunContribution(std::int32_t       x,
@@ -97,23 +115,30 @@ RunContribution(std::int32_t       x,
   f.pixelCount = n;
   f.boundingBoxMin[0] = x;
   f.boundingBoxMin[1] = y;
-  f.boundingBoxMin[2] = z;
   f.boundingBoxMax[0] = xEnd;
   f.boundingBoxMax[1] = y;
-  f.boundingBoxMax[2] = z;
   const std::int64_t sumX = SumOfRange(x, n);
   f.coordinateSum[0] = sumX;
   f.coordinateSum[1] = n * y;
-  f.coordinateSum[2] = n * z;
   const std::uint64_t uy = static_cast<std::uint64_t>(y);
   const std::uint64_t uz = static_cast<std::uint64_t>(z);
   const std::uint64_t un = static_cast<std::uint64_t>(n);
   f.coordinateProductSum[0] = SumOfSquaresOfRange(static_cast<std::uint64_t>(x), un);
   f.coordinateProductSum[1] = un * uy * uy;
-  f.coordinateProductSum[2] = un * uz * uz;
-  f.coordinateProductSum[3] = static_cast<std::uint64_t>(sumX) * uy;
-  f.coordinateProductSum[4] = static_cast<std::uint64_t>(sumX) * uz;
-  f.coordinateProductSum[5] = un * uy * uz;
+  if constexpr (AxesOf<Features> == 3)
+  {
+    f.boundingBoxMin[2] = z;
+    f.boundingBoxMax[2] = z;
+    f.coordinateSum[2] = n * z;
+    f.coordinateProductSum[2] = un * uz * uz;
+    f.coordinateProductSum[3] = static_cast<std::uint64_t>(sumX) * uy;
+    f.coordinateProductSum[4] = static_cast<std::uint64_t>(sumX) * uz;
+    f.coordinateProductSum[5] = un * uy * uz;
+  }
+  else
+  {
+    f.coordinateProductSum[2] = static_cast<std::uint64_t>(sumX) * uy; // xy: a planar record has no z
+  }
 
   const bool atXMin = x == 0;
   const bool atXMax = xEnd == faces.width - 1;
@@ -125,8 +150,11 @@ RunContribution(std::int32_t       x,
   f.pixelsOnFace[1] = atXMax ? 1 : 0;
   f.pixelsOnFace[2] = atYMin ? n : 0;
   f.pixelsOnFace[3] = atYMax ? n : 0;
-  f.pixelsOnFace[4] = atZMin ? n : 0;
-  f.pixelsOnFace[5] = atZMax ? n : 0;
+  if constexpr (FacesOf<Features> == 6)
+  {
+    f.pixelsOnFace[4] = atZMin ? n : 0;
+    f.pixelsOnFace[5] = atZMax ? n : 0;
+  }
   if (atYMin || atYMax || atZMin || atZMax)
   {
     f.pixelsOnBorder = n;
@@ -136,7 +164,7 @@ RunContribution(std::int32_t       x,
     // A run of one pixel in an image one pixel wide touches both x faces once.
     f.pixelsOnBorder = (atXMin ? 1 : 0) + ((atXMax && !(atXMin && n == 1)) ? 1 : 0);
   }
-  for (int i = 0; i < NumberOfInterceptSlots; ++i)
+  for (int i = 0; i < SlotsOf<Features>; ++i)
   {
     f.interceptCounts[i] = 0;
   }
@@ -182,19 +210,22 @@ CCA_HOST_DEVICE void
 MergeFeatures(Features & a, const Features & b)
 {
   a.pixelCount += b.pixelCount;
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < AxesOf<Features>; ++i)
   {
     a.boundingBoxMin[i] = b.boundingBoxMin[i] < a.boundingBoxMin[i] ? b.boundingBoxMin[i] : a.boundingBoxMin[i];
     a.boundingBoxMax[i] = b.boundingBoxMax[i] > a.boundingBoxMax[i] ? b.boundingBoxMax[i] : a.boundingBoxMax[i];
     a.coordinateSum[i] += b.coordinateSum[i];
   }
-  for (int i = 0; i < 6; ++i)
+  for (int i = 0; i < ProductsOf<Features>; ++i)
   {
     a.coordinateProductSum[i] += b.coordinateProductSum[i];
+  }
+  for (int i = 0; i < FacesOf<Features>; ++i)
+  {
     a.pixelsOnFace[i] += b.pixelsOnFace[i];
   }
   a.pixelsOnBorder += b.pixelsOnBorder;
-  for (int i = 0; i < NumberOfInterceptSlots; ++i)
+  for (int i = 0; i < SlotsOf<Features>; ++i)
   {
     a.interceptCounts[i] += b.interceptCounts[i];
   }
@@ -215,7 +246,7 @@ template <class Features>
 CCA_HOST_DEVICE void
 FinalizeIntercepts(Features & f)
 {
-  for (int slot = 0; slot < NumberOfInterceptSlots; ++slot)
+  for (int slot = 0; slot < SlotsOf<Features>; ++slot)
   {
     f.interceptCounts[slot] = FinalizedIntercept(slot, f.pixelCount, f.interceptCounts[slot]);
   }

@@ -5,8 +5,8 @@
 // arguments are those the Default algorithm launches on a mask with 32-bit
 // run indices: the votes in component order with whole components stored
 // (VoteStores::WholeInChunks, many components) or merged, into a table of
-// narrow entries (NarrowFeatures, where components are many) or of
-// ComponentFeatures, the numbering with one and with NumberingClimbs climbs
+// narrow entries (NarrowFeatures, where components are many; PlanarFeatures
+// in 2D images) or of ComponentFeatures, the numbering with one and with NumberingClimbs climbs
 // a thread.
 #include "Compaction.cuh"
 #include "FeatureUpdate.cuh"
@@ -34,6 +34,18 @@ const void * const HotKernels[] = {
                                                            HotFolding::WarpSlots,
                                                            VoteStores::Merged,
                                                            NarrowFeatures>),
+  reinterpret_cast<const void *>(&AccumulateFeaturesKernel<std::uint32_t,
+                                                           DefaultMaskVotes,
+                                                           UpdateCounting::Off,
+                                                           HotFolding::WarpSlots,
+                                                           VoteStores::WholeInChunks,
+                                                           PlanarFeatures>),
+  reinterpret_cast<const void *>(&AccumulateFeaturesKernel<std::uint32_t,
+                                                           DefaultMaskVotes,
+                                                           UpdateCounting::Off,
+                                                           HotFolding::WarpSlots,
+                                                           VoteStores::Merged,
+                                                           PlanarFeatures>),
   reinterpret_cast<const void *>(&AccumulateFeaturesKernel<std::uint32_t,
                                                            DefaultMaskVotes,
                                                            UpdateCounting::Off,

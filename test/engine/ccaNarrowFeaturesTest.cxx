@@ -1,14 +1,94 @@
 // The CUDA backend's narrow table entries widened on the host
 // (src/NarrowFeatures.h): WidenFeatureEntries, whose AVX2 path moves byte
 // ranges, against WidenFeatures field by field, on random entries of random
-// counts at every alignment of the staged bytes.
+// counts at every alignment of the staged bytes; and a 2D image's planar
+// entries: random components of random runs, accumulated and finished as
+// planar records by the formulas the kernels use (src/RunFeatures.h), then
+// widened (WidenPlanarFeatureEntries), against the same components as
+// ComponentFeatures.
 #include "NarrowFeatures.h"
+#include "RunFeatures.h"
 
 #include <cstdint>
 #include <cstring>
 #include <iostream>
 #include <random>
 #include <vector>
+
+namespace
+{
+
+/** A random 2D component's features as Features: runs in rows of a
+ *  width x height image, each adding random pair counts of the x, y and xy
+ *  classes (the votes add such counts). */
+template <class Features>
+Features
+RandomComponent(std::uint64_t seed, std::int32_t width, std::int32_t height)
+{
+  std::mt19937_64               rng(seed);
+  const cca::detail::ImageFaces faces{ width, height, 1, false };
+  Features                      total;
+  cca::detail::ClearFeatures(total);
+  const int runs = 1 + static_cast<int>(rng() % 6);
+  for (int r = 0; r < runs; ++r)
+  {
+    const auto x = static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(width));
+    const auto length = 1 + static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(width - x));
+    const auto y = static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(height));
+    Features   f;
+    cca::detail::RunContribution(x, y, 0, length, faces, f);
+    // At most what a real component's pixels allow, so that every
+    // finished count stays >= 0 (2^(bits of the class) steps a pixel, a
+    // pair removes two): x 1 more a run, y up to its length, xy twice it.
+    const auto n = static_cast<std::uint64_t>(length);
+    f.interceptCounts[0] += static_cast<std::uint32_t>(rng() % 2);
+    f.interceptCounts[1] += static_cast<std::uint32_t>(rng() % (n + 1));
+    f.interceptCounts[2] += static_cast<std::uint32_t>(rng() % (2 * n + 1));
+    cca::detail::MergeFeatures(total, f);
+  }
+  cca::detail::FinalizeIntercepts(total);
+  return total;
+}
+
+/** Planar entries widened against the wide records of the same components. */
+int
+CheckPlanarEntries(std::uint32_t seed)
+{
+  std::mt19937_64 rng(seed);
+  int             failed = 0;
+  for (int k = 0; k < 500; ++k)
+  {
+    const std::size_t count = 1 + rng() % 40;
+    const std::size_t shift = rng() % 8;
+    // Images of one pixel wide or high put runs on both faces at once.
+    const auto                          width = 1 + static_cast<std::int32_t>(rng() % 300);
+    const auto                          height = 1 + static_cast<std::int32_t>(rng() % 300);
+    std::vector<std::uint64_t>          seeds(count);
+    std::vector<unsigned char>          staged(count * sizeof(cca::PlanarFeatures) + shift);
+    std::vector<cca::ComponentFeatures> expected(count);
+    for (std::size_t i = 0; i < count; ++i)
+    {
+      seeds[i] = rng();
+      const auto planar = RandomComponent<cca::PlanarFeatures>(seeds[i], width, height);
+      std::memcpy(staged.data() + shift + i * sizeof(planar), &planar, sizeof(planar));
+      expected[i] = RandomComponent<cca::ComponentFeatures>(seeds[i], width, height);
+    }
+    std::vector<cca::ComponentFeatures> wide(count);
+    cca::WidenPlanarFeatureEntries(staged.data() + shift, wide.data(), count);
+    for (std::size_t i = 0; i < count; ++i)
+    {
+      if (std::memcmp(&expected[i], &wide[i], sizeof(expected[i])) != 0 && failed++ < 10)
+      {
+        std::cout << "FAIL planar entry " << i << " of case " << k << " (" << width << " x " << height << ", seed "
+                  << seed << ")" << std::endl;
+      }
+    }
+  }
+  std::cout << "planar entries widened: " << (failed == 0 ? "all match their wide records" : "FAILED") << std::endl;
+  return failed;
+}
+
+} // namespace
 
 int
 main()
@@ -46,5 +126,6 @@ main()
     }
   }
   std::cout << "narrow entries widened: " << (failed == 0 ? "all match" : "FAILED") << std::endl;
+  failed += CheckPlanarEntries(seed);
   return failed == 0 ? 0 : 1;
 }

@@ -595,14 +595,17 @@ VoteOrderChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
     const bool whole = (i / 2) % 2 == 0;
     // The default algorithm's table with narrow entries widened on the
     // host, on the device (few components: the default), or wide entries
-    // (src/NarrowFeatures.h).
+    // (src/NarrowFeatures.h); a 2D image's narrow entries planar (the
+    // default) or NarrowFeatures.
     const cca::cuda::NarrowTableUse narrowUses[] = { cca::cuda::NarrowTableUse::HostWidening,
                                                      cca::cuda::NarrowTableUse::Automatic,
                                                      cca::cuda::NarrowTableUse::Never };
     const cca::cuda::NarrowTableUse narrow = narrowUses[(i / 4) % 3];
+    const bool                      planar = (i / 12) % 2 == 0;
     cca::cuda::SetVoteOrder(use);
     cca::cuda::SetWholeComponents(whole ? cca::cuda::WholeComponentsUse::Always : cca::cuda::WholeComponentsUse::Never);
     cca::cuda::SetNarrowTable(narrow);
+    cca::cuda::SetPlanarTable(planar ? cca::cuda::PlanarTableUse::Automatic : cca::cuda::PlanarTableUse::Never);
     Check(engine,
           Plain(mask),
           options,
@@ -611,11 +614,13 @@ VoteOrderChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
             (narrow == cca::cuda::NarrowTableUse::HostWidening ? ", narrow table widened on the host"
              : narrow == cca::cuda::NarrowTableUse::Automatic  ? ", narrow table"
                                                                : ", wide table") +
+            (narrow != cca::cuda::NarrowTableUse::Never && !planar ? " (no planar entries)" : "") +
             " seed=" + std::to_string(caseSeed),
           tally);
     cca::cuda::SetVoteOrder(cca::cuda::VoteOrderUse::Automatic);
     cca::cuda::SetWholeComponents(cca::cuda::WholeComponentsUse::Automatic);
     cca::cuda::SetNarrowTable(cca::cuda::NarrowTableUse::Automatic);
+    cca::cuda::SetPlanarTable(cca::cuda::PlanarTableUse::Automatic);
   }
 }
 
@@ -1342,25 +1347,33 @@ CompactionChecks(bool quick, std::uint32_t seed, Tally & tally)
       problem << "TreeMerge copied " << bytes[2] << " bytes, Scan " << bytes[0] << "; ";
     }
     // The same table's narrow entries widened on the host (src/NarrowFeatures.h;
-    // the default widens few on the device): 160 bytes an entry cross
-    // instead of 216, and the features are the same.
+    // the default widens few on the device): in this 2D image 96 bytes an
+    // entry cross instead of 216 (planar entries, the default), or 160
+    // (NarrowFeatures), and the features are the same.
     currentCompaction = cca::FeatureCompaction::Scan;
     cca::cuda::SetNarrowTable(cca::cuda::NarrowTableUse::HostWidening);
-    const Outcome narrow = RunBackend(engine, image, options, cca::Backend::Cuda);
+    for (const bool planar : { true, false })
+    {
+      cca::cuda::SetPlanarTable(planar ? cca::cuda::PlanarTableUse::Automatic : cca::cuda::PlanarTableUse::Never);
+      const Outcome      narrow = RunBackend(engine, image, options, cca::Backend::Cuda);
+      const std::int64_t entry = planar ? 96 : 160;
+      const std::int64_t narrowSaved = components * (record - entry);
+      if (bytes[0] - narrow.result.bytesCopiedToHost != narrowSaved)
+      {
+        problem << "Scan with " << entry << "-byte entries copied " << narrow.result.bytesCopiedToHost
+                << " bytes, wide " << bytes[0] << ", " << components << " components; ";
+      }
+      if (narrow.result.features.size() != scan.features.size() ||
+          std::memcmp(narrow.result.features.data(),
+                      scan.features.data(),
+                      scan.features.size() * sizeof(cca::ComponentFeatures)) != 0)
+      {
+        problem << "Scan with " << entry << "-byte entries widened on the host measured other features than "
+                << "the default; ";
+      }
+    }
     cca::cuda::SetNarrowTable(cca::cuda::NarrowTableUse::Automatic);
-    const std::int64_t narrowSaved = components * (record - 160);
-    if (bytes[0] - narrow.result.bytesCopiedToHost != narrowSaved)
-    {
-      problem << "Scan with narrow entries copied " << narrow.result.bytesCopiedToHost << " bytes, wide " << bytes[0]
-              << ", " << components << " components; ";
-    }
-    if (narrow.result.features.size() != scan.features.size() ||
-        std::memcmp(narrow.result.features.data(),
-                    scan.features.data(),
-                    scan.features.size() * sizeof(cca::ComponentFeatures)) != 0)
-    {
-      problem << "Scan with narrow entries widened on the host measured other features than the default; ";
-    }
+    cca::cuda::SetPlanarTable(cca::cuda::PlanarTableUse::Automatic);
     if (problem.tellp() == 0)
     {
       ++tally.passed;

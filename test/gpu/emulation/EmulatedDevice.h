@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <type_traits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -241,11 +242,19 @@ public:
     m_BytesToHost += static_cast<std::int64_t>(count * sizeof(std::uint32_t));
   }
 
+  template <class Narrow>
   void
-  DownloadWidenedFeatures(cca::ComponentFeatures * host, const cca::NarrowFeatures * device, std::size_t count)
+  DownloadWidenedFeatures(cca::ComponentFeatures * host, const Narrow * device, std::size_t count)
   {
-    cca::WidenFeatureEntries(device, host, count);
-    m_BytesToHost += static_cast<std::int64_t>(count * sizeof(cca::NarrowFeatures));
+    if constexpr (std::is_same_v<Narrow, cca::PlanarFeatures>)
+    {
+      cca::WidenPlanarFeatureEntries(device, host, count);
+    }
+    else
+    {
+      cca::WidenFeatureEntries(device, host, count);
+    }
+    m_BytesToHost += static_cast<std::int64_t>(count * sizeof(Narrow));
   }
 
   /** Slabs uploaded over all runs (tests check that small slabs were taken). */

@@ -205,7 +205,9 @@ VoteOrderOf(std::uint32_t caseSeed)
  *  of neighbour rows (cuda/RunNeighbours.cuh), and whether the default
  *  algorithm's dense table holds narrow entries widened on the host,
  *  narrow entries widened where components are few on the device (the
- *  default) or wide entries (src/NarrowFeatures.h), from its seed alone. */
+ *  default) or wide entries (src/NarrowFeatures.h), and whether a 2D
+ *  image's narrow entries are planar (the default) or NarrowFeatures,
+ *  from its seed alone. */
 void
 SetSeededChoices(Sequence & sequence, std::uint32_t caseSeed)
 {
@@ -217,6 +219,7 @@ SetSeededChoices(Sequence & sequence, std::uint32_t caseSeed)
   sequence.SetWholeComponents(uses[(caseSeed / 3) % 3]);
   sequence.SetRunEndIndex((caseSeed / 9) % 2 == 0 ? RunEndIndexUse::Automatic : RunEndIndexUse::Never);
   sequence.SetNarrowTable(narrow[(caseSeed / 18) % 3]);
+  sequence.SetPlanarTable((caseSeed / 54) % 2 == 0 ? PlanarTableUse::Automatic : PlanarTableUse::Never);
 }
 
 /** cases random cases, case k seeded with seed + k: check(caseSeed, pick)
