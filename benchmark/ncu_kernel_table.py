@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """The kernels of one ncu CSV (--csv --print-units base), largest time
 first: time, DRAM bytes read and written, bandwidth, warps active and
-instructions, each kernel's launches summed (occupancy averaged).
+instructions, each kernel's launches summed (occupancy averaged), and how
+many launches that is. cca_benchmark runs each image once more than its
+--reps, untimed, to measure its device memory: with --warmup 0 --reps 1
+every kernel of a run launches twice, and a run's own figures are half
+the sums (h200-planar-entries call 6).
 
   ncu --clock-control none --print-units base --csv --metrics \\
       gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,\\
@@ -44,18 +48,23 @@ def main():
                 value *= SCALE.get(unit, 1)
             if metric.startswith("sm__warps"):
                 k["occupancy_samples"] += 1
+            if metric.startswith("gpu__time"):
+                k["launches"] = k.get("launches", 0) + 1
             k[metric] = k.get(metric, 0) + value
     total = sum(k.get("gpu__time_duration.sum", 0) for k in kernels.values())
-    print("  total %.0f us (us, DRAM read MB, write MB, GB/s, warps active %%, M instructions)" % (total / 1e3))
+    print(
+        "  total %.0f us (us, DRAM read MB, write MB, GB/s, warps active %%, M instructions, launches; all launches summed)"
+        % (total / 1e3)
+    )
     ordered = sorted(kernels.items(), key=lambda kv: -kv[1].get("gpu__time_duration.sum", 0))
     for name, k in ordered[: args.top]:
         t = k.get("gpu__time_duration.sum", 0)
         read, written = k.get("dram__bytes_read.sum", 0), k.get("dram__bytes_write.sum", 0)
         occupancy = k.get("sm__warps_active.avg.pct_of_peak_sustained_active", 0) / max(1, k["occupancy_samples"])
         print(
-            "  %-40s %7.0f us  R %7.1f  W %7.1f  %6.0f GB/s  occ %4.1f  %7.1f Minst"
+            "  %-40s %7.0f us  R %7.1f  W %7.1f  %6.0f GB/s  occ %4.1f  %7.1f Minst  x%d"
             % (name[:40], t / 1e3, read / 1e6, written / 1e6, (read + written) / t if t else 0, occupancy,
-               k.get("smsp__inst_executed.sum", 0) / 1e6)
+               k.get("smsp__inst_executed.sum", 0) / 1e6, k.get("launches", 0))
         )
 
 

@@ -541,7 +541,7 @@ PolicyStoresWhole()
  *  (2D images, 96 bytes): 128 threads, eight an SM, at most 64 registers,
  *  which their votes fit with 8 bytes of spills: 32 warps an SM (H200, ncu,
  *  8192^2 g = 1 d = 0.5, against 160-byte entries at five an SM: 4-conn.
- *  2,060 -> 1,389 us, 8-conn. 1,060 -> 775 us, warps active 30 -> 45 %;
+ *  1,030 -> 695 us a run, 8-conn. 530 -> 388 us, warps active 30 -> 45 %;
  *  benchmark/results/h200-planar-entries call 2). */
 template <class Table>
 constexpr int VoteBlockThreads = IsNarrowEntry<Table> ? 128 : BlockThreads;
