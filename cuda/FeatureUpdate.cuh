@@ -245,12 +245,11 @@ AddPrecedingPairs(const RunArrays<Index> & runs,
                   Count (&pairCounts)[Slots])
 {
   constexpr bool planarRecord = Slots < NumberOfInterceptSlots; // 2D images only
-  const bool     volume = !planarRecord && geometry.depth > 1;
   const bool     rowCounted = AddRowPairs(rowPairs, pairCounts);
   bool           sliceCounted = true;
   if constexpr (!planarRecord)
   {
-    sliceCounted = !volume || AddSlicePairs(preceding.slice[a], pairCounts);
+    sliceCounted = geometry.depth <= 1 || AddSlicePairs(preceding.slice[a], pairCounts);
   }
   if (rowCounted && sliceCounted)
   {
@@ -389,10 +388,7 @@ RunVoteAt(const RunArrays<Index> &   runs,
     {
       q[s] = NeighbourRow(geometry, y, z, steps[s]);
     }
-    if constexpr (!planarRecord)
-    {
-      ForEachRunInRanges(runs, q, lo, hi, visit);
-    }
+    ForEachRunInRanges(runs, q, lo, hi, visit);
   }
   else
   {

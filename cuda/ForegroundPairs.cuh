@@ -119,13 +119,12 @@ AddFollowingRowsPairs(const ForegroundRows & f,
   AddForegroundPairs<true, false>(f, NeighbourRow(geometry, y, z, RowStep{ 1, 0 }), x, length, pairCounts);
   if constexpr (Slots == NumberOfInterceptSlots)
   {
-    if (geometry.depth <= 1)
+    if (geometry.depth > 1)
     {
-      return;
+      AddForegroundPairs<true, true>(f, NeighbourRow(geometry, y, z, RowStep{ -1, 1 }), x, length, pairCounts);
+      AddForegroundPairs<false, true>(f, NeighbourRow(geometry, y, z, RowStep{ 0, 1 }), x, length, pairCounts);
+      AddForegroundPairs<true, true>(f, NeighbourRow(geometry, y, z, RowStep{ 1, 1 }), x, length, pairCounts);
     }
-    AddForegroundPairs<true, true>(f, NeighbourRow(geometry, y, z, RowStep{ -1, 1 }), x, length, pairCounts);
-    AddForegroundPairs<false, true>(f, NeighbourRow(geometry, y, z, RowStep{ 0, 1 }), x, length, pairCounts);
-    AddForegroundPairs<true, true>(f, NeighbourRow(geometry, y, z, RowStep{ 1, 1 }), x, length, pairCounts);
   }
 }
 

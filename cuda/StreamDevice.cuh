@@ -30,7 +30,6 @@
 #include <cstddef>
 #include <cstring>
 #include <cstdint>
-#include <type_traits>
 #include <functional>
 #include <memory>
 #include <utility>
@@ -458,22 +457,13 @@ public:
   void
   DownloadWidenedFeatures(ComponentFeatures * host, const Narrow * device, std::size_t count)
   {
-    static_assert(IsNarrowEntry<Narrow>, "a narrow table's entries");
     AdviseHugePages(host, count * sizeof(ComponentFeatures));
     m_Staging.Download(
       device,
       count * sizeof(Narrow),
       Stream(),
       [host](std::size_t offset, std::size_t n, const void * staged) {
-        ComponentFeatures * out = host + offset / sizeof(Narrow);
-        if constexpr (std::is_same_v<Narrow, PlanarFeatures>)
-        {
-          WidenPlanarFeatureEntries(staged, out, n / sizeof(Narrow));
-        }
-        else
-        {
-          WidenFeatureEntries(staged, out, n / sizeof(Narrow));
-        }
+        WidenNarrowEntries<Narrow>(staged, host + offset / sizeof(Narrow), n / sizeof(Narrow));
       },
       sizeof(Narrow));
     m_BytesToHost += static_cast<std::int64_t>(count * sizeof(Narrow));

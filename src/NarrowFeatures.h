@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace cca
 {
@@ -143,6 +144,24 @@ WidenFeatureEntries(const void * narrow, ComponentFeatures * wide, std::size_t c
 /** The same for PlanarFeatures entries. */
 void
 WidenPlanarFeatureEntries(const void * planar, ComponentFeatures * wide, std::size_t count);
+
+/** WidenFeatureEntries or WidenPlanarFeatureEntries, by the entries' type
+ *  Narrow (NarrowFeatures, PlanarFeatures): what a device's download of a
+ *  narrow table calls on its staged pieces. */
+template <class Narrow>
+void
+WidenNarrowEntries(const void * narrow, ComponentFeatures * wide, std::size_t count)
+{
+  static_assert(IsNarrowEntry<Narrow>, "a narrow table's entries");
+  if constexpr (std::is_same_v<Narrow, PlanarFeatures>)
+  {
+    WidenPlanarFeatureEntries(narrow, wide, count);
+  }
+  else
+  {
+    WidenFeatureEntries(narrow, wide, count);
+  }
+}
 
 } // namespace cca
 

@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <type_traits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -246,14 +245,7 @@ public:
   void
   DownloadWidenedFeatures(cca::ComponentFeatures * host, const Narrow * device, std::size_t count)
   {
-    if constexpr (std::is_same_v<Narrow, cca::PlanarFeatures>)
-    {
-      cca::WidenPlanarFeatureEntries(device, host, count);
-    }
-    else
-    {
-      cca::WidenFeatureEntries(device, host, count);
-    }
+    cca::WidenNarrowEntries<Narrow>(device, host, count);
     m_BytesToHost += static_cast<std::int64_t>(count * sizeof(Narrow));
   }
 
