@@ -44,16 +44,19 @@ GRANULARITIES = (1, 4, 16)
 
 
 def load(paths):
-    """{(dimension, connectivity, g, density): measurement} over the files."""
+    """{(dimension, connectivity, g, density): measurement} over the files,
+    and {dimension: image size}."""
     out = {}
+    sizes = {}
     for path in paths:
         with open(path) as f:
             run = json.load(f)
+        sizes[run["dimension"]] = run["size"]
         for m in run["measurements"]:
             if m["allForeground"] or m["g"] not in GRANULARITIES:
                 continue
             out[(run["dimension"], m["connectivity"], m["g"], m["density"])] = m
-    return out
+    return out, sizes
 
 
 def main():
@@ -62,13 +65,8 @@ def main():
     parser.add_argument("--all", nargs="+", required=True, help="cca_benchmark --outputs all JSON, same images")
     parser.add_argument("--bandwidth-tbs", type=float, default=4.8, help="device memory bandwidth, TB/s")
     args = parser.parse_args()
-    labels = load(args.labels)
-    full = load(args.all)
-    sizes = {}
-    for path in args.all:
-        with open(path) as f:
-            run = json.load(f)
-        sizes[run["dimension"]] = run["size"]
+    labels, _ = load(args.labels)
+    full, sizes = load(args.all)
     bandwidth = args.bandwidth_tbs * 1e12
     print(f"Output floor at {args.bandwidth_tbs} TB/s: labels-only time + (components x {NARROW_RECORD_BYTES} B"
           f" ({PLANAR_RECORD_BYTES} B in 2D, {RECORD_BYTES} B from 2^29 pixels) + runs x {RUN_BYTES} B) / bandwidth,"
