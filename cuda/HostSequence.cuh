@@ -893,7 +893,9 @@ private:
    *  them: the default algorithm's whole runs of a byte mask under full
    *  connectivity, with a feature table or runs (labels only take the
    *  strips' labels themselves, LabelsByStrips), in a volume whose runs
-   *  are short, or as a test or benchmark asks (SetStripLabeling). */
+   *  are short, in a plane whose runs are short and whose sampled
+   *  foreground fraction is at least JoinStripLeastDensityPlane, or as a
+   *  test or benchmark asks (SetStripLabeling). */
   template <class Index, class S>
   bool
   JoinsRunsByStrips(Device & device, const Frame & frame, const void * image)
@@ -913,13 +915,9 @@ private:
       {
         return true;
       }
-      if (frame.geometry.depth == 1)
-      {
-        return false;
-      }
-      const auto runs = static_cast<std::int64_t>(m_Labeling.template CountedUnits<Index>(device, frame));
-      return runs * JoinStripPixelsPerRun > frame.pixels &&
-             m_Labeling.CountedForegroundFraction() >= JoinStripLeastDensity;
+      const auto   runs = static_cast<std::int64_t>(m_Labeling.template CountedUnits<Index>(device, frame));
+      const double leastDensity = frame.geometry.depth == 1 ? JoinStripLeastDensityPlane : JoinStripLeastDensity;
+      return runs * JoinStripPixelsPerRun > frame.pixels && m_Labeling.CountedForegroundFraction() >= leastDensity;
     }
   }
 
@@ -973,12 +971,20 @@ private:
    *  / 5.72 / 5.86 / 5.91 / 5.48 / 4.88 / 3.98 / 2.69 ms at g = 1,
    *  d = 0.1 ... 0.9 where the union-find over the runs took 3.52 / 5.43 /
    *  6.89 / 7.92 / 8.94 / 8.95 / 8.26 / 6.69 / 4.22; at g = 4 (16 and more
-   *  pixels a run) and on the all-foreground image the runs won. Planes
-   *  keep the runs: 8192^2 8-connected, g = 1, the strips lost at every
-   *  density (d = 0.6: 2.73 against 2.57 ms; d = 0.3: 3.33 against 2.94),
-   *  the pair count after the labels costing more than the links saved. */
+   *  pixels a run) and on the all-foreground image the runs won. A plane
+   *  takes the strips from JoinStripLeastDensityPlane on: on the H200
+   *  (8192^2, 8-connectivity, g = 1, the same measure,
+   *  benchmark/results/h200-pairs-after-labels/ call 1) the strips took
+   *  2.44-2.48 / 2.08 / 1.82-1.84 / 1.32-1.33 / 0.91 ms at d = 0.5 ... 0.9
+   *  where the union-find over the runs, which counts the perimeter's
+   *  pairs as it joins, took 2.47-2.50 / 2.26 / 2.01 / 1.51-1.52 / 0.97,
+   *  and 3.10-3.12 ms at d = 0.4 against 2.76-2.79, the pair count after
+   *  the labels costing more than the links save where the components
+   *  are many; the threshold is between the two, where the benchmark has
+   *  no image. */
   static constexpr std::int64_t JoinStripPixelsPerRun = 12;
   static constexpr double       JoinStripLeastDensity = 0.15;
+  static constexpr double       JoinStripLeastDensityPlane = 0.45;
   static constexpr double       StripLeastDensity = 0.35;
   /** Components a unit from which the votes store whole components
    *  (VotesStoreWholeComponents). */

@@ -647,9 +647,17 @@ private:
    *    row and slice levels reads its rows again);
    *  - 26-connected volumes that the block labeling leaves to the runs
    *    (d = 0.1-0.9: 0.3-1.6 ms less).
-   *  Not with the feature table (2D g = 1: 20.7 against 20.2 Gpix/s
-   *  summed), nor wherever runs are long (g >= 4, all foreground:
-   *  0.02-0.50 ms slower). */
+   *  Nor wherever runs are long (g >= 4, all foreground: 0.02-0.50 ms
+   *  slower). With the default algorithm's feature table only in planes
+   *  under face connectivity from RowBitsFacePlaneTableDensity on (H200,
+   *  8192^2 g = 1, label + features per image, d = 0.2 ... 0.9: 0.01 /
+   *  0.03 / 0.05 / 0.05-0.07 / -0.02-0.00 / 0.07-0.09 / 0.09-0.10 /
+   *  0.03-0.04 ms less, the numbering climbing shallower trees; d = 0.1
+   *  0.02 ms more;
+   *  benchmark/results/h200-pairs-after-labels/ call 1): under full
+   *  connectivity the union-find counts the perimeter's pairs as it
+   *  joins (CountsPrecedingPairs), and counting them after the labels
+   *  instead, with or without the bits, was no faster (call 1). */
   template <class Index, class S>
   bool
   LinksByRowBits(Device & device, const Frame & frame, const void * image)
@@ -676,7 +684,9 @@ private:
     {
       return true;
     }
-    if (!LabelsOnlyOfMask(frame.options))
+    const bool labelsOnly = LabelsOnlyOfMask(frame.options);
+    const bool facePlaneTable = VotesAddStoredPairs<S>(frame) && frame.geometry.depth == 1 && !frame.full;
+    if (!labelsOnly && !facePlaneTable)
     {
       return false;
     }
@@ -689,6 +699,10 @@ private:
     }
     // CountedUnits, above or during the block labeling's choice, read the sample too.
     const double density = m_ForegroundFraction;
+    if (!labelsOnly)
+    {
+      return density >= RowBitsFacePlaneTableDensity;
+    }
     if (frame.geometry.depth == 1)
     {
       return !frame.full || density <= RowBitsFullPlaneDensity;
@@ -911,6 +925,10 @@ private:
    *  volumes: between the measured densities 0.3 and 0.4 (0.4 and 0.5). */
   static constexpr double RowBitsFullPlaneDensity = 0.35;
   static constexpr double RowBitsFaceVolumeDensity = 0.45;
+  /** The lowest sampled foreground fraction at which LinksByRowBits takes
+   *  the bits for the feature table of a plane under face connectivity:
+   *  between the measured densities 0.1 and 0.2. */
+  static constexpr double RowBitsFacePlaneTableDensity = 0.15;
   RowBitLinksUse          m_RowBitLinks = RowBitLinksUse::Automatic;
   RunEndIndexUse          m_RunEndIndex = RunEndIndexUse::Automatic;
   StripRows               m_StripRows{}; ///< SetStripRows

@@ -509,17 +509,21 @@ LinkFanInChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
 }
 
 /** The union-find joining the runs of byte masks from the rows' foreground
- *  bits (cuda/RowPairLinks.cuh) always or never, against the default
- *  choice (labels only, short runs, by density): planes and volumes of
- *  short and long runs at densities around both thresholds, both
- *  connectivities, labels only or with the runs and the table; the runs'
- *  neighbours found through their end index or by binary searches; the
- *  labels and features must be the CPU's. */
+ *  bits (cuda/RowPairLinks.cuh) always, never or by the default choice
+ *  (short runs, by density: labels only, and the table of planes under
+ *  face connectivity): planes and volumes of short and long runs at
+ *  densities around the thresholds, both connectivities, labels only or
+ *  with the runs and the table; the runs' neighbours found through their
+ *  end index or by binary searches; the labels and features must be the
+ *  CPU's. */
 void
 RowBitLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
 {
-  const cca::cuda::RowBitLinksUse uses[] = { cca::cuda::RowBitLinksUse::Always, cca::cuda::RowBitLinksUse::Never };
-  const double                    densities[] = { 0.2, 0.3, 0.4, 0.5, 0.6, 0.8 };
+  const cca::cuda::RowBitLinksUse uses[] = { cca::cuda::RowBitLinksUse::Always,
+                                             cca::cuda::RowBitLinksUse::Never,
+                                             cca::cuda::RowBitLinksUse::Automatic };
+  const char *                    useNames[] = { "always", "never", "by the default choice" };
+  const double                    densities[] = { 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8 };
   const int                       granularities[] = { 1, 1, 2, 4 };
   const int                       cases = quick ? 8 : 60;
   for (int i = 0; i < cases; ++i)
@@ -527,14 +531,14 @@ RowBitLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & t
     const std::uint32_t caseSeed = 1300000 + seed + static_cast<std::uint32_t>(i);
     std::mt19937        rng(caseSeed);
     auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
-    const auto          use = uses[i % 2];
+    const auto          use = uses[i % 3];
     const int           dim = pick(2) == 0 ? 3 : 2;
     // Rows of whole 16-pixel lanes (the row scans' only width), of 1 to 3
     // stretches of 512 pixels, most cut inside one.
     const std::int64_t nx = 16 * (1 + pick(96));
     const std::int64_t ny = dim == 2 ? 1 + pick(400) : 1 + pick(60);
     const std::int64_t nz = dim == 3 ? 2 + pick(20) : 1;
-    const Mask         mask = RandomMask(dim, nx, ny, nz, densities[pick(6)], granularities[pick(4)], caseSeed);
+    const Mask         mask = RandomMask(dim, nx, ny, nz, densities[pick(7)], granularities[pick(4)], caseSeed);
     cca::Options       options;
     options.connectivity = pick(2) == 0 ? Connectivity::Face : Connectivity::Full;
     const bool labelsOnly = pick(2) == 0;
@@ -549,8 +553,8 @@ RowBitLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & t
     Check(engine,
           Plain(mask),
           options,
-          std::string("row-bit links ") + (use == cca::cuda::RowBitLinksUse::Always ? "always" : "never") +
-            (endIndex ? ", run end index" : ", run searches") + " seed=" + std::to_string(caseSeed),
+          std::string("row-bit links ") + useNames[i % 3] + (endIndex ? ", run end index" : ", run searches") +
+            " seed=" + std::to_string(caseSeed),
           tally);
     cca::cuda::SetRowBitLinks(cca::cuda::RowBitLinksUse::Automatic);
     cca::cuda::SetRunEndIndex(cca::cuda::RunEndIndexUse::Automatic);
@@ -574,7 +578,7 @@ VoteOrderChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
     const std::uint32_t caseSeed = 1400000 + seed + static_cast<std::uint32_t>(i);
     std::mt19937        rng(caseSeed);
     auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
-    const auto          use = uses[i % 2];
+    const auto          use = uses[i % 3];
     const int           dim = pick(2) == 0 ? 3 : 2;
     const std::int64_t  nx = 1 + pick(700);
     const std::int64_t  ny = dim == 2 ? 1 + pick(400) : 1 + pick(60);
@@ -914,7 +918,9 @@ StripLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
  *  table, the runs and the label image in some cases and a selection in
  *  others, widths of whole 16-pixel lane loads, odd and even heights and
  *  depths, every pixel type (host images cross as foreground bits) and
- *  rule, and large images around the percolation thresholds. */
+ *  rule, and large images around the percolation thresholds, whose planes
+ *  also by the default choice (strips from a sampled foreground fraction
+ *  of 0.45 on). */
 void
 StripJoinChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
 {
@@ -938,19 +944,26 @@ StripJoinChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
     }
     Check(engine, image, options, "strip joins seed=" + std::to_string(caseSeed), tally);
   }
-  ForLargeStripMasks(quick,
-                     seed + 3000,
-                     { { 2048, 2047, 1, 0.6, false },
-                       { 512, 513, 1, 0.4, true },
-                       { 192, 191, 193, 0.2, false },
-                       { 256, 256, 256, 0.5, false },
-                       { 128, 127, 129, 0.3, true } },
-                     [&](std::size_t k, const Mask & mask) {
-                       cca::Options options;
-                       options.connectivity = Connectivity::Full;
-                       options.labelImageType = k % 2 == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
-                       Check(engine, Plain(mask), options, "strip joins large " + std::to_string(k), tally);
-                     });
+  ForLargeStripMasks(
+    quick,
+    seed + 3000,
+    { { 2048, 2047, 1, 0.6, false },
+      { 512, 513, 1, 0.4, true },
+      { 192, 191, 193, 0.2, false },
+      { 256, 256, 256, 0.5, false },
+      { 128, 127, 129, 0.3, true } },
+    [&](std::size_t k, const Mask & mask) {
+      cca::Options options;
+      options.connectivity = Connectivity::Full;
+      options.labelImageType = k % 2 == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
+      Check(engine, Plain(mask), options, "strip joins large " + std::to_string(k), tally);
+      if (mask.dimension == 2)
+      {
+        cca::cuda::SetStripLabeling(cca::cuda::StripLabelingUse::Automatic);
+        Check(engine, Plain(mask), options, "strip joins large " + std::to_string(k) + " by the default choice", tally);
+        cca::cuda::SetStripLabeling(cca::cuda::StripLabelingUse::Always);
+      }
+    });
   cca::cuda::SetStripLabeling(cca::cuda::StripLabelingUse::Automatic);
 }
 
