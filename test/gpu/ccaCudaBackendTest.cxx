@@ -561,18 +561,21 @@ RowBitLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & t
   }
 }
 
-/** Feature tables whose votes take the units in component order always or
- *  never (cuda/ComponentOrder.cuh): with the runs, whose grouping then
- *  shares the sort, or without; with a selection, which sorts again; in
- *  component order with the components of a warp's chunk stored whole or
- *  merged. */
+/** Feature tables whose votes take the units in component order always,
+ *  never or by the default choice (cuda/ComponentOrder.cuh): with the runs,
+ *  whose grouping then shares the sort, or without; with a selection,
+ *  which sorts again; in component order with the components of a warp's
+ *  chunk stored whole or merged. */
 void
 VoteOrderChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
 {
-  const cca::cuda::VoteOrderUse uses[] = { cca::cuda::VoteOrderUse::Always, cca::cuda::VoteOrderUse::Never };
-  const double                  densities[] = { 0.1, 0.3, 0.5, 0.6, 0.8 };
-  const int                     granularities[] = { 1, 1, 2, 4, 16 };
-  const int                     cases = quick ? 8 : 60;
+  const cca::cuda::VoteOrderUse uses[] = { cca::cuda::VoteOrderUse::Always,
+                                           cca::cuda::VoteOrderUse::Never,
+                                           cca::cuda::VoteOrderUse::Automatic };
+  const char * useNames[] = { "votes in component order", "votes in raster order", "votes in the default order" };
+  const double densities[] = { 0.1, 0.3, 0.5, 0.6, 0.8 };
+  const int    granularities[] = { 1, 1, 2, 4, 16 };
+  const int    cases = quick ? 8 : 60;
   for (int i = 0; i < cases; ++i)
   {
     const std::uint32_t caseSeed = 1400000 + seed + static_cast<std::uint32_t>(i);
@@ -613,8 +616,8 @@ VoteOrderChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
     Check(engine,
           Plain(mask),
           options,
-          std::string("votes in ") + (use == cca::cuda::VoteOrderUse::Always ? "component" : "raster") + " order" +
-            (use == cca::cuda::VoteOrderUse::Always ? (whole ? ", whole components" : ", merged components") : "") +
+          std::string(useNames[i % 3]) +
+            (use != cca::cuda::VoteOrderUse::Never ? (whole ? ", whole components" : ", merged components") : "") +
             (narrow == cca::cuda::NarrowTableUse::HostWidening ? ", narrow table widened on the host"
              : narrow == cca::cuda::NarrowTableUse::Automatic  ? ", narrow table"
                                                                : ", wide table") +
