@@ -31,6 +31,7 @@
 #include <cstring>
 #include <functional>
 #include <iostream>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -523,15 +524,17 @@ RowBitLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & t
                                              cca::cuda::RowBitLinksUse::Never,
                                              cca::cuda::RowBitLinksUse::Automatic };
   const char *                    useNames[] = { "always", "never", "by the default choice" };
-  const double                    densities[] = { 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8 };
-  const int                       granularities[] = { 1, 1, 2, 4 };
-  const int                       cases = quick ? 8 : 60;
+  static_assert(std::size(useNames) == std::size(uses), "a name for each choice");
+  const double densities[] = { 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8 };
+  const int    granularities[] = { 1, 1, 2, 4 };
+  const int    cases = quick ? 8 : 60;
   for (int i = 0; i < cases; ++i)
   {
     const std::uint32_t caseSeed = 1300000 + seed + static_cast<std::uint32_t>(i);
     std::mt19937        rng(caseSeed);
     auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
-    const auto          use = uses[i % 3];
+    const std::size_t   choice = static_cast<std::size_t>(i) % std::size(uses);
+    const auto          use = uses[choice];
     const int           dim = pick(2) == 0 ? 3 : 2;
     // Rows of whole 16-pixel lanes (the row scans' only width), of 1 to 3
     // stretches of 512 pixels, most cut inside one.
@@ -553,7 +556,7 @@ RowBitLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & t
     Check(engine,
           Plain(mask),
           options,
-          std::string("row-bit links ") + useNames[i % 3] + (endIndex ? ", run end index" : ", run searches") +
+          std::string("row-bit links ") + useNames[choice] + (endIndex ? ", run end index" : ", run searches") +
             " seed=" + std::to_string(caseSeed),
           tally);
     cca::cuda::SetRowBitLinks(cca::cuda::RowBitLinksUse::Automatic);
@@ -573,6 +576,7 @@ VoteOrderChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
                                            cca::cuda::VoteOrderUse::Never,
                                            cca::cuda::VoteOrderUse::Automatic };
   const char * useNames[] = { "votes in component order", "votes in raster order", "votes in the default order" };
+  static_assert(std::size(useNames) == std::size(uses), "a name for each choice");
   const double densities[] = { 0.1, 0.3, 0.5, 0.6, 0.8 };
   const int    granularities[] = { 1, 1, 2, 4, 16 };
   const int    cases = quick ? 8 : 60;
@@ -581,7 +585,8 @@ VoteOrderChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
     const std::uint32_t caseSeed = 1400000 + seed + static_cast<std::uint32_t>(i);
     std::mt19937        rng(caseSeed);
     auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
-    const auto          use = uses[i % 3];
+    const std::size_t   choice = static_cast<std::size_t>(i) % std::size(uses);
+    const auto          use = uses[choice];
     const int           dim = pick(2) == 0 ? 3 : 2;
     const std::int64_t  nx = 1 + pick(700);
     const std::int64_t  ny = dim == 2 ? 1 + pick(400) : 1 + pick(60);
@@ -616,7 +621,7 @@ VoteOrderChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
     Check(engine,
           Plain(mask),
           options,
-          std::string(useNames[i % 3]) +
+          std::string(useNames[choice]) +
             (use != cca::cuda::VoteOrderUse::Never ? (whole ? ", whole components" : ", merged components") : "") +
             (narrow == cca::cuda::NarrowTableUse::HostWidening ? ", narrow table widened on the host"
              : narrow == cca::cuda::NarrowTableUse::Automatic  ? ", narrow table"
