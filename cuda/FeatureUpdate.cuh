@@ -151,6 +151,82 @@ WarpSumFeatures(Features & f)
   }
 }
 
+/** WarpCombineByKey for the votes of runs in component order (the votes
+ *  that store whole components): a key's lanes are contiguous and hold its
+ *  runs in raster order, so part of the record needs no fold. The leader
+ *  (the lowest lane) holds the first run, whose row (planar records) or
+ *  slice (the others) is the smallest, and the key's last lane the largest;
+ *  the intercepts of the x class add up to the pixels less the runs (each
+ *  run's n - 1 pairs); and where no lane of the warp touches the image's
+ *  border, the border and face counts are all 0. Only the rest is
+ *  shuffled: 15 of a planar record's 23 words in the common case. Returns
+ *  true at the leader, whose record holds the key's votes; the other
+ *  lanes' records are left partly folded. */
+template <class Key, class Features>
+__device__ __forceinline__ bool
+WarpFoldOrderedRunVotes(Key key, Features & f)
+{
+  constexpr int  Last = detail::AxesOf<Features> - 1; // the axis of rows (planar) or slices
+  constexpr int  XSlot = InterceptSlot(true, false, false);
+  const unsigned peers = __match_any_sync(FullWarp, key);
+  const bool     border = __any_sync(FullWarp, f.pixelsOnBorder != 0);
+  const auto     lastRow = __shfl_sync(FullWarp, f.boundingBoxMax[Last], 31 - __clz(peers));
+  const bool     leader = WarpFoldPeers(peers, [&](int source, bool fold) {
+    // Field by field, each added as soon as it arrives: a second whole
+    // record in registers spilled the volumes' records.
+    const auto add = [&](auto & field) {
+      const auto other = ShuffleValue(field, source);
+      field = fold ? field + other : field;
+    };
+    const auto lower = [&](std::int32_t & field) {
+      const std::int32_t other = ShuffleValue(field, source);
+      field = fold && other < field ? other : field;
+    };
+    const auto upper = [&](std::int32_t & field) {
+      const std::int32_t other = ShuffleValue(field, source);
+      field = fold && other > field ? other : field;
+    };
+    add(f.pixelCount);
+#pragma unroll
+    for (int i = 0; i < Last; ++i)
+    {
+      lower(f.boundingBoxMin[i]);
+      upper(f.boundingBoxMax[i]);
+    }
+#pragma unroll
+    for (int i = 0; i <= Last; ++i)
+    {
+      add(f.coordinateSum[i]);
+    }
+#pragma unroll
+    for (int i = 0; i < detail::ProductsOf<Features>; ++i)
+    {
+      add(f.coordinateProductSum[i]);
+    }
+#pragma unroll
+    for (int i = 0; i < detail::SlotsOf<Features>; ++i)
+    {
+      if (i != XSlot)
+      {
+        add(f.interceptCounts[i]);
+      }
+    }
+    if (border) // the same for every lane
+    {
+      add(f.pixelsOnBorder);
+#pragma unroll
+      for (int i = 0; i < detail::FacesOf<Features>; ++i)
+      {
+        add(f.pixelsOnFace[i]);
+      }
+    }
+  });
+  f.boundingBoxMax[Last] = lastRow;
+  using Count = std::remove_reference_t<decltype(f.interceptCounts[0])>;
+  f.interceptCounts[XSlot] = static_cast<Count>(f.pixelCount) - static_cast<Count>(__popc(peers));
+  return leader;
+}
+
 /** Which neighbour pairs a vote counts. All: every pair with a run of the
  *  same component (labels known). Certain: the pairs known to lie in one
  *  component before any labeling (the on-the-fly merge has no labels yet):
@@ -281,58 +357,41 @@ AddPrecedingPairs(const RunArrays<Index> & runs,
   }
 }
 
-/** The vote of unit a at place (UnitPlace), its vote key key (any for
- *  PairVotes::Certain): its own features plus the neighbour pairs it forms
- *  with units of the same component in the following neighbour rows (pair
- *  counts add up over any partition of a run into units). label may be
- *  null for PairVotes::Certain. fullMask (Frame::fullMask): full
- *  connectivity on a mask's components, where every unit the neighbour
- *  search finds shares a's component (Certain and Conditional votes, on
- *  masks only, take it as the connectivity). pixels: with fullMask, the
- *  byte mask whose foreground gives PairVotes::All's pairs of units up to
- *  LongestRunCountedByPixels long (ForegroundPairs.cuh) instead of the
- *  neighbour rows' units. preceding: with PairVotes::All, the pairs with
- *  the preceding rows that the union-find counted (full connectivity) or
- *  CountPrecedingPairsKernel after it (face connectivity;
+/** The pair votes of unit a at place (UnitPlace), its vote key key (any
+ *  for PairVotes::Certain): the neighbour pairs it forms with units of the
+ *  same component in the following neighbour rows (pair counts add up over
+ *  any partition of a run into units), added to f's intercept counts.
+ *  label may be null for PairVotes::Certain. fullMask (Frame::fullMask):
+ *  full connectivity on a mask's components, where every unit the
+ *  neighbour search finds shares a's component (Certain and Conditional
+ *  votes, on masks only, take it as the connectivity). pixels: with
+ *  fullMask, the byte mask whose foreground gives PairVotes::All's pairs of
+ *  units up to LongestRunCountedByPixels long (ForegroundPairs.cuh) instead
+ *  of the neighbour rows' units. preceding: with PairVotes::All, the pairs
+ *  with the preceding rows that the union-find counted (full connectivity)
+ *  or CountPrecedingPairsKernel after it (face connectivity;
  *  PrecedingPairs.cuh), which replace the search of the following rows;
- *  null: not counted. Returns false when the vote is empty (only
- *  possible for PairVotes::Conditional). */
+ *  null: not counted. Returns whether the search of the following rows
+ *  counted a pair (what makes a PairVotes::Conditional vote not empty). */
 template <class Index, class Votes = DefaultVotes, class Features>
 __device__ __forceinline__ bool
-RunVoteAt(const RunArrays<Index> &   runs,
-          const Index *              label,
-          const Geometry &           geometry,
-          const detail::ImageFaces & faces,
-          Index                      a,
-          const cca::Run &           place,
-          Index                      key,
-          Features &                 f,
-          bool                       fullMask,
-          ForegroundRows             pixels,
-          PrecedingPairs             preceding,
-          std::uint32_t              rowPairs)
+AddRunPairVotes(const RunArrays<Index> & runs,
+                const Index *            label,
+                const Geometry &         geometry,
+                Index                    a,
+                const cca::Run &         place,
+                Index                    key,
+                Features &               f,
+                bool                     fullMask,
+                ForegroundRows           pixels,
+                PrecedingPairs           preceding,
+                std::uint32_t            rowPairs)
 {
   const std::int64_t y = place.y;
   const std::int64_t z = place.z;
   const std::int32_t x = place.x;
   const std::int32_t length = place.length;
-  bool               any = true;
-  if constexpr (Votes::Pairs == PairVotes::Conditional)
-  {
-    detail::ClearFeatures(f);
-    any = false;
-  }
-  else
-  {
-    detail::RunContribution(x, static_cast<std::int32_t>(y), static_cast<std::int32_t>(z), length, faces, f);
-    if constexpr (Votes::SplitUnits)
-    {
-      if (a > runs.rowOffsets[y + z * geometry.height] && runs.end[a - 1] == x)
-      {
-        f.interceptCounts[InterceptSlot(true, false, false)] += 1; // the pair (x - 1, x) inside the run
-      }
-    }
-  }
+  bool               any = false;
   if (Votes::Pairs == PairVotes::All && preceding.Stored())
   {
     AddPrecedingPairs(runs, label, key, fullMask, geometry, preceding, rowPairs, a, y, z, x, length, f.interceptCounts);
@@ -399,6 +458,48 @@ RunVoteAt(const RunArrays<Index> &   runs,
     }
   }
   return any;
+}
+
+/** The vote of unit a at place (UnitPlace), its vote key key: its own
+ *  features (RunContribution) plus its pair votes (AddRunPairVotes, whose
+ *  arguments these are). Returns false when the vote is empty (only
+ *  possible for PairVotes::Conditional). */
+template <class Index, class Votes = DefaultVotes, class Features>
+__device__ __forceinline__ bool
+RunVoteAt(const RunArrays<Index> &   runs,
+          const Index *              label,
+          const Geometry &           geometry,
+          const detail::ImageFaces & faces,
+          Index                      a,
+          const cca::Run &           place,
+          Index                      key,
+          Features &                 f,
+          bool                       fullMask,
+          ForegroundRows             pixels,
+          PrecedingPairs             preceding,
+          std::uint32_t              rowPairs)
+{
+  bool any = true;
+  if constexpr (Votes::Pairs == PairVotes::Conditional)
+  {
+    detail::ClearFeatures(f);
+    any = false;
+  }
+  else
+  {
+    detail::RunContribution(place.x, place.y, place.z, place.length, faces, f);
+    if constexpr (Votes::SplitUnits)
+    {
+      const std::int64_t row = place.y + static_cast<std::int64_t>(place.z) * geometry.height;
+      if (a > runs.rowOffsets[row] && runs.end[a - 1] == place.x)
+      {
+        f.interceptCounts[InterceptSlot(true, false, false)] += 1; // the pair (x - 1, x) inside the run
+      }
+    }
+  }
+  const bool paired =
+    AddRunPairVotes<Index, Votes>(runs, label, geometry, a, place, key, f, fullMask, pixels, preceding, rowPairs);
+  return any || paired;
 }
 
 /** RunVoteAt with unit a's place and key read from runs and label, for
@@ -677,10 +778,19 @@ __launch_bounds__(VoteBlockThreads<Table>, VoteBlocksPerSM<Table>)
     {
       continue; // components of one run each: written whole
     }
-    if (Whole && votes && !before && !after)
+    if (Whole && votes)
     {
-      // A component of one run: no pairs (none were counted for it).
+      // Every lane's own features in one stretch of code, then the pairs
+      // where the component has several runs (a component of one run has
+      // none, and none were counted for it). A branch of its own for the
+      // one-run components had most warps compute both, a tenth of the
+      // votes' instructions (8192^2 4-conn. g = 1 d = 0.5, ncu source
+      // counters: benchmark/results/h200-votes-sass).
       detail::RunContribution(place.x, place.y, place.z, place.length, faces, f);
+      if (before || after)
+      {
+        AddRunPairVotes<Index, Votes>(runs, label, geometry, a, place, key, f, fullMask, pixels, preceding, rowPairs);
+      }
     }
     else if (votes)
     {
@@ -702,6 +812,10 @@ __launch_bounds__(VoteBlockThreads<Table>, VoteBlocksPerSM<Table>)
       if (__all_sync(FullWarp, key == __shfl_sync(FullWarp, key, 0)))
       {
         WarpSumFeatures(f); // one component: every lane votes (one-run components never share a warp)
+      }
+      else if constexpr (Whole)
+      {
+        leader = WarpFoldOrderedRunVotes(key, f); // sortedLabel: component order
       }
       else
       {
