@@ -21,7 +21,8 @@
 //                      [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never]
 //                      [--vote-order auto|always|never] [--whole-components auto|always|never]
 //                      [--narrow-table auto|host|never] [--planar-table auto|never]
-//                      [--full-pairs-after-labels] [--run-end-index auto|never] [--json FILE]
+//                      [--largest-apart auto|always|never] [--full-pairs-after-labels] [--run-end-index auto|never]
+//                      [--json FILE]
 // --block-labeling: where labels only under full connectivity may take the
 // block labeling (cuda/BlockLabeling.cuh), when it does (auto: by the runs'
 // mean length, as users get it; always and never compare the two).
@@ -52,6 +53,10 @@
 // 32-bit counts, 160 bytes an entry instead of 216 (src/NarrowFeatures.h;
 // auto: widened on the device where components are few, else on the host,
 // as users get it; host: always widened on the host; never: wide entries).
+// --largest-apart: whether the component order leaves the largest
+// component's units out of its radix sort (cuda/LargestComponent.cuh; auto:
+// where it holds many of the units, as users get it; always and never
+// compare).
 // --planar-table: whether a 2D image's narrow table holds planar entries, 96
 // bytes without the z axis's fields (auto, as users get it), or 160-byte ones
 // (never), to compare.
@@ -114,6 +119,7 @@ struct Settings : ccabench::ProtocolOptions
   std::string                 wholeComponents = "auto";     ///< --whole-components auto|always|never
   std::string                 narrowTable = "auto";         ///< --narrow-table auto|host|never
   std::string                 planarTable = "auto";         ///< --planar-table auto|never
+  std::string                 largestApart = "auto";        ///< --largest-apart auto|always|never
   bool                        fullPairsAfterLabels = false; ///< --full-pairs-after-labels
   std::int64_t                linkBlockRows = 0;            ///< --link-block-rows N (0: the default)
   std::string                 backend = "cuda";
@@ -337,6 +343,7 @@ WriteJson(const std::string &              file,
       << ",\n  \"wholeComponents\": \"" << s.wholeComponents << "\""
       << ",\n  \"narrowTable\": \"" << s.narrowTable << "\""
       << ",\n  \"planarTable\": \"" << s.planarTable << "\""
+      << ",\n  \"largestApart\": \"" << s.largestApart << "\""
       << ",\n  \"runEndIndex\": \"" << s.runEndIndex << "\""
       << ",\n  \"fullPairsAfterLabels\": " << (s.fullPairsAfterLabels ? "true" : "false")
       << ",\n  \"linkBlockRows\": " << s.linkBlockRows
@@ -418,13 +425,14 @@ const char * const Usage =
   " [--block-labeling auto|always|never] [--strip-labeling auto|always|never] [--no-dependent-launches]"
   " [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never] [--vote-order auto|always|never]"
   " [--whole-components auto|always|never] [--narrow-table auto|host|never] [--planar-table auto|never]"
-  " [--full-pairs-after-labels] "
+  " [--largest-apart auto|always|never] [--full-pairs-after-labels] "
   "[--run-end-index auto|never]"
   " [--json FILE]\n";
 
 /** Parses the command line into s; returns 0 to go on, else the exit code. */
 /** Whether a value of --block-labeling, --strip-labeling, --row-bit-links,
- *  --vote-order or --whole-components is one of the three choices. */
+ *  --vote-order, --whole-components or --largest-apart is one of the three
+ *  choices. */
 bool
 IsChoice(const std::string & value)
 {
@@ -433,7 +441,8 @@ IsChoice(const std::string & value)
 
 #ifdef CCA_HAVE_CUDA
 /** The engine's choice for such a value (Use: BlockLabelingUse,
- *  StripLabelingUse, RowBitLinksUse, VoteOrderUse or WholeComponentsUse). */
+ *  StripLabelingUse, RowBitLinksUse, VoteOrderUse, WholeComponentsUse or
+ *  LargestApartUse). */
 template <class Use>
 Use
 UseOf(const std::string & value)
@@ -486,6 +495,8 @@ Parse(int argc, char * argv[], Settings & s)
       s.narrowTable = next();
     else if (arg == "--planar-table")
       s.planarTable = next();
+    else if (arg == "--largest-apart")
+      s.largestApart = next();
     else if (arg == "--full-pairs-after-labels")
       s.fullPairsAfterLabels = true;
     else if (arg == "--link-block-rows")
@@ -564,6 +575,8 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--narrow-table must be auto, host or never";
   else if (s.planarTable != "auto" && s.planarTable != "never")
     problem = "--planar-table must be auto or never";
+  else if (!IsChoice(s.largestApart))
+    problem = "--largest-apart must be auto, always or never";
   else if (s.runEndIndex != "auto" && s.runEndIndex != "never")
     problem = "--run-end-index must be auto or never";
   else if (s.linkBlockRows < 0)
@@ -571,10 +584,11 @@ Parse(int argc, char * argv[], Settings & s)
 #ifndef CCA_HAVE_CUDA
   else if (s.blockLabeling != "auto" || s.stripLabeling != "auto" || !s.dependentLaunches || s.linkFanIn != 0 ||
            s.rowBitLinks != "auto" || s.linkBlockRows != 0 || s.voteOrder != "auto" || s.wholeComponents != "auto" ||
-           s.narrowTable != "auto" || s.planarTable != "auto" || s.fullPairsAfterLabels || s.runEndIndex != "auto")
+           s.narrowTable != "auto" || s.planarTable != "auto" || s.largestApart != "auto" || s.fullPairsAfterLabels ||
+           s.runEndIndex != "auto")
     problem = "--block-labeling, --strip-labeling, --no-dependent-launches, --link-fan-in, --link-block-rows, "
               "--row-bit-links, --vote-order, --whole-components, --narrow-table, --planar-table, "
-              "--full-pairs-after-labels and --run-end-index need a build with the CUDA backend";
+              "--largest-apart, --full-pairs-after-labels and --run-end-index need a build with the CUDA backend";
 #endif
   if (!problem.empty())
   {
@@ -744,6 +758,7 @@ main(int argc, char * argv[])
                                                        : cca::cuda::NarrowTableUse::Automatic);
   cca::cuda::SetPlanarTable(s.planarTable == "never" ? cca::cuda::PlanarTableUse::Never
                                                      : cca::cuda::PlanarTableUse::Automatic);
+  cca::cuda::SetLargestApart(UseOf<cca::cuda::LargestApartUse>(s.largestApart));
   cca::cuda::SetFullPairsAfterLabels(s.fullPairsAfterLabels);
   cca::cuda::SetRunEndIndex(s.runEndIndex == "never" ? cca::cuda::RunEndIndexUse::Never
                                                      : cca::cuda::RunEndIndexUse::Automatic);

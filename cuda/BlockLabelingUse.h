@@ -80,6 +80,15 @@ enum class PlanarTableUse
   Never      ///< NarrowFeatures in 2D images too
 };
 
+/** Whether the component order leaves the largest component's units out
+ *  of its sort (LargestComponent.cuh; HostSequence::LargestApart). */
+enum class LargestApartUse
+{
+  Automatic, ///< where it holds at least a share of many units
+  Always,    ///< wherever the units are sorted for the votes
+  Never      ///< every unit sorted
+};
+
 /** Whether the writer of a byte mask's runs leaves their end index, with
  *  which the searches for a neighbour row's runs take one load instead of
  *  a binary search (RunNeighbours.cuh; LabelStage::DetectUnits). */

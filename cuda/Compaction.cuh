@@ -7,6 +7,7 @@
 
 #include "BitRanks.cuh"
 #include "DeviceGeometry.cuh"
+#include "LargestComponent.cuh"
 #include "RunDetection.cuh"
 #include "RunGroups.cuh"
 #include "RunNeighbours.cuh"
@@ -97,6 +98,13 @@ __launch_bounds__(BlockThreads)
 constexpr int          NumberingClimbs = 8;
 constexpr std::int64_t NumberingClimbingRuns = std::int64_t{ NumberingClimbs } << 18;
 
+/** Blocks of NumberComponentsKernel an SM at least with 32-bit units: 48
+ *  registers a thread, what the kernel took unbounded before it could count
+ *  the largest component, which took it to 64 (then four blocks an SM
+ *  instead of five; H200, 512^3 26-conn. g = 1 d = 0.4-0.9, 0.03-0.10 ms an
+ *  image slower). 64-bit units would spill there: they stay unbounded. */
+constexpr int NumberingBlocksPerSM = 5;
+
 /** label[i] = the 0-based component number of run i (the rank of its root
  *  among roots, RootRanks), rootOf[c] = the root (first run) of component
  *  c (rootOf may be null); *componentCount receives the number of
@@ -105,20 +113,33 @@ constexpr std::int64_t NumberingClimbingRuns = std::int64_t{ NumberingClimbs } <
  *  loads and stores whole-warp), and climbs them together. On the H100 at
  *  8192^2, g = 1, d = 0.5, one climb a thread took 201 us where a flatten
  *  kernel and this one had taken 212 + 95; at 512^3, d = 0.5, 326 us
- *  against 297 + 208. */
-template <class Index, int Climbs>
+ *  against 297 + 208. CountLargest: the runs whose root is largest.counts's
+ *  root (SampleLargestRootKernel) are marked in largest.bits, a word a
+ *  warp's 32 runs, and counted with those of smaller roots (the components
+ *  numbered before it), a global addition a block (LargestComponent.cuh). */
+template <class Index, int Climbs, bool CountLargest = false>
 __global__ void
-__launch_bounds__(BlockThreads) NumberComponentsKernel(Index            count,
-                                                       RootRanks<Index> rank,
-                                                       const Index * __restrict__ parent,
-                                                       Index * __restrict__ label,
-                                                       Index * __restrict__ rootOf,
-                                                       Index * componentCount)
+__launch_bounds__(BlockThreads, sizeof(Index) == 4 ? NumberingBlocksPerSM : 1)
+  NumberComponentsKernel(Index            count,
+                         RootRanks<Index> rank,
+                         const Index * __restrict__ parent,
+                         Index * __restrict__ label,
+                         Index * __restrict__ rootOf,
+                         Index *         componentCount,
+                         LargestCounting largest)
 {
   AwaitPrecedingKernel();
   const Index chunk = static_cast<Index>(blockDim.x) * Climbs;
   const Index stride = static_cast<Index>(gridDim.x) * chunk;
-  for (Index first = static_cast<Index>(blockIdx.x) * chunk + threadIdx.x; first < count; first += stride)
+  // Lane 0's counts of its warp's units of the largest component and of
+  // those before it (a warp's share fits 32 bits below 2^57 units, the
+  // grid's cap); a shared atomic addition a step instead took the kernel
+  // from 187 to 241 us (8192^2 4-conn. g = 1 d = 0.7, two runs, H200, ncu).
+  unsigned largestUnits = 0;
+  unsigned unitsBefore = 0;
+  // Whole warps take the loop's steps where the largest component's ballots need them.
+  const Index lead = CountLargest ? static_cast<Index>(LaneId()) : Index{ 0 };
+  for (Index first = static_cast<Index>(blockIdx.x) * chunk + threadIdx.x; first - lead < count; first += stride)
   {
     Index run[Climbs];
     Index root[Climbs];
@@ -141,9 +162,33 @@ __launch_bounds__(BlockThreads) NumberComponentsKernel(Index            count,
     for (int k = 0; k < Climbs; ++k)
     {
       const Index i = run[k];
+      if constexpr (CountLargest)
+      {
+        // Whole warps: the ballots come before the step's own exit.
+        const Index    largestRoot = static_cast<Index>(largest.counts->root);
+        const unsigned in = __ballot_sync(FullWarp, inside[k] && root[k] == largestRoot);
+        const unsigned before = __ballot_sync(FullWarp, inside[k] && root[k] < largestRoot);
+        if (LaneId() == 0 && i < count)
+        {
+          largest.bits[i / 32] = in; // lane 0's run begins the warp's word
+          largestUnits += static_cast<unsigned>(__popc(in));
+          unitsBefore += static_cast<unsigned>(__popc(before));
+        }
+        if (inside[k] && i == largestRoot)
+        {
+          largest.counts->label = static_cast<unsigned long long>(c[k]);
+        }
+      }
       if (i >= count)
       {
-        break;
+        if constexpr (CountLargest)
+        {
+          continue; // the later steps' ballots
+        }
+        else
+        {
+          break;
+        }
       }
       if (i == count - 1)
       {
@@ -154,6 +199,29 @@ __launch_bounds__(BlockThreads) NumberComponentsKernel(Index            count,
       {
         rootOf[c[k]] = i;
       }
+    }
+  }
+  if constexpr (CountLargest)
+  {
+    __shared__ unsigned long long blockCounts[2];
+    if (threadIdx.x < 2)
+    {
+      blockCounts[threadIdx.x] = 0;
+    }
+    __syncthreads();
+    if (LaneId() == 0)
+    {
+      atomicAdd(&blockCounts[0], static_cast<unsigned long long>(largestUnits));
+      atomicAdd(&blockCounts[1], static_cast<unsigned long long>(unitsBefore));
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && blockCounts[0] != 0)
+    {
+      atomicAdd(&largest.counts->units, blockCounts[0]);
+    }
+    if (threadIdx.x == 1 && blockCounts[1] != 0)
+    {
+      atomicAdd(&largest.counts->unitsBefore, blockCounts[1]);
     }
   }
 }

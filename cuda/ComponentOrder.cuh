@@ -6,11 +6,13 @@
 // fold them into one merge of the table entry instead of one per warp that
 // meets the component. One sort serves both when their labels are the same.
 // The runs of a label image are grouped by value with the same sort
-// (ValueGroupingStage.cuh).
+// (ValueGroupingStage.cuh). Where one component holds many of the units, its
+// units are left out of the sort (LargestComponent.cuh).
 #ifndef cca_cuda_ComponentOrder_cuh
 #define cca_cuda_ComponentOrder_cuh
 
 #include "Compaction.cuh"
+#include "LargestComponent.cuh"
 
 #include <cstdint>
 
@@ -71,9 +73,82 @@ public:
     return ComponentOrder<Index>{ ByKey(device, "sorting by component", label, count, keyBits, keysOut), keysOut };
   }
 
+  /** The same order, with the units of largest (the numbering's, for these
+   *  labels) placed where they go and only the others sorted
+   *  (LargestComponent.cuh): straight into their places where no
+   *  component is numbered before the largest, else beside them first. */
+  template <class Index>
+  ComponentOrder<Index>
+  ByComponentAroundLargest(Device &                        device,
+                           const Index *                   label,
+                           Index                           count,
+                           int                             keyBits,
+                           Index *                         keysOut,
+                           const LargestComponent<Index> & largest)
+  {
+    const std::int64_t words = (static_cast<std::int64_t>(count) + 31) / 32;
+    const Index        others = count - largest.units;
+    auto *             keys = Reserve<Index>(m_OtherKeys, others, "labels of the other components");
+    auto *             values = Reserve<Index>(m_ValuesIn, others, "indices of the other components");
+    auto *             order = Reserve<Index>(m_ValuesOut, count, "indices sorted by key");
+    auto *             wordRank =
+      Reserve<Index>(m_WordRanks, static_cast<std::size_t>(words), "largest component's units before words");
+    device.ExclusiveSumOf("scan", BitsInWord<Index>{ largest.bits, static_cast<Index>(words) }, wordRank, words);
+    const std::int64_t perBlock = std::int64_t{ BlockThreads } * LargestSplitSteps;
+    device.Launch("largest component split kernel",
+                  BlocksFor(static_cast<std::int64_t>(count), perBlock),
+                  BlockThreads,
+                  SplitAroundLargestKernel<Index>,
+                  count,
+                  label,
+                  largest.bits,
+                  wordRank,
+                  largest.label,
+                  largest.unitsBefore,
+                  keys,
+                  values,
+                  keysOut,
+                  order);
+    if (others == 0)
+    {
+      return ComponentOrder<Index>{ order, keysOut };
+    }
+    if (largest.unitsBefore == 0)
+    {
+      device.SortPairs("sorting by component",
+                       keys,
+                       keysOut + largest.units,
+                       values,
+                       order + largest.units,
+                       static_cast<std::int64_t>(others),
+                       keyBits);
+      return ComponentOrder<Index>{ order, keysOut };
+    }
+    auto * sortedKeys = Reserve<Index>(m_SortedKeys, others, "other components' sorted labels");
+    auto * sortedValues = Reserve<Index>(m_SortedValues, others, "other components' sorted indices");
+    device.SortPairs(
+      "sorting by component", keys, sortedKeys, values, sortedValues, static_cast<std::int64_t>(others), keyBits);
+    device.Launch("largest component placing kernel",
+                  BlocksFor(static_cast<std::int64_t>(others), perBlock),
+                  BlockThreads,
+                  PlaceAroundLargestKernel<Index>,
+                  others,
+                  largest.units,
+                  largest.unitsBefore,
+                  sortedKeys,
+                  sortedValues,
+                  keysOut,
+                  order);
+    return ComponentOrder<Index>{ order, keysOut };
+  }
+
 private:
   typename Device::Buffer m_ValuesIn;
   typename Device::Buffer m_ValuesOut;
+  typename Device::Buffer m_WordRanks;    ///< ByComponentAroundLargest only
+  typename Device::Buffer m_OtherKeys;    ///< ByComponentAroundLargest only
+  typename Device::Buffer m_SortedKeys;   ///< ByComponentAroundLargest only
+  typename Device::Buffer m_SortedValues; ///< ByComponentAroundLargest only
 };
 
 } // namespace cuda

@@ -42,6 +42,7 @@ std::atomic<VoteOrderUse>       voteOrder{ VoteOrderUse::Automatic };
 std::atomic<WholeComponentsUse> wholeComponents{ WholeComponentsUse::Automatic };
 std::atomic<NarrowTableUse>     narrowTable{ NarrowTableUse::Automatic };
 std::atomic<PlanarTableUse>     planarTable{ PlanarTableUse::Automatic };
+std::atomic<LargestApartUse>    largestApart{ LargestApartUse::Automatic };
 std::atomic<std::int64_t>       linkBlockRows{ 0 };
 std::atomic<bool>               dependentLaunches{ true };
 
@@ -223,6 +224,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_Sequence->SetWholeComponents(wholeComponents);
   m_Sequence->SetNarrowTable(narrowTable);
   m_Sequence->SetPlanarTable(planarTable);
+  m_Sequence->SetLargestApart(largestApart);
   m_Sequence->SetBlockRows(linkBlockRows);
   m_StreamDevice->SetRegionCopies(regionCopyBytes, regionPieceBytes);
   m_StreamDevice->SetDependentLaunches(dependentLaunches);
@@ -335,6 +337,12 @@ void
 SetPlanarTable(PlanarTableUse use)
 {
   planarTable = use;
+}
+
+void
+SetLargestApart(LargestApartUse use)
+{
+  largestApart = use;
 }
 
 // The update-counting tests know narrow entries' blocks by one size.

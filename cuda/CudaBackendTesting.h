@@ -110,6 +110,13 @@ SetNarrowTable(NarrowTableUse use);
  *  NarrowFeatures (160). Tests take both; benchmarks compare them. */
 void
 SetPlanarTable(PlanarTableUse use);
+
+/** Whether the component order in CUDA backends leaves the largest
+ *  component's units out of its radix sort (cuda/LargestComponent.cuh):
+ *  where it holds many units (Automatic, the default), always, or never.
+ *  Tests take all three; benchmarks compare them. */
+void
+SetLargestApart(LargestApartUse use);
 /** Threads a block of the default algorithm's feature votes
  *  (AccumulateFeaturesKernel), with the dense table's narrow entries or
  *  wide ones: the update-counting test expects one global merge a block. */

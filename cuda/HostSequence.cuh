@@ -535,6 +535,14 @@ public:
     m_VoteOrder = use;
   }
 
+  /** Tests and benchmarks: whether the component order leaves the largest
+   *  component's units out of its sort (LargestApart). */
+  void
+  SetLargestApart(LargestApartUse use)
+  {
+    m_LargestApart = use;
+  }
+
   /** Tests and benchmarks: whether the votes in component order store the
    *  components of a chunk whole (VotesStoreWholeComponents). */
   void
@@ -638,17 +646,20 @@ private:
     // label image. With 32-bit units there are fewer than 2^31 components,
     // so its bound (the units) decides the label image's width as the
     // count would (OutputStage::LabelTarget) and cannot overflow it.
-    const bool        deferCount = LabelsOnlyOfMask(options) && sizeof(Index) == 4;
+    const bool deferCount = LabelsOnlyOfMask(options) && sizeof(Index) == 4;
+    const bool groupsSameLabels = options.computeRuns && !options.selection.Active() && !S::SplitUnits;
+    const bool features = options.computeFeatures;
+    const bool findLargest = features && !deferCount && options.objects != Objects::LabelValues &&
+                             LooksForLargest<S>(options, labeled.units.count, groupsSameLabels);
     Components<Index> components = options.objects == Objects::LabelValues
                                      ? m_Grouping.Run(device, frame, labeled, m_Sorts)
-                                     : m_Numbering.Run(device, frame, labeled, deferCount);
+                                     : m_Numbering.Run(device, frame, labeled, deferCount, findLargest);
     if (options.objects == Objects::LabelValueComponents)
     {
       m_Grouping.KeysOfComponents(device, labeled, components);
     }
     result.objectsFound = static_cast<std::int64_t>(components.count);
     // Labels only (cca::ValidateInput: then no selection, no feature image): no table.
-    const bool features = options.computeFeatures;
     // Without a selection the labels are final now: the label image goes
     // first, ahead of the table (OutputStage::BeginWithLabelImage).
     const bool labelImageFirst =
@@ -661,16 +672,15 @@ private:
     }
     // The units in component order for the votes, sorted once for them and
     // the runs' grouping when that sorts by the same labels (ComponentOrder.cuh).
-    const bool            groupsSameLabels = options.computeRuns && !options.selection.Active() && !S::SplitUnits;
     ComponentOrder<Index> order;
     if (features && VotesInComponentOrder<S>(options, components.count, groupsSameLabels))
     {
       // The ranks are no longer needed (at least as many as the units).
-      order = m_Sorts.ByComponent(device,
-                                  components.label,
-                                  labeled.units.count,
-                                  BitsFor(static_cast<std::uint64_t>(components.count)),
-                                  components.rank);
+      const int bits = BitsFor(static_cast<std::uint64_t>(components.count));
+      order = LargestApart(components.largest, labeled.units.count, components.count)
+                ? m_Sorts.ByComponentAroundLargest(
+                    device, components.label, labeled.units.count, bits, components.rank, components.largest)
+                : m_Sorts.ByComponent(device, components.label, labeled.units.count, bits, components.rank);
     }
     // The dense table's votes in the runs' grouping order group them too,
     // where they can (OutputStage::GroupRunsInVotes).
@@ -773,6 +783,36 @@ private:
       return false;
     }
     return m_VoteOrder == VoteOrderUse::Always || sharedSort;
+  }
+
+  /** Whether the numbering looks for the largest component
+   *  (LargestComponent.cuh): where the votes may take the units in
+   *  component order (VotesInComponentOrder before the count is known)
+   *  and there are at least LargestApartLeastUnits, or always as a test
+   *  asks. */
+  template <class S, class Index>
+  bool
+  LooksForLargest(const Options & options, Index units, bool sharedSort) const
+  {
+    return m_LargestApart != LargestApartUse::Never && VotesInComponentOrder<S>(options, Index{ 2 }, sharedSort) &&
+           (m_LargestApart == LargestApartUse::Always || static_cast<std::int64_t>(units) >= LargestApartLeastUnits);
+  }
+
+  /** Whether the component order leaves the units of the largest
+   *  component (found by LooksForLargest) out of its sort: where it holds
+   *  at least LargestApartLeastShare of the units and the components are
+   *  more than LargestApartLeastComponents, or always as a test asks. */
+  template <class Index>
+  bool
+  LargestApart(const LargestComponent<Index> & largest, Index units, Index components) const
+  {
+    if (largest.bits == nullptr || m_LargestApart == LargestApartUse::Never)
+    {
+      return false;
+    }
+    return m_LargestApart == LargestApartUse::Always ||
+           (static_cast<double>(largest.units) >= LargestApartLeastShare * static_cast<double>(units) &&
+            static_cast<std::int64_t>(components) > LargestApartLeastComponents);
   }
 
   /** Whether the dense table's votes in component order store the
@@ -989,6 +1029,20 @@ private:
   /** Components a unit from which the votes store whole components
    *  (VotesStoreWholeComponents). */
   static constexpr double WholeComponentsLeastShare = 0.1;
+  /** Units from which the numbering looks for the largest component, the
+   *  share of them it must hold and the components there must be for the
+   *  component order to leave its units out of the sort (LooksForLargest,
+   *  LargestApart). With at most 256 components CUB's radix sort of all
+   *  units is one pass of 8-bit digits, and leaving the largest out was
+   *  0.05-0.1 ms an image slower (H200, full table, 512^3 26-conn. g = 1
+   *  d = 0.4-0.7, 8192^2 8-conn. d = 0.8-0.9). Above, left out, one
+   *  binary: 512^3 6-conn. g = 1 d = 0.4-0.7 0.41-0.57 ms an image faster,
+   *  26-conn. d = 0.2-0.3 0.21-0.34, 8192^2 4-conn. d = 0.6-0.8 0.14-0.22,
+   *  8-conn. d = 0.5 0.27 (benchmark/results/h200-largest-apart calls 1
+   *  and 5). */
+  static constexpr std::int64_t LargestApartLeastUnits = std::int64_t{ 1 } << 20;
+  static constexpr double       LargestApartLeastShare = 0.4;
+  static constexpr std::int64_t LargestApartLeastComponents = 256;
   /** A volume takes the tubes when its runs are shorter on average than
    *  TubePixelsPerRun pixels of a row: at g = 1, d = 0.1 ... 0.9 (11 and
    *  fewer pixels a run) and at g = 4, d = 0.2 ... 0.8 (16 to 25), not at
@@ -1032,6 +1086,7 @@ private:
   WholeComponentsUse         m_WholeComponents = WholeComponentsUse::Automatic;
   NarrowTableUse             m_NarrowTable = NarrowTableUse::Automatic;
   PlanarTableUse             m_PlanarTable = PlanarTableUse::Automatic;
+  LargestApartUse            m_LargestApart = LargestApartUse::Automatic;
 };
 
 } // namespace cuda

@@ -9,6 +9,7 @@
 #include "Compaction.cuh"
 #include "Frame.cuh"
 #include "LabelStage.cuh"
+#include "LargestComponent.cuh"
 
 #include "cca/Types.h"
 
@@ -34,6 +35,10 @@ struct Components
    *  (NumberingStage::Run): count then holds an upper bound, the units,
    *  until ReadCount. Null once read. */
   const Index * deviceCount = nullptr;
+  /** Where NumberingStage::Run was asked to find it: the component of the
+   *  most frequent root among sampled units (LargestComponent.cuh), whose
+   *  units the component order need not sort; else its bits are null. */
+  LargestComponent<Index> largest;
 };
 
 template <class Device>
@@ -43,10 +48,16 @@ public:
   /** Numbers the components of l. deferCount: the count stays on the
    *  device (Components::deviceCount) and count holds the units, an upper
    *  bound, so that the outputs are queued behind the numbering without a
-   *  wait; ReadCount reads it later. */
+   *  wait; ReadCount reads it later. findLargest (not with deferCount):
+   *  Components::largest is sampled and counted by the numbering
+   *  (LargestComponent.cuh), and read with the count. */
   template <class Index>
   Components<Index>
-  Run(Device & device, const Frame & frame, const LabeledUnits<Index> & l, bool deferCount = false)
+  Run(Device &                    device,
+      const Frame &               frame,
+      const LabeledUnits<Index> & l,
+      bool                        deferCount = false,
+      bool                        findLargest = false)
   {
     Components<Index> c{};
     const Index       units = l.units.count;
@@ -56,7 +67,16 @@ public:
     }
     const Options &    o = frame.options;
     const std::int64_t words = (static_cast<std::int64_t>(units) + 31) / 32;
-    auto * const       rootBits = Reserve<unsigned>(m_RootBits, static_cast<std::size_t>(words), "root bits");
+    // The largest component's root sampled first, for the numbering to count.
+    LargestCounting largest;
+    if (findLargest && !deferCount)
+    {
+      largest.counts = Reserve<LargestComponentCounts>(m_LargestCounts, 1, "largest component's counts");
+      largest.bits = Reserve<unsigned>(m_LargestBits, static_cast<std::size_t>(words), "largest component's units");
+      device.Launch(
+        "largest root sampling kernel", 1, WarpSize, SampleLargestRootKernel<Index>, units, l.parent, largest.counts);
+    }
+    auto * const rootBits = Reserve<unsigned>(m_RootBits, static_cast<std::size_t>(words), "root bits");
     auto * const rootsBefore = Reserve<Index>(m_RootsBefore, static_cast<std::size_t>(words), "roots before words");
     device.Launch("root flagging kernel",
                   BlocksFor(words, std::int64_t{ WarpsPerBlock } * RootWordsPerWarp),
@@ -89,20 +109,34 @@ public:
                     l.parent,
                     c.label,
                     c.rootOf,
-                    count);
+                    count,
+                    largest);
     };
-    if (static_cast<std::int64_t>(units) >= m_ClimbingRuns)
+    const bool climbing = static_cast<std::int64_t>(units) >= m_ClimbingRuns;
+    if (largest.counts != nullptr)
     {
-      launch(NumberComponentsKernel<Index, NumberingClimbs>, NumberingClimbs);
+      climbing ? launch(NumberComponentsKernel<Index, NumberingClimbs, true>, NumberingClimbs)
+               : launch(NumberComponentsKernel<Index, 1, true>, 1);
     }
     else
     {
-      launch(NumberComponentsKernel<Index, 1>, 1);
+      climbing ? launch(NumberComponentsKernel<Index, NumberingClimbs>, NumberingClimbs)
+               : launch(NumberComponentsKernel<Index, 1>, 1);
     }
     if (deferCount)
     {
       c.count = units;
       c.deviceCount = count;
+      return c;
+    }
+    if (largest.counts != nullptr)
+    {
+      const auto read = device.Read(count, largest.counts, "reading the component counts from the device");
+      c.count = read.first;
+      c.largest.label = static_cast<Index>(read.second.label);
+      c.largest.units = static_cast<Index>(read.second.units);
+      c.largest.unitsBefore = static_cast<Index>(read.second.unitsBefore);
+      c.largest.bits = largest.bits;
       return c;
     }
     c.count = device.Read(count, "reading a count from the device");
@@ -147,6 +181,8 @@ private:
   typename Device::Buffer m_Count;
   typename Device::Buffer m_Label;
   typename Device::Buffer m_RootOf;
+  typename Device::Buffer m_LargestCounts;
+  typename Device::Buffer m_LargestBits;
   std::int64_t            m_ClimbingRuns = NumberingClimbingRuns;
 };
 

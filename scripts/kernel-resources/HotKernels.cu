@@ -7,7 +7,8 @@
 // (VoteStores::WholeInChunks, many components) or merged, into a table of
 // narrow entries (NarrowFeatures, where components are many; PlanarFeatures
 // in 2D images) or of ComponentFeatures, the numbering with one and with NumberingClimbs climbs
-// a thread.
+// a thread, and with NumberingClimbs counting the largest component
+// (LargestComponent.cuh).
 #include "Compaction.cuh"
 #include "FeatureUpdate.cuh"
 
@@ -58,6 +59,7 @@ const void * const HotKernels[] = {
                                                            VoteStores::Merged>),
   reinterpret_cast<const void *>(&NumberComponentsKernel<std::uint32_t, 1>),
   reinterpret_cast<const void *>(&NumberComponentsKernel<std::uint32_t, NumberingClimbs>),
+  reinterpret_cast<const void *>(&NumberComponentsKernel<std::uint32_t, NumberingClimbs, true>),
 };
 
 } // namespace cuda

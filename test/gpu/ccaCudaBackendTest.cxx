@@ -636,6 +636,81 @@ VoteOrderChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
   }
 }
 
+/** The component order with the largest component's units left out of
+ *  its sort always, never or by the default choice
+ *  (cuda/LargestComponent.cuh), on masks dense enough that one component
+ *  holds many units, in 2D and 3D: with the runs, whose grouping then
+ *  takes that order, or without (the votes sorted alone); with a
+ *  selection; the largest component numbered first or after others. Not
+ *  quick: two masks above the 2^20 units from which the default looks for
+ *  it. */
+void
+LargestApartChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
+{
+  const cca::cuda::LargestApartUse uses[] = { cca::cuda::LargestApartUse::Always,
+                                              cca::cuda::LargestApartUse::Never,
+                                              cca::cuda::LargestApartUse::Automatic };
+  const char * useNames[] = { "largest component apart", "every unit sorted", "largest component by default" };
+  static_assert(std::size(useNames) == std::size(uses), "a name for each choice");
+  const double densities[] = { 0.3, 0.5, 0.6, 0.7, 0.8, 0.9 };
+  const int    cases = quick ? 9 : 72;
+  for (int i = 0; i < cases; ++i)
+  {
+    const std::uint32_t caseSeed = 1450000 + seed + static_cast<std::uint32_t>(i);
+    std::mt19937        rng(caseSeed);
+    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    const std::size_t   choice = static_cast<std::size_t>(i) % std::size(uses);
+    const int           dim = pick(2) == 0 ? 3 : 2;
+    const std::int64_t  nx = 1 + pick(700);
+    const std::int64_t  ny = dim == 2 ? 1 + pick(400) : 1 + pick(60);
+    const std::int64_t  nz = dim == 3 ? 1 + pick(24) : 1;
+    const Mask          mask = RandomMask(dim, nx, ny, nz, densities[pick(6)], 1 + pick(2), caseSeed);
+    cca::Options        options;
+    options.connectivity = pick(2) == 0 ? Connectivity::Face : Connectivity::Full;
+    options.computeRuns = pick(4) != 0;
+    options.computeFeatures = true;
+    options.labelImageType = pick(3) == 0 ? LabelImageType::None : LabelImageType::UInt32;
+    if (pick(5) == 0)
+    {
+      options.selection.minimumPixels = 2;
+      options.selection.orderBySize = pick(2) == 0;
+    }
+    // Sorted for the votes alone too where the runs are not asked or a
+    // selection sorts them again.
+    const bool always = (i / 3) % 2 == 0;
+    cca::cuda::SetVoteOrder(always ? cca::cuda::VoteOrderUse::Always : cca::cuda::VoteOrderUse::Automatic);
+    cca::cuda::SetLargestApart(uses[choice]);
+    Check(engine,
+          Plain(mask),
+          options,
+          std::string(useNames[choice]) + (always ? ", votes in component order" : "") +
+            " seed=" + std::to_string(caseSeed),
+          tally);
+  }
+  if (!quick)
+  {
+    // Above LargestApartLeastUnits: the default's own choice, both ways.
+    for (int k = 0; k < 2; ++k)
+    {
+      const std::uint32_t caseSeed = 1459000 + seed + static_cast<std::uint32_t>(k);
+      const Mask          mask =
+        k == 0 ? RandomMask(2, 4096, 2048, 1, 0.7, 1, caseSeed) : RandomMask(3, 256, 256, 96, 0.5, 1, caseSeed);
+      cca::Options options;
+      options.connectivity = k == 0 ? Connectivity::Face : Connectivity::Full;
+      options.computeRuns = true;
+      options.computeFeatures = true;
+      options.labelImageType = LabelImageType::UInt32;
+      for (std::size_t choice = 1; choice < std::size(uses); ++choice)
+      {
+        cca::cuda::SetLargestApart(uses[choice]);
+        Check(engine, Plain(mask), options, std::string(useNames[choice]) + " seed=" + std::to_string(caseSeed), tally);
+      }
+    }
+  }
+  cca::cuda::SetVoteOrder(cca::cuda::VoteOrderUse::Automatic);
+  cca::cuda::SetLargestApart(cca::cuda::LargestApartUse::Automatic);
+}
+
 /** Label images of byte masks whose rows are wide enough (2048 pixels and
  *  more) to be made from their runs alone where a row has at most 32 of
  *  them, others from their pixels (WriteByteLabelImageKernel,
@@ -1654,6 +1729,7 @@ main(int argc, char * argv[])
     if (isDefault)
     {
       VoteOrderChecks(engine, quick, seed, voteOrders);
+      LargestApartChecks(engine, quick, seed, voteOrders);
       std::cout << name << " vote orders: " << voteOrders.passed << " passed, " << voteOrders.failed << " failed"
                 << std::endl;
     }

@@ -207,7 +207,9 @@ VoteOrderOf(std::uint32_t caseSeed)
  *  narrow entries widened where components are few on the device (the
  *  default) or wide entries (src/NarrowFeatures.h), and whether a 2D
  *  image's narrow entries are planar (the default) or NarrowFeatures,
- *  from its seed alone. */
+ *  and whether the component order leaves the largest component's units
+ *  out of its sort (always, never, or from 2^20 units where it holds many
+ *  of them: cuda/LargestComponent.cuh), from its seed alone. */
 void
 SetSeededChoices(Sequence & sequence, std::uint32_t caseSeed)
 {
@@ -220,6 +222,10 @@ SetSeededChoices(Sequence & sequence, std::uint32_t caseSeed)
   sequence.SetRunEndIndex((caseSeed / 9) % 2 == 0 ? RunEndIndexUse::Automatic : RunEndIndexUse::Never);
   sequence.SetNarrowTable(narrow[(caseSeed / 18) % 3]);
   sequence.SetPlanarTable((caseSeed / 54) % 2 == 0 ? PlanarTableUse::Automatic : PlanarTableUse::Never);
+  // Every pair of a vote order and a largest component's use in any 15
+  // seeds in a row.
+  const LargestApartUse apart[] = { LargestApartUse::Always, LargestApartUse::Never, LargestApartUse::Automatic };
+  sequence.SetLargestApart(apart[(caseSeed / 5) % 3]);
 }
 
 /** cases random cases, case k seeded with seed + k: check(caseSeed, pick)
