@@ -119,7 +119,7 @@ constexpr int NumberingBlocksPerSM = 5;
  *  numbered before it), a global addition a block (LargestComponent.cuh). */
 template <class Index, int Climbs, bool CountLargest = false>
 __global__ void
-__launch_bounds__(BlockThreads, sizeof(Index) == 4 ? NumberingBlocksPerSM : 1)
+__launch_bounds__(BlockThreads, sizeof(Index) == 4 ? NumberingBlocksPerSM : 0)
   NumberComponentsKernel(Index            count,
                          RootRanks<Index> rank,
                          const Index * __restrict__ parent,
