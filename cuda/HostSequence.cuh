@@ -646,11 +646,10 @@ private:
     // label image. With 32-bit units there are fewer than 2^31 components,
     // so its bound (the units) decides the label image's width as the
     // count would (OutputStage::LabelTarget) and cannot overflow it.
-    const bool deferCount = LabelsOnlyOfMask(options) && sizeof(Index) == 4;
-    const bool groupsSameLabels = options.computeRuns && !options.selection.Active() && !S::SplitUnits;
-    const bool features = options.computeFeatures;
-    const bool findLargest = features && !deferCount && options.objects != Objects::LabelValues &&
-                             LooksForLargest<S>(options, labeled.units.count, groupsSameLabels);
+    const bool        deferCount = LabelsOnlyOfMask(options) && sizeof(Index) == 4;
+    const bool        groupsSameLabels = options.computeRuns && !options.selection.Active() && !S::SplitUnits;
+    const bool        features = options.computeFeatures;
+    const bool        findLargest = features && LooksForLargest<S>(options, labeled.units.count, groupsSameLabels);
     Components<Index> components = options.objects == Objects::LabelValues
                                      ? m_Grouping.Run(device, frame, labeled, m_Sorts)
                                      : m_Numbering.Run(device, frame, labeled, deferCount, findLargest);
@@ -777,8 +776,17 @@ private:
   bool
   VotesInComponentOrder(const Options & options, Index components, bool sharedSort) const
   {
+    return components >= 2 && VotesMayTakeComponentOrder<S>(options, sharedSort);
+  }
+
+  /** VotesInComponentOrder whatever the component count (not yet known
+   *  where the numbering is queued). */
+  template <class S>
+  bool
+  VotesMayTakeComponentOrder(const Options & options, bool sharedSort) const
+  {
     if (options.algorithm != Algorithm::Default || options.featureCompaction != FeatureCompaction::Scan ||
-        S::Merge == FeatureMerge::OnTheFly || components < 2 || m_VoteOrder == VoteOrderUse::Never)
+        S::Merge == FeatureMerge::OnTheFly || m_VoteOrder == VoteOrderUse::Never)
     {
       return false;
     }
@@ -787,14 +795,13 @@ private:
 
   /** Whether the numbering looks for the largest component
    *  (LargestComponent.cuh): where the votes may take the units in
-   *  component order (VotesInComponentOrder before the count is known)
-   *  and there are at least LargestApartLeastUnits, or always as a test
-   *  asks. */
+   *  component order and there are at least LargestApartLeastUnits, or
+   *  always as a test asks. */
   template <class S, class Index>
   bool
   LooksForLargest(const Options & options, Index units, bool sharedSort) const
   {
-    return m_LargestApart != LargestApartUse::Never && VotesInComponentOrder<S>(options, Index{ 2 }, sharedSort) &&
+    return m_LargestApart != LargestApartUse::Never && VotesMayTakeComponentOrder<S>(options, sharedSort) &&
            (m_LargestApart == LargestApartUse::Always || static_cast<std::int64_t>(units) >= LargestApartLeastUnits);
   }
 
