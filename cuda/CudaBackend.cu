@@ -45,6 +45,7 @@ std::atomic<PlanarTableUse>     planarTable{ PlanarTableUse::Automatic };
 std::atomic<LargestApartUse>    largestApart{ LargestApartUse::Automatic };
 std::atomic<std::int64_t>       linkBlockRows{ 0 };
 std::atomic<bool>               dependentLaunches{ true };
+std::atomic<bool>               sideStream{ true };
 
 /** The caller's current CUDA device is theirs: selected for a run, given back after it. */
 class CurrentDeviceScope
@@ -228,6 +229,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_Sequence->SetBlockRows(linkBlockRows);
   m_StreamDevice->SetRegionCopies(regionCopyBytes, regionPieceBytes);
   m_StreamDevice->SetDependentLaunches(dependentLaunches);
+  m_StreamDevice->SetSideWork(sideStream);
   const std::int64_t secondCopies = m_Sequence->TreeMergeSecondCopies();
   m_Sequence->Run(*m_StreamDevice, image, options, result);
   treeMergeSecondCopies += m_Sequence->TreeMergeSecondCopies() - secondCopies;
@@ -365,6 +367,12 @@ void
 SetDependentLaunches(bool dependent)
 {
   dependentLaunches = dependent;
+}
+
+void
+SetSideStream(bool side)
+{
+  sideStream = side;
 }
 
 double

@@ -134,6 +134,14 @@ SetLinkBlockRows(std::int64_t rows);
 void
 SetDependentLaunches(bool dependent);
 
+/** Whether CUDA backends queue the work that needs only the labels (the
+ *  label image, the stored pairs' count) on a second stream, beside the
+ *  sort into component order (true, the default; HostSequence's SideWork),
+ *  or everything in order on one stream. Benchmarks compare the two; the
+ *  tests run both. */
+void
+SetSideStream(bool side);
+
 /** The foreground fraction that the last run of a CUDA backend in this
  *  process sampled while counting runs (one row in 64, at most about 512 rows), as it chose its
  *  labeling kernels by it; -1 when that run read no sample. */

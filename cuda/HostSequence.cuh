@@ -18,7 +18,8 @@
 //      apply the selection (SelectionStage.cuh); vote the intensity group
 //      (IntensityStage.cuh) and sort the histograms (HistogramStage.cuh);
 //   5. write the per-run and per-pixel outputs (OutputStage.cuh); the label
-//      image already after 3 where no selection follows;
+//      image already after 3 where no selection follows, as side work
+//      beside the sort of 4 with the pairs the votes add (SideWork);
 //   6. download the table and the outputs, then finish the table on the
 //      host where the compaction needs it, and the intensity group.
 // Each stage owns its device buffers, kept across runs (they only grow; the
@@ -50,6 +51,9 @@
 //   Download(host, source, bytes)          device memory to the host; returns when it is there
 //   DownloadLater(host, source, bytes)     the same, there once FinishDownloads() returns
 //   DownloadWidened(host, source, count)   count 32-bit values to the host as 64-bit ones
+//   BeginSideWork(), EndSideWork()         launches and fills between them go to a second stream,
+//                                          after the work so far, beside what follows on the run's
+//   JoinSideWork()                         ... until the run's stream waits for them here
 //   Record(Milestone), Wait(), Milliseconds(from, to), BytesToHost()
 #ifndef cca_cuda_HostSequence_cuh
 #define cca_cuda_HostSequence_cuh
@@ -281,6 +285,66 @@ WithFeatureTable(Tables & tables, FeatureCompaction compaction, F && f)
     throw Error(Error::Kind::InvalidInput, "unknown feature compaction");
   }
 }
+
+/** A stretch of side work (StreamDevice::BeginSideWork) in a run: begun
+ *  where asked, ended by End, the run's stream made to wait for it by Join;
+ *  both again, errors aside, if the run throws, so that nothing later on
+ *  the run's stream (or a buffer it gives back) overtakes the side work. */
+template <class Device>
+class SideWork
+{
+public:
+  SideWork(Device & device, bool begin)
+    : m_Device(device)
+    , m_Open(begin)
+    , m_Pending(begin)
+  {
+    if (begin)
+    {
+      device.BeginSideWork();
+    }
+  }
+  ~SideWork()
+  {
+    try
+    {
+      Join();
+    }
+    catch (...)
+    {
+      // Already unwinding from the run's error; the next run's Begin waits for the side stream.
+    }
+  }
+  SideWork(const SideWork &) = delete;
+  SideWork &
+  operator=(const SideWork &) = delete;
+
+  void
+  End()
+  {
+    if (m_Open)
+    {
+      m_Open = false;
+      m_Device.EndSideWork();
+    }
+  }
+
+  void
+  Join()
+  {
+    End();
+    if (m_Pending)
+    {
+      m_Pending = false;
+      m_Device.JoinSideWork();
+    }
+  }
+
+private:
+  Device & m_Device;
+  bool     m_Open;
+  bool     m_Pending;
+};
 
 template <class Device>
 class HostSequence
@@ -664,11 +728,26 @@ private:
     const bool labelImageFirst =
       features && !options.selection.Active() && options.labelImageType != LabelImageType::None;
     const Index * runLabel = nullptr;
+    // The dense table's stored pairs that wait for the labels
+    // (CountPairsAfterLabels; the sparse table counts its own).
+    const bool pairsFirst = features && options.featureCompaction == FeatureCompaction::Scan &&
+                            labeled.pairsAfterLabels && labeled.units.count > 0;
+    // The label image and those pairs read the labels and the runs, which
+    // nothing after them writes, and nothing reads what they write before
+    // the table: they run as side work beside the component order's sort
+    // (StreamDevice::BeginSideWork), joined before the table's votes, a
+    // grid that wants every multiprocessor.
+    SideWork<Device> side(device, labelImageFirst || pairsFirst);
     if (labelImageFirst)
     {
       NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(components.count));
       runLabel = m_Outputs.template BeginWithLabelImage<Index, S>(device, frame, deviceImage, labeled, components);
     }
+    if (pairsFirst)
+    {
+      CountPairsAfterLabels<Index, S>(device, frame, labeled, components.label);
+    }
+    side.End();
     // The units in component order for the votes, sorted once for them and
     // the runs' grouping when that sorts by the same labels (ComponentOrder.cuh).
     ComponentOrder<Index> order;
@@ -686,6 +765,7 @@ private:
     const bool votesInGroupOrder = features && options.featureCompaction == FeatureCompaction::Scan && groupsSameLabels;
     const RunGroups groups =
       m_Outputs.GroupRunsInVotes(frame, labeled, components, votesInGroupOrder ? order : ComponentOrder<Index>{});
+    side.Join();
     if (features)
     {
       WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) {

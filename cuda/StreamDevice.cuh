@@ -104,6 +104,7 @@ public:
 
   ~StreamDevice()
   {
+    cudaStreamSynchronize(m_SideStream.Get()); // a failed run's side work may use the buffers given back below
     if (StreamSlot::Current() == &m_Slot)
     {
       StreamSlot::SetCurrent(nullptr);
@@ -113,11 +114,75 @@ public:
   StreamDevice &
   operator=(const StreamDevice &) = delete;
 
-  /** The stream of the current run: the caller's (UseCallerStream) or the device's own. */
+  /** The stream work is queued on: the side stream between BeginSideWork
+   *  and EndSideWork, else the run's (RunStream). */
   cudaStream_t
   Stream() const
   {
+    return m_OnSide ? m_SideStream.Get() : RunStream();
+  }
+
+  /** The stream of the current run: the caller's (UseCallerStream) or the device's own. */
+  cudaStream_t
+  RunStream() const
+  {
     return m_UseCallerStream ? m_CallerStream : m_Stream.Get();
+  }
+
+  /** Work queued from here to EndSideWork goes to a second stream, after
+   *  all the work queued so far, and runs beside the work queued on the
+   *  run's stream after it, until JoinSideWork makes the run's stream wait
+   *  for it. Its buffers are allocated on the side stream. The device's own
+   *  stream has the greater priority: the GPU dispatches the blocks of its
+   *  kernels first, and the side work's fill the slots they leave (without
+   *  it, the side work's large grids went first and nothing overlapped:
+   *  benchmark/results/h200-g1-features calls 3 and 4). With side work
+   *  off (SetSideWork) all three keep every kernel in order on one stream. */
+  void
+  BeginSideWork()
+  {
+    if (!m_SideWork || m_OnSide)
+    {
+      return;
+    }
+    m_SideMayStart.Record(RunStream());
+    Check(cudaStreamWaitEvent(m_SideStream.Get(), m_SideMayStart.Get(), 0), "ordering the side work");
+    m_OnSide = true;
+    m_Slot.stream = m_SideStream.Get();
+  }
+
+  /** Back to the run's stream; the side work queued so far runs on. */
+  void
+  EndSideWork()
+  {
+    if (!m_OnSide)
+    {
+      return;
+    }
+    m_OnSide = false;
+    m_Slot.stream = RunStream();
+    m_SideDone.Record(m_SideStream.Get());
+    m_SidePending = true;
+  }
+
+  /** The run's stream waits for the side work (EndSideWork first). */
+  void
+  JoinSideWork()
+  {
+    EndSideWork();
+    if (m_SidePending)
+    {
+      m_SidePending = false;
+      Check(cudaStreamWaitEvent(RunStream(), m_SideDone.Get(), 0), "waiting for the side work");
+    }
+  }
+
+  /** Tests and benchmarks: queue the side work on its own stream (true, the
+   *  default) or in order on the run's stream (false). */
+  void
+  SetSideWork(bool side)
+  {
+    m_SideWork = side;
   }
 
   /** Runs until StopUsingCallerStream go to the caller's stream, after the
@@ -136,6 +201,7 @@ public:
   void
   StopUsingCallerStream() noexcept
   {
+    LeaveSideWork();
     if (m_UseCallerStream)
     {
       cudaStreamSynchronize(m_CallerStream);
@@ -151,6 +217,7 @@ public:
   Begin()
   {
     m_BytesToHost = 0;
+    LeaveSideWork();
     m_Stream.Synchronize("finishing earlier work");
     m_Staging.DropGathered();        // a failed run's
     StreamSlot::SetCurrent(&m_Slot); // the buffers of the run are allocated on its stream
@@ -555,6 +622,17 @@ public:
   }
 
 private:
+  /** After a run that threw: back to the run's stream, the side work done
+   *  (it may still use buffers about to be reused or given back). */
+  void
+  LeaveSideWork() noexcept
+  {
+    m_OnSide = false;
+    m_SidePending = false;
+    m_Slot.stream = RunStream();
+    cudaStreamSynchronize(m_SideStream.Get());
+  }
+
   /** Whether kernels may be programmatic dependent launches: the current
    *  device has them (compute capability 9.0 and later), and the kernels
    *  it runs were compiled for it, with the wait in AwaitPrecedingKernel. A
@@ -696,8 +774,10 @@ private:
 
   // Declared before the buffers: these outlive them (buffers are given
   // back on the slot's stream).
-  cuda::Stream           m_Stream;
+  // The device's own stream: its blocks are dispatched ahead of the side work's.
+  cuda::Stream           m_Stream{ cuda::Stream::Prioritized{} };
   cuda::Stream           m_CopyStream; ///< the uploads, beside the work on the run's stream
+  cuda::Stream           m_SideStream; ///< BeginSideWork's
   StreamSlot             m_Slot;       ///< the run's stream: m_Stream or the caller's
   bool                   m_UseCallerStream = false;
   bool                   m_DependentLaunchesSupported = false;
@@ -706,6 +786,11 @@ private:
   std::unique_ptr<Event> m_Milestones[NumberOfMilestones];
   Event                  m_CopiesMayStart{ false };
   Event                  m_SlabArrived{ false };
+  Event                  m_SideMayStart{ false };
+  Event                  m_SideDone{ false };
+  bool                   m_SideWork = true;
+  bool                   m_OnSide = false;
+  bool                   m_SidePending = false; ///< side work not yet joined
   HostStaging            m_Staging;
   PinnedBuffer           m_HostScalar;           ///< Read's sequence number and values
   void *                 m_MappedHost = nullptr; ///< the m_HostScalar block that m_MappedDevice maps

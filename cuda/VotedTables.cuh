@@ -118,10 +118,48 @@ LaunchVotes(Device &                      device,
   }
 }
 
+/** Where the union-find could not count them (LabeledUnits::
+ *  pairsAfterLabels), each run's pairs with the runs of its component in
+ *  its preceding rows, once the labels exist (CountPrecedingPairsKernel,
+ *  PrecedingPairs.cuh): before VoteTable, whose votes add them, with the
+ *  same voteKey. They read only the runs and the keys, so the host
+ *  sequence queues them as side work, beside the sort into component
+ *  order (HostSequence::LabelAndMeasureUnits). */
+template <class Index, class S, class Device>
+void
+CountPairsAfterLabels(Device & device, const Frame & frame, const LabeledUnits<Index> & l, const Index * voteKey)
+{
+  if constexpr (S::Merge != FeatureMerge::OnTheFly)
+  {
+    if (!l.pairsAfterLabels || l.units.count == 0)
+    {
+      return;
+    }
+    using Votes = typename S::Votes;
+    // Under full connectivity on a mask every touching run shares the
+    // run's component: no label is compared.
+    const auto launch = [&](auto kernel) {
+      device.Launch("pair count kernel",
+                    BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads),
+                    BlockThreads,
+                    kernel,
+                    l.units,
+                    l.linked,
+                    voteKey,
+                    frame.geometry,
+                    l.precedingPairs);
+    };
+    frame.fullMask ? launch(CountPrecedingPairsKernel<Index, !Votes::WholeSingleUnits, true>)
+                   : launch(CountPrecedingPairsKernel<Index, !Votes::WholeSingleUnits, false>);
+  }
+}
+
 /** Fills table (entries entries, entryRoot[e] the root unit of entry e)
- *  with the features of strategy S, votes keyed by voteKey, the units
- *  taken in order (empty: raster order); wholeInChunks: DenseTable::Build's,
- *  decided once by HostSequence::VotesStoreWholeComponents. */
+ *  with the features of strategy S, votes keyed by voteKey (where the
+ *  pairs wait for the labels, CountPairsAfterLabels counted them before),
+ *  the units taken in order (empty: raster order); wholeInChunks:
+ *  DenseTable::Build's, decided once by
+ *  HostSequence::VotesStoreWholeComponents. */
 template <class Index, class S, class Table, class Device>
 void
 VoteTable(Device &                      device,
@@ -167,24 +205,6 @@ VoteTable(Device &                      device,
   else
   {
     using Votes = typename S::Votes;
-    if (l.pairsAfterLabels)
-    {
-      // Under full connectivity on a mask every touching run shares the
-      // run's component: no label is compared.
-      const auto launch = [&](auto kernel) {
-        device.Launch("pair count kernel",
-                      BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads),
-                      BlockThreads,
-                      kernel,
-                      l.units,
-                      l.linked,
-                      voteKey,
-                      frame.geometry,
-                      l.precedingPairs);
-      };
-      frame.fullMask ? launch(CountPrecedingPairsKernel<Index, !Votes::WholeSingleUnits, true>)
-                     : launch(CountPrecedingPairsKernel<Index, !Votes::WholeSingleUnits, false>);
-    }
     if constexpr (PolicyStoresWhole<Votes>())
     {
       if (wholeInChunks)
@@ -276,8 +296,9 @@ public:
   template <class Index, class S>
   static constexpr bool NarrowEntriesFit = sizeof(Index) == 4 && std::is_same_v<S, StrategyOf<Algorithm::Default>>;
 
-  /** order: the units in component order (ComponentOrder.cuh), or null;
-   *  groups: where the votes write the runs grouped by component
+  /** The caller counts the pairs that wait for the labels first
+   *  (CountPairsAfterLabels with c.label). order: the units in component
+   *  order (ComponentOrder.cuh), or null; groups: where the votes write the runs grouped by component
    *  (OutputStage::GroupRunsInVotes), or empty; wholeInChunks: with
    *  order's labels, the votes store the components of a chunk whole
    *  where the strategy's votes can (WholeComponents.cuh); entries:
@@ -451,6 +472,7 @@ public:
     auto * identity = Reserve<Index>(m_RootIndex, units, "sparse table roots");
     LaunchIota(device, "iota kernel", units, identity);
     m_Device = Reserve<ComponentFeatures>(m_Table, units, "the feature table");
+    CountPairsAfterLabels<Index, S>(device, frame, l, l.parent);
     VoteTable<Index, S>(device, frame, l, units, identity, l.parent, m_Device, counts.Votes(), {});
   }
 

@@ -1586,7 +1586,7 @@ main(int argc, char * argv[])
     const int   randomCases = isDefault || alone ? defaultCases : std::max(1, defaultCases / 6);
     const auto  algorithmStart = std::chrono::steady_clock::now();
     cca::Engine engine;
-    Tally       random, edge, repeat, wide, counting, big, compaction, slabs, regions, ordinary;
+    Tally       random, edge, repeat, wide, counting, big, compaction, slabs, regions, ordinary, oneStream;
     for (int i = 0; i < randomCases; ++i)
     {
       RandomCase(engine, seed + static_cast<std::uint32_t>(i), random);
@@ -1658,20 +1658,27 @@ main(int argc, char * argv[])
                 << std::endl;
     }
 
+    // Random cases with one of the device's defaults turned off for them
+    // (set(false), then set(true)), counted in tally under label.
+    const auto withDefaultOff = [&](void (*set)(bool), std::uint32_t seedBase, Tally & tally, const char * label) {
+      set(false);
+      const int cases = quick ? (isDefault ? 10 : 2) : (isDefault ? 120 : 20);
+      for (int i = 0; i < cases; ++i)
+      {
+        RandomCase(engine, seedBase + seed + static_cast<std::uint32_t>(i), tally);
+      }
+      set(true);
+      std::cout << name << " " << label << ": " << tally.passed << " passed, " << tally.failed << " failed"
+                << std::endl;
+    };
     // Every other check launches the kernels as programmatic dependent
     // launches where the GPU has them (cuda/DependentLaunch.cuh); these the
     // ordinary way, as older GPUs and callers' streams get them.
-    {
-      cca::cuda::SetDependentLaunches(false);
-      const int ordinaryCases = quick ? (isDefault ? 10 : 2) : (isDefault ? 120 : 20);
-      for (int i = 0; i < ordinaryCases; ++i)
-      {
-        RandomCase(engine, 900000 + seed + static_cast<std::uint32_t>(i), ordinary);
-      }
-      cca::cuda::SetDependentLaunches(true);
-      std::cout << name << " ordinary launches: " << ordinary.passed << " passed, " << ordinary.failed << " failed"
-                << std::endl;
-    }
+    withDefaultOff(cca::cuda::SetDependentLaunches, 900000, ordinary, "ordinary launches");
+    // Every other check queues the label image and the stored pairs' count
+    // on a second stream beside the sort into component order
+    // (cuda/HostSequence.cuh's SideWork); these keep every kernel on one.
+    withDefaultOff(cca::cuda::SetSideStream, 1700000, oneStream, "one stream");
 
     CompactionChecks(quick, seed, compaction);
     std::cout << name << " feature compactions: " << compaction.passed << " passed, " << compaction.failed << " failed"
@@ -1767,11 +1774,13 @@ main(int argc, char * argv[])
     const int algorithmFailed = random.failed + edge.failed + repeat.failed + counting.failed + wide.failed +
                                 big.failed + compaction.failed + slabs.failed + regions.failed + blocks.failed +
                                 strips.failed + stripJoins.failed + sampling.failed + climbing.failed +
-                                ordinary.failed + fanIns.failed + rowBits.failed + voteOrders.failed + wideRows.failed;
+                                ordinary.failed + fanIns.failed + rowBits.failed + voteOrders.failed + wideRows.failed +
+                                oneStream.failed;
     const int algorithmPassed = random.passed + edge.passed + repeat.passed + counting.passed + wide.passed +
                                 big.passed + compaction.passed + slabs.passed + regions.passed + blocks.passed +
                                 strips.passed + stripJoins.passed + sampling.passed + climbing.passed +
-                                ordinary.passed + fanIns.passed + rowBits.passed + voteOrders.passed + wideRows.passed;
+                                ordinary.passed + fanIns.passed + rowBits.passed + voteOrders.passed + wideRows.passed +
+                                oneStream.passed;
     std::cout << name << ": " << algorithmPassed << " passed, " << algorithmFailed << " failed in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - algorithmStart).count() << " s"
               << std::endl;

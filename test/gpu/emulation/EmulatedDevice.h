@@ -4,7 +4,10 @@
 // CUB's contract, stage times come from the host clock. Stricter than the
 // GPU where that finds bugs: every Reserve poisons the buffer it returns
 // (kernels must write what they read), and SortPairs checks that the keys
-// fit in the bits it is told to sort.
+// fit in the bits it is told to sort. Side work (StreamDevice's second
+// stream) runs in order, or, where a test defers it, once it is joined:
+// after the work the run's stream took meanwhile, the other extreme of the
+// orders a GPU may take, so that a missing wait shows as wrong results.
 #ifndef cca_emulation_EmulatedDevice_h
 #define cca_emulation_EmulatedDevice_h
 
@@ -19,7 +22,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -66,12 +72,50 @@ public:
   Begin()
   {
     m_BytesToHost = 0;
+    m_OnSide = false;
+    m_Side.clear(); // a failed run's
+  }
+
+  /** Side work (StreamDevice::BeginSideWork): with deferral set, launches
+   *  and fills queued until JoinSideWork; any other work on the side is the
+   *  sequence's error. */
+  void
+  BeginSideWork()
+  {
+    m_OnSide = true;
+  }
+  void
+  EndSideWork()
+  {
+    m_OnSide = false;
+  }
+  void
+  JoinSideWork()
+  {
+    EndSideWork();
+    std::vector<std::function<void()>> side;
+    side.swap(m_Side);
+    for (const auto & work : side)
+    {
+      work();
+    }
+  }
+  /** Tests: run side work once it is joined (true) or in order (false, the default). */
+  void
+  SetDeferredSideWork(bool defer)
+  {
+    m_DeferSide = defer;
   }
 
   template <class... Params, class... Args>
   void
   Launch(const char *, unsigned blocks, unsigned threads, void (*kernel)(Params...), Args &&... args)
   {
+    if (m_OnSide && m_DeferSide)
+    {
+      m_Side.push_back([=] { emulation::Launch(blocks, threads, [&] { kernel(args...); }); });
+      return;
+    }
     emulation::Launch(blocks, threads, [&] { kernel(args...); });
   }
 
@@ -97,21 +141,28 @@ public:
   void
   Fill(void * destination, int byte, std::size_t bytes, const char *)
   {
+    if (m_OnSide && m_DeferSide)
+    {
+      m_Side.push_back([=] { std::memset(destination, byte, bytes); });
+      return;
+    }
     std::memset(destination, byte, bytes);
   }
 
   template <class T>
   T
-  Read(const T * source, const char *)
+  Read(const T * source, const char * what)
   {
+    RunStreamOnly(what);
     m_BytesToHost += static_cast<std::int64_t>(sizeof(T));
     return *source;
   }
 
   template <class A, class B>
   std::pair<A, B>
-  Read(const A * first, const B * second, const char *)
+  Read(const A * first, const B * second, const char * what)
   {
+    RunStreamOnly(what);
     m_BytesToHost += static_cast<std::int64_t>(sizeof(A) + sizeof(B));
     return { *first, *second };
   }
@@ -125,15 +176,17 @@ public:
 
   template <class T>
   void
-  ExclusiveSum(const char *, const T * in, T * out, std::int64_t count)
+  ExclusiveSum(const char * what, const T * in, T * out, std::int64_t count)
   {
+    RunStreamOnly(what);
     std::exclusive_scan(in, in + count, out, T{ 0 });
   }
 
   template <class T, class F>
   void
-  ExclusiveSumOf(const char *, F f, T * out, std::int64_t count)
+  ExclusiveSumOf(const char * what, F f, T * out, std::int64_t count)
   {
+    RunStreamOnly(what);
     T sum{ 0 };
     for (std::int64_t i = 0; i < count; ++i)
     {
@@ -152,6 +205,7 @@ public:
             std::int64_t  count,
             int           endBit)
   {
+    RunStreamOnly(what);
     for (std::int64_t i = 0; i < count; ++i)
     {
       if (endBit < 64 && static_cast<std::uint64_t>(keysIn[i]) >> endBit != 0)
@@ -178,6 +232,7 @@ public:
   void
   SortKeys(const char * what, const Key * keysIn, Key * keysOut, std::int64_t count, int endBit)
   {
+    RunStreamOnly(what);
     for (std::int64_t i = 0; i < count; ++i)
     {
       if (endBit < 64 && static_cast<std::uint64_t>(keysIn[i]) >> endBit != 0)
@@ -200,6 +255,7 @@ public:
   void
   Upload(void * device, std::size_t bytes, const cca::BytesProducer & produce, std::size_t slabBytes, OnSlab && onSlab)
   {
+    RunStreamOnly("the upload");
     constexpr std::size_t piece = 4096;
     for (std::size_t begin = 0; begin < bytes; begin += slabBytes)
     {
@@ -216,6 +272,7 @@ public:
   void
   Download(void * host, const void * device, std::size_t bytes)
   {
+    RunStreamOnly("a download");
     if (bytes > 0)
     {
       std::memcpy(host, device, bytes);
@@ -237,6 +294,7 @@ public:
   void
   DownloadWidened(std::uint64_t * host, const std::uint32_t * device, std::size_t count)
   {
+    RunStreamOnly("a widened download");
     std::copy(device, device + count, host);
     m_BytesToHost += static_cast<std::int64_t>(count * sizeof(std::uint32_t));
   }
@@ -245,6 +303,7 @@ public:
   void
   DownloadWidenedFeatures(cca::ComponentFeatures * host, const Narrow * device, std::size_t count)
   {
+    RunStreamOnly("a widened table download");
     cca::WidenNarrowEntries<Narrow>(device, host, count);
     m_BytesToHost += static_cast<std::int64_t>(count * sizeof(Narrow));
   }
@@ -259,12 +318,15 @@ public:
   void
   Record(cca::Milestone milestone)
   {
+    RunStreamOnly("a milestone");
     m_Milestones[static_cast<int>(milestone)] = std::chrono::steady_clock::now();
   }
 
   void
   Wait()
-  {}
+  {
+    RunStreamOnly("a wait");
+  }
 
   double
   Milliseconds(cca::Milestone from, cca::Milestone to) const
@@ -281,7 +343,21 @@ public:
   }
 
 private:
+  /** What only the run's stream takes (StreamDevice's side work is
+   *  launches and fills). */
+  void
+  RunStreamOnly(const char * what) const
+  {
+    if (m_OnSide)
+    {
+      throw std::logic_error(std::string("emulation: ") + what + " queued as side work");
+    }
+  }
+
   Buffer                                m_Scratch[ScratchSlots];
+  std::vector<std::function<void()>>    m_Side; ///< deferred side work
+  bool                                  m_OnSide = false;
+  bool                                  m_DeferSide = false;
   std::chrono::steady_clock::time_point m_Milestones[cca::NumberOfMilestones];
   unsigned                              m_ResidentBlocks = 1024;
   std::int64_t                          m_BytesToHost = 0;

@@ -209,10 +209,15 @@ VoteOrderOf(std::uint32_t caseSeed)
  *  image's narrow entries are planar (the default) or NarrowFeatures,
  *  and whether the component order leaves the largest component's units
  *  out of its sort (always, never, or from 2^20 units where it holds many
- *  of them: cuda/LargestComponent.cuh), from its seed alone. */
+ *  of them: cuda/LargestComponent.cuh), and whether the side work (the
+ *  label image and the stored pairs' count, HostSequence's SideWork) runs
+ *  in order or once joined, after the sort queued beside it, from its seed
+ *  alone. */
 void
-SetSeededChoices(Sequence & sequence, std::uint32_t caseSeed)
+SetSeededChoices(Emulator & emulator, std::uint32_t caseSeed)
 {
+  Sequence & sequence = emulator.sequence;
+  emulator.device.SetDeferredSideWork((caseSeed / 7) % 2 == 0);
   const WholeComponentsUse uses[] = { WholeComponentsUse::Always,
                                       WholeComponentsUse::Never,
                                       WholeComponentsUse::Automatic };
@@ -322,7 +327,7 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
     emulator.sequence.SetLinkFanIn(pick(2) != 0 ? 2 + pick(4) : 0);
     emulator.sequence.SetRowBitLinks(pick(2) != 0 ? cudaemulated::RowBitLinksUse::Always
                                                   : cudaemulated::RowBitLinksUse::Automatic);
-    SetSeededChoices(emulator.sequence, caseSeed);
+    SetSeededChoices(emulator, caseSeed);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, granularity, caseSeed * 7919u);
     // The numbering's climbs from several runs a thread, which by default
     // only images of millions of runs take (NumberComponentsKernel).
@@ -441,7 +446,7 @@ ByteLabelImageSuite(int cases, std::uint32_t seed)
     emulator.sequence.SetLinkFanIn(pick(2) != 0 ? 2 + pick(4) : 0);
     emulator.sequence.SetRowBitLinks(pick(2) != 0 ? cudaemulated::RowBitLinksUse::Always
                                                   : cudaemulated::RowBitLinksUse::Automatic);
-    SetSeededChoices(emulator.sequence, caseSeed);
+    SetSeededChoices(emulator, caseSeed);
     return ByteLabelImageCase(engine, emulator, c, pick, 2, 6, [&] {
       return RandomBlockImage(
         c.size[0], c.size[1], c.size[2], density, large ? 1 : 1 + pick(4), caseSeed * 2654435761u);
@@ -469,7 +474,7 @@ WideRowSuite(int cases, std::uint32_t seed)
     c.size[2] = c.dimension == 3 ? 1 + pick(2) : 1;
     const int granularities[] = { 1, 16, 128, 1024 };
     const int granularity = granularities[pick(4)];
-    SetSeededChoices(emulator.sequence, caseSeed);
+    SetSeededChoices(emulator, caseSeed);
     return ByteLabelImageCase(engine, emulator, c, pick, 3, 64, [&] {
       return RandomBlockImage(c.size[0], c.size[1], c.size[2], pick(11) / 10.0, granularity, caseSeed * 2246822519u);
     });
@@ -527,7 +532,7 @@ PrecedingPairsSuite(int cases, std::uint32_t seed)
     c.size[2] = c.dimension == 3 ? (wide ? 2 : 1 + pick(8)) : 1;
     emulator.sequence.SetBlockRows(pick(2) != 0 ? 1 + pick(4) : 0);
     emulator.sequence.SetLinkFanIn(pick(2) != 0 ? 2 + pick(3) : 0);
-    SetSeededChoices(emulator.sequence, caseSeed);
+    SetSeededChoices(emulator, caseSeed);
     const double density = first ? 1.0 : wide ? 0.8 + pick(3) / 10.0 : pick(11) / 10.0;
     const int    granularity = wide ? 8192 : 1 + pick(4);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, granularity, caseSeed * 83492791u);
@@ -582,7 +587,7 @@ VoteOrderSuite(int cases, std::uint32_t seed)
     c.size[0] = 1 + pick(90);
     c.size[1] = 1 + pick(c.dimension == 2 ? 60 : 12);
     c.size[2] = c.dimension == 3 ? 1 + pick(8) : 1;
-    SetSeededChoices(emulator.sequence, caseSeed);
+    SetSeededChoices(emulator, caseSeed);
     Options options = OptionsFor(Algorithm::Default, pick(2) != 0);
     options.computeRuns = pick(4) != 0;
     if (pick(4) != 0)
@@ -743,7 +748,7 @@ StripJoinSuite(int cases, std::uint32_t seed)
     emulator.sequence.SetStripLabeling(use == 0   ? cudaemulated::StripLabelingUse::Never
                                        : use == 1 ? cudaemulated::StripLabelingUse::Automatic
                                                   : cudaemulated::StripLabelingUse::Always);
-    SetSeededChoices(emulator.sequence, caseSeed);
+    SetSeededChoices(emulator, caseSeed);
     emulator.sequence.SetSlabBytes(pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, 1 + pick(2), caseSeed * 5237u);
     const auto run = BytesInPlaceOrBits(c, options, pick);

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Call 3 (H200): the label image and the stored pairs' count as side work
+# on a second stream, beside the sort into component order, joined before
+# the votes (HostSequence's SideWork). One binary, --no-side-stream (n)
+# against the default (s), s n n s, full table, summed, g = 1 (four sets)
+# and g = 4 (8192^2 4-conn., 512^3 6-conn.).
+set -u
+L=$OUT/logs; mkdir -p $L /tmp/b
+tar -C /tmp/b -xJf .devcarry/gpu.tar.xz
+exec > >(tee $OUT/summary.txt) 2>&1
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
+B=/tmp/b/x/build-gpu/benchmark/cca_benchmark
+C="--labels-on-device --no-atomic-counts --warmup 1 --reps 3 --outputs all"
+python3 benchmark/ab_compare.py --logs $L --common "$C" --order "s n n s" \
+  --variant s="$B" --variant n="$B --no-side-stream" \
+  --set 2d-face-g1="--dimension 2 --size 8192 --connectivity face --g 1" \
+  --set 3d-face-g1="--dimension 3 --size 512 --connectivity face --g 1" \
+  --set 2d-full-g1="--dimension 2 --size 8192 --connectivity full --g 1" \
+  --set 3d-full-g1="--dimension 3 --size 512 --connectivity full --g 1" \
+  --set 2d-face-g4="--dimension 2 --size 8192 --connectivity face --g 4" \
+  --set 3d-face-g4="--dimension 3 --size 512 --connectivity face --g 4"
+echo "done at $SECONDS s"
+tar -C $OUT -czf $OUT/logs.tgz logs && rm -rf $L
