@@ -1662,8 +1662,8 @@ main(int argc, char * argv[])
     // (set(false), then set(true)), counted in tally under label.
     const auto withDefaultOff = [&](void (*set)(bool), std::uint32_t seedBase, Tally & tally, const char * label) {
       set(false);
-      const int cases = quick ? (isDefault ? 10 : 2) : (isDefault ? 120 : 20);
-      for (int i = 0; i < cases; ++i)
+      const int offCases = quick ? (isDefault ? 10 : 2) : (isDefault ? 120 : 20);
+      for (int i = 0; i < offCases; ++i)
       {
         RandomCase(engine, seedBase + seed + static_cast<std::uint32_t>(i), tally);
       }
