@@ -53,7 +53,8 @@
 //   DownloadWidened(host, source, count)   count 32-bit values to the host as 64-bit ones
 //   BeginSideWork(), EndSideWork()         launches and fills between them go to a second stream,
 //                                          after the work so far, beside what follows on the run's
-//   JoinSideWork()                         ... until the run's stream waits for them here
+//   JoinSideWork()                         ... until the run's stream waits for them here (End
+//                                          first); End and Join do nothing where none is open or waiting
 //   Record(Milestone), Wait(), Milliseconds(from, to), BytesToHost()
 #ifndef cca_cuda_HostSequence_cuh
 #define cca_cuda_HostSequence_cuh
@@ -287,17 +288,17 @@ WithFeatureTable(Tables & tables, FeatureCompaction compaction, F && f)
 }
 
 /** A stretch of side work (StreamDevice::BeginSideWork) in a run: begun
- *  where asked, ended by End, the run's stream made to wait for it by Join;
- *  both again, errors aside, if the run throws, so that nothing later on
- *  the run's stream (or a buffer it gives back) overtakes the side work. */
+ *  where asked, ended by End, the run's stream made to wait for it by Join
+ *  (the device's End and Join do nothing where no side work is open or
+ *  waiting); Join again, errors aside, if the run throws, so that nothing
+ *  later on the run's stream (or a buffer it gives back) overtakes the
+ *  side work. */
 template <class Device>
 class SideWork
 {
 public:
   SideWork(Device & device, bool begin)
     : m_Device(device)
-    , m_Open(begin)
-    , m_Pending(begin)
   {
     if (begin)
     {
@@ -322,28 +323,17 @@ public:
   void
   End()
   {
-    if (m_Open)
-    {
-      m_Open = false;
-      m_Device.EndSideWork();
-    }
+    m_Device.EndSideWork();
   }
 
   void
   Join()
   {
-    End();
-    if (m_Pending)
-    {
-      m_Pending = false;
-      m_Device.JoinSideWork();
-    }
+    m_Device.JoinSideWork(); // ends it first
   }
 
 private:
   Device & m_Device;
-  bool     m_Open;
-  bool     m_Pending;
 };
 
 template <class Device>
