@@ -18,6 +18,7 @@
 //                      [--g G] [--density D] [--compaction Scan|TreeMerge|None]
 //                      [--no-atomic-counts] [--block-labeling auto|always|never]
 //                      [--strip-labeling auto|always|never] [--no-dependent-launches] [--no-side-stream]
+//                      [--wide-cub-counts]
 //                      [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never]
 //                      [--vote-order auto|always|never] [--whole-components auto|always|never]
 //                      [--narrow-table auto|host|never] [--planar-table auto|never]
@@ -35,6 +36,8 @@
 // --no-side-stream: the label image and the stored pairs' count queued in
 // order on the run's stream, not beside the sort into component order
 // (cuda/HostSequence.cuh's SideWork), to compare.
+// --wide-cub-counts: CUB's sorts and scans given 64-bit counts, as counts
+// from 2^31 on are, not 32-bit ones where they fit, to compare.
 // --link-fan-in: blocks of rows (and slices) every level of the union-find
 // joins (cuda/UnionFind.cuh's ForEachLinkPass), in place of the default (64
 // in volumes, 8 in planes of long runs), to compare.
@@ -116,6 +119,7 @@ struct Settings : ccabench::ProtocolOptions
   bool                        atomicCounts = true;          ///< one more untimed run per image counts atomic updates
   bool                        dependentLaunches = true;     ///< --no-dependent-launches: false
   bool                        sideStream = true;            ///< --no-side-stream: false
+  bool                        narrowCubCounts = true;       ///< --wide-cub-counts: false
   std::int64_t                linkFanIn = 0;                ///< --link-fan-in N (0: the default)
   std::string                 rowBitLinks = "auto";         ///< --row-bit-links auto|always|never
   std::string                 runEndIndex = "auto";         ///< --run-end-index auto|never
@@ -342,7 +346,8 @@ WriteJson(const std::string &              file,
       << "\",\n  \"outputs\": \"" << s.outputs << "\",\n  \"blockLabeling\": \"" << s.blockLabeling
       << "\",\n  \"stripLabeling\": \"" << s.stripLabeling
       << "\",\n  \"dependentLaunches\": " << (s.dependentLaunches ? "true" : "false")
-      << ",\n  \"sideStream\": " << (s.sideStream ? "true" : "false") << ",\n  \"linkFanIn\": " << s.linkFanIn
+      << ",\n  \"sideStream\": " << (s.sideStream ? "true" : "false")
+      << ",\n  \"narrowCubCounts\": " << (s.narrowCubCounts ? "true" : "false") << ",\n  \"linkFanIn\": " << s.linkFanIn
       << ",\n  \"rowBitLinks\": \"" << s.rowBitLinks << "\""
       << ",\n  \"voteOrder\": \"" << s.voteOrder << "\""
       << ",\n  \"wholeComponents\": \"" << s.wholeComponents << "\""
@@ -428,7 +433,7 @@ const char * const Usage =
   " [--connectivity face|full|both] [--outputs features|all|labels] [--labels-on-device] [--backend cuda|cpu]"
   " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--no-atomic-counts]"
   " [--block-labeling auto|always|never] [--strip-labeling auto|always|never] [--no-dependent-launches]"
-  " [--no-side-stream]"
+  " [--no-side-stream] [--wide-cub-counts]"
   " [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never] [--vote-order auto|always|never]"
   " [--whole-components auto|always|never] [--narrow-table auto|host|never] [--planar-table auto|never]"
   " [--largest-apart auto|always|never] [--full-pairs-after-labels] "
@@ -489,6 +494,8 @@ Parse(int argc, char * argv[], Settings & s)
       s.dependentLaunches = false;
     else if (arg == "--no-side-stream")
       s.sideStream = false;
+    else if (arg == "--wide-cub-counts")
+      s.narrowCubCounts = false;
     else if (arg == "--link-fan-in")
       s.linkFanIn = std::stoll(next());
     else if (arg == "--row-bit-links")
@@ -591,10 +598,11 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--link-block-rows must be 0 (the default) or more";
 #ifndef CCA_HAVE_CUDA
   else if (s.blockLabeling != "auto" || s.stripLabeling != "auto" || !s.dependentLaunches || !s.sideStream ||
-           s.linkFanIn != 0 || s.rowBitLinks != "auto" || s.linkBlockRows != 0 || s.voteOrder != "auto" ||
-           s.wholeComponents != "auto" || s.narrowTable != "auto" || s.planarTable != "auto" ||
+           !s.narrowCubCounts || s.linkFanIn != 0 || s.rowBitLinks != "auto" || s.linkBlockRows != 0 ||
+           s.voteOrder != "auto" || s.wholeComponents != "auto" || s.narrowTable != "auto" || s.planarTable != "auto" ||
            s.largestApart != "auto" || s.fullPairsAfterLabels || s.runEndIndex != "auto")
-    problem = "--block-labeling, --strip-labeling, --no-dependent-launches, --no-side-stream, --link-fan-in, "
+    problem = "--block-labeling, --strip-labeling, --no-dependent-launches, --no-side-stream, --wide-cub-counts, "
+              "--link-fan-in, "
               "--link-block-rows, --row-bit-links, --vote-order, --whole-components, --narrow-table, --planar-table, "
               "--largest-apart, --full-pairs-after-labels and --run-end-index need a build with the CUDA backend";
 #endif
@@ -757,6 +765,7 @@ main(int argc, char * argv[])
   cca::cuda::SetStripLabeling(UseOf<cca::cuda::StripLabelingUse>(s.stripLabeling));
   cca::cuda::SetDependentLaunches(s.dependentLaunches);
   cca::cuda::SetSideStream(s.sideStream);
+  cca::cuda::SetNarrowCubCounts(s.narrowCubCounts);
   cca::cuda::SetLinkFanIn(s.linkFanIn);
   cca::cuda::SetRowBitLinks(UseOf<cca::cuda::RowBitLinksUse>(s.rowBitLinks));
   cca::cuda::SetLinkBlockRows(s.linkBlockRows);

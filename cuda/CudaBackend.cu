@@ -46,6 +46,7 @@ std::atomic<LargestApartUse>    largestApart{ LargestApartUse::Automatic };
 std::atomic<std::int64_t>       linkBlockRows{ 0 };
 std::atomic<bool>               dependentLaunches{ true };
 std::atomic<bool>               sideStream{ true };
+std::atomic<bool>               narrowCubCounts{ true };
 
 /** The caller's current CUDA device is theirs: selected for a run, given back after it. */
 class CurrentDeviceScope
@@ -230,6 +231,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_StreamDevice->SetRegionCopies(regionCopyBytes, regionPieceBytes);
   m_StreamDevice->SetDependentLaunches(dependentLaunches);
   m_StreamDevice->SetSideWork(sideStream);
+  m_StreamDevice->SetNarrowCubCounts(narrowCubCounts);
   const std::int64_t secondCopies = m_Sequence->TreeMergeSecondCopies();
   m_Sequence->Run(*m_StreamDevice, image, options, result);
   treeMergeSecondCopies += m_Sequence->TreeMergeSecondCopies() - secondCopies;
@@ -373,6 +375,12 @@ void
 SetSideStream(bool side)
 {
   sideStream = side;
+}
+
+void
+SetNarrowCubCounts(bool narrow)
+{
+  narrowCubCounts = narrow;
 }
 
 double

@@ -142,6 +142,14 @@ SetDependentLaunches(bool dependent);
 void
 SetSideStream(bool side);
 
+/** Whether CUDA backends give CUB's sorts and scans their counts as 32-bit
+ *  integers where they fit (true, the default: CUB then tunes for 32-bit
+ *  offsets, and its radix sort runs about a tenth faster) or always as
+ *  64-bit ones, as counts from 2^31 on are. Benchmarks compare the two;
+ *  the tests run both, so that the 64-bit path is checked on small images. */
+void
+SetNarrowCubCounts(bool narrow);
+
 /** The foreground fraction that the last run of a CUDA backend in this
  *  process sampled while counting runs (one row in 64, at most about 512 rows), as it chose its
  *  labeling kernels by it; -1 when that run read no sample. */

@@ -1586,7 +1586,7 @@ main(int argc, char * argv[])
     const int   randomCases = isDefault || alone ? defaultCases : std::max(1, defaultCases / 6);
     const auto  algorithmStart = std::chrono::steady_clock::now();
     cca::Engine engine;
-    Tally       random, edge, repeat, wide, counting, big, compaction, slabs, regions, ordinary, oneStream;
+    Tally       random, edge, repeat, wide, counting, big, compaction, slabs, regions, ordinary, oneStream, wideCounts;
     for (int i = 0; i < randomCases; ++i)
     {
       RandomCase(engine, seed + static_cast<std::uint32_t>(i), random);
@@ -1679,6 +1679,9 @@ main(int argc, char * argv[])
     // on a second stream beside the sort into component order
     // (cuda/HostSequence.cuh's SideWork); these keep every kernel on one.
     withDefaultOff(cca::cuda::SetSideStream, 1700000, oneStream, "one stream");
+    // Every other check gives CUB 32-bit counts; these the 64-bit ones that
+    // only counts from 2^31 on get otherwise.
+    withDefaultOff(cca::cuda::SetNarrowCubCounts, 1800000, wideCounts, "64-bit CUB counts");
 
     CompactionChecks(quick, seed, compaction);
     std::cout << name << " feature compactions: " << compaction.passed << " passed, " << compaction.failed << " failed"
@@ -1775,12 +1778,12 @@ main(int argc, char * argv[])
                                 big.failed + compaction.failed + slabs.failed + regions.failed + blocks.failed +
                                 strips.failed + stripJoins.failed + sampling.failed + climbing.failed +
                                 ordinary.failed + fanIns.failed + rowBits.failed + voteOrders.failed + wideRows.failed +
-                                oneStream.failed;
+                                oneStream.failed + wideCounts.failed;
     const int algorithmPassed = random.passed + edge.passed + repeat.passed + counting.passed + wide.passed +
                                 big.passed + compaction.passed + slabs.passed + regions.passed + blocks.passed +
                                 strips.passed + stripJoins.passed + sampling.passed + climbing.passed +
                                 ordinary.passed + fanIns.passed + rowBits.passed + voteOrders.passed + wideRows.passed +
-                                oneStream.passed;
+                                oneStream.passed + wideCounts.passed;
     std::cout << name << ": " << algorithmPassed << " passed, " << algorithmFailed << " failed in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - algorithmStart).count() << " s"
               << std::endl;
