@@ -186,7 +186,7 @@ public:
   }
 
   /** Tests and benchmarks: hand CUB 32-bit counts where they fit (true,
-   *  the default; WithCubCount) or always 64-bit ones (false), the path
+   *  the default; RunCub) or always 64-bit ones (false), the path
    *  of counts from 2^31 on. */
   void
   SetNarrowCubCounts(bool narrow)
@@ -378,14 +378,8 @@ public:
             std::int64_t  count,
             int           endBit)
   {
-    WithCubCount(count, [&](auto n) {
-      std::size_t bytes = 0;
-      Check(
-        cub::DeviceRadixSort::SortPairs(nullptr, bytes, keysIn, keysOut, valuesIn, valuesOut, n, 0, endBit, Stream()),
-        what);
-      void * temp = m_Temp.Reserve(bytes, "sort workspace");
-      Check(cub::DeviceRadixSort::SortPairs(temp, bytes, keysIn, keysOut, valuesIn, valuesOut, n, 0, endBit, Stream()),
-            what);
+    RunCub(what, "sort workspace", count, [&](void * temp, std::size_t & bytes, auto n) {
+      return cub::DeviceRadixSort::SortPairs(temp, bytes, keysIn, keysOut, valuesIn, valuesOut, n, 0, endBit, Stream());
     });
   }
 
@@ -394,11 +388,8 @@ public:
   void
   SortKeys(const char * what, const Key * keysIn, Key * keysOut, std::int64_t count, int endBit)
   {
-    WithCubCount(count, [&](auto n) {
-      std::size_t bytes = 0;
-      Check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, keysIn, keysOut, n, 0, endBit, Stream()), what);
-      void * temp = m_Temp.Reserve(bytes, "sort workspace");
-      Check(cub::DeviceRadixSort::SortKeys(temp, bytes, keysIn, keysOut, n, 0, endBit, Stream()), what);
+    RunCub(what, "sort workspace", count, [&](void * temp, std::size_t & bytes, auto n) {
+      return cub::DeviceRadixSort::SortKeys(temp, bytes, keysIn, keysOut, n, 0, endBit, Stream());
     });
   }
 
@@ -673,30 +664,35 @@ private:
   void
   ExclusiveSumOver(const char * what, In in, T * out, std::int64_t count)
   {
-    WithCubCount(count, [&](auto n) {
-      std::size_t bytes = 0;
-      Check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n, Stream()), what);
-      void * temp = m_Temp.Reserve(bytes, "scan workspace");
-      Check(cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, n, Stream()), what);
+    RunCub(what, "scan workspace", count, [&](void * temp, std::size_t & bytes, auto n) {
+      return cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, n, Stream());
     });
   }
 
-  /** call(n) with count as a 32-bit n where it fits, else 64-bit. CUB picks
-   *  its offset type from n's, and its tuning from that: with 32-bit
-   *  offsets the radix sort of (label, index) pairs takes 23 items a thread
-   *  instead of 17, and ran 9-11 % faster (H200, 14 M and 40 M pairs of 19
-   *  to 24 key bits; benchmark/results/h200-sort-offsets). */
+  /** A CUB device algorithm over count items, call(temp, bytes, n)
+   *  returning its cudaError_t: asked for its workspace size (temp null),
+   *  then run in the device's workspace. n is count as a 32-bit integer
+   *  where it fits, else 64-bit: CUB picks its offset type from n's, and
+   *  its tuning from that (with 32-bit offsets the radix sort of (label,
+   *  index) pairs takes 23 items a thread instead of 17, and ran 9-11 %
+   *  faster: H200, 14 M and 40 M pairs of 19 to 24 key bits,
+   *  benchmark/results/h200-sort-offsets). */
   template <class Call>
   void
-  WithCubCount(std::int64_t count, Call && call) const
+  RunCub(const char * what, const char * workspace, std::int64_t count, Call && call)
   {
+    const auto run = [&](auto n) {
+      std::size_t bytes = 0;
+      Check(call(nullptr, bytes, n), what);
+      Check(call(m_Temp.Reserve(bytes, workspace), bytes, n), what);
+    };
     if (m_NarrowCubCounts && count <= std::int64_t{ INT32_MAX })
     {
-      call(static_cast<std::int32_t>(count));
+      run(static_cast<std::int32_t>(count));
     }
     else
     {
-      call(count);
+      run(count);
     }
   }
 
