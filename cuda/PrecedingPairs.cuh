@@ -214,25 +214,24 @@ AddSlicePairs(std::uint64_t packed, Count (&pairCounts)[NumberOfInterceptSlots])
  *  binary searches whose loads are in flight together.
  *  CountPrecedingPairsKernel searches every group; a vote
  *  (AddPrecedingPairs) only those whose stored counts did not fit. */
-template <class Index, class InComponent>
+template <bool Volume, class Index, class InComponent>
 __device__ __forceinline__ void
-SearchPrecedingPairs(const RunArrays<Index> & runs,
-                     const Geometry &         geometry,
-                     std::int64_t             y,
-                     std::int64_t             z,
-                     std::int32_t             x,
-                     std::int32_t             end,
-                     bool                     searchRow,
-                     bool                     searchSlice,
-                     InComponent &&           inComponent,
-                     PairTally &              rowTally,
-                     PairTally &              sliceTally)
+SearchPrecedingPairsIn(const RunArrays<Index> & runs,
+                       const Geometry &         geometry,
+                       std::int64_t             y,
+                       std::int64_t             z,
+                       std::int32_t             x,
+                       std::int32_t             end,
+                       bool                     searchRow,
+                       bool                     searchSlice,
+                       InComponent &&           inComponent,
+                       PairTally &              rowTally,
+                       PairTally &              sliceTally)
 {
-  const bool volume = geometry.depth > 1;
-  RowStep    steps[4];
-  PrecedingRows(true, volume, steps); // the previous row of the slice first
+  RowStep steps[4];
+  PrecedingRows(true, Volume, steps); // the previous row of the slice first
   // Pairs count pixels one column apart too: the ranges are widened by one.
-  if (volume)
+  if constexpr (Volume)
   {
     std::int64_t q[4];
 #pragma unroll
@@ -270,6 +269,33 @@ SearchPrecedingPairs(const RunArrays<Index> & runs,
   }
 }
 
+/** SearchPrecedingPairsIn for a plane or a volume as geometry says. */
+template <class Index, class InComponent>
+__device__ __forceinline__ void
+SearchPrecedingPairs(const RunArrays<Index> & runs,
+                     const Geometry &         geometry,
+                     std::int64_t             y,
+                     std::int64_t             z,
+                     std::int32_t             x,
+                     std::int32_t             end,
+                     bool                     searchRow,
+                     bool                     searchSlice,
+                     InComponent &&           inComponent,
+                     PairTally &              rowTally,
+                     PairTally &              sliceTally)
+{
+  if (geometry.depth > 1)
+  {
+    SearchPrecedingPairsIn<true>(
+      runs, geometry, y, z, x, end, searchRow, searchSlice, inComponent, rowTally, sliceTally);
+  }
+  else
+  {
+    SearchPrecedingPairsIn<false>(
+      runs, geometry, y, z, x, end, searchRow, searchSlice, inComponent, rowTally, sliceTally);
+  }
+}
+
 /** Once every run has its label: each run's pairs with the runs of its
  *  component (the same label; TouchingShareComponent: full connectivity on
  *  a mask, where every touching run does, so no label is read) in its
@@ -280,17 +306,24 @@ SearchPrecedingPairs(const RunArrays<Index> & runs,
  *  gathering too (OutputStage.cuh). Runs of single-run components (linked
  *  0) have no pairs; where such components are written whole
  *  (SingleUnitComponents::WrittenWhole) no vote reads them, so nothing but
- *  their record is stored for them. */
-template <class Index, bool SinglesVote, bool TouchingShareComponent>
+ *  their record is stored for them.
+ *
+ *  Volume: a volume's pass (four rows searched together) or a plane's (one
+ *  row), each compiled alone: with both in one kernel the plane's pass took
+ *  the volume's 39 registers, six blocks a multiprocessor; alone it takes
+ *  22. Held to eight blocks, the volume's takes 32 (16 bytes of spills
+ *  under face connectivity). H200, ncu, d = 0.3: 8192^2 4-conn. 225 -> 176
+ *  us, 512^3 6-conn. 890 -> 796 us (benchmark/results/h200-records-in-order
+ *  call 3). */
+template <class Index, bool SinglesVote, bool TouchingShareComponent, bool Volume>
 __global__ void
-CountPrecedingPairsKernel(RunArrays<Index> runs,
-                          const std::uint8_t * __restrict__ linked,
-                          const Index * __restrict__ label,
-                          Geometry       geometry,
-                          PrecedingPairs pairs)
+__launch_bounds__(BlockThreads, 8) CountPrecedingPairsKernel(RunArrays<Index> runs,
+                                                             const std::uint8_t * __restrict__ linked,
+                                                             const Index * __restrict__ label,
+                                                             Geometry       geometry,
+                                                             PrecedingPairs pairs)
 {
   AwaitPrecedingKernel();
-  const bool  volume = geometry.depth > 1;
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
   {
@@ -307,7 +340,7 @@ CountPrecedingPairsKernel(RunArrays<Index> runs,
     if (linkedRun)
     {
       const Index key = TouchingShareComponent ? Index{ 0 } : label[a];
-      SearchPrecedingPairs(
+      SearchPrecedingPairsIn<Volume>(
         runs,
         geometry,
         r % geometry.height,
@@ -321,7 +354,7 @@ CountPrecedingPairsKernel(RunArrays<Index> runs,
         sliceTally);
     }
     StoreRowPairs(pairs, static_cast<std::int64_t>(a), x, end, r, rowTally.PackedRow());
-    if (volume && (SinglesVote || linkedRun))
+    if (Volume && (SinglesVote || linkedRun))
     {
       pairs.slice[a] = sliceTally.PackedSlice();
     }

@@ -149,8 +149,19 @@ CountPairsAfterLabels(Device & device, const Frame & frame, const LabeledUnits<I
                     frame.geometry,
                     l.precedingPairs);
     };
-    frame.fullMask ? launch(CountPrecedingPairsKernel<Index, !Votes::WholeSingleUnits, true>)
-                   : launch(CountPrecedingPairsKernel<Index, !Votes::WholeSingleUnits, false>);
+    // A plane's pass leaves out the volumes' four-row search, whose
+    // registers bounded its occupancy.
+    constexpr bool Singles = !Votes::WholeSingleUnits;
+    if (frame.geometry.depth > 1)
+    {
+      frame.fullMask ? launch(CountPrecedingPairsKernel<Index, Singles, true, true>)
+                     : launch(CountPrecedingPairsKernel<Index, Singles, false, true>);
+    }
+    else
+    {
+      frame.fullMask ? launch(CountPrecedingPairsKernel<Index, Singles, true, false>)
+                     : launch(CountPrecedingPairsKernel<Index, Singles, false, false>);
+    }
   }
 }
 

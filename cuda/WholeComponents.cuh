@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace cca
 {
@@ -105,13 +106,18 @@ __device__ __forceinline__ std::uint64_t
   return word;
 }
 
-/** For each chunk boundary k >= 1 (one lane each, whole warps together):
- *  visit(c, source) for the component c that first crosses it, called by
- *  every lane of the warp for each such c in turn, source the lane that
- *  found it, so that the warp handles the entry together. */
-template <class Index, class Visit>
+/** For each chunk boundary k >= 1 (one lane each, whole warps together)
+ *  whose first crossing component is c: load(c) by the lane that found
+ *  it, all lanes' loads in flight together, then visit(c, loaded) called
+ *  by every lane of the warp for each such c in turn, with that lane's
+ *  loaded value, so that the warp handles the entry together. With the
+ *  load inside the warp's loop, each of up to 32 entries a warp waited for
+ *  its own load (H200, ncu, g = 1 d = 0.3, PrepareCrossingEntriesKernel:
+ *  8192^2 4-conn. 52 -> 33 us, 8-conn. 68 -> 45, 512^3 6-conn. 104 -> 71;
+ *  benchmark/results/h200-records-in-order call 3). */
+template <class Index, class Load, class Visit>
 __device__ __forceinline__ void
-ForEachCrossingComponent(Index count, const Index * __restrict__ sortedLabel, Visit && visit)
+ForEachCrossingComponent(Index count, const Index * __restrict__ sortedLabel, Load && load, Visit && visit)
 {
   const std::int64_t chunks = (static_cast<std::int64_t>(count) + WarpSize - 1) / WarpSize;
   for (std::int64_t base = 1 + GlobalWarp() * WarpSize; base < chunks; base += WarpCount() * WarpSize)
@@ -119,10 +125,11 @@ ForEachCrossingComponent(Index count, const Index * __restrict__ sortedLabel, Vi
     const std::int64_t k = base + LaneId();
     Index              c = 0;
     const bool         crossing = k < chunks && FirstCrossing(sortedLabel, k, c);
+    const auto         loaded = crossing ? load(c) : decltype(load(c)){};
     for (unsigned pending = __ballot_sync(FullWarp, crossing); pending != 0; pending &= pending - 1)
     {
       const int source = __ffs(pending) - 1;
-      visit(__shfl_sync(FullWarp, c, source), source);
+      visit(__shfl_sync(FullWarp, c, source), __shfl_sync(FullWarp, loaded, source));
     }
   }
 }
@@ -142,38 +149,58 @@ PrepareCrossingEntriesKernel(RunArrays<Index> runs,
   AwaitPrecedingKernel();
   const bool planar = geometry.depth == 1;
   const int  lane = static_cast<int>(LaneId());
-  ForEachCrossingComponent(runs.count, sortedLabel, [&](Index c, int source) {
-    std::int64_t r = 0;
-    if (lane == source)
-    {
-      r = runs.row[rootOf[c]];
-    }
-    r = __shfl_sync(FullWarp, r, source);
-    Table seed;
-    SeedEntry(
-      static_cast<std::int32_t>(r % geometry.height), static_cast<std::int32_t>(r / geometry.height), planar, seed);
-    if (lane < RecordWords<Table>)
-    {
-      reinterpret_cast<std::uint64_t *>(table + c)[lane] = RecordWord(seed, lane);
-    }
-  });
+  ForEachCrossingComponent(
+    runs.count,
+    sortedLabel,
+    [&](Index c) { return static_cast<std::int64_t>(runs.row[rootOf[c]]); },
+    [&](Index c, std::int64_t r) {
+      Table seed;
+      SeedEntry(
+        static_cast<std::int32_t>(r % geometry.height), static_cast<std::int32_t>(r / geometry.height), planar, seed);
+      if (lane < RecordWords<Table>)
+      {
+        reinterpret_cast<std::uint64_t *>(table + c)[lane] = RecordWord(seed, lane);
+      }
+    });
 }
 
 /** Turns the raw pair counts of the crossing components' entries into
- *  ITK's intercept counts once every vote is in, a slot a lane. */
+ *  ITK's intercept counts once every vote is in: a thread a chunk
+ *  boundary, each finishing its own entry, its loads in flight beside the
+ *  other threads'. (A warp finishing its entries one after another, a
+ *  slot a lane, waited for each entry's loads in turn: H200, ncu, g = 1
+ *  d = 0.3, 8192^2 4-conn. 33 -> 26 us, 8-conn. 46 -> 39, 512^3 6-conn.
+ *  69 -> 65.) */
 template <class Index, class Table>
 __global__ void
 FinalizeCrossingEntriesKernel(Index count, const Index * __restrict__ sortedLabel, Table * table)
 {
   AwaitPrecedingKernel();
-  const int lane = static_cast<int>(LaneId());
-  ForEachCrossingComponent(count, sortedLabel, [&](Index c, int) {
-    Table & entry = table[c];
-    if (lane < detail::SlotsOf<Table>)
+  constexpr int      Slots = detail::SlotsOf<Table>;
+  const std::int64_t chunks = (static_cast<std::int64_t>(count) + WarpSize - 1) / WarpSize;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t k = 1 + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < chunks; k += stride)
+  {
+    Index c = 0;
+    if (!FirstCrossing(sortedLabel, k, c))
     {
-      entry.interceptCounts[lane] = detail::FinalizedIntercept(lane, entry.pixelCount, entry.interceptCounts[lane]);
+      continue;
     }
-  });
+    Table & entry = table[c];
+    using Count = std::remove_reference_t<decltype(entry.interceptCounts[0])>;
+    const std::int64_t pixels = entry.pixelCount;
+    Count              counts[Slots];
+#pragma unroll
+    for (int slot = 0; slot < Slots; ++slot)
+    {
+      counts[slot] = entry.interceptCounts[slot];
+    }
+#pragma unroll
+    for (int slot = 0; slot < Slots; ++slot)
+    {
+      entry.interceptCounts[slot] = static_cast<Count>(detail::FinalizedIntercept(slot, pixels, counts[slot]));
+    }
+  }
 }
 
 /** Where a warp's chunk of runs (in component order) stands: its complete

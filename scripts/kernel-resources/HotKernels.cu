@@ -8,9 +8,11 @@
 // narrow entries (NarrowFeatures, where components are many; PlanarFeatures
 // in 2D images) or of ComponentFeatures, the numbering with one and with NumberingClimbs climbs
 // a thread, and with NumberingClimbs counting the largest component
-// (LargestComponent.cuh).
+// (LargestComponent.cuh), and the stored pairs' count under face and full
+// connectivity in planes and volumes (PrecedingPairs.cuh).
 #include "Compaction.cuh"
 #include "FeatureUpdate.cuh"
+#include "PrecedingPairs.cuh"
 
 namespace cca
 {
@@ -60,6 +62,10 @@ const void * const HotKernels[] = {
   reinterpret_cast<const void *>(&NumberComponentsKernel<std::uint32_t, 1>),
   reinterpret_cast<const void *>(&NumberComponentsKernel<std::uint32_t, NumberingClimbs>),
   reinterpret_cast<const void *>(&NumberComponentsKernel<std::uint32_t, NumberingClimbs, true>),
+  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, false, false>),
+  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, false, true>),
+  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, true, false>),
+  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, true, true>),
 };
 
 } // namespace cuda
