@@ -205,6 +205,16 @@ AddSlicePairs(std::uint64_t packed, Count (&pairCounts)[NumberOfInterceptSlots])
   return true;
 }
 
+/** The rows SearchPrecedingPairs searches: a plane's (the previous row), a
+ *  volume's (four), or as the geometry says. A kernel that knows which
+ *  compiles only that search, and takes only its registers. */
+enum class SearchDepth
+{
+  FromGeometry,
+  Plane,
+  Volume
+};
+
 /** Tallies the pairs of run [x, end), in row (y, z), with the runs of its
  *  component in its preceding rows: those of the previous row of the slice
  *  into rowTally where searchRow, those of the previous slice's rows into
@@ -213,25 +223,29 @@ AddSlicePairs(std::uint64_t packed, Count (&pairCounts)[NumberOfInterceptSlots])
  *  together (ForEachRunInRanges): a load each from the runs' end index, or
  *  binary searches whose loads are in flight together.
  *  CountPrecedingPairsKernel searches every group; a vote
- *  (AddPrecedingPairs) only those whose stored counts did not fit. */
-template <bool Volume, class Index, class InComponent>
+ *  (AddPrecedingPairs) only those whose stored counts did not fit. Depth:
+ *  whether the rows are a plane's or a volume's, known to the caller or
+ *  read from geometry. */
+template <SearchDepth Depth = SearchDepth::FromGeometry, class Index, class InComponent>
 __device__ __forceinline__ void
-SearchPrecedingPairsIn(const RunArrays<Index> & runs,
-                       const Geometry &         geometry,
-                       std::int64_t             y,
-                       std::int64_t             z,
-                       std::int32_t             x,
-                       std::int32_t             end,
-                       bool                     searchRow,
-                       bool                     searchSlice,
-                       InComponent &&           inComponent,
-                       PairTally &              rowTally,
-                       PairTally &              sliceTally)
+SearchPrecedingPairs(const RunArrays<Index> & runs,
+                     const Geometry &         geometry,
+                     std::int64_t             y,
+                     std::int64_t             z,
+                     std::int32_t             x,
+                     std::int32_t             end,
+                     bool                     searchRow,
+                     bool                     searchSlice,
+                     InComponent &&           inComponent,
+                     PairTally &              rowTally,
+                     PairTally &              sliceTally)
 {
-  RowStep steps[4];
-  PrecedingRows(true, Volume, steps); // the previous row of the slice first
+  // A constant where Depth says: the other search is then compiled out.
+  const bool volume = Depth == SearchDepth::FromGeometry ? geometry.depth > 1 : Depth == SearchDepth::Volume;
+  RowStep    steps[4];
+  PrecedingRows(true, volume, steps); // the previous row of the slice first
   // Pairs count pixels one column apart too: the ranges are widened by one.
-  if constexpr (Volume)
+  if (volume)
   {
     std::int64_t q[4];
 #pragma unroll
@@ -266,33 +280,6 @@ SearchPrecedingPairsIn(const RunArrays<Index> & runs,
         }
       });
     }
-  }
-}
-
-/** SearchPrecedingPairsIn for a plane or a volume as geometry says. */
-template <class Index, class InComponent>
-__device__ __forceinline__ void
-SearchPrecedingPairs(const RunArrays<Index> & runs,
-                     const Geometry &         geometry,
-                     std::int64_t             y,
-                     std::int64_t             z,
-                     std::int32_t             x,
-                     std::int32_t             end,
-                     bool                     searchRow,
-                     bool                     searchSlice,
-                     InComponent &&           inComponent,
-                     PairTally &              rowTally,
-                     PairTally &              sliceTally)
-{
-  if (geometry.depth > 1)
-  {
-    SearchPrecedingPairsIn<true>(
-      runs, geometry, y, z, x, end, searchRow, searchSlice, inComponent, rowTally, sliceTally);
-  }
-  else
-  {
-    SearchPrecedingPairsIn<false>(
-      runs, geometry, y, z, x, end, searchRow, searchSlice, inComponent, rowTally, sliceTally);
   }
 }
 
@@ -340,7 +327,7 @@ __launch_bounds__(BlockThreads, 8) CountPrecedingPairsKernel(RunArrays<Index> ru
     if (linkedRun)
     {
       const Index key = TouchingShareComponent ? Index{ 0 } : label[a];
-      SearchPrecedingPairsIn<Volume>(
+      SearchPrecedingPairs<Volume ? SearchDepth::Volume : SearchDepth::Plane>(
         runs,
         geometry,
         r % geometry.height,
