@@ -189,7 +189,10 @@ FinalizeCrossingEntriesKernel(Index count, const Index * __restrict__ sortedLabe
     Table & entry = table[c];
     using Count = std::remove_reference_t<decltype(entry.interceptCounts[0])>;
     const std::int64_t pixels = entry.pixelCount;
-    Count              counts[Slots];
+    // Every slot read before any is written, so that the loads go out
+    // together (detail::FinalizeIntercepts on the entry in place would
+    // interleave them with the stores).
+    Count counts[Slots];
 #pragma unroll
     for (int slot = 0; slot < Slots; ++slot)
     {
