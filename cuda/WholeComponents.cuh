@@ -31,7 +31,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
 
 namespace cca
 {
@@ -176,7 +175,6 @@ __global__ void
 FinalizeCrossingEntriesKernel(Index count, const Index * __restrict__ sortedLabel, Table * table)
 {
   AwaitPrecedingKernel();
-  constexpr int      Slots = detail::SlotsOf<Table>;
   const std::int64_t chunks = (static_cast<std::int64_t>(count) + WarpSize - 1) / WarpSize;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t k = 1 + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < chunks; k += stride)
@@ -186,23 +184,7 @@ FinalizeCrossingEntriesKernel(Index count, const Index * __restrict__ sortedLabe
     {
       continue;
     }
-    Table & entry = table[c];
-    using Count = std::remove_reference_t<decltype(entry.interceptCounts[0])>;
-    const std::int64_t pixels = entry.pixelCount;
-    // Every slot read before any is written, so that the loads go out
-    // together (detail::FinalizeIntercepts on the entry in place would
-    // interleave them with the stores).
-    Count counts[Slots];
-#pragma unroll
-    for (int slot = 0; slot < Slots; ++slot)
-    {
-      counts[slot] = entry.interceptCounts[slot];
-    }
-#pragma unroll
-    for (int slot = 0; slot < Slots; ++slot)
-    {
-      entry.interceptCounts[slot] = static_cast<Count>(detail::FinalizedIntercept(slot, pixels, counts[slot]));
-    }
+    detail::FinalizeIntercepts(table[c]);
   }
 }
 

@@ -9,6 +9,7 @@
 #include "cca/Types.h"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace cca
 {
@@ -241,14 +242,25 @@ CCA_HOST_DEVICE std::int64_t
   return pixelCount * (std::int64_t{ 1 } << bits) - 2 * pairs;
 }
 
-/** FinalizedIntercept for every slot of f. */
+/** FinalizedIntercept for every slot of f. Every slot is read before any
+ *  is written: on the device, where f is a table entry in global memory,
+ *  the loads then go out together instead of each waiting behind the
+ *  previous slot's store (which the compiler must assume may alias it). */
 template <class Features>
 CCA_HOST_DEVICE void
 FinalizeIntercepts(Features & f)
 {
-  for (int slot = 0; slot < SlotsOf<Features>; ++slot)
+  using Count = std::remove_reference_t<decltype(f.interceptCounts[0])>;
+  constexpr int      Slots = SlotsOf<Features>;
+  const std::int64_t pixels = f.pixelCount;
+  Count              counts[Slots];
+  for (int slot = 0; slot < Slots; ++slot)
   {
-    f.interceptCounts[slot] = FinalizedIntercept(slot, f.pixelCount, f.interceptCounts[slot]);
+    counts[slot] = f.interceptCounts[slot];
+  }
+  for (int slot = 0; slot < Slots; ++slot)
+  {
+    f.interceptCounts[slot] = static_cast<Count>(FinalizedIntercept(slot, pixels, counts[slot]));
   }
 }
 
