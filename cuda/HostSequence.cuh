@@ -550,6 +550,13 @@ public:
     m_Labeling.SetFullPairsAfterLabels(afterLabels);
   }
 
+  /** Tests: LabelStage::SetWideRowArithmetic. */
+  void
+  SetWideRowArithmetic(bool wide)
+  {
+    m_Labeling.SetWideRowArithmetic(wide);
+  }
+
   /** Tests: whether runs get records where the rows fit them (LabelStage::SetRunRecords). */
   void
   SetRunRecords(bool records)

@@ -69,6 +69,10 @@ struct LabeledUnits
    *  them; else null. */
   PrecedingPairs precedingPairs;
   bool           pairsAfterLabels = false;
+  /** Whether CountPrecedingPairsKernel finds rows in 32-bit arithmetic:
+   *  a SmallImage (RunNeighbours.cuh), unless a test asks for 64 bits
+   *  (LabelStage::SetWideRowArithmetic). */
+  bool smallRows = false;
 };
 
 /** The key of each run's value (label images). */
@@ -221,6 +225,7 @@ public:
     l.linked = votes ? Reserve<std::uint8_t>(m_Linked, unitCount, "run link flags") : nullptr;
     const bool countsPairs = !joinedLater && CountsPrecedingPairs<S>(frame, rowBits);
     l.pairsAfterLabels = CountsPairsAfterLabels<S>(frame, joinedLater);
+    l.smallRows = SmallImage(frame.geometry) && !m_WideRowArithmetic;
     if (votes && frame.fullMask && !countsPairs && !l.pairsAfterLabels && FitsByteRowScan(frame, image) &&
         static_cast<std::int64_t>(unitCount) * PairsFromPixelsPerRun > frame.pixels)
     {
@@ -312,6 +317,15 @@ public:
   SetRunRecords(bool records)
   {
     m_RecordsWhereFit = records;
+  }
+
+  /** Tests: whether the pairs' count finds rows in 64-bit arithmetic
+   *  even where the image is small enough for 32 bits (LabeledUnits::
+   *  smallRows), so that both paths are checked on small images. */
+  void
+  SetWideRowArithmetic(bool wide)
+  {
+    m_WideRowArithmetic = wide;
   }
 
   /** Tests and benchmarks: blocks (and slices) joined by a level of the
@@ -918,6 +932,7 @@ private:
   std::int64_t                  m_BlockRows = 0;                ///< tests: > 0 overrides the default
   bool                          m_RecordsWhereFit = true;       ///< tests: false leaves the runs without records
   bool                          m_FullPairsAfterLabels = false; ///< SetFullPairsAfterLabels
+  bool                          m_WideRowArithmetic = false;    ///< SetWideRowArithmetic
   /** Runs of a plane average at most this many pixels of a row (background
    *  included) where LinksByRowBits takes the bits: 8192^2 g = 1 averages
    *  4 to 11, g = 4 16 and more. */

@@ -59,6 +59,7 @@
 #include "cca/Types.h"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace cca
 {
@@ -225,13 +226,14 @@ enum class SearchDepth
  *  CountPrecedingPairsKernel searches every group; a vote
  *  (AddPrecedingPairs) only those whose stored counts did not fit. Depth:
  *  whether the rows are a plane's or a volume's, known to the caller or
- *  read from geometry. */
-template <SearchDepth Depth = SearchDepth::FromGeometry, class Index, class InComponent>
+ *  read from geometry. Coord: the rows' arithmetic, std::int32_t for a
+ *  SmallImage (RunNeighbours.cuh), else std::int64_t. */
+template <SearchDepth Depth = SearchDepth::FromGeometry, class Index, class InComponent, class Coord>
 __device__ __forceinline__ void
 SearchPrecedingPairs(const RunArrays<Index> & runs,
                      const Geometry &         geometry,
-                     std::int64_t             y,
-                     std::int64_t             z,
+                     Coord                    y,
+                     Coord                    z,
                      std::int32_t             x,
                      std::int32_t             end,
                      bool                     searchRow,
@@ -247,11 +249,11 @@ SearchPrecedingPairs(const RunArrays<Index> & runs,
   // Pairs count pixels one column apart too: the ranges are widened by one.
   if (volume)
   {
-    std::int64_t q[4];
+    Coord q[4];
 #pragma unroll
     for (int s = 0; s < 4; ++s)
     {
-      q[s] = (s == 0 ? searchRow : searchSlice) ? NeighbourRow(geometry, y, z, steps[s]) : -1;
+      q[s] = (s == 0 ? searchRow : searchSlice) ? NeighbourRowOf(geometry, y, z, steps[s]) : Coord{ -1 };
     }
     ForEachRunInRanges(runs, q, x - 1, end + 1, [&](int s, Index b) {
       if (inComponent(b))
@@ -270,7 +272,7 @@ SearchPrecedingPairs(const RunArrays<Index> & runs,
   }
   else if (searchRow)
   {
-    const std::int64_t q = NeighbourRow(geometry, y, z, steps[0]);
+    const Coord q = NeighbourRowOf(geometry, y, z, steps[0]);
     if (q >= 0)
     {
       ForEachRunInRange(runs, q, x - 1, end + 1, [&](Index b) {
@@ -301,8 +303,14 @@ SearchPrecedingPairs(const RunArrays<Index> & runs,
  *  22. Held to eight blocks, the volume's takes 32 (16 bytes of spills
  *  under face connectivity). H200, ncu, d = 0.3: 8192^2 4-conn. 225 -> 176
  *  us, 512^3 6-conn. 890 -> 796 us (benchmark/results/h200-records-in-order
- *  call 3). */
-template <class Index, bool SinglesVote, bool TouchingShareComponent, bool Volume>
+ *  call 3).
+ *
+ *  Small (SmallImage): a run's row, its neighbour rows and their end
+ *  index words in 32-bit arithmetic. In 64 bits, finding the four rows
+ *  and their first candidates took 38 % of a volume's instructions, more
+ *  than the visits (H200, ncu source counters, 512^3 6-conn. d = 0.3,
+ *  benchmark/results/h200-pairs-compacted call 4). */
+template <class Index, bool SinglesVote, bool TouchingShareComponent, bool Volume, bool Small>
 __global__ void
 __launch_bounds__(BlockThreads, 8) CountPrecedingPairsKernel(RunArrays<Index> runs,
                                                              const std::uint8_t * __restrict__ linked,
@@ -319,6 +327,7 @@ __launch_bounds__(BlockThreads, 8) CountPrecedingPairsKernel(RunArrays<Index> ru
     {
       continue;
     }
+    using Coord = std::conditional_t<Small, std::int32_t, std::int64_t>;
     const std::int64_t r = runs.row[a];
     const std::int32_t x = runs.x[a];
     const std::int32_t end = runs.end[a];
@@ -327,11 +336,13 @@ __launch_bounds__(BlockThreads, 8) CountPrecedingPairsKernel(RunArrays<Index> ru
     if (linkedRun)
     {
       const Index key = TouchingShareComponent ? Index{ 0 } : label[a];
+      const auto  row = static_cast<Coord>(r);
+      const auto  height = static_cast<Coord>(geometry.height);
       SearchPrecedingPairs<Volume ? SearchDepth::Volume : SearchDepth::Plane>(
         runs,
         geometry,
-        r % geometry.height,
-        r / geometry.height,
+        row % height,
+        row / height,
         x,
         end,
         true,

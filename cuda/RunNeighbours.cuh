@@ -69,17 +69,37 @@ FollowingRows(RowStep (&steps)[4])
   steps[3] = RowStep{ 1, 1 };
 }
 
-/** Row index of the neighbour of row (y, z) at step, or -1 outside the image. */
-__device__ __forceinline__ std::int64_t
-                           NeighbourRow(const Geometry & g, std::int64_t y, std::int64_t z, RowStep step)
+/** Row index of the neighbour of row (y, z) at step, or -1 outside the
+ *  image, computed in Coord: std::int32_t where the image's pixels fit it
+ *  (SmallImage), whose arithmetic takes half the instructions of 64 bits. */
+template <class Coord>
+__device__ __forceinline__ Coord
+NeighbourRowOf(const Geometry & g, Coord y, Coord z, RowStep step)
 {
-  const std::int64_t ny = y + step.dy;
-  const std::int64_t nz = z + step.dz;
-  if (ny < 0 || ny >= g.height || nz < 0 || nz >= g.depth)
+  const Coord ny = y + step.dy;
+  const Coord nz = z + step.dz;
+  const auto  height = static_cast<Coord>(g.height);
+  if (ny < 0 || ny >= height || nz < 0 || nz >= static_cast<Coord>(g.depth))
   {
     return -1;
   }
-  return ny + nz * g.height;
+  return ny + nz * height;
+}
+
+/** NeighbourRowOf in 64 bits, for images of any size. */
+__device__ __forceinline__ std::int64_t
+                           NeighbourRow(const Geometry & g, std::int64_t y, std::int64_t z, RowStep step)
+{
+  return NeighbourRowOf<std::int64_t>(g, y, z, step);
+}
+
+/** Whether an image's pixels, and so its rows, pixel columns and run end
+ *  index words, fit std::int32_t: its neighbour rows may then be found in
+ *  32-bit arithmetic (NeighbourRowOf). */
+inline bool
+SmallImage(const Geometry & g)
+{
+  return g.width * g.rows < (std::int64_t{ 1 } << 31);
 }
 
 /** A step of the binary search for the first run of [first, last) whose
@@ -120,31 +140,32 @@ __device__ __forceinline__ std::uint32_t
 /** The first run of row q (its runs [first, rowEnd)) whose end is past lo,
  *  from the run end index: first plus the runs that end at or before lo
  *  (those before lo's word, and its bits up to lo). */
-template <class Index>
+template <class Index, class Row>
 __device__ __forceinline__ Index
-IndexedRunPast(const RunArrays<Index> & runs, std::int64_t q, std::int32_t lo, Index first, Index rowEnd)
+IndexedRunPast(const RunArrays<Index> & runs, Row q, std::int32_t lo, Index first, Index rowEnd)
 {
   if (lo < 0)
   {
     return first;
   }
-  const auto         pixel = static_cast<std::uint32_t>(lo);
-  const std::int64_t w = pixel / RunEndWordPixels;
-  if (w >= runs.endWordsPerRow)
+  const auto pixel = static_cast<std::uint32_t>(lo);
+  const auto words = static_cast<Row>(runs.endWordsPerRow);
+  const auto w = static_cast<Row>(pixel / RunEndWordPixels);
+  if (w >= words)
   {
     return rowEnd;
   }
-  const std::uint32_t word = runs.endWords[q * runs.endWordsPerRow + w];
+  const std::uint32_t word = runs.endWords[q * words + w];
   const unsigned      upToLo = (2u << (pixel % RunEndWordPixels)) - 1u;
   return first + static_cast<Index>((word >> 16) + static_cast<std::uint32_t>(__popc(word & upToLo)));
 }
 
 /** The first run of row q (its runs [first, rowEnd)) whose end is past
  *  lo: from the run end index where the runs have one, else by halving the
- *  row's runs. */
-template <class Index>
+ *  row's runs. Row: std::int64_t, or std::int32_t for a SmallImage. */
+template <class Index, class Row = std::int64_t>
 __device__ __forceinline__ Index
-FirstRunPast(const RunArrays<Index> & runs, std::int64_t q, std::int32_t lo, Index first, Index rowEnd)
+FirstRunPast(const RunArrays<Index> & runs, Row q, std::int32_t lo, Index first, Index rowEnd)
 {
   if (runs.endWords != nullptr)
   {
@@ -172,9 +193,9 @@ VisitRunsBefore(const RunArrays<Index> & runs, Index first, Index rowEnd, std::i
 
 /** Calls visit(b) for each run b of row q with end[b] > lo and x[b] < hi,
  *  i.e. each run that intersects the pixel range [lo, hi). */
-template <class Index, class Visit>
+template <class Index, class Visit, class Row = std::int64_t>
 __device__ __forceinline__ void
-ForEachRunInRange(const RunArrays<Index> & runs, std::int64_t q, std::int32_t lo, std::int32_t hi, Visit && visit)
+ForEachRunInRange(const RunArrays<Index> & runs, Row q, std::int32_t lo, std::int32_t hi, Visit && visit)
 {
   const Index rowEnd = runs.rowOffsets[q + 1];
   VisitRunsBefore(runs, FirstRunPast(runs, q, lo, runs.rowOffsets[q], rowEnd), rowEnd, hi, visit);
@@ -185,10 +206,10 @@ ForEachRunInRange(const RunArrays<Index> & runs, std::int64_t q, std::int32_t lo
  *  at a time, so that their loads are in flight together; then visit(s, b)
  *  row by row, in the order of q (s is a constant in each unrolled visit:
  *  callers may index arrays of registers with it). */
-template <int Rows, class Index, class Visit>
+template <int Rows, class Index, class Visit, class Row = std::int64_t>
 __device__ __forceinline__ void
 ForEachRunInRanges(const RunArrays<Index> & runs,
-                   const std::int64_t (&q)[Rows],
+                   const Row (&q)[Rows],
                    std::int32_t lo,
                    std::int32_t hi,
                    Visit &&     visit)

@@ -152,16 +152,20 @@ CountPairsAfterLabels(Device & device, const Frame & frame, const LabeledUnits<I
     // A plane's pass leaves out the volumes' four-row search, whose
     // registers bounded its occupancy.
     constexpr bool Singles = !Votes::WholeSingleUnits;
-    if (frame.geometry.depth > 1)
-    {
-      frame.fullMask ? launch(CountPrecedingPairsKernel<Index, Singles, true, true>)
-                     : launch(CountPrecedingPairsKernel<Index, Singles, false, true>);
-    }
-    else
-    {
-      frame.fullMask ? launch(CountPrecedingPairsKernel<Index, Singles, true, false>)
-                     : launch(CountPrecedingPairsKernel<Index, Singles, false, false>);
-    }
+    const auto     launchFor = [&](auto small) {
+      constexpr bool Small = decltype(small)::value;
+      if (frame.geometry.depth > 1)
+      {
+        frame.fullMask ? launch(CountPrecedingPairsKernel<Index, Singles, true, true, Small>)
+                           : launch(CountPrecedingPairsKernel<Index, Singles, false, true, Small>);
+      }
+      else
+      {
+        frame.fullMask ? launch(CountPrecedingPairsKernel<Index, Singles, true, false, Small>)
+                           : launch(CountPrecedingPairsKernel<Index, Singles, false, false, Small>);
+      }
+    };
+    l.smallRows ? launchFor(std::true_type{}) : launchFor(std::false_type{});
   }
 }
 

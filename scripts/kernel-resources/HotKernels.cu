@@ -62,10 +62,10 @@ const void * const HotKernels[] = {
   reinterpret_cast<const void *>(&NumberComponentsKernel<std::uint32_t, 1>),
   reinterpret_cast<const void *>(&NumberComponentsKernel<std::uint32_t, NumberingClimbs>),
   reinterpret_cast<const void *>(&NumberComponentsKernel<std::uint32_t, NumberingClimbs, true>),
-  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, false, false>),
-  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, false, true>),
-  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, true, false>),
-  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, true, true>),
+  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, false, false, true>),
+  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, false, true, true>),
+  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, true, false, true>),
+  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, true, true, true>),
 };
 
 } // namespace cuda

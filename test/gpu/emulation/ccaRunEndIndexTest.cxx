@@ -7,8 +7,9 @@
 //  - the runs the kernel writes;
 //  - each word: bit j where a run ends at 16 w + j, and the count of the
 //    row's runs that end before 16 w in its high half;
-//  - IndexedRunPast for every lo from -1 to the width: the first run of
-//    the row whose end is past lo, as a scan of the row's runs finds it.
+//  - IndexedRunPast for every lo from -1 to the width, with the row in 64
+//    and in 32 bits: the first run of the row whose end is past lo, as a
+//    scan of the row's runs finds it.
 //
 // Usage: ccaRunEndIndexTest [--cases N] [--seed S]
 #include "CudaEmulation.h"
@@ -197,11 +198,13 @@ Case(std::mt19937 & rng, bool withSpans)
       {
         ++past;
       }
+      // In 64-bit row arithmetic, and in 32-bit (a SmallImage's).
       const Index found = IndexedRunPast(runs, r, lo, first, rowEnd);
-      if (found != past)
+      const Index found32 = IndexedRunPast(runs, static_cast<std::int32_t>(r), lo, first, rowEnd);
+      if (found != past || found32 != past)
       {
-        failure << "row " << r << " lo " << lo << ": IndexedRunPast gave run " << found - first << ", expected "
-                << past - first;
+        failure << "row " << r << " lo " << lo << ": IndexedRunPast gave run " << found - first << " (32-bit rows "
+                << found32 - first << "), expected " << past - first;
         return failure.str();
       }
     }

@@ -511,7 +511,8 @@ PairsNotCounted(const Sequence & sequence)
  *  RunRecord): masks of ordinary rows, and rows of 40,000 to 70,000 pixels
  *  whose long runs' counts do not fit their 16-bit fields (the votes then
  *  search those rows themselves; the suite fails if no case reached that
- *  path); the union-find's row blocks and groups the default or a few rows
+ *  path); the neighbour rows found in 32- or 64-bit arithmetic (half the
+ *  cases each); the union-find's row blocks and groups the default or a few rows
  *  (each run's counts stored by the pass that joins its rows); the table,
  *  the runs and the label image against the CPU backend. */
 int
@@ -543,6 +544,9 @@ PrecedingPairsSuite(int cases, std::uint32_t seed)
     Options    options = OptionsFor(Algorithm::Default, full);
     options.computeRuns = pick(2) != 0;
     emulator.sequence.SetRunRecords(pick(4) != 0);
+    // Half the cases find the neighbour rows in 64-bit arithmetic, as
+    // images of 2^31 pixels and more do.
+    emulator.sequence.SetWideRowArithmetic(pick(2) == 0);
     // Under full connectivity, one case in three counts the pairs once the
     // labels exist, half of those with the union-find over the rows' bits.
     const bool afterLabels = second || (full && pick(3) == 0);
