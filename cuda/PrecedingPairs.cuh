@@ -319,6 +319,7 @@ __launch_bounds__(BlockThreads, 8) CountPrecedingPairsKernel(RunArrays<Index> ru
                                                              PrecedingPairs pairs)
 {
   AwaitPrecedingKernel();
+  using Coord = std::conditional_t<Small, std::int32_t, std::int64_t>;
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
   {
@@ -327,7 +328,6 @@ __launch_bounds__(BlockThreads, 8) CountPrecedingPairsKernel(RunArrays<Index> ru
     {
       continue;
     }
-    using Coord = std::conditional_t<Small, std::int32_t, std::int64_t>;
     const std::int64_t r = runs.row[a];
     const std::int32_t x = runs.x[a];
     const std::int32_t end = runs.end[a];

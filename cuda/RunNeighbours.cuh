@@ -71,7 +71,7 @@ FollowingRows(RowStep (&steps)[4])
 
 /** Row index of the neighbour of row (y, z) at step, or -1 outside the
  *  image, computed in Coord: std::int32_t where the image's pixels fit it
- *  (SmallImage), whose arithmetic takes half the instructions of 64 bits. */
+ *  (SmallImage), whose arithmetic needs no carries or wide multiplies. */
 template <class Coord>
 __device__ __forceinline__ Coord
 NeighbourRowOf(const Geometry & g, Coord y, Coord z, RowStep step)
@@ -162,8 +162,9 @@ IndexedRunPast(const RunArrays<Index> & runs, Row q, std::int32_t lo, Index firs
 
 /** The first run of row q (its runs [first, rowEnd)) whose end is past
  *  lo: from the run end index where the runs have one, else by halving the
- *  row's runs. Row: std::int64_t, or std::int32_t for a SmallImage. */
-template <class Index, class Row = std::int64_t>
+ *  row's runs. Row (deduced from q): std::int64_t, or std::int32_t for a
+ *  SmallImage. */
+template <class Index, class Row>
 __device__ __forceinline__ Index
 FirstRunPast(const RunArrays<Index> & runs, Row q, std::int32_t lo, Index first, Index rowEnd)
 {
@@ -193,7 +194,7 @@ VisitRunsBefore(const RunArrays<Index> & runs, Index first, Index rowEnd, std::i
 
 /** Calls visit(b) for each run b of row q with end[b] > lo and x[b] < hi,
  *  i.e. each run that intersects the pixel range [lo, hi). */
-template <class Index, class Visit, class Row = std::int64_t>
+template <class Index, class Visit, class Row>
 __device__ __forceinline__ void
 ForEachRunInRange(const RunArrays<Index> & runs, Row q, std::int32_t lo, std::int32_t hi, Visit && visit)
 {
@@ -206,7 +207,7 @@ ForEachRunInRange(const RunArrays<Index> & runs, Row q, std::int32_t lo, std::in
  *  at a time, so that their loads are in flight together; then visit(s, b)
  *  row by row, in the order of q (s is a constant in each unrolled visit:
  *  callers may index arrays of registers with it). */
-template <int Rows, class Index, class Visit, class Row = std::int64_t>
+template <int Rows, class Index, class Visit, class Row>
 __device__ __forceinline__ void
 ForEachRunInRanges(const RunArrays<Index> & runs,
                    const Row (&q)[Rows],
