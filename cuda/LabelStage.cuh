@@ -69,8 +69,9 @@ struct LabeledUnits
    *  them; else null. */
   PrecedingPairs precedingPairs;
   bool           pairsAfterLabels = false;
-  /** Whether CountPrecedingPairsKernel finds rows in 32-bit arithmetic:
-   *  a SmallImage (RunNeighbours.cuh), unless a test asks for 64 bits
+  /** Whether CountPrecedingPairsKernel and the default strategy's
+   *  union-find (LinkRunsKernel) find rows in 32-bit arithmetic: a
+   *  SmallImage (RunNeighbours.cuh), unless a test asks for 64 bits
    *  (LabelStage::SetWideRowArithmetic). */
   bool smallRows = false;
 };
@@ -319,9 +320,10 @@ public:
     m_RecordsWhereFit = records;
   }
 
-  /** Tests: whether the pairs' count finds rows in 64-bit arithmetic
-   *  even where the image is small enough for 32 bits (LabeledUnits::
-   *  smallRows), so that both paths are checked on small images. */
+  /** Tests: whether the pairs' count and the union-find find rows in
+   *  64-bit arithmetic even where the image is small enough for 32 bits
+   *  (LabeledUnits::smallRows), so that both paths are checked on small
+   *  images. */
   void
   SetWideRowArithmetic(bool wide)
   {
@@ -812,12 +814,29 @@ private:
         if constexpr (std::is_same_v<Join, PlainUnion> && std::is_same_v<Joins, AnyTouchingRuns> &&
                       S::Units::Span == UnitSpan::WholeRuns)
         {
-          if (l.precedingPairs.Stored() && !l.pairsAfterLabels) // full connectivity (CountsPrecedingPairs)
-          {
-            together ? launch(LinkRunsCountingPairsKernel<Index, true>, l.parent, l.linked, p, l.precedingPairs)
-                     : launch(LinkRunsCountingPairsKernel<Index, false>, l.parent, l.linked, p, l.precedingPairs);
-            return;
-          }
+          // The default strategy's runs: their rows in 32-bit arithmetic
+          // where the image is small (LabeledUnits::smallRows; H200,
+          // 512^3 6-conn. g = 1 d = 0.3: the rows' pass 479 -> 441 us,
+          // benchmark/results/h200-union-find-rows).
+          const auto byRows = [&](auto small) {
+            constexpr bool Small = decltype(small)::value;
+            const auto     plain = [&](auto kernel) {
+              launch(kernel, frame.full, l.parent, l.linked /* null with labels only */, join, joins, p);
+            };
+            if (l.precedingPairs.Stored() && !l.pairsAfterLabels) // full connectivity (CountsPrecedingPairs)
+            {
+              together
+                ? launch(LinkRunsCountingPairsKernel<Index, true, Small>, l.parent, l.linked, p, l.precedingPairs)
+                : launch(LinkRunsCountingPairsKernel<Index, false, Small>, l.parent, l.linked, p, l.precedingPairs);
+            }
+            else
+            {
+              together ? plain(LinkRunsKernel<Index, Join, S::Units::Span, Joins, true, Small>)
+                       : plain(LinkRunsKernel<Index, Join, S::Units::Span, Joins, false, Small>);
+            }
+          };
+          l.smallRows ? byRows(std::true_type{}) : byRows(std::false_type{});
+          return;
         }
         const auto plain = [&](auto kernel) {
           launch(kernel, frame.full, l.parent, l.linked /* null with labels only */, join, joins, p);

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 namespace cca
 {
@@ -231,14 +232,16 @@ struct LinkPass
   std::int64_t rowsPerSlice = 0;
 };
 
-/** Whether a pass joins the runs of row y with the neighbour row at step. */
+/** Whether a pass joins the runs of row y with the neighbour row at step
+ *  (Coord: std::int32_t for a SmallImage, whose row blocks fit it too). */
+template <class Coord>
 __device__ __forceinline__ bool
-PassJoinsRow(const LinkPass & pass, RowStep step, std::int64_t y)
+PassJoinsRow(const LinkPass & pass, RowStep step, Coord y)
 {
   const bool previousSlice = step.dz != 0;
   return !((pass.rows == LinkedRows::SameSlice && previousSlice) ||
            (pass.rows == LinkedRows::PreviousSlice && !previousSlice) ||
-           (pass.lines == 0 && pass.blockRows > 0 && !previousSlice && y % pass.blockRows == 0));
+           (pass.lines == 0 && pass.blockRows > 0 && !previousSlice && y % static_cast<Coord>(pass.blockRows) == 0));
 }
 
 /** Whether a pass of LinkRunsCountingPairsKernel stores run (y, z)'s
@@ -246,15 +249,17 @@ PassJoinsRow(const LinkPass & pass, RowStep step, std::int64_t y)
  *  the pass that joins that row, or the pass over all runs where the row
  *  lies outside the image (counts of 0). Each run's counts are then
  *  stored exactly once. */
+template <class Coord>
 __device__ __forceinline__ bool
-PassStoresRowPairs(const LinkPass & pass, std::int64_t y)
+PassStoresRowPairs(const LinkPass & pass, Coord y)
 {
   return PassJoinsRow(pass, RowStep{ -1, 0 }, y) || (pass.lines == 0 && y == 0);
 }
 
 /** The same for the rows of the previous slice (volumes). */
+template <class Coord>
 __device__ __forceinline__ bool
-PassStoresSlicePairs(const LinkPass & pass, std::int64_t y, std::int64_t z)
+PassStoresSlicePairs(const LinkPass & pass, Coord y, Coord z)
 {
   return PassJoinsRow(pass, RowStep{ 0, -1 }, y) || (pass.lines == 0 && z == 0);
 }
@@ -399,8 +404,10 @@ SearchesRowsTogether(bool full, const Geometry & g, const LinkPass & pass)
  *  previous slice under full connectivity (SearchesRowsTogether).
  *  CountsPairs (full connectivity on a mask's whole runs): each run's
  *  pixel pairs with the runs it visits are stored in pairs
- *  (PrecedingPairs.cuh) by the pass that joins those rows. */
-template <class Index, class Union, UnitSpan Span, class Joins, bool SearchRowsTogether, bool CountsPairs>
+ *  (PrecedingPairs.cuh) by the pass that joins those rows. Small
+ *  (SmallImage): the run's row and its neighbour rows in 32-bit
+ *  arithmetic, as CountPrecedingPairsKernel finds them. */
+template <class Index, class Union, UnitSpan Span, class Joins, bool SearchRowsTogether, bool CountsPairs, bool Small>
 __device__ __forceinline__ void
 LinkRuns(const RunArrays<Index> & runs,
          const Geometry &         geometry,
@@ -437,9 +444,11 @@ LinkRuns(const RunArrays<Index> & runs,
   const Index stride = static_cast<Index>(chunks) * blockDim.x;
   for (Index a = begin + static_cast<Index>(chunk) * blockDim.x + threadIdx.x; a < end; a += stride)
   {
-    const std::int64_t r = runs.row[a];
-    const std::int64_t y = r % geometry.height;
-    const std::int64_t z = r / geometry.height;
+    using Coord = std::conditional_t<Small, std::int32_t, std::int64_t>;
+    const auto         r = static_cast<Coord>(runs.row[a]);
+    const auto         height = static_cast<Coord>(geometry.height);
+    const Coord        y = r % height;
+    const Coord        z = r / height;
     const std::int32_t ax = runs.x[a];
     const std::int32_t aEnd = runs.end[a];
     const std::int32_t lo = ax - (full ? 1 : 0);
@@ -474,11 +483,11 @@ LinkRuns(const RunArrays<Index> & runs,
     };
     if constexpr (SearchRowsTogether)
     {
-      std::int64_t q[4];
+      Coord q[4];
 #pragma unroll
       for (int s = 0; s < 4; ++s)
       {
-        q[s] = s < n && PassJoinsRow(pass, steps[s], y) ? NeighbourRow(geometry, y, z, steps[s]) : -1;
+        q[s] = s < n && PassJoinsRow(pass, steps[s], y) ? NeighbourRowOf(geometry, y, z, steps[s]) : Coord{ -1 };
       }
       ForEachRunInRanges(runs, q, lo, hi, [&](int s, Index b) { visit(steps[s], b); });
     }
@@ -486,7 +495,7 @@ LinkRuns(const RunArrays<Index> & runs,
     {
       for (int s = 0; s < n; ++s)
       {
-        const std::int64_t q = NeighbourRow(geometry, y, z, steps[s]);
+        const Coord q = NeighbourRowOf(geometry, y, z, steps[s]);
         if (q >= 0 && PassJoinsRow(pass, steps[s], y))
         {
           ForEachRunInRange(runs, q, lo, hi, [&](Index b) { visit(steps[s], b); });
@@ -527,7 +536,8 @@ template <class Index,
           class Union = PlainUnion,
           UnitSpan Span = UnitSpan::WholeRuns,
           class Joins = AnyTouchingRuns,
-          bool SearchRowsTogether = false>
+          bool SearchRowsTogether = false,
+          bool Small = false>
 __global__ void
 LinkRunsKernel(RunArrays<Index> runs,
                Geometry         geometry,
@@ -539,7 +549,7 @@ LinkRunsKernel(RunArrays<Index> runs,
                LinkPass         pass = LinkPass{})
 {
   AwaitPrecedingKernel();
-  LinkRuns<Index, Union, Span, Joins, SearchRowsTogether, false>(
+  LinkRuns<Index, Union, Span, Joins, SearchRowsTogether, false, Small>(
     runs, geometry, full, parent, linked, join, joins, pass, PrecedingPairs{});
 }
 
@@ -551,7 +561,7 @@ LinkRunsKernel(RunArrays<Index> runs,
  *  benchmark/results/h200-pairs-in-union-find/ call 4), and the union-find waits
  *  on its loads and atomics, so warps count more than registers
  *  (call 5: the full table at g = 4 lost 1 % unbounded, gained 5 % bounded). */
-template <class Index, bool SearchRowsTogether>
+template <class Index, bool SearchRowsTogether, bool Small = false>
 __global__ void
 __launch_bounds__(BlockThreads, 8) LinkRunsCountingPairsKernel(RunArrays<Index> runs,
                                                                Geometry         geometry,
@@ -561,7 +571,7 @@ __launch_bounds__(BlockThreads, 8) LinkRunsCountingPairsKernel(RunArrays<Index> 
                                                                PrecedingPairs   pairs)
 {
   AwaitPrecedingKernel();
-  LinkRuns<Index, PlainUnion, UnitSpan::WholeRuns, AnyTouchingRuns, SearchRowsTogether, true>(
+  LinkRuns<Index, PlainUnion, UnitSpan::WholeRuns, AnyTouchingRuns, SearchRowsTogether, true, Small>(
     runs, geometry, true, parent, linked, PlainUnion{}, AnyTouchingRuns{}, pass, pairs);
 }
 
