@@ -809,6 +809,9 @@ private:
         const auto launch = [&](auto kernel, auto... arguments) {
           device.Launch("union-find kernel", passBlocks, BlockThreads, kernel, l.units, frame.geometry, arguments...);
         };
+        const auto plain = [&](auto kernel) {
+          launch(kernel, frame.full, l.parent, l.linked /* null with labels only */, join, joins, p);
+        };
         using Join = decltype(join);
         using Joins = decltype(joins);
         if constexpr (std::is_same_v<Join, PlainUnion> && std::is_same_v<Joins, AnyTouchingRuns> &&
@@ -820,9 +823,6 @@ private:
           // benchmark/results/h200-union-find-rows).
           const auto byRows = [&](auto small) {
             constexpr bool Small = decltype(small)::value;
-            const auto     plain = [&](auto kernel) {
-              launch(kernel, frame.full, l.parent, l.linked /* null with labels only */, join, joins, p);
-            };
             if (l.precedingPairs.Stored() && !l.pairsAfterLabels) // full connectivity (CountsPrecedingPairs)
             {
               together
@@ -838,9 +838,6 @@ private:
           l.smallRows ? byRows(std::true_type{}) : byRows(std::false_type{});
           return;
         }
-        const auto plain = [&](auto kernel) {
-          launch(kernel, frame.full, l.parent, l.linked /* null with labels only */, join, joins, p);
-        };
         together ? plain(LinkRunsKernel<Index, Join, S::Units::Span, Joins, true>)
                  : plain(LinkRunsKernel<Index, Join, S::Units::Span, Joins, false>);
       });
