@@ -927,7 +927,11 @@ private:
    *  every later pass climbs. H100, labels only, summed: 512^3 (128-row
    *  blocks) g = 16 +5-6 %, all foreground +8-9 %, g = 4 and 1 within 1 %;
    *  8192^2 all foreground +7-10 % (no other image of the set has so few
-   *  runs). Flattening every volume (with 32-row blocks) cost g = 1 11 %. */
+   *  runs). Flattening every volume (with 32-row blocks) cost g = 1 11 %;
+   *  on the H200, before the slices' first level alone, 512^3 6-conn.
+   *  g = 1 5 % (full table) and 9 % (labels only): the flatten took 245 us
+   *  and saved the slices' pass 47, whose walks climb the chains its own
+   *  merges make (benchmark/results/h200-union-find-rows call 4). */
   static constexpr std::int64_t FlattenBelowRunsPerRow = 16;
   /** Blocks of rows (and slices) a level of the union-find joins
    *  (ForEachLinkPass). Each level is a launch, and the levels of pairs
