@@ -1,18 +1,23 @@
 // The kernels whose registers decide their occupancy at g = 1 (the votes,
-// the numbering), instantiated alone so that ptxas reports their
-// registers, spills and shared memory in seconds instead of compiling
-// CudaBackend.cu's 657 kernels (scripts/kernel-resources.sh). The template
+// the numbering, the union-find), instantiated alone so that ptxas
+// reports their registers, spills and shared memory in seconds instead
+// of compiling CudaBackend.cu's 657 kernels (scripts/kernel-resources.sh).
+// The template
 // arguments are those the Default algorithm launches on a mask with 32-bit
 // run indices: the votes in component order with whole components stored
 // (VoteStores::WholeInChunks, many components) or merged, into a table of
 // narrow entries (NarrowFeatures, where components are many; PlanarFeatures
 // in 2D images) or of ComponentFeatures, the numbering with one and with NumberingClimbs climbs
 // a thread, and with NumberingClimbs counting the largest component
-// (LargestComponent.cuh), and the stored pairs' count under face and full
-// connectivity in planes and volumes (PrecedingPairs.cuh).
+// (LargestComponent.cuh), the stored pairs' count under face and full
+// connectivity in planes and volumes (PrecedingPairs.cuh), and the
+// union-find over runs (UnionFind.cuh) a row at a time and with the rows
+// together, counting pairs under full connectivity, with 32-bit rows
+// (SmallImage) and 64-bit ones.
 #include "Compaction.cuh"
 #include "FeatureUpdate.cuh"
 #include "PrecedingPairs.cuh"
+#include "UnionFind.cuh"
 
 namespace cca
 {
@@ -66,6 +71,16 @@ const void * const HotKernels[] = {
   reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, false, true, true>),
   reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, true, false, true>),
   reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, true, true, true>),
+  reinterpret_cast<const void *>(
+    &LinkRunsKernel<std::uint32_t, PlainUnion, UnitSpan::WholeRuns, AnyTouchingRuns, false, true>),
+  reinterpret_cast<const void *>(
+    &LinkRunsKernel<std::uint32_t, PlainUnion, UnitSpan::WholeRuns, AnyTouchingRuns, false, false>),
+  reinterpret_cast<const void *>(
+    &LinkRunsKernel<std::uint32_t, PlainUnion, UnitSpan::WholeRuns, AnyTouchingRuns, true, true>),
+  reinterpret_cast<const void *>(
+    &LinkRunsKernel<std::uint32_t, PlainUnion, UnitSpan::WholeRuns, AnyTouchingRuns, true, false>),
+  reinterpret_cast<const void *>(&LinkRunsCountingPairsKernel<std::uint32_t, true, true>),
+  reinterpret_cast<const void *>(&LinkRunsCountingPairsKernel<std::uint32_t, true, false>),
 };
 
 } // namespace cuda
