@@ -814,32 +814,36 @@ private:
         };
         using Join = decltype(join);
         using Joins = decltype(joins);
-        if constexpr (std::is_same_v<Join, PlainUnion> && std::is_same_v<Joins, AnyTouchingRuns> &&
-                      S::Units::Span == UnitSpan::WholeRuns)
-        {
-          // The default strategy's runs: their rows in 32-bit arithmetic
-          // where the image is small (LabeledUnits::smallRows; H200,
-          // 512^3 6-conn. g = 1 d = 0.3: the rows' pass 479 -> 441 us,
-          // benchmark/results/h200-union-find-rows).
-          const auto byRows = [&](auto small) {
-            constexpr bool Small = decltype(small)::value;
+        constexpr bool defaultRuns = std::is_same_v<Join, PlainUnion> && std::is_same_v<Joins, AnyTouchingRuns> &&
+                                     S::Units::Span == UnitSpan::WholeRuns;
+        const auto byRows = [&](auto small) {
+          constexpr bool Small = decltype(small)::value;
+          if constexpr (defaultRuns)
+          {
             if (l.precedingPairs.Stored() && !l.pairsAfterLabels) // full connectivity (CountsPrecedingPairs)
             {
               together
                 ? launch(LinkRunsCountingPairsKernel<Index, true, Small>, l.parent, l.linked, p, l.precedingPairs)
                 : launch(LinkRunsCountingPairsKernel<Index, false, Small>, l.parent, l.linked, p, l.precedingPairs);
+              return;
             }
-            else
-            {
-              together ? plain(LinkRunsKernel<Index, Join, S::Units::Span, Joins, true, Small>)
-                       : plain(LinkRunsKernel<Index, Join, S::Units::Span, Joins, false, Small>);
-            }
-          };
+          }
+          together ? plain(LinkRunsKernel<Index, Join, S::Units::Span, Joins, true, Small>)
+                   : plain(LinkRunsKernel<Index, Join, S::Units::Span, Joins, false, Small>);
+        };
+        // The default strategy's runs: their rows in 32-bit arithmetic
+        // where the image is small (LabeledUnits::smallRows; H200, 512^3
+        // 6-conn. g = 1 d = 0.3: the rows' pass 479 -> 441 us,
+        // benchmark/results/h200-union-find-rows). The other strategies
+        // keep 64 bits.
+        if constexpr (defaultRuns)
+        {
           l.smallRows ? byRows(std::true_type{}) : byRows(std::false_type{});
-          return;
         }
-        together ? plain(LinkRunsKernel<Index, Join, S::Units::Span, Joins, true>)
-                 : plain(LinkRunsKernel<Index, Join, S::Units::Span, Joins, false>);
+        else
+        {
+          byRows(std::false_type{});
+        }
       });
       // The sparse table and the tree merge key each unit by its root,
       // read straight from parent. Elsewhere the trees stay as they are:

@@ -59,7 +59,6 @@
 #include "cca/Types.h"
 
 #include <cstdint>
-#include <type_traits>
 
 namespace cca
 {
@@ -319,7 +318,7 @@ __launch_bounds__(BlockThreads, 8) CountPrecedingPairsKernel(RunArrays<Index> ru
                                                              PrecedingPairs pairs)
 {
   AwaitPrecedingKernel();
-  using Coord = std::conditional_t<Small, std::int32_t, std::int64_t>;
+  using Coord = RowCoord<Small>;
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
   {

@@ -22,6 +22,7 @@
 #include "DeviceGeometry.cuh"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace cca
 {
@@ -101,6 +102,11 @@ SmallImage(const Geometry & g)
 {
   return g.width * g.rows < (std::int64_t{ 1 } << 31);
 }
+
+/** The type a kernel finds rows in: std::int32_t where Small (a
+ *  SmallImage), else std::int64_t. */
+template <bool Small>
+using RowCoord = std::conditional_t<Small, std::int32_t, std::int64_t>;
 
 /** A step of the binary search for the first run of [first, last) whose
  *  end is past lo (the lower bound of the runs that can reach lo). */

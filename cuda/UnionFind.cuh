@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <type_traits>
 
 namespace cca
 {
@@ -446,10 +445,10 @@ LinkRuns(const RunArrays<Index> & runs,
     begin = runs.rowOffsets[firstRow];
     end = runs.rowOffsets[endRow];
   }
+  using Coord = RowCoord<Small>;
   const Index stride = static_cast<Index>(chunks) * blockDim.x;
   for (Index a = begin + static_cast<Index>(chunk) * blockDim.x + threadIdx.x; a < end; a += stride)
   {
-    using Coord = std::conditional_t<Small, std::int32_t, std::int64_t>;
     const auto         r = static_cast<Coord>(runs.row[a]);
     const auto         height = static_cast<Coord>(geometry.height);
     const Coord        y = r % height;
