@@ -19,7 +19,8 @@
 //                      [--no-atomic-counts] [--block-labeling auto|always|never]
 //                      [--strip-labeling auto|always|never] [--no-dependent-launches] [--no-side-stream]
 //                      [--wide-cub-counts]
-//                      [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never]
+//                      [--link-fan-in N] [--link-block-rows N] [--shared-row-links auto|never]
+//                      [--row-bit-links auto|always|never]
 //                      [--vote-order auto|always|never] [--whole-components auto|always|never]
 //                      [--narrow-table auto|host|never] [--planar-table auto|never]
 //                      [--largest-apart auto|always|never] [--full-pairs-after-labels] [--run-end-index auto|never]
@@ -43,6 +44,10 @@
 // in volumes, 8 in planes of long runs), to compare.
 // --link-block-rows: rows of the blocks the union-find joins first, in
 // place of the default, to compare.
+// --shared-row-links: whether a volume's first union-find pass joins its
+// blocks of rows with their links in shared memory
+// (cuda/RowBlocksInShared.cuh; auto, as users get it) or in global memory
+// (never), to compare.
 // --row-bit-links: where the union-find joins the runs of byte masks from
 // the rows' foreground bits (cuda/RowPairLinks.cuh) instead of searching
 // the runs (auto: labels only, and the table of 4-connected planes, by the
@@ -130,6 +135,7 @@ struct Settings : ccabench::ProtocolOptions
   std::string                 largestApart = "auto";        ///< --largest-apart auto|always|never
   bool                        fullPairsAfterLabels = false; ///< --full-pairs-after-labels
   std::int64_t                linkBlockRows = 0;            ///< --link-block-rows N (0: the default)
+  std::string                 sharedRowLinks = "auto";      ///< --shared-row-links auto|never
   std::string                 backend = "cuda";
   std::vector<cca::Algorithm> algorithms{ cca::Algorithm::Default };     ///< --algorithm NAME|all
   cca::FeatureCompaction      compaction = cca::FeatureCompaction::Scan; ///< --compaction Scan|TreeMerge|None
@@ -356,7 +362,7 @@ WriteJson(const std::string &              file,
       << ",\n  \"largestApart\": \"" << s.largestApart << "\""
       << ",\n  \"runEndIndex\": \"" << s.runEndIndex << "\""
       << ",\n  \"fullPairsAfterLabels\": " << (s.fullPairsAfterLabels ? "true" : "false")
-      << ",\n  \"linkBlockRows\": " << s.linkBlockRows
+      << ",\n  \"linkBlockRows\": " << s.linkBlockRows << ",\n  \"sharedRowLinks\": \"" << s.sharedRowLinks << "\""
       << ",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false") << ",\n  \"kernelMs\": \""
       << (s.labelsOnDevice ? "uploadMs (the run count on the device image) + labelMs + featuresMs"
                            : "labelMs + featuresMs (the run count overlaps the copy, in uploadMs)")
@@ -434,7 +440,8 @@ const char * const Usage =
   " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--no-atomic-counts]"
   " [--block-labeling auto|always|never] [--strip-labeling auto|always|never] [--no-dependent-launches]"
   " [--no-side-stream] [--wide-cub-counts]"
-  " [--link-fan-in N] [--link-block-rows N] [--row-bit-links auto|always|never] [--vote-order auto|always|never]"
+  " [--link-fan-in N] [--link-block-rows N] [--shared-row-links auto|never] [--row-bit-links auto|always|never]"
+  " [--vote-order auto|always|never]"
   " [--whole-components auto|always|never] [--narrow-table auto|host|never] [--planar-table auto|never]"
   " [--largest-apart auto|always|never] [--full-pairs-after-labels] "
   "[--run-end-index auto|never]"
@@ -516,6 +523,8 @@ Parse(int argc, char * argv[], Settings & s)
       s.fullPairsAfterLabels = true;
     else if (arg == "--link-block-rows")
       s.linkBlockRows = std::stoll(next());
+    else if (arg == "--shared-row-links")
+      s.sharedRowLinks = next();
     else if (arg == "--backend")
       s.backend = next();
     else if (arg == "--compaction")
@@ -596,14 +605,18 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--run-end-index must be auto or never";
   else if (s.linkBlockRows < 0)
     problem = "--link-block-rows must be 0 (the default) or more";
+  else if (s.sharedRowLinks != "auto" && s.sharedRowLinks != "never")
+    problem = "--shared-row-links must be auto or never";
 #ifndef CCA_HAVE_CUDA
   else if (s.blockLabeling != "auto" || s.stripLabeling != "auto" || !s.dependentLaunches || !s.sideStream ||
            !s.narrowCubCounts || s.linkFanIn != 0 || s.rowBitLinks != "auto" || s.linkBlockRows != 0 ||
-           s.voteOrder != "auto" || s.wholeComponents != "auto" || s.narrowTable != "auto" || s.planarTable != "auto" ||
-           s.largestApart != "auto" || s.fullPairsAfterLabels || s.runEndIndex != "auto")
+           s.sharedRowLinks != "auto" || s.voteOrder != "auto" || s.wholeComponents != "auto" ||
+           s.narrowTable != "auto" || s.planarTable != "auto" || s.largestApart != "auto" || s.fullPairsAfterLabels ||
+           s.runEndIndex != "auto")
     problem = "--block-labeling, --strip-labeling, --no-dependent-launches, --no-side-stream, --wide-cub-counts, "
               "--link-fan-in, "
-              "--link-block-rows, --row-bit-links, --vote-order, --whole-components, --narrow-table, --planar-table, "
+              "--link-block-rows, --shared-row-links, --row-bit-links, --vote-order, --whole-components, "
+              "--narrow-table, --planar-table, "
               "--largest-apart, --full-pairs-after-labels and --run-end-index need a build with the CUDA backend";
 #endif
   if (!problem.empty())
@@ -769,6 +782,7 @@ main(int argc, char * argv[])
   cca::cuda::SetLinkFanIn(s.linkFanIn);
   cca::cuda::SetRowBitLinks(UseOf<cca::cuda::RowBitLinksUse>(s.rowBitLinks));
   cca::cuda::SetLinkBlockRows(s.linkBlockRows);
+  cca::cuda::SetSharedLinkCapacity(s.sharedRowLinks == "never" ? -1 : 0);
   cca::cuda::SetVoteOrder(UseOf<cca::cuda::VoteOrderUse>(s.voteOrder));
   cca::cuda::SetWholeComponents(UseOf<cca::cuda::WholeComponentsUse>(s.wholeComponents));
   cca::cuda::SetNarrowTable(s.narrowTable == "host"    ? cca::cuda::NarrowTableUse::HostWidening

@@ -44,6 +44,7 @@ std::atomic<NarrowTableUse>     narrowTable{ NarrowTableUse::Automatic };
 std::atomic<PlanarTableUse>     planarTable{ PlanarTableUse::Automatic };
 std::atomic<LargestApartUse>    largestApart{ LargestApartUse::Automatic };
 std::atomic<std::int64_t>       linkBlockRows{ 0 };
+std::atomic<std::int32_t>       sharedLinkCapacity{ 0 };
 std::atomic<bool>               dependentLaunches{ true };
 std::atomic<bool>               sideStream{ true };
 std::atomic<bool>               narrowCubCounts{ true };
@@ -228,6 +229,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_Sequence->SetPlanarTable(planarTable);
   m_Sequence->SetLargestApart(largestApart);
   m_Sequence->SetBlockRows(linkBlockRows);
+  m_Sequence->SetSharedLinkCapacity(sharedLinkCapacity);
   m_StreamDevice->SetRegionCopies(regionCopyBytes, regionPieceBytes);
   m_StreamDevice->SetDependentLaunches(dependentLaunches);
   m_StreamDevice->SetSideWork(sideStream);
@@ -363,6 +365,12 @@ void
 SetLinkBlockRows(std::int64_t rows)
 {
   linkBlockRows = rows;
+}
+
+void
+SetSharedLinkCapacity(std::int32_t capacity)
+{
+  sharedLinkCapacity = capacity;
 }
 
 void

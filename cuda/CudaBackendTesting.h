@@ -128,6 +128,14 @@ FeatureVoteBlockThreads(bool narrowEntries);
 void
 SetLinkBlockRows(std::int64_t rows);
 
+/** The links a block of the volumes' first union-find pass holds in
+ *  shared memory in CUDA backends (cuda/RowBlocksInShared.cuh): 0, the
+ *  default; fewer, so that tests reach the blocks that join their runs in
+ *  global memory instead; negative, that pass in global memory. Tests
+ *  take all three; benchmarks compare the first and the last. */
+void
+SetSharedLinkCapacity(std::int32_t capacity);
+
 /** Whether CUDA backends launch their kernels as programmatic dependent
  *  launches where the GPU has them (cuda/DependentLaunch.cuh); true by
  *  default. Benchmarks compare the two; the tests run both. */

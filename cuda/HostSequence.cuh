@@ -550,6 +550,13 @@ public:
     m_Labeling.SetFullPairsAfterLabels(afterLabels);
   }
 
+  /** Tests and benchmarks: LabelStage::SetSharedLinkCapacity. */
+  void
+  SetSharedLinkCapacity(std::int32_t capacity)
+  {
+    m_Labeling.SetSharedLinkCapacity(capacity);
+  }
+
   /** Tests: LabelStage::SetWideRowArithmetic. */
   void
   SetWideRowArithmetic(bool wide)

@@ -19,6 +19,7 @@
 #include "OnTheFlyMerge.cuh"
 #include "PixelLabeling.cuh"
 #include "PrecedingPairs.cuh"
+#include "RowBlocksInShared.cuh"
 #include "RowPairLinks.cuh"
 #include "RunDetection.cuh"
 #include "Strategies.cuh"
@@ -328,6 +329,17 @@ public:
   SetWideRowArithmetic(bool wide)
   {
     m_WideRowArithmetic = wide;
+  }
+
+  /** Tests and benchmarks: the links a block of the volumes' first
+   *  union-find pass in shared memory holds (LinkRowBlocksInSharedKernel):
+   *  0, the default, SharedLinkCapacity; fewer, so that tests reach the
+   *  blocks that join their runs in global memory instead; negative, that
+   *  pass in global memory (LinkRunsKernel), as before. */
+  void
+  SetSharedLinkCapacity(std::int32_t capacity)
+  {
+    m_SharedLinkCapacity = capacity < SharedLinkCapacity ? capacity : SharedLinkCapacity;
   }
 
   /** Tests and benchmarks: blocks (and slices) joined by a level of the
@@ -747,9 +759,28 @@ private:
     // bytes: the rows of a mask whose pairs of touching runs the foreground
     // bits give (LinkByteRowsKernel: no search of the neighbour rows), or null.
     auto link = [&](auto join, auto joins, const std::uint8_t * bytes) {
+      using Join = decltype(join);
+      using Joins = decltype(joins);
+      constexpr bool defaultRuns = std::is_same_v<Join, PlainUnion> && std::is_same_v<Joins, AnyTouchingRuns> &&
+                                   S::Units::Span == UnitSpan::WholeRuns;
       const bool longRuns = static_cast<std::int64_t>(l.units.count) < FlattenBelowRunsPerRow * frame.geometry.rows;
+      // A volume's runs, unless the union-find counts their pairs, are
+      // joined within row blocks in shared memory, in blocks of as many
+      // rows as the links hold, where a row has runs for most of a block's
+      // threads (RowBlocksInShared.cuh, SharedBlockRows). H200, 512^3
+      // 6-conn. g = 1, summed, g s s g: full table 34.23 / 34.30 -> 36.38 /
+      // 36.47 Gvox/s, labels only 69.5 / 69.7 -> 78.6 / 79.1 (d = 0.5-0.8:
+      // 0.2-0.9 ms less an image; d = 0.2 0.06 ms more;
+      // benchmark/results/h200-g1-kernel-map call 4).
+      const bool sharedCandidate = defaultRuns && bytes == nullptr && frame.geometry.depth > 1 &&
+                                   m_SharedLinkCapacity >= 0 && !(l.precedingPairs.Stored() && !l.pairsAfterLabels);
+      const std::int64_t sharedRows =
+        sharedCandidate ? SharedBlockRows(static_cast<double>(l.units.count) / static_cast<double>(frame.geometry.rows))
+                        : 0;
+      const bool         inShared = sharedCandidate && (m_BlockRows > 0 || sharedRows > 0);
       const std::int64_t blockRows =
-        m_BlockRows > 0 ? m_BlockRows : (frame.geometry.depth > 1 || longRuns ? DefaultVolumeBlockRows : 0);
+        m_BlockRows > 0 ? m_BlockRows
+                        : (inShared ? sharedRows : (frame.geometry.depth > 1 || longRuns ? DefaultVolumeBlockRows : 0));
       const bool         compress = longRuns && blockRows > 0;
       const std::int64_t fanIn =
         m_LinkFanIn > 1 ? m_LinkFanIn : (frame.geometry.depth > 1 ? VolumeFanIn : LongRunsPlaneFanIn);
@@ -803,6 +834,27 @@ private:
           }
           return;
         }
+        if (inShared && p.lines == 0)
+        {
+          const std::int64_t rowBlocks = frame.geometry.depth * ((frame.geometry.height + blockRows - 1) / blockRows);
+          const auto         capacity = m_SharedLinkCapacity > 0 ? m_SharedLinkCapacity : SharedLinkCapacity;
+          const auto         inSharedBy = [&](auto kernel) {
+            device.Launch("union-find kernel (row blocks in shared memory)",
+                          static_cast<unsigned>(rowBlocks),
+                          SharedLinkThreads,
+                          kernel,
+                          l.units,
+                          frame.geometry,
+                          frame.full,
+                          l.parent,
+                          l.linked, // null with labels only
+                          blockRows,
+                          capacity);
+          };
+          l.smallRows ? inSharedBy(LinkRowBlocksInSharedKernel<Index, true>)
+                      : inSharedBy(LinkRowBlocksInSharedKernel<Index, false>);
+          return;
+        }
         const unsigned passBlocks =
           LinkPassBlocks(p, frame.geometry, static_cast<std::int64_t>(l.units.count), BlockThreads);
         const bool together = SearchesRowsTogether(frame.full, frame.geometry, p);
@@ -812,10 +864,6 @@ private:
         const auto plain = [&](auto kernel) {
           launch(kernel, frame.full, l.parent, l.linked /* null with labels only */, join, joins, p);
         };
-        using Join = decltype(join);
-        using Joins = decltype(joins);
-        constexpr bool defaultRuns = std::is_same_v<Join, PlainUnion> && std::is_same_v<Joins, AnyTouchingRuns> &&
-                                     S::Units::Span == UnitSpan::WholeRuns;
         const auto byRows = [&](auto small) {
           constexpr bool Small = decltype(small)::value;
           if constexpr (defaultRuns)
@@ -957,6 +1005,7 @@ private:
   bool                          m_RecordsWhereFit = true;       ///< tests: false leaves the runs without records
   bool                          m_FullPairsAfterLabels = false; ///< SetFullPairsAfterLabels
   bool                          m_WideRowArithmetic = false;    ///< SetWideRowArithmetic
+  std::int32_t                  m_SharedLinkCapacity = 0;       ///< SetSharedLinkCapacity
   /** Runs of a plane average at most this many pixels of a row (background
    *  included) where LinksByRowBits takes the bits: 8192^2 g = 1 averages
    *  4 to 11, g = 4 16 and more. */

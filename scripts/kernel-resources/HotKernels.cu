@@ -11,11 +11,13 @@
 // (LargestComponent.cuh), the stored pairs' count under face and full
 // connectivity in planes and volumes (PrecedingPairs.cuh), and the
 // union-find over runs (UnionFind.cuh) a row at a time and with the rows
-// together, counting pairs under full connectivity, with 32-bit rows
+// together, counting pairs under full connectivity, and a volume's row
+// blocks in shared memory (RowBlocksInShared.cuh), with 32-bit rows
 // (SmallImage) and 64-bit ones.
 #include "Compaction.cuh"
 #include "FeatureUpdate.cuh"
 #include "PrecedingPairs.cuh"
+#include "RowBlocksInShared.cuh"
 #include "UnionFind.cuh"
 
 namespace cca
@@ -78,6 +80,8 @@ const void * const HotKernels[] = {
     &LinkRunsKernel<std::uint32_t, PlainUnion, UnitSpan::WholeRuns, AnyTouchingRuns, true, true>),
   reinterpret_cast<const void *>(
     &LinkRunsKernel<std::uint32_t, PlainUnion, UnitSpan::WholeRuns, AnyTouchingRuns, true, false>),
+  reinterpret_cast<const void *>(&LinkRowBlocksInSharedKernel<std::uint32_t, true>),
+  reinterpret_cast<const void *>(&LinkRowBlocksInSharedKernel<std::uint32_t, false>),
   reinterpret_cast<const void *>(&LinkRunsCountingPairsKernel<std::uint32_t, true, true>),
   reinterpret_cast<const void *>(&LinkRunsCountingPairsKernel<std::uint32_t, true, false>),
 };

@@ -509,6 +509,52 @@ LinkFanInChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
   }
 }
 
+/** A volume's first union-find pass with its links in shared memory
+ *  (cuda/RowBlocksInShared.cuh): the default links, a few dozen or a few
+ *  hundred (most blocks then join their runs in global memory, the
+ *  others in shared memory, in the same pass), or that pass in global
+ *  memory; blocks of the default rows (as many as the links hold), of 8
+ *  or of 32 rows; volumes of narrow and of 3,000-pixel rows (whose blocks
+ *  of 32 rows outnumber even the default links) at densities from sparse
+ *  to percolating, both connectivities, labels only or with the runs and
+ *  the table; the labels and features must be the CPU's. */
+void
+SharedRowLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
+{
+  const std::int32_t capacities[] = { 0, 40, 400, -1 };
+  const std::int64_t blockRowChoices[] = { 0, 8, 32 };
+  const double       densities[] = { 0.2, 0.4, 0.5, 0.6, 0.8, 1.0 };
+  const int          cases = quick ? 12 : 72;
+  for (int i = 0; i < cases; ++i)
+  {
+    const std::uint32_t caseSeed = 1800000 + seed + static_cast<std::uint32_t>(i);
+    std::mt19937        rng(caseSeed);
+    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    const std::int32_t  capacity = capacities[i % 4];
+    const std::int64_t  blockRows = blockRowChoices[(i / 4) % 3];
+    const bool          wide = pick(4) == 0;
+    const std::int64_t  nx = wide ? 3000 + pick(200) : 20 + pick(300);
+    const std::int64_t  ny = wide ? 32 + pick(40) : 10 + pick(300);
+    const std::int64_t  nz = 2 + pick(wide ? 3 : 10);
+    const Mask          mask = RandomMask(3, nx, ny, nz, densities[pick(6)], pick(3) == 0 ? 4 : 1, caseSeed);
+    cca::Options        options;
+    options.connectivity = pick(2) == 0 ? Connectivity::Face : Connectivity::Full;
+    options.computeRuns = pick(2) == 0;
+    options.computeFeatures = pick(3) != 0;
+    options.labelImageType = pick(2) == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
+    cca::cuda::SetSharedLinkCapacity(capacity);
+    cca::cuda::SetLinkBlockRows(blockRows);
+    Check(engine,
+          Plain(mask),
+          options,
+          "shared links " + std::to_string(capacity) + " block rows " + std::to_string(blockRows) +
+            " seed=" + std::to_string(caseSeed),
+          tally);
+    cca::cuda::SetSharedLinkCapacity(0);
+    cca::cuda::SetLinkBlockRows(0);
+  }
+}
+
 /** The union-find joining the runs of byte masks from the rows' foreground
  *  bits (cuda/RowPairLinks.cuh) always, never or by the default choice
  *  (short runs, by density: labels only, and the table of planes under
@@ -1727,6 +1773,14 @@ main(int argc, char * argv[])
                 << std::endl;
     }
 
+    Tally sharedLinks;
+    if (isDefault)
+    {
+      SharedRowLinkChecks(engine, quick, seed, sharedLinks);
+      std::cout << name << " shared row-block links: " << sharedLinks.passed << " passed, " << sharedLinks.failed
+                << " failed" << std::endl;
+    }
+
     Tally rowBits;
     if (isDefault)
     {
@@ -1777,13 +1831,13 @@ main(int argc, char * argv[])
     const int algorithmFailed = random.failed + edge.failed + repeat.failed + counting.failed + wide.failed +
                                 big.failed + compaction.failed + slabs.failed + regions.failed + blocks.failed +
                                 strips.failed + stripJoins.failed + sampling.failed + climbing.failed +
-                                ordinary.failed + fanIns.failed + rowBits.failed + voteOrders.failed + wideRows.failed +
-                                oneStream.failed + wideCounts.failed;
+                                ordinary.failed + fanIns.failed + sharedLinks.failed + rowBits.failed +
+                                voteOrders.failed + wideRows.failed + oneStream.failed + wideCounts.failed;
     const int algorithmPassed = random.passed + edge.passed + repeat.passed + counting.passed + wide.passed +
                                 big.passed + compaction.passed + slabs.passed + regions.passed + blocks.passed +
                                 strips.passed + stripJoins.passed + sampling.passed + climbing.passed +
-                                ordinary.passed + fanIns.passed + rowBits.passed + voteOrders.passed + wideRows.passed +
-                                oneStream.passed + wideCounts.passed;
+                                ordinary.passed + fanIns.passed + sharedLinks.passed + rowBits.passed +
+                                voteOrders.passed + wideRows.passed + oneStream.passed + wideCounts.passed;
     std::cout << name << ": " << algorithmPassed << " passed, " << algorithmFailed << " failed in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - algorithmStart).count() << " s"
               << std::endl;

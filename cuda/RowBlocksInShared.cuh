@@ -1,0 +1,194 @@
+// The first pass of a volume's union-find (ForEachLinkPass: the rows of a
+// slice within blocks of rows) with its links in shared memory. One block of
+// threads takes one block of rows of one slice and joins its rows one after
+// another on block-local links, so that each row's runs find the runs above
+// them pointing at their roots; each run then gets its block's root, and the
+// levels after it start from flat trees. The pass over all runs at once in
+// global memory climbed the chains of roots its concurrent merges built, a
+// walk an L2 round trip a step: at 512^3 6-conn. g = 1 d = 0.7, where every
+// slice is one large component, 1.72 ms of the image's 5.8 ms of kernels.
+// Here 0.69 ms (and 0.12 ms more for the borders of the blocks, now of 16
+// rows); the slices' pass after it 842 -> 785 us. The whole union of all
+// runs in shared memory at once took 1.34 ms, and 0.63 ms at d = 0.3
+// where the global pass took 0.44 (H200,
+// benchmark/results/h200-g1-kernel-map calls 2-4). Blocks whose runs
+// outnumber the links join them in global memory instead, as
+// LinkRunsKernel does.
+#ifndef cca_cuda_RowBlocksInShared_cuh
+#define cca_cuda_RowBlocksInShared_cuh
+
+#include "DependentLaunch.cuh"
+#include "DeviceGeometry.cuh"
+#include "RunNeighbours.cuh"
+#include "UnionFind.cuh"
+
+#include <cstdint>
+
+namespace cca
+{
+namespace cuda
+{
+
+/** Block-local links a block of LinkRowBlocksInSharedKernel holds (12 KiB:
+ *  16 blocks of SharedLinkThreads threads fill a multiprocessor), and the
+ *  most rows a block takes. */
+constexpr int SharedLinkCapacity = 3072;
+constexpr int SharedLinkThreads = 128;
+constexpr int SharedLinkMostRows = 128;
+
+/** Reads block-local links in shared memory (UnionFind.cuh's Loads): the
+ *  latest value, which other threads of the block change meanwhile. */
+struct SharedLoads
+{
+  template <class Index>
+  __device__ __forceinline__ static Index
+  Load(const Index * parent, Index i)
+  {
+    return *const_cast<const volatile Index *>(parent + i);
+  }
+};
+
+/** Rows of the blocks LinkRowBlocksInSharedKernel takes in an image whose
+ *  rows hold runsPerRow runs on average: the most rows, a power of two up
+ *  to SharedLinkMostRows, whose runs fill at most three quarters of the
+ *  links (the rest absorbs the blocks above the average), or 0 where not
+ *  even 8 rows fit or a row's runs would leave most of the block's
+ *  threads idle (fewer than half as many runs as threads). */
+inline std::int64_t
+SharedBlockRows(double runsPerRow, std::int64_t capacity = SharedLinkCapacity)
+{
+  if (runsPerRow < 0.5 * SharedLinkThreads)
+  {
+    return 0;
+  }
+  std::int64_t rows = SharedLinkMostRows;
+  while (rows >= 8 && static_cast<double>(rows) * runsPerRow > 0.75 * static_cast<double>(capacity))
+  {
+    rows /= 2;
+  }
+  return rows >= 8 ? rows : 0;
+}
+
+/** One block of threads a block of blockRows rows of a slice (the grid:
+ *  slices x blocks a slice, slice-major): joins each run with the touching
+ *  runs of the row before it in the block (full: diagonal neighbours
+ *  too), as LinkRunsKernel's pass within row blocks (LinkedRows::SameSlice)
+ *  does, and marks the runs that touch another in linked (null: labels
+ *  only). The rows are joined one after another, a run a thread: when row
+ *  k's runs merge with row k - 1's, those point at their roots (each run
+ *  points at the root its merges met), so the walks are a step or two
+ *  where the lock-free union over all runs at once climbed the chains of
+ *  roots its concurrent merges built. capacity (at most
+ *  SharedLinkCapacity; tests make it smaller): blocks with more runs, or
+ *  more than SharedLinkMostRows rows, join them in global memory. parent
+ *  must hold every run its own root (the runs' writer leaves it so).
+ *  Small: rows in 32-bit arithmetic (SmallImage). */
+template <class Index, bool Small>
+__global__ void
+__launch_bounds__(SharedLinkThreads) LinkRowBlocksInSharedKernel(RunArrays<Index> runs,
+                                                                 Geometry         geometry,
+                                                                 bool             full,
+                                                                 Index *          parent,
+                                                                 std::uint8_t *   linked,
+                                                                 std::int64_t     blockRows,
+                                                                 std::int32_t     capacity)
+{
+  AwaitPrecedingKernel();
+  __shared__ std::uint32_t local[SharedLinkCapacity];
+  __shared__ std::uint32_t rowStart[SharedLinkMostRows + 1];
+  using Coord = RowCoord<Small>;
+  const auto         height = static_cast<Coord>(geometry.height);
+  const std::int64_t blocksPerSlice = (geometry.height + blockRows - 1) / blockRows;
+  const auto         z = static_cast<Coord>(blockIdx.x / blocksPerSlice);
+  const auto         firstY = static_cast<Coord>((blockIdx.x % blocksPerSlice) * blockRows);
+  const Coord endY = firstY + static_cast<Coord>(blockRows) < height ? firstY + static_cast<Coord>(blockRows) : height;
+  const Coord firstRow = z * height + firstY;
+  const Coord rows = endY - firstY;
+  const Index begin = runs.rowOffsets[firstRow];
+  const Index end = runs.rowOffsets[firstRow + rows];
+  const auto  mark = [linked](Index i) {
+    if (linked != nullptr)
+    {
+      linked[i] = 1; // racing stores of the same value
+    }
+  };
+  const auto searchBounds = [&](Index a, std::int32_t & lo, std::int32_t & hi) {
+    lo = runs.x[a] - (full ? 1 : 0);
+    hi = runs.end[a] + (full ? 1 : 0);
+  };
+  if (end - begin > static_cast<Index>(capacity) || rows > SharedLinkMostRows)
+  {
+    // Too many runs for the links: LinkRuns's union in global memory.
+    for (Index a = begin + threadIdx.x; a < end; a += blockDim.x)
+    {
+      const auto r = static_cast<Coord>(runs.row[a]);
+      if (r == firstRow)
+      {
+        continue;
+      }
+      std::int32_t lo, hi;
+      searchBounds(a, lo, hi);
+      Index representative = a;
+      ForEachRunInRange(runs, r - 1, lo, hi, [&](Index b) {
+        const Index met = Merge<CachedLoads>(parent, representative, b);
+        representative = met < representative ? met : representative;
+        mark(b);
+      });
+      if (representative != a)
+      {
+        mark(a);
+        atomicMin(parent + a, representative);
+      }
+    }
+    return;
+  }
+  const auto count = static_cast<std::uint32_t>(end - begin);
+  for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x)
+  {
+    local[i] = i;
+  }
+  for (Coord k = static_cast<Coord>(threadIdx.x); k <= rows; k += static_cast<Coord>(blockDim.x))
+  {
+    rowStart[k] = static_cast<std::uint32_t>(runs.rowOffsets[firstRow + k] - begin);
+  }
+  __syncthreads();
+  for (Coord k = 1; k < rows; ++k)
+  {
+    const std::uint32_t rowEnd = rowStart[k + 1];
+    for (std::uint32_t i = rowStart[k] + threadIdx.x; i < rowEnd; i += blockDim.x)
+    {
+      const Index  a = begin + i;
+      std::int32_t lo, hi;
+      searchBounds(a, lo, hi);
+      // From the root the last union met, as LinkRuns does. The runs above
+      // come first, so any touch makes the representative smaller.
+      std::uint32_t representative = i;
+      ForEachRunInRange(runs, firstRow + k - 1, lo, hi, [&](Index b) {
+        const std::uint32_t met = Merge<SharedLoads>(local, representative, static_cast<std::uint32_t>(b - begin));
+        representative = met < representative ? met : representative;
+        mark(b);
+      });
+      if (representative != i)
+      {
+        mark(a);
+        // Straight at the root the merges met: the next row's walks start a step from it.
+        atomicMin(local + i, representative);
+      }
+    }
+    __syncthreads();
+  }
+  // Every run its block's root: the roots no longer move.
+  for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x)
+  {
+    const std::uint32_t root = ClimbToRoot<SharedLoads>(local, i);
+    if (root != i)
+    {
+      parent[begin + i] = begin + static_cast<Index>(root);
+    }
+  }
+}
+
+} // namespace cuda
+} // namespace cca
+
+#endif
