@@ -130,9 +130,11 @@ SetLinkBlockRows(std::int64_t rows);
 
 /** The links a block of the volumes' first union-find pass holds in
  *  shared memory in CUDA backends (cuda/RowBlocksInShared.cuh): 0, the
- *  default; fewer, so that tests reach the blocks that join their runs in
- *  global memory instead; negative, that pass in global memory. Tests
- *  take all three; benchmarks compare the first and the last. */
+ *  default, where the rows hold enough runs; positive, at most that many,
+ *  in every volume the pass can join (so few that most blocks join their
+ *  runs in global memory instead, or the default's 3,072); negative, that
+ *  pass in global memory. Tests take all; benchmarks compare the first
+ *  and the last. */
 void
 SetSharedLinkCapacity(std::int32_t capacity);
 

@@ -333,9 +333,12 @@ public:
 
   /** Tests and benchmarks: the links a block of the volumes' first
    *  union-find pass in shared memory holds (LinkRowBlocksInSharedKernel):
-   *  0, the default, SharedLinkCapacity; fewer, so that tests reach the
-   *  blocks that join their runs in global memory instead; negative, that
-   *  pass in global memory (LinkRunsKernel), as before. */
+   *  0, the default, SharedLinkCapacity where the rows hold enough runs
+   *  (SharedBlockRows); positive, at most that many, in every volume it
+   *  can join (in blocks of 8 rows where SharedBlockRows finds none), so
+   *  that tests reach it on small images and, with few links, the blocks
+   *  that join their runs in global memory instead; negative, that pass in
+   *  global memory (LinkRunsKernel), as before. */
   void
   SetSharedLinkCapacity(std::int32_t capacity)
   {
@@ -774,9 +777,13 @@ private:
       // benchmark/results/h200-g1-kernel-map call 4).
       const bool sharedCandidate = defaultRuns && bytes == nullptr && frame.geometry.depth > 1 &&
                                    m_SharedLinkCapacity >= 0 && !(l.precedingPairs.Stored() && !l.pairsAfterLabels);
-      const std::int64_t sharedRows =
+      // Tests that set the links take the pass wherever it can run, in
+      // blocks of 8 rows where the rows hold too few runs for the default.
+      const std::int64_t fittingRows =
         sharedCandidate ? SharedBlockRows(static_cast<double>(l.units.count) / static_cast<double>(frame.geometry.rows))
                         : 0;
+      const std::int64_t sharedRows =
+        fittingRows > 0 || !sharedCandidate || m_SharedLinkCapacity == 0 ? fittingRows : 8;
       const bool         inShared = sharedCandidate && (m_BlockRows > 0 || sharedRows > 0);
       const std::int64_t blockRows =
         m_BlockRows > 0 ? m_BlockRows

@@ -510,10 +510,10 @@ LinkFanInChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
 }
 
 /** A volume's first union-find pass with its links in shared memory
- *  (cuda/RowBlocksInShared.cuh): the default links, a few dozen or a few
- *  hundred (most blocks then join their runs in global memory, the
- *  others in shared memory, in the same pass), or that pass in global
- *  memory; blocks of the default rows (as many as the links hold), of 8
+ *  (cuda/RowBlocksInShared.cuh): where the default takes it, in every
+ *  volume with the default's links or with 40 (most blocks then join
+ *  their runs in global memory, the others in shared memory, in the same
+ *  pass), or that pass in global memory; blocks of the default rows (as many as the links hold), of 8
  *  or of 32 rows; volumes of narrow and of 3,000-pixel rows (whose blocks
  *  of 32 rows outnumber even the default links) at densities from sparse
  *  to percolating, both connectivities, labels only or with the runs and
@@ -521,7 +521,7 @@ LinkFanInChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
 void
 SharedRowLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
 {
-  const std::int32_t capacities[] = { 0, 40, 400, -1 };
+  const std::int32_t capacities[] = { 0, 40, 3072, -1 };
   const std::int64_t blockRowChoices[] = { 0, 8, 32 };
   const double       densities[] = { 0.2, 0.4, 0.5, 0.6, 0.8, 1.0 };
   const int          cases = quick ? 12 : 72;

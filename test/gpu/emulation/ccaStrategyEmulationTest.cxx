@@ -231,11 +231,13 @@ SetSeededChoices(Emulator & emulator, std::uint32_t caseSeed)
   // seeds in a row.
   const LargestApartUse apart[] = { LargestApartUse::Always, LargestApartUse::Never, LargestApartUse::Automatic };
   sequence.SetLargestApart(apart[(caseSeed / 5) % 3]);
-  // A volume's first union-find pass in shared memory with the default
-  // links, with 8 (most blocks then join in global memory instead, in the
-  // same pass), or in global memory: each in any 6 seeds in a row.
-  const std::int32_t sharedLinks[] = { 0, 8, -1 };
-  sequence.SetSharedLinkCapacity(sharedLinks[(caseSeed / 2) % 3]);
+  // A volume's first union-find pass in shared memory where the default
+  // takes it (rows of many runs: these images' rows seldom have them),
+  // in every volume with the default's links or with 8 (most blocks then
+  // join in global memory instead, in the same pass), or in global
+  // memory: each in any 8 seeds in a row.
+  const std::int32_t sharedLinks[] = { 0, 3072, 8, -1 };
+  sequence.SetSharedLinkCapacity(sharedLinks[(caseSeed / 2) % 4]);
 }
 
 /** cases random cases, case k seeded with seed + k: check(caseSeed, pick)
