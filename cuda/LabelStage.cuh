@@ -777,13 +777,17 @@ private:
       // benchmark/results/h200-g1-kernel-map call 4).
       const bool sharedCandidate = defaultRuns && bytes == nullptr && frame.geometry.depth > 1 &&
                                    m_SharedLinkCapacity >= 0 && !(l.precedingPairs.Stored() && !l.pairsAfterLabels);
-      // Tests that set the links take the pass wherever it can run, in
-      // blocks of 8 rows where the rows hold too few runs for the default.
-      const std::int64_t fittingRows =
-        sharedCandidate ? SharedBlockRows(static_cast<double>(l.units.count) / static_cast<double>(frame.geometry.rows))
-                        : 0;
-      const std::int64_t sharedRows =
-        fittingRows > 0 || !sharedCandidate || m_SharedLinkCapacity == 0 ? fittingRows : 8;
+      std::int64_t sharedRows = 0;
+      if (sharedCandidate)
+      {
+        sharedRows = SharedBlockRows(static_cast<double>(l.units.count) / static_cast<double>(frame.geometry.rows));
+        // Tests that set the links take the pass wherever it can run, in
+        // blocks of 8 rows where the rows hold too few runs for the default.
+        if (sharedRows == 0 && m_SharedLinkCapacity > 0)
+        {
+          sharedRows = 8;
+        }
+      }
       const bool         inShared = sharedCandidate && (m_BlockRows > 0 || sharedRows > 0);
       const std::int64_t blockRows =
         m_BlockRows > 0 ? m_BlockRows

@@ -36,18 +36,6 @@ constexpr int SharedLinkCapacity = 3072;
 constexpr int SharedLinkThreads = 128;
 constexpr int SharedLinkMostRows = 128;
 
-/** Reads block-local links in shared memory (UnionFind.cuh's Loads): the
- *  latest value, which other threads of the block change meanwhile. */
-struct SharedLoads
-{
-  template <class Index>
-  __device__ __forceinline__ static Index
-  Load(const Index * parent, Index i)
-  {
-    return *const_cast<const volatile Index *>(parent + i);
-  }
-};
-
 /** Rows of the blocks LinkRowBlocksInSharedKernel takes in an image whose
  *  rows hold runsPerRow runs on average: the most rows, a power of two up
  *  to SharedLinkMostRows, whose runs fill at most three quarters of the
@@ -55,14 +43,14 @@ struct SharedLoads
  *  even 8 rows fit or a row's runs would leave most of the block's
  *  threads idle (fewer than half as many runs as threads). */
 inline std::int64_t
-SharedBlockRows(double runsPerRow, std::int64_t capacity = SharedLinkCapacity)
+SharedBlockRows(double runsPerRow)
 {
   if (runsPerRow < 0.5 * SharedLinkThreads)
   {
     return 0;
   }
   std::int64_t rows = SharedLinkMostRows;
-  while (rows >= 8 && static_cast<double>(rows) * runsPerRow > 0.75 * static_cast<double>(capacity))
+  while (rows >= 8 && static_cast<double>(rows) * runsPerRow > 0.75 * SharedLinkCapacity)
   {
     rows /= 2;
   }
@@ -112,9 +100,29 @@ __launch_bounds__(SharedLinkThreads) LinkRowBlocksInSharedKernel(RunArrays<Index
       linked[i] = 1; // racing stores of the same value
     }
   };
-  const auto searchBounds = [&](Index a, std::int32_t & lo, std::int32_t & hi) {
-    lo = runs.x[a] - (full ? 1 : 0);
-    hi = runs.end[a] + (full ? 1 : 0);
+  // Joins run base + i of row r with the touching runs of row r - 1 on
+  // links indexed from base (the global parents from 0, or the block's
+  // links from begin), from the root the last union met, as LinkRuns does,
+  // and points the run at that root: the runs above come first, so any
+  // touch makes it smaller than i, and the next row's walks start a step
+  // from it.
+  const auto joinAbove = [&](auto loads, auto * links, auto i, Index base, Coord r) {
+    using Loads = decltype(loads);
+    using Link = decltype(i);
+    const Index        a = base + static_cast<Index>(i);
+    const std::int32_t lo = runs.x[a] - (full ? 1 : 0);
+    const std::int32_t hi = runs.end[a] + (full ? 1 : 0);
+    Link               representative = i;
+    ForEachRunInRange(runs, r - 1, lo, hi, [&](Index b) {
+      const Link met = Merge<Loads>(links, representative, static_cast<Link>(b - base));
+      representative = met < representative ? met : representative;
+      mark(b);
+    });
+    if (representative != i)
+    {
+      mark(a);
+      atomicMin(links + i, representative);
+    }
   };
   if (end - begin > static_cast<Index>(capacity) || rows > SharedLinkMostRows)
   {
@@ -122,22 +130,9 @@ __launch_bounds__(SharedLinkThreads) LinkRowBlocksInSharedKernel(RunArrays<Index
     for (Index a = begin + threadIdx.x; a < end; a += blockDim.x)
     {
       const auto r = static_cast<Coord>(runs.row[a]);
-      if (r == firstRow)
+      if (r != firstRow)
       {
-        continue;
-      }
-      std::int32_t lo, hi;
-      searchBounds(a, lo, hi);
-      Index representative = a;
-      ForEachRunInRange(runs, r - 1, lo, hi, [&](Index b) {
-        const Index met = Merge<CachedLoads>(parent, representative, b);
-        representative = met < representative ? met : representative;
-        mark(b);
-      });
-      if (representative != a)
-      {
-        mark(a);
-        atomicMin(parent + a, representative);
+        joinAbove(CachedLoads{}, parent, a, Index{ 0 }, r);
       }
     }
     return;
@@ -157,30 +152,14 @@ __launch_bounds__(SharedLinkThreads) LinkRowBlocksInSharedKernel(RunArrays<Index
     const std::uint32_t rowEnd = rowStart[k + 1];
     for (std::uint32_t i = rowStart[k] + threadIdx.x; i < rowEnd; i += blockDim.x)
     {
-      const Index  a = begin + i;
-      std::int32_t lo, hi;
-      searchBounds(a, lo, hi);
-      // From the root the last union met, as LinkRuns does. The runs above
-      // come first, so any touch makes the representative smaller.
-      std::uint32_t representative = i;
-      ForEachRunInRange(runs, firstRow + k - 1, lo, hi, [&](Index b) {
-        const std::uint32_t met = Merge<SharedLoads>(local, representative, static_cast<std::uint32_t>(b - begin));
-        representative = met < representative ? met : representative;
-        mark(b);
-      });
-      if (representative != i)
-      {
-        mark(a);
-        // Straight at the root the merges met: the next row's walks start a step from it.
-        atomicMin(local + i, representative);
-      }
+      joinAbove(CoherentLoads{}, local, i, begin, firstRow + k);
     }
     __syncthreads();
   }
   // Every run its block's root: the roots no longer move.
   for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x)
   {
-    const std::uint32_t root = ClimbToRoot<SharedLoads>(local, i);
+    const std::uint32_t root = ClimbToRoot(local, i);
     if (root != i)
     {
       parent[begin + i] = begin + static_cast<Index>(root);

@@ -28,8 +28,9 @@ LoadParent(const Index * parent, Index i)
   return *const_cast<const volatile Index *>(parent + i);
 }
 
-/** How the walks read parent links. CoherentLoads: through the L2, the
- *  latest value. CachedLoads: through the multiprocessor's L1, which other
+/** How the walks read parent links. CoherentLoads: the latest value,
+ *  through the L2 (or from shared memory, for links a block holds there:
+ *  RowBlocksInShared.cuh). CachedLoads: through the multiprocessor's L1, which other
  *  multiprocessors' stores do not update; global memory only. A stale link
  *  is an older one: it points to a descendant of the current parent in the
  *  same set (links only ever move to ancestors, and sets only join), so a
