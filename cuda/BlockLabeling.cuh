@@ -351,8 +351,8 @@ BlockMergeKernel(BlockGrid g, const std::uint8_t * __restrict__ masks, Index * p
   // atomic per step cost more than the shorter paths saved (H100, 512^3,
   // g = 1, blocks only: 37.9 -> 41.8 Gvox/s; in planes, 34.3 -> 33.7 Gpix/s,
   // where the runs label anyway).
-  const auto join = [](Index * p, Index a, Index b) { return Merge<CachedLoads, false>(p, a, b); };
-  const bool volume = g.pixels.depth > 1;
+  const MergeThrough<CachedLoads, false> join{};
+  const bool                             volume = g.pixels.depth > 1;
   ForEachBlock(g, [&](std::int64_t b, const BlockAt & at) {
     const unsigned mask = masks[b];
     if (mask == 0)
@@ -361,12 +361,11 @@ BlockMergeKernel(BlockGrid g, const std::uint8_t * __restrict__ masks, Index * p
     }
     const unsigned left = at.x > 0 ? masks[b - 1] : 0u;
     const bool     joinedLeft = BlocksTouch(mask, left, -1, 0, 0);
-    const Index    self = static_cast<Index>(b);
-    Index          representative = self;
+    RootMet<Index> met(static_cast<Index>(b));
     // The other lanes were linked by BlockMaskKernel.
     if (joinedLeft && at.x % WarpSize == 0)
     {
-      representative = join(parent, representative, static_cast<Index>(b - 1));
+      met.Join(join, parent, static_cast<Index>(b - 1));
     }
     // The blocks straight below (0, 0, -1) and above (0, -1, 0), when this
     // block touches them: their masks (else 0).
@@ -409,13 +408,12 @@ BlockMergeKernel(BlockGrid g, const std::uint8_t * __restrict__ masks, Index * p
       {
         return false;
       }
-      const Index met = join(parent, representative, static_cast<Index>(n));
-      representative = met < representative ? met : representative;
+      met.Join(join, parent, static_cast<Index>(n));
       return false;
     });
-    if (representative != self)
+    if (met.Moved())
     {
-      atomicMin(parent + b, representative);
+      met.PointRun(parent);
     }
   });
 }

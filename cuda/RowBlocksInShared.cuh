@@ -102,26 +102,23 @@ __launch_bounds__(SharedLinkThreads) LinkRowBlocksInSharedKernel(RunArrays<Index
   };
   // Joins run base + i of row r with the touching runs of row r - 1 on
   // links indexed from base (the global parents from 0, or the block's
-  // links from begin), from the root the last union met, as LinkRuns does,
-  // and points the run at that root: the runs above come first, so any
-  // touch makes it smaller than i, and the next row's walks start a step
-  // from it.
-  const auto joinAbove = [&](auto loads, auto * links, auto i, Index base, Coord r) {
-    using Loads = decltype(loads);
+  // links from begin), as LinkRuns does (RootMet), and points the run at
+  // the root its merges met: the runs above come first, so any touch makes
+  // it smaller than i, and the next row's walks start a step from it.
+  const auto joinAbove = [&](auto join, auto * links, auto i, Index base, Coord r) {
     using Link = decltype(i);
     const Index        a = base + static_cast<Index>(i);
     const std::int32_t lo = runs.x[a] - (full ? 1 : 0);
     const std::int32_t hi = runs.end[a] + (full ? 1 : 0);
-    Link               representative = i;
+    RootMet<Link>      met(i);
     ForEachRunInRange(runs, r - 1, lo, hi, [&](Index b) {
-      const Link met = Merge<Loads>(links, representative, static_cast<Link>(b - base));
-      representative = met < representative ? met : representative;
+      met.Join(join, links, static_cast<Link>(b - base));
       mark(b);
     });
-    if (representative != i)
+    if (met.Moved())
     {
       mark(a);
-      atomicMin(links + i, representative);
+      met.PointRun(links);
     }
   };
   if (end - begin > static_cast<Index>(capacity) || rows > SharedLinkMostRows)
@@ -132,7 +129,7 @@ __launch_bounds__(SharedLinkThreads) LinkRowBlocksInSharedKernel(RunArrays<Index
       const auto r = static_cast<Coord>(runs.row[a]);
       if (r != firstRow)
       {
-        joinAbove(CachedLoads{}, parent, a, Index{ 0 }, r);
+        joinAbove(PlainUnion{}, parent, a, Index{ 0 }, r);
       }
     }
     return;
@@ -152,7 +149,7 @@ __launch_bounds__(SharedLinkThreads) LinkRowBlocksInSharedKernel(RunArrays<Index
     const std::uint32_t rowEnd = rowStart[k + 1];
     for (std::uint32_t i = rowStart[k] + threadIdx.x; i < rowEnd; i += blockDim.x)
     {
-      joinAbove(CoherentLoads{}, local, i, begin, firstRow + k);
+      joinAbove(MergeThrough<CoherentLoads>{}, local, i, begin, firstRow + k);
     }
     __syncthreads();
   }

@@ -43,20 +43,18 @@ template <class Index>
 struct LaneJoins
 {
   Index *        parent;
-  std::uint8_t * linked;  ///< null: no link flags kept
-  Index          run = 0; ///< the run of the row being joined
-  Index          representative = 0;
-  Index          partner = 0; ///< the run last joined with run
+  std::uint8_t * linked;            ///< null: no link flags kept
+  RootMet<Index> met{ Index{ 0 } }; ///< the joins of the run of the row being joined
+  Index          partner = 0;       ///< the run last joined with it
   bool           open = false;
 
   __device__ __forceinline__ void
   Join(Index a, Index b)
   {
-    if (!open || a != run)
+    if (!open || a != met.run)
     {
       Close();
-      run = a;
-      representative = a;
+      met = RootMet<Index>(a);
       open = true;
     }
     else if (b == partner)
@@ -65,8 +63,7 @@ struct LaneJoins
       return;
     }
     partner = b;
-    const Index met = Merge<CachedLoads>(parent, representative, b);
-    representative = met < representative ? met : representative;
+    met.Join(PlainUnion{}, parent, b);
     if (linked != nullptr)
     {
       linked[a] = 1; // racing stores of the same value
@@ -78,9 +75,9 @@ struct LaneJoins
   __device__ __forceinline__ void
   Close()
   {
-    if (open && representative != run)
+    if (open && met.Moved())
     {
-      atomicMin(parent + run, representative);
+      met.PointRun(parent);
     }
     open = false;
   }

@@ -184,6 +184,64 @@ struct PlainUnion
   }
 };
 
+/** Merge with the given loads and halving, as a union for RootMet (the
+ *  links a block holds in shared memory: CoherentLoads). */
+template <class Loads, bool Halving = true>
+struct MergeThrough
+{
+  template <class Index>
+  __device__ __forceinline__ Index
+  operator()(Index * parent, Index a, Index b) const
+  {
+    return Merge<Loads, Halving>(parent, a, b);
+  }
+};
+
+/** One run's (or block's) joins with its touching neighbours: each merge
+ *  starts from the root the last one met, not from the run, so that the
+ *  run's own walk is paid once, not once per touching run (26-connected
+ *  volumes join each run with about six). Then PointRun points the run
+ *  straight at that root, below any chain that formed meanwhile: shallower
+ *  trees for later walks. Link: the index type of the links (global
+ *  parents, or a block's links in shared memory). */
+template <class Link>
+struct RootMet
+{
+  Link run;
+  Link root;
+
+  __device__ __forceinline__ explicit RootMet(Link r)
+    : run(r)
+    , root(r)
+  {}
+
+  /** Joins the run's set with b's (join: PlainUnion, MergeThrough, ...). */
+  template <class Union, class Links>
+  __device__ __forceinline__ void
+  Join(Union join, Links * links, Link b)
+  {
+    const Link met = join(links, root, b);
+    root = met < root ? met : root;
+  }
+
+  /** Whether a merge met a root other than the run: a neighbour with a
+   *  smaller index, which all the passes' neighbours have, always does. */
+  __device__ __forceinline__ bool
+  Moved() const
+  {
+    return root != run;
+  }
+
+  /** Points the run at the root its merges met (atomicMin: another
+   *  thread's halving may have pointed it higher already). */
+  template <class Links>
+  __device__ __forceinline__ void
+  PointRun(Links * links) const
+  {
+    atomicMin(links + run, root);
+  }
+};
+
 /** Which touching runs LinkRunsKernel joins: all of them (a binary image),
  *  or those of one value (the components of each value of a label image). */
 struct AnyTouchingRuns
@@ -460,13 +518,12 @@ LinkRuns(const RunArrays<Index> & runs,
     const std::int32_t hi = aEnd + (full ? 1 : 0);
     RowStep            steps[4];
     const int          n = PrecedingRows(full, geometry.depth > 1, steps);
-    Index              representative = a;
+    RootMet<Index>     met(a);
     if constexpr (Span == UnitSpan::RunPieces)
     {
       if (pass.lines == 0 && a > runs.rowOffsets[r] && runs.end[a - 1] == ax)
       {
-        const Index met = join(parent, a, a - 1);
-        representative = met < representative ? met : representative;
+        met.Join(join, parent, a - 1);
         markLinked(a - 1);
       }
     }
@@ -478,11 +535,7 @@ LinkRuns(const RunArrays<Index> & runs,
       }
       if (joins(a, b))
       {
-        // From the root the last union met, not from a: a's own walk
-        // to it is paid once, not once per touching run (26-connected
-        // volumes join each run with about six).
-        const Index met = join(parent, representative, b);
-        representative = met < representative ? met : representative;
+        met.Join(join, parent, b);
         markLinked(b); // racing stores of the same value
       }
     };
@@ -526,12 +579,10 @@ LinkRuns(const RunArrays<Index> & runs,
         pairs.slice[a] = pass.rows == LinkedRows::PreviousSlice ? tally.PackedSlice() : 0;
       }
     }
-    if (representative != a)
+    if (met.Moved())
     {
       markLinked(a);
-      // Point the run straight at a (then) root of its set, below any
-      // chain that formed meanwhile: shallower trees for later walks.
-      atomicMin(parent + a, representative);
+      met.PointRun(parent);
     }
   }
 }
