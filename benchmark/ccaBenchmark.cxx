@@ -20,6 +20,7 @@
 //                      [--strip-labeling auto|always|never] [--no-dependent-launches] [--no-side-stream]
 //                      [--wide-cub-counts]
 //                      [--link-fan-in N] [--link-block-rows N] [--shared-row-links auto|never]
+//                      [--queued-merges auto|never]
 //                      [--row-bit-links auto|always|never]
 //                      [--vote-order auto|always|never] [--whole-components auto|always|never]
 //                      [--narrow-table auto|host|never] [--planar-table auto|never]
@@ -48,6 +49,9 @@
 // blocks of rows with their links in shared memory
 // (cuda/RowBlocksInShared.cuh; auto, as users get it) or in global memory
 // (never), to compare.
+// --queued-merges: whether the union-find's passes over a mask's whole runs
+// queue each warp's merges, a pair a lane (cuda/QueuedMerges.cuh; auto, as
+// users get it), or merge each run's own (never), to compare.
 // --row-bit-links: where the union-find joins the runs of byte masks from
 // the rows' foreground bits (cuda/RowPairLinks.cuh) instead of searching
 // the runs (auto: labels only, and the table of 4-connected planes, by the
@@ -136,6 +140,7 @@ struct Settings : ccabench::ProtocolOptions
   bool                        fullPairsAfterLabels = false; ///< --full-pairs-after-labels
   std::int64_t                linkBlockRows = 0;            ///< --link-block-rows N (0: the default)
   std::string                 sharedRowLinks = "auto";      ///< --shared-row-links auto|never
+  std::string                 queuedMerges = "auto";        ///< --queued-merges auto|never
   std::string                 backend = "cuda";
   std::vector<cca::Algorithm> algorithms{ cca::Algorithm::Default };     ///< --algorithm NAME|all
   cca::FeatureCompaction      compaction = cca::FeatureCompaction::Scan; ///< --compaction Scan|TreeMerge|None
@@ -363,6 +368,7 @@ WriteJson(const std::string &              file,
       << ",\n  \"runEndIndex\": \"" << s.runEndIndex << "\""
       << ",\n  \"fullPairsAfterLabels\": " << (s.fullPairsAfterLabels ? "true" : "false")
       << ",\n  \"linkBlockRows\": " << s.linkBlockRows << ",\n  \"sharedRowLinks\": \"" << s.sharedRowLinks << "\""
+      << ",\n  \"queuedMerges\": \"" << s.queuedMerges << "\""
       << ",\n  \"labelsOnDevice\": " << (s.labelsOnDevice ? "true" : "false") << ",\n  \"kernelMs\": \""
       << (s.labelsOnDevice ? "uploadMs (the run count on the device image) + labelMs + featuresMs"
                            : "labelMs + featuresMs (the run count overlaps the copy, in uploadMs)")
@@ -440,7 +446,8 @@ const char * const Usage =
   " [--algorithm NAME|all] [--compaction Scan|TreeMerge|None] [--no-atomic-counts]"
   " [--block-labeling auto|always|never] [--strip-labeling auto|always|never] [--no-dependent-launches]"
   " [--no-side-stream] [--wide-cub-counts]"
-  " [--link-fan-in N] [--link-block-rows N] [--shared-row-links auto|never] [--row-bit-links auto|always|never]"
+  " [--link-fan-in N] [--link-block-rows N] [--shared-row-links auto|never] [--queued-merges auto|never] "
+  "[--row-bit-links auto|always|never]"
   " [--vote-order auto|always|never]"
   " [--whole-components auto|always|never] [--narrow-table auto|host|never] [--planar-table auto|never]"
   " [--largest-apart auto|always|never] [--full-pairs-after-labels] "
@@ -525,6 +532,8 @@ Parse(int argc, char * argv[], Settings & s)
       s.linkBlockRows = std::stoll(next());
     else if (arg == "--shared-row-links")
       s.sharedRowLinks = next();
+    else if (arg == "--queued-merges")
+      s.queuedMerges = next();
     else if (arg == "--backend")
       s.backend = next();
     else if (arg == "--compaction")
@@ -607,17 +616,20 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--link-block-rows must be 0 (the default) or more";
   else if (s.sharedRowLinks != "auto" && s.sharedRowLinks != "never")
     problem = "--shared-row-links must be auto or never";
+  else if (s.queuedMerges != "auto" && s.queuedMerges != "never")
+    problem = "--queued-merges must be auto or never";
 #ifndef CCA_HAVE_CUDA
   else if (s.blockLabeling != "auto" || s.stripLabeling != "auto" || !s.dependentLaunches || !s.sideStream ||
            !s.narrowCubCounts || s.linkFanIn != 0 || s.rowBitLinks != "auto" || s.linkBlockRows != 0 ||
-           s.sharedRowLinks != "auto" || s.voteOrder != "auto" || s.wholeComponents != "auto" ||
-           s.narrowTable != "auto" || s.planarTable != "auto" || s.largestApart != "auto" || s.fullPairsAfterLabels ||
-           s.runEndIndex != "auto")
-    problem = "--block-labeling, --strip-labeling, --no-dependent-launches, --no-side-stream, --wide-cub-counts, "
-              "--link-fan-in, "
-              "--link-block-rows, --shared-row-links, --row-bit-links, --vote-order, --whole-components, "
-              "--narrow-table, --planar-table, "
-              "--largest-apart, --full-pairs-after-labels and --run-end-index need a build with the CUDA backend";
+           s.sharedRowLinks != "auto" || s.queuedMerges != "auto" || s.voteOrder != "auto" ||
+           s.wholeComponents != "auto" || s.narrowTable != "auto" || s.planarTable != "auto" ||
+           s.largestApart != "auto" || s.fullPairsAfterLabels || s.runEndIndex != "auto")
+    problem =
+      "--block-labeling, --strip-labeling, --no-dependent-launches, --no-side-stream, --wide-cub-counts, "
+      "--link-fan-in, "
+      "--link-block-rows, --shared-row-links, --queued-merges, --row-bit-links, --vote-order, --whole-components, "
+      "--narrow-table, --planar-table, "
+      "--largest-apart, --full-pairs-after-labels and --run-end-index need a build with the CUDA backend";
 #endif
   if (!problem.empty())
   {
@@ -783,6 +795,7 @@ main(int argc, char * argv[])
   cca::cuda::SetRowBitLinks(UseOf<cca::cuda::RowBitLinksUse>(s.rowBitLinks));
   cca::cuda::SetLinkBlockRows(s.linkBlockRows);
   cca::cuda::SetSharedLinkCapacity(s.sharedRowLinks == "never" ? -1 : 0);
+  cca::cuda::SetQueuedMerges(s.queuedMerges != "never");
   cca::cuda::SetVoteOrder(UseOf<cca::cuda::VoteOrderUse>(s.voteOrder));
   cca::cuda::SetWholeComponents(UseOf<cca::cuda::WholeComponentsUse>(s.wholeComponents));
   cca::cuda::SetNarrowTable(s.narrowTable == "host"    ? cca::cuda::NarrowTableUse::HostWidening

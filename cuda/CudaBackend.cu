@@ -45,6 +45,7 @@ std::atomic<PlanarTableUse>     planarTable{ PlanarTableUse::Automatic };
 std::atomic<LargestApartUse>    largestApart{ LargestApartUse::Automatic };
 std::atomic<std::int64_t>       linkBlockRows{ 0 };
 std::atomic<std::int32_t>       sharedLinkCapacity{ 0 };
+std::atomic<bool>               queuedMerges{ true };
 std::atomic<bool>               dependentLaunches{ true };
 std::atomic<bool>               sideStream{ true };
 std::atomic<bool>               narrowCubCounts{ true };
@@ -230,6 +231,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_Sequence->SetLargestApart(largestApart);
   m_Sequence->SetBlockRows(linkBlockRows);
   m_Sequence->SetSharedLinkCapacity(sharedLinkCapacity);
+  m_Sequence->SetQueuedMerges(queuedMerges);
   m_StreamDevice->SetRegionCopies(regionCopyBytes, regionPieceBytes);
   m_StreamDevice->SetDependentLaunches(dependentLaunches);
   m_StreamDevice->SetSideWork(sideStream);
@@ -371,6 +373,12 @@ void
 SetSharedLinkCapacity(std::int32_t capacity)
 {
   sharedLinkCapacity = capacity;
+}
+
+void
+SetQueuedMerges(bool queued)
+{
+  queuedMerges = queued;
 }
 
 void

@@ -138,6 +138,13 @@ SetLinkBlockRows(std::int64_t rows);
 void
 SetSharedLinkCapacity(std::int32_t capacity);
 
+/** Whether the union-find passes of CUDA backends over a mask's whole runs
+ *  queue each warp's merges, a pair a lane (cuda/QueuedMerges.cuh; true,
+ *  the default), or merge each run's own. Tests take both; benchmarks
+ *  compare them. */
+void
+SetQueuedMerges(bool queued);
+
 /** Whether CUDA backends launch their kernels as programmatic dependent
  *  launches where the GPU has them (cuda/DependentLaunch.cuh); true by
  *  default. Benchmarks compare the two; the tests run both. */

@@ -550,6 +550,13 @@ public:
     m_Labeling.SetFullPairsAfterLabels(afterLabels);
   }
 
+  /** Tests and benchmarks: LabelStage::SetQueuedMerges. */
+  void
+  SetQueuedMerges(bool queued)
+  {
+    m_Labeling.SetQueuedMerges(queued);
+  }
+
   /** Tests and benchmarks: LabelStage::SetSharedLinkCapacity. */
   void
   SetSharedLinkCapacity(std::int32_t capacity)

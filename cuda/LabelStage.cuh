@@ -19,6 +19,7 @@
 #include "OnTheFlyMerge.cuh"
 #include "PixelLabeling.cuh"
 #include "PrecedingPairs.cuh"
+#include "QueuedMerges.cuh"
 #include "RowBlocksInShared.cuh"
 #include "RowPairLinks.cuh"
 #include "RunDetection.cuh"
@@ -343,6 +344,16 @@ public:
   SetSharedLinkCapacity(std::int32_t capacity)
   {
     m_SharedLinkCapacity = capacity < SharedLinkCapacity ? capacity : SharedLinkCapacity;
+  }
+
+  /** Tests and benchmarks: whether the union-find passes over a mask's
+   *  whole runs that LinkRunsKernel would take queue each warp's merges
+   *  (LinkRunsQueuedKernel; true, the default) or merge each run's own
+   *  (false). */
+  void
+  SetQueuedMerges(bool queued)
+  {
+    m_QueuedMerges = queued;
   }
 
   /** Tests and benchmarks: blocks (and slices) joined by a level of the
@@ -886,6 +897,14 @@ private:
                 : launch(LinkRunsCountingPairsKernel<Index, false, Small>, l.parent, l.linked, p, l.precedingPairs);
               return;
             }
+            // Each warp's merges queued, a pair a lane (QueuedMerges.cuh;
+            // H200, 512^3 6-conn. g = 1, summed: full table +2.3 %, labels
+            // only +3.8 %, benchmark/results/h200-shared-row-pairs call 4).
+            if (m_QueuedMerges && !together)
+            {
+              launch(LinkRunsQueuedKernel<Index, Small>, frame.full, l.parent, l.linked, p);
+              return;
+            }
           }
           together ? plain(LinkRunsKernel<Index, Join, S::Units::Span, Joins, true, Small>)
                    : plain(LinkRunsKernel<Index, Join, S::Units::Span, Joins, false, Small>);
@@ -1017,6 +1036,7 @@ private:
   bool                          m_FullPairsAfterLabels = false; ///< SetFullPairsAfterLabels
   bool                          m_WideRowArithmetic = false;    ///< SetWideRowArithmetic
   std::int32_t                  m_SharedLinkCapacity = 0;       ///< SetSharedLinkCapacity
+  bool                          m_QueuedMerges = true;          ///< SetQueuedMerges
   /** Runs of a plane average at most this many pixels of a row (background
    *  included) where LinksByRowBits takes the bits: 8192^2 g = 1 averages
    *  4 to 11, g = 4 16 and more. */

@@ -445,6 +445,47 @@ SearchesRowsTogether(bool full, const Geometry & g, const LinkPass & pass)
   return full && g.depth > 1 && pass.rows != LinkedRows::SameSlice;
 }
 
+/** The runs a block of a LinkRunsKernel pass takes (LinkPassBlocks): its
+ *  threads' first runs from first on, each then stride further, before end
+ *  (the runs of its line, or all runs). */
+template <class Index>
+struct PassRuns
+{
+  Index first;
+  Index end;
+  Index stride;
+};
+
+template <class Index>
+__device__ __forceinline__ PassRuns<Index>
+PassRunsOfBlock(const RunArrays<Index> & runs, const Geometry & geometry, const LinkPass & pass)
+{
+  // The runs of this block's line, or all of them.
+  Index        begin = 0;
+  Index        end = runs.count;
+  std::int64_t chunk = blockIdx.x;
+  std::int64_t chunks = gridDim.x;
+  if (pass.lines > 0)
+  {
+    // Consecutive blocks take chunk k of consecutive lines, so the blocks
+    // resident together join the same band of every line. A slice level's
+    // lines taken one after another (a line's chunks consecutive) cost
+    // 512^3 6-conn. g = 1 8 % with the full table and 15 % labels only
+    // (H200, benchmark/results/h200-union-find-rows call 5).
+    const std::int64_t line = blockIdx.x % pass.lines;
+    chunk = blockIdx.x / pass.lines;
+    chunks = gridDim.x / pass.lines;
+    // The line's one row, or the rows of its slice.
+    const std::int64_t firstRow = PassRow(pass, geometry, pass.rowsPerSlice > 0 ? line : line * geometry.height);
+    const std::int64_t endRow = firstRow + (pass.rowsPerSlice > 0 ? 1 : geometry.height);
+    begin = runs.rowOffsets[firstRow];
+    end = runs.rowOffsets[endRow];
+  }
+  return PassRuns<Index>{ begin + static_cast<Index>(chunk) * blockDim.x,
+                          end,
+                          static_cast<Index>(chunks) * blockDim.x };
+}
+
 /** One thread per run of the pass (after AwaitPrecedingKernel, in the
  *  kernels below): merges it with every touching run of the
  *  preceding neighbour rows the pass selects. Face: ranges must share a
@@ -483,30 +524,9 @@ LinkRuns(const RunArrays<Index> & runs,
       linked[i] = 1;
     }
   };
-  // The runs of this block's line, or all of them.
-  Index        begin = 0;
-  Index        end = runs.count;
-  std::int64_t chunk = blockIdx.x;
-  std::int64_t chunks = gridDim.x;
-  if (pass.lines > 0)
-  {
-    // Consecutive blocks take chunk k of consecutive lines, so the blocks
-    // resident together join the same band of every line. A slice level's
-    // lines taken one after another (a line's chunks consecutive) cost
-    // 512^3 6-conn. g = 1 8 % with the full table and 15 % labels only
-    // (H200, benchmark/results/h200-union-find-rows call 5).
-    const std::int64_t line = blockIdx.x % pass.lines;
-    chunk = blockIdx.x / pass.lines;
-    chunks = gridDim.x / pass.lines;
-    // The line's one row, or the rows of its slice.
-    const std::int64_t firstRow = PassRow(pass, geometry, pass.rowsPerSlice > 0 ? line : line * geometry.height);
-    const std::int64_t endRow = firstRow + (pass.rowsPerSlice > 0 ? 1 : geometry.height);
-    begin = runs.rowOffsets[firstRow];
-    end = runs.rowOffsets[endRow];
-  }
+  const PassRuns<Index> block = PassRunsOfBlock(runs, geometry, pass);
   using Coord = RowCoord<Small>;
-  const Index stride = static_cast<Index>(chunks) * blockDim.x;
-  for (Index a = begin + static_cast<Index>(chunk) * blockDim.x + threadIdx.x; a < end; a += stride)
+  for (Index a = block.first + threadIdx.x; a < block.end; a += block.stride)
   {
     const auto         r = static_cast<Coord>(runs.row[a]);
     const auto         height = static_cast<Coord>(geometry.height);

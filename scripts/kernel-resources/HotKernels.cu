@@ -17,6 +17,7 @@
 #include "Compaction.cuh"
 #include "FeatureUpdate.cuh"
 #include "PrecedingPairs.cuh"
+#include "QueuedMerges.cuh"
 #include "RowBlocksInShared.cuh"
 #include "UnionFind.cuh"
 
@@ -80,6 +81,8 @@ const void * const HotKernels[] = {
     &LinkRunsKernel<std::uint32_t, PlainUnion, UnitSpan::WholeRuns, AnyTouchingRuns, true, true>),
   reinterpret_cast<const void *>(
     &LinkRunsKernel<std::uint32_t, PlainUnion, UnitSpan::WholeRuns, AnyTouchingRuns, true, false>),
+  reinterpret_cast<const void *>(&LinkRunsQueuedKernel<std::uint32_t, true>),
+  reinterpret_cast<const void *>(&LinkRunsQueuedKernel<std::uint32_t, false>),
   reinterpret_cast<const void *>(&LinkRowBlocksInSharedKernel<std::uint32_t, true>),
   reinterpret_cast<const void *>(&LinkRowBlocksInSharedKernel<std::uint32_t, false>),
   reinterpret_cast<const void *>(&LinkRunsCountingPairsKernel<std::uint32_t, true, true>),

@@ -517,7 +517,9 @@ LinkFanInChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
  *  or of 32 rows; volumes of narrow and of 3,000-pixel rows (whose blocks
  *  of 32 rows outnumber even the default links) at densities from sparse
  *  to percolating, both connectivities, labels only or with the runs and
- *  the table; the labels and features must be the CPU's. */
+ *  the table, the merges of the passes in global memory queued a warp at a time
+ *  (cuda/QueuedMerges.cuh) or each run's own; the labels and features must
+ *  be the CPU's. */
 void
 SharedRowLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
 {
@@ -532,6 +534,7 @@ SharedRowLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
     auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
     const std::int32_t  capacity = capacities[i % 4];
     const std::int64_t  blockRows = blockRowChoices[(i / 4) % 3];
+    const bool          queued = (i / 12) % 2 == 0;
     const bool          wide = pick(4) == 0;
     const std::int64_t  nx = wide ? 3000 + pick(200) : 20 + pick(300);
     const std::int64_t  ny = wide ? 32 + pick(40) : 10 + pick(300);
@@ -544,14 +547,16 @@ SharedRowLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
     options.labelImageType = pick(2) == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
     cca::cuda::SetSharedLinkCapacity(capacity);
     cca::cuda::SetLinkBlockRows(blockRows);
+    cca::cuda::SetQueuedMerges(queued);
     Check(engine,
           Plain(mask),
           options,
           "shared links " + std::to_string(capacity) + " block rows " + std::to_string(blockRows) +
-            " seed=" + std::to_string(caseSeed),
+            (queued ? " queued merges" : " merges a run a thread") + " seed=" + std::to_string(caseSeed),
           tally);
     cca::cuda::SetSharedLinkCapacity(0);
     cca::cuda::SetLinkBlockRows(0);
+    cca::cuda::SetQueuedMerges(true);
   }
 }
 

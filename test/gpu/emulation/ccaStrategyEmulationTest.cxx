@@ -211,8 +211,10 @@ VoteOrderOf(std::uint32_t caseSeed)
  *  out of its sort (always, never, or from 2^20 units where it holds many
  *  of them: cuda/LargestComponent.cuh), and whether the side work (the
  *  label image and the stored pairs' count, HostSequence's SideWork) runs
- *  in order or once joined, after the sort queued beside it, from its seed
- *  alone. */
+ *  in order or once joined, after the sort queued beside it, and where a
+ *  volume's first union-find pass joins its row blocks (shared or global
+ *  memory), and whether the union-find's later passes queue each warp's
+ *  merges (cuda/QueuedMerges.cuh), from its seed alone. */
 void
 SetSeededChoices(Emulator & emulator, std::uint32_t caseSeed)
 {
@@ -238,6 +240,9 @@ SetSeededChoices(Emulator & emulator, std::uint32_t caseSeed)
   // memory: each in any 8 seeds in a row.
   const std::int32_t sharedLinks[] = { 0, 3072, 8, -1 };
   sequence.SetSharedLinkCapacity(sharedLinks[(caseSeed / 2) % 4]);
+  // The union-find's passes over a mask's runs with each warp's merges
+  // queued (the default) or each run's own: each in any 22 seeds in a row.
+  sequence.SetQueuedMerges((caseSeed / 11) % 2 == 0);
 }
 
 /** cases random cases, case k seeded with seed + k: check(caseSeed, pick)
