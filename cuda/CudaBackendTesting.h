@@ -139,9 +139,9 @@ void
 SetSharedLinkCapacity(std::int32_t capacity);
 
 /** Whether the union-find passes of CUDA backends over a mask's whole runs
- *  queue each warp's merges, a pair a lane (cuda/QueuedMerges.cuh; true,
- *  the default), or merge each run's own. Tests take both; benchmarks
- *  compare them. */
+ *  (those in global memory and the shared row blocks) queue each warp's
+ *  merges, a pair a lane (cuda/QueuedMerges.cuh; true, the default), or
+ *  merge each run's own. Tests take both; benchmarks compare them. */
 void
 SetQueuedMerges(bool queued);
 

@@ -347,8 +347,9 @@ public:
   }
 
   /** Tests and benchmarks: whether the union-find passes over a mask's
-   *  whole runs that LinkRunsKernel would take queue each warp's merges
-   *  (LinkRunsQueuedKernel; true, the default) or merge each run's own
+   *  whole runs that LinkRunsKernel would take, and the shared row blocks
+   *  (LinkRowBlocksInSharedKernel), queue each warp's merges
+   *  (QueuedMerges.cuh; true, the default) or merge each run's own
    *  (false). */
   void
   SetQueuedMerges(bool queued)
@@ -873,8 +874,20 @@ private:
                           blockRows,
                           capacity);
           };
-          l.smallRows ? inSharedBy(LinkRowBlocksInSharedKernel<Index, true>)
-                      : inSharedBy(LinkRowBlocksInSharedKernel<Index, false>);
+          // Each warp's merges queued here too (H200, 512^3 6-conn. g = 1
+          // d = 0.5: the pass 599 -> 549 us; summed, full table, one round
+          // o q, 37.37 -> 37.54 Gvox/s; benchmark/results/h200-shared-row-pairs
+          // call 6).
+          if (m_QueuedMerges)
+          {
+            l.smallRows ? inSharedBy(LinkRowBlocksInSharedKernel<Index, true, true>)
+                        : inSharedBy(LinkRowBlocksInSharedKernel<Index, false, true>);
+          }
+          else
+          {
+            l.smallRows ? inSharedBy(LinkRowBlocksInSharedKernel<Index, true, false>)
+                        : inSharedBy(LinkRowBlocksInSharedKernel<Index, false, false>);
+          }
           return;
         }
         const unsigned passBlocks =

@@ -10,7 +10,9 @@
 // 0.89 instead of 1.03 ms (threads a warp instruction 17.3 -> 24.0), the
 // same at d = 0.7; summed, n q q n, 512^3 6-conn. g = 1 full table 36.80 /
 // 36.77 -> 37.64 / 37.60 Gvox/s, labels only 79.9 / 80.0 -> 83.1 / 82.9;
-// 8192^2 4-conn. g = 1 full table within the spread (call 4).
+// 8192^2 4-conn. g = 1 full table within the spread (call 4). The queue
+// (ForEachQueuedPair) serves the shared row blocks too
+// (RowBlocksInShared.cuh: their pass at d = 0.5 599 -> 549 us, call 6).
 #ifndef cca_cuda_QueuedMerges_cuh
 #define cca_cuda_QueuedMerges_cuh
 
@@ -42,6 +44,67 @@ QueueOwner(int exclusive, int j)
     }
   }
   return owner;
+}
+
+/** A run's touching runs in a neighbour row: [first, first + count). */
+template <class Index>
+struct TouchingRuns
+{
+  Index first = 0;
+  int   count = 0;
+};
+
+/** The runs of row q that intersect the pixel range [lo, hi), as
+ *  ForEachRunInRange visits them. */
+template <class Index, class Row>
+__device__ __forceinline__ TouchingRuns<Index>
+                           TouchingRunsIn(const RunArrays<Index> & runs, Row q, std::int32_t lo, std::int32_t hi)
+{
+  TouchingRuns<Index> touching;
+  const Index         rowEnd = runs.rowOffsets[q + 1];
+  touching.first = FirstRunPast(runs, q, lo, runs.rowOffsets[q], rowEnd);
+  for (Index b = touching.first; b < rowEnd && runs.x[b] < hi; ++b)
+  {
+    ++touching.count;
+  }
+  return touching;
+}
+
+/** The warp's queue: calls merge(owner, b) once for each of the pairs its
+ *  lanes hold (lane k: its run with the runs of touching, none where
+ *  count is 0), the lanes taking the pairs 32 at a time. The counts' scan
+ *  by shuffles (not CUB's WarpScan: the emulation tests compile these
+ *  kernels as host code) gives each lane its offset in the queue. All 32
+ *  lanes must call it. */
+template <class Index, class Merge>
+__device__ __forceinline__ void
+ForEachQueuedPair(const TouchingRuns<Index> & touching, Merge && merge)
+{
+  if (__ballot_sync(FullWarp, touching.count > 0) == 0)
+  {
+    return;
+  }
+  const int lane = static_cast<int>(LaneId());
+  int       inclusive = touching.count;
+#pragma unroll
+  for (int offset = 1; offset < 32; offset *= 2)
+  {
+    const int before = __shfl_up_sync(FullWarp, inclusive, offset);
+    inclusive += lane >= offset ? before : 0;
+  }
+  const int exclusive = inclusive - touching.count;
+  const int queued = __shfl_sync(FullWarp, inclusive, 31);
+  for (int round = 0; round < queued; round += 32)
+  {
+    const int   j = round + lane;
+    const int   owner = QueueOwner(exclusive, j);
+    const Index b =
+      __shfl_sync(FullWarp, touching.first, owner) + static_cast<Index>(j - __shfl_sync(FullWarp, exclusive, owner));
+    if (j < queued)
+    {
+      merge(owner, b);
+    }
+  }
 }
 
 /** The pass of LinkRunsKernel<Index, PlainUnion, WholeRuns,
@@ -91,56 +154,27 @@ LinkRunsQueuedKernel(RunArrays<Index> runs,
     }
     for (int s = 0; s < n; ++s)
     {
-      // This lane's touching runs in the neighbour row: [touching,
-      // touching + count).
-      Index touching = 0;
-      int   count = 0;
+      TouchingRuns<Index> touching;
       if (active)
       {
         const Coord q = NeighbourRowOf(geometry, y, z, steps[s]);
         if (q >= 0 && PassJoinsRow(pass, steps[s], y))
         {
-          const Index rowEnd = runs.rowOffsets[q + 1];
-          touching = FirstRunPast(runs, q, lo, runs.rowOffsets[q], rowEnd);
-          for (Index b = touching; b < rowEnd && runs.x[b] < hi; ++b)
-          {
-            ++count;
-          }
+          touching = TouchingRunsIn(runs, q, lo, hi);
         }
       }
-      if (__ballot_sync(FullWarp, count > 0) == 0)
-      {
-        continue;
-      }
-      int inclusive = count;
-#pragma unroll
-      for (int offset = 1; offset < 32; offset *= 2)
-      {
-        const int before = __shfl_up_sync(FullWarp, inclusive, offset);
-        inclusive += lane >= offset ? before : 0;
-      }
-      const int exclusive = inclusive - count;
-      const int queued = __shfl_sync(FullWarp, inclusive, 31);
-      for (int round = 0; round < queued; round += 32)
-      {
-        const int   j = round + lane;
-        const int   owner = QueueOwner(exclusive, j);
-        const Index b =
-          __shfl_sync(FullWarp, touching, owner) + static_cast<Index>(j - __shfl_sync(FullWarp, exclusive, owner));
-        if (j < queued)
+      ForEachQueuedPair(touching, [&](int owner, Index b) {
+        const Index run = warpFirst + static_cast<Index>(owner);
+        // b lies in an earlier row, so the root met is below run.
+        RootMet<Index> met(run);
+        met.Join(PlainUnion{}, parent, b);
+        met.PointRun(parent);
+        if (linked != nullptr)
         {
-          const Index run = warpFirst + static_cast<Index>(owner);
-          // b lies in an earlier row, so the root met is below run.
-          RootMet<Index> met(run);
-          met.Join(PlainUnion{}, parent, b);
-          met.PointRun(parent);
-          if (linked != nullptr)
-          {
-            linked[run] = 1; // racing stores of the same value
-            linked[b] = 1;
-          }
+          linked[run] = 1; // racing stores of the same value
+          linked[b] = 1;
         }
-      }
+      });
     }
   }
 }

@@ -19,6 +19,7 @@
 
 #include "DependentLaunch.cuh"
 #include "DeviceGeometry.cuh"
+#include "QueuedMerges.cuh"
 #include "RunNeighbours.cuh"
 #include "UnionFind.cuh"
 
@@ -70,8 +71,11 @@ SharedBlockRows(double runsPerRow)
  *  SharedLinkCapacity; tests make it smaller): blocks with more runs, or
  *  more than SharedLinkMostRows rows, join them in global memory. parent
  *  must hold every run its own root (the runs' writer leaves it so).
- *  Small: rows in 32-bit arithmetic (SmallImage). */
-template <class Index, bool Small>
+ *  Small: rows in 32-bit arithmetic (SmallImage). Queued: each warp's
+ *  merges of a row queued, a pair a lane (QueuedMerges.cuh), each merge
+ *  from its run; else each run's merged by its own thread from the root
+ *  the last met. */
+template <class Index, bool Small, bool Queued>
 __global__ void
 __launch_bounds__(SharedLinkThreads) LinkRowBlocksInSharedKernel(RunArrays<Index> runs,
                                                                  Geometry         geometry,
@@ -144,12 +148,39 @@ __launch_bounds__(SharedLinkThreads) LinkRowBlocksInSharedKernel(RunArrays<Index
     rowStart[k] = static_cast<std::uint32_t>(runs.rowOffsets[firstRow + k] - begin);
   }
   __syncthreads();
+  const auto lane = static_cast<std::uint32_t>(LaneId());
   for (Coord k = 1; k < rows; ++k)
   {
     const std::uint32_t rowEnd = rowStart[k + 1];
-    for (std::uint32_t i = rowStart[k] + threadIdx.x; i < rowEnd; i += blockDim.x)
+    if constexpr (Queued)
     {
-      joinAbove(MergeThrough<CoherentLoads>{}, local, i, begin, firstRow + k);
+      // Each warp's merges queued, a pair a lane (QueuedMerges.cuh); the
+      // warp's loop is uniform, so that all its lanes shuffle.
+      for (std::uint32_t warpFirst = rowStart[k] + threadIdx.x - lane; warpFirst < rowEnd; warpFirst += blockDim.x)
+      {
+        const std::uint32_t i = warpFirst + lane;
+        TouchingRuns<Index> touching;
+        if (i < rowEnd)
+        {
+          const Index a = begin + static_cast<Index>(i);
+          touching = TouchingRunsIn(runs, firstRow + k - 1, runs.x[a] - (full ? 1 : 0), runs.end[a] + (full ? 1 : 0));
+        }
+        ForEachQueuedPair(touching, [&](int owner, Index b) {
+          const std::uint32_t    run = warpFirst + static_cast<std::uint32_t>(owner);
+          RootMet<std::uint32_t> met(run);
+          met.Join(MergeThrough<CoherentLoads>{}, local, static_cast<std::uint32_t>(b - begin));
+          met.PointRun(local);
+          mark(begin + static_cast<Index>(run));
+          mark(b);
+        });
+      }
+    }
+    else
+    {
+      for (std::uint32_t i = rowStart[k] + threadIdx.x; i < rowEnd; i += blockDim.x)
+      {
+        joinAbove(MergeThrough<CoherentLoads>{}, local, i, begin, firstRow + k);
+      }
     }
     __syncthreads();
   }

@@ -83,8 +83,9 @@ const void * const HotKernels[] = {
     &LinkRunsKernel<std::uint32_t, PlainUnion, UnitSpan::WholeRuns, AnyTouchingRuns, true, false>),
   reinterpret_cast<const void *>(&LinkRunsQueuedKernel<std::uint32_t, true>),
   reinterpret_cast<const void *>(&LinkRunsQueuedKernel<std::uint32_t, false>),
-  reinterpret_cast<const void *>(&LinkRowBlocksInSharedKernel<std::uint32_t, true>),
-  reinterpret_cast<const void *>(&LinkRowBlocksInSharedKernel<std::uint32_t, false>),
+  reinterpret_cast<const void *>(&LinkRowBlocksInSharedKernel<std::uint32_t, true, true>),
+  reinterpret_cast<const void *>(&LinkRowBlocksInSharedKernel<std::uint32_t, false, true>),
+  reinterpret_cast<const void *>(&LinkRowBlocksInSharedKernel<std::uint32_t, true, false>),
   reinterpret_cast<const void *>(&LinkRunsCountingPairsKernel<std::uint32_t, true, true>),
   reinterpret_cast<const void *>(&LinkRunsCountingPairsKernel<std::uint32_t, true, false>),
 };

@@ -517,8 +517,8 @@ LinkFanInChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
  *  or of 32 rows; volumes of narrow and of 3,000-pixel rows (whose blocks
  *  of 32 rows outnumber even the default links) at densities from sparse
  *  to percolating, both connectivities, labels only or with the runs and
- *  the table, the merges of the passes in global memory queued a warp at a time
- *  (cuda/QueuedMerges.cuh) or each run's own; the labels and features must
+ *  the table, the merges (in shared and in global memory) queued a warp at
+ *  a time (cuda/QueuedMerges.cuh) or each run's own; the labels and features must
  *  be the CPU's. */
 void
 SharedRowLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
