@@ -63,10 +63,7 @@ __device__ __forceinline__ TouchingRuns<Index>
   TouchingRuns<Index> touching;
   const Index         rowEnd = runs.rowOffsets[q + 1];
   touching.first = FirstRunPast(runs, q, lo, runs.rowOffsets[q], rowEnd);
-  for (Index b = touching.first; b < rowEnd && runs.x[b] < hi; ++b)
-  {
-    ++touching.count;
-  }
+  VisitRunsBefore(runs, touching.first, rowEnd, hi, [&](Index) { ++touching.count; });
   return touching;
 }
 
