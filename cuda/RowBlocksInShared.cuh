@@ -63,9 +63,9 @@ SharedBlockRows(double runsPerRow)
  *  runs of the row before it in the block (full: diagonal neighbours
  *  too), as LinkRunsKernel's pass within row blocks (LinkedRows::SameSlice)
  *  does, and marks the runs that touch another in linked (null: labels
- *  only). The rows are joined one after another, a run a thread: when row
- *  k's runs merge with row k - 1's, those point at their roots (each run
- *  points at the root its merges met), so the walks are a step or two
+ *  only). The rows are joined one after another: when row k's runs merge
+ *  with row k - 1's, those point at their roots (each run points at the
+ *  root its merges met), so the walks are a step or two
  *  where the lock-free union over all runs at once climbed the chains of
  *  roots its concurrent merges built. capacity (at most
  *  SharedLinkCapacity; tests make it smaller): blocks with more runs, or
@@ -73,8 +73,9 @@ SharedBlockRows(double runsPerRow)
  *  must hold every run its own root (the runs' writer leaves it so).
  *  Small: rows in 32-bit arithmetic (SmallImage). Queued: each warp's
  *  merges of a row queued, a pair a lane (QueuedMerges.cuh), each merge
- *  from its run; else each run's merged by its own thread from the root
- *  the last met. */
+ *  from its run; else a thread merges its run's, each from the root the
+ *  last met (RootMet). The blocks that join in global memory merge a run
+ *  a thread either way. */
 template <class Index, bool Small, bool Queued>
 __global__ void
 __launch_bounds__(SharedLinkThreads) LinkRowBlocksInSharedKernel(RunArrays<Index> runs,
