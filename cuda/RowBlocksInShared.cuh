@@ -149,7 +149,6 @@ __launch_bounds__(SharedLinkThreads) LinkRowBlocksInSharedKernel(RunArrays<Index
     rowStart[k] = static_cast<std::uint32_t>(runs.rowOffsets[firstRow + k] - begin);
   }
   __syncthreads();
-  const auto lane = static_cast<std::uint32_t>(LaneId());
   for (Coord k = 1; k < rows; ++k)
   {
     const std::uint32_t rowEnd = rowStart[k + 1];
@@ -157,6 +156,7 @@ __launch_bounds__(SharedLinkThreads) LinkRowBlocksInSharedKernel(RunArrays<Index
     {
       // Each warp's merges queued, a pair a lane (QueuedMerges.cuh); the
       // warp's loop is uniform, so that all its lanes shuffle.
+      const auto lane = static_cast<std::uint32_t>(LaneId());
       for (std::uint32_t warpFirst = rowStart[k] + threadIdx.x - lane; warpFirst < rowEnd; warpFirst += blockDim.x)
       {
         const std::uint32_t i = warpFirst + lane;
