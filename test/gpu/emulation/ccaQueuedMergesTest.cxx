@@ -11,6 +11,7 @@
 //    start before hi, as a scan of the row finds them.
 //
 // Usage: ccaQueuedMergesTest [--cases N] [--seed S]
+#include "CasesAndSeed.h"
 #include "CudaEmulation.h"
 
 #include "QueuedMerges.cuh"
@@ -179,17 +180,9 @@ main(int argc, char * argv[])
 {
   int           cases = 200;
   std::uint32_t seed = 20261201;
-  for (int i = 1; i + 1 < argc; ++i)
+  if (!emulation::ParseCasesAndSeed(argc, argv, cases, seed))
   {
-    const std::string arg = argv[i];
-    if (arg == "--cases")
-    {
-      cases = std::atoi(argv[++i]);
-    }
-    else if (arg == "--seed")
-    {
-      seed = static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10));
-    }
+    return 2;
   }
   int failed = 0;
   for (int k = 0; k < cases; ++k)

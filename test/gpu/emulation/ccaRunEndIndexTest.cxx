@@ -12,6 +12,7 @@
 //    scan of the row's runs finds it.
 //
 // Usage: ccaRunEndIndexTest [--cases N] [--seed S]
+#include "CasesAndSeed.h"
 #include "CudaEmulation.h"
 
 #include "RunDetection.cuh"
@@ -219,17 +220,9 @@ main(int argc, char * argv[])
 {
   int           cases = 300;
   std::uint32_t seed = 20261130;
-  for (int i = 1; i + 1 < argc; ++i)
+  if (!emulation::ParseCasesAndSeed(argc, argv, cases, seed))
   {
-    const std::string arg = argv[i];
-    if (arg == "--cases")
-    {
-      cases = std::atoi(argv[++i]);
-    }
-    else if (arg == "--seed")
-    {
-      seed = static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10));
-    }
+    return 2;
   }
   int failed = 0;
   for (int k = 0; k < cases; ++k)
