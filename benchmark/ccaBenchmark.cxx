@@ -45,10 +45,11 @@
 // in volumes, 8 in planes of long runs), to compare.
 // --link-block-rows: rows of the blocks the union-find joins first, in
 // place of the default, to compare.
-// --shared-row-links: whether a volume's first union-find pass joins its
-// blocks of rows with their links in shared memory
-// (cuda/RowBlocksInShared.cuh; auto, as users get it) or in global memory
-// (never), to compare.
+// --shared-row-links: whether a volume's first union-find pass, and a
+// plane's joined from its rows' bits, join their blocks of rows with their
+// links in shared memory (cuda/RowBlocksInShared.cuh,
+// cuda/ByteRowBlocksInShared.cuh; auto, as users get it) or in global
+// memory (never), to compare.
 // --queued-merges: whether the union-find's passes over a mask's whole runs
 // (in global memory and in the shared row blocks) queue each warp's merges,
 // a pair a lane (cuda/QueuedMerges.cuh; auto, as users get it), or merge

@@ -129,12 +129,13 @@ void
 SetLinkBlockRows(std::int64_t rows);
 
 /** The links a block of the volumes' first union-find pass holds in
- *  shared memory in CUDA backends (cuda/RowBlocksInShared.cuh): 0, the
- *  default, where the rows hold enough runs; positive, at most that many,
- *  in every volume the pass can join (so few that most blocks join their
- *  runs in global memory instead, or the default's 3,072); negative, that
- *  pass in global memory. Tests take all; benchmarks compare the first
- *  and the last. */
+ *  shared memory in CUDA backends (cuda/RowBlocksInShared.cuh), and of a
+ *  plane's first pass from its rows' bits (cuda/ByteRowBlocksInShared.cuh):
+ *  0, the default, where the rows hold enough runs; positive, at most that
+ *  many, in every image the pass can join (so few that most blocks join
+ *  their runs in global memory instead, or the volumes' default 3,072);
+ *  negative, that pass in global memory. Tests take all; benchmarks
+ *  compare the first and the last. */
 void
 SetSharedLinkCapacity(std::int32_t capacity);
 

@@ -12,6 +12,7 @@
 #ifndef cca_cuda_LabelStage_cuh
 #define cca_cuda_LabelStage_cuh
 
+#include "ByteRowBlocksInShared.cuh"
 #include "Compaction.cuh"
 #include "DependentLaunch.cuh"
 #include "ForegroundPairs.cuh"
@@ -31,6 +32,7 @@
 #include "IntensityRecord.h"
 #include "PixelTypeDispatch.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 #include <tuple>
@@ -333,13 +335,16 @@ public:
   }
 
   /** Tests and benchmarks: the links a block of the volumes' first
-   *  union-find pass in shared memory holds (LinkRowBlocksInSharedKernel):
-   *  0, the default, SharedLinkCapacity where the rows hold enough runs
-   *  (SharedBlockRows); positive, at most that many, in every volume it
-   *  can join (in blocks of 8 rows where SharedBlockRows finds none), so
-   *  that tests reach it on small images and, with few links, the blocks
-   *  that join their runs in global memory instead; negative, that pass in
-   *  global memory (LinkRunsKernel), as before. */
+   *  union-find pass in shared memory holds (LinkRowBlocksInSharedKernel),
+   *  and of a plane's rows joined from their bits
+   *  (LinkByteRowBlocksInSharedKernel): 0, the default, SharedLinkCapacity
+   *  (ByteRowSharedLinks) where the rows hold enough runs (SharedBlockRows,
+   *  ByteRowSharedBlockRows); positive, at most that many, in every image
+   *  the pass can join (in blocks of 8 rows, 4 from the bits, where the
+   *  default finds none), so that tests reach it on small images and,
+   *  with few links, the blocks that join their runs in global memory
+   *  instead; negative, that pass in global memory (LinkRunsKernel,
+   *  LinkByteRowsKernel), as before. */
   void
   SetSharedLinkCapacity(std::int32_t capacity)
   {
@@ -800,13 +805,54 @@ private:
           sharedRows = 8;
         }
       }
-      const bool         inShared = sharedCandidate && (m_BlockRows > 0 || sharedRows > 0);
+      const bool inShared = sharedCandidate && (m_BlockRows > 0 || sharedRows > 0);
+      // A plane's rows joined from their bits, likewise in blocks of rows
+      // in shared memory where its rows are wide and hold many runs
+      // (ByteRowBlocksInShared.cuh, ByteRowSharedBlockRows), and where the
+      // runs' end index tells each warp the runs before its part of a row:
+      // counting them instead, as labels only must (no index), the pass
+      // cost 8192^2 4-conn. g = 1 labels only 12 % (H200,
+      // benchmark/results/h200-plane-kernels call 4).
+      // The runs' end index, where it covers the rows whose bits are read.
+      const std::uint32_t * endWords =
+        bytes != nullptr && l.units.endWordsPerRow * RunEndWordPixels == frame.geometry.width ? l.units.endWords
+                                                                                              : nullptr;
+      std::int64_t byteSharedRows = 0;
+      if (bytes != nullptr && m_StripRows.image == nullptr && m_SharedLinkCapacity >= 0)
+      {
+        if (frame.geometry.depth == 1 && endWords != nullptr)
+        {
+          byteSharedRows = ByteRowSharedBlockRows(
+            static_cast<double>(l.units.count) / static_cast<double>(frame.geometry.rows), frame.geometry.width);
+        }
+        // Tests that set the links take the pass in every image whose
+        // rows the bits join, in blocks of 4 rows where none fit.
+        if (byteSharedRows == 0 && m_SharedLinkCapacity > 0)
+        {
+          byteSharedRows = 4;
+        }
+      }
+      const bool         byteRowsInShared = byteSharedRows > 0;
       const std::int64_t blockRows =
-        m_BlockRows > 0 ? m_BlockRows
-                        : (inShared ? sharedRows : (frame.geometry.depth > 1 || longRuns ? DefaultVolumeBlockRows : 0));
-      const bool         compress = longRuns && blockRows > 0;
+        m_BlockRows > 0
+          ? m_BlockRows
+          : (inShared ? sharedRows
+                      : (byteRowsInShared ? byteSharedRows
+                                          : (frame.geometry.depth > 1 || longRuns ? DefaultVolumeBlockRows : 0)));
+      const bool compress = longRuns && blockRows > 0;
+      // A plane's byte row blocks are joined in one level: each level is a
+      // launch whose walks wait on the L2 in turn, and the levels of eight
+      // blocks left the last three a few rows each at about 30 us
+      // (8192^2 4-conn. g = 1 full table, summed: fan-in 8 46.32 / 45.81,
+      // 64 47.15 / 47.05, one level 47.34 / 47.34 Gpix/s; main 45.34 /
+      // 45.89; H200, benchmark/results/h200-plane-kernels call 5).
+      const std::int64_t planeRowBlocks =
+        (frame.geometry.height + blockRows - 1) / std::max<std::int64_t>(1, blockRows);
       const std::int64_t fanIn =
-        m_LinkFanIn > 1 ? m_LinkFanIn : (frame.geometry.depth > 1 ? VolumeFanIn : LongRunsPlaneFanIn);
+        m_LinkFanIn > 1 ? m_LinkFanIn
+                        : (frame.geometry.depth > 1
+                             ? VolumeFanIn
+                             : (byteRowsInShared ? std::max<std::int64_t>(2, planeRowBlocks) : LongRunsPlaneFanIn));
       ForEachLinkPass(frame.geometry, blockRows, fanIn, [&](const LinkPass & p) {
         // The first row level joins at blockRows, the first slice level at slice 1.
         const bool firstLevel = p.lines > 0 && p.spacing == (p.rows == LinkedRows::PreviousSlice ? 1 : blockRows);
@@ -816,6 +862,29 @@ private:
         }
         if (bytes != nullptr)
         {
+          if (byteRowsInShared && p.lines == 0)
+          {
+            const std::int64_t rowBlocks = frame.geometry.depth * ((frame.geometry.height + blockRows - 1) / blockRows);
+            const std::int32_t capacity = m_SharedLinkCapacity > 0 && m_SharedLinkCapacity < ByteRowSharedLinks
+                                            ? m_SharedLinkCapacity
+                                            : ByteRowSharedLinks;
+            device.Launch("union-find kernel (byte row blocks in shared memory)",
+                          static_cast<unsigned>(rowBlocks),
+                          ByteRowSharedThreads,
+                          LinkByteRowBlocksInSharedKernel<Index>,
+                          bytes,
+                          frame.geometry,
+                          ForegroundOf<std::uint8_t>(frame.options),
+                          frame.full,
+                          l.units.rowOffsets,
+                          l.parent,
+                          l.linked, // null with labels only
+                          blockRows,
+                          capacity,
+                          endWords,
+                          l.units.endWordsPerRow);
+            return;
+          }
           const auto launchByteRows = [&](auto kernel) {
             device.Launch("union-find kernel",
                           BlocksFor(PassWarps(p, frame.geometry), WarpsPerBlock),
@@ -829,7 +898,9 @@ private:
                           l.parent,
                           l.linked, // null with labels only
                           p,
-                          m_StripRows);
+                          m_StripRows,
+                          endWords,
+                          l.units.endWordsPerRow);
           };
           // The strips of a plane face their neighbours with one row a
           // side: their links test for no second row, and find a row's

@@ -38,8 +38,11 @@ namespace cuda
 
 /** The joins of one lane: its events in pixel order, so the runs of its
  *  row come in increasing order and each is joined from the last meeting
- *  point of its previous joins. */
-template <class Index>
+ *  point of its previous joins. Union: PlainUnion on the global parents,
+ *  MergeThrough<CoherentLoads> on a block's links in shared memory
+ *  (ByteRowBlocksInShared.cuh), whose linked then starts at the block's
+ *  first run. */
+template <class Index, class Union = PlainUnion>
 struct LaneJoins
 {
   Index *        parent;
@@ -63,7 +66,7 @@ struct LaneJoins
       return;
     }
     partner = b;
-    met.Join(PlainUnion{}, parent, b);
+    met.Join(Union{}, parent, b);
     if (linked != nullptr)
     {
       linked[a] = 1; // racing stores of the same value
@@ -109,6 +112,10 @@ struct RowPair
   ForegroundTest<std::uint8_t> test;
   FacingRows                   facing;     ///< the strips' facing rows (FromFacingRows)
   ForegroundTest<std::uint8_t> facingTest; ///< their foreground
+  /** The two rows' run end index (RunNeighbours.cuh: a word each 16
+   *  pixels, the runs ending before them in its high half), or null. */
+  const std::uint32_t * rowEnds = nullptr;
+  const std::uint32_t * aboveEnds = nullptr;
 };
 
 /** The foreground bits of x's 16 pixels in any of the first Rows of rows
@@ -184,28 +191,47 @@ PackedStarts(const RowPairLane & l)
  *  of width pixels, in the stretches of 512 pixels [firstStretch,
  *  endStretch); the stretches before are only counted. MostFacingRows: as
  *  LoadRowPairLane's. All 32 lanes must call it. */
-template <bool FromFacingRows, int MostFacingRows, class Index>
+template <bool FromFacingRows, int MostFacingRows, class Index, class Joins>
 __device__ __forceinline__ void
-LinkRowPair(const RowPair &    pair,
-            std::int64_t       width,
-            bool               full,
-            Index              firstRun,
-            Index              firstAbove,
-            LaneJoins<Index> & joins,
-            std::int64_t       firstStretch,
-            std::int64_t       endStretch)
+LinkRowPair(const RowPair & pair,
+            std::int64_t    width,
+            bool            full,
+            Index           firstRun,
+            Index           firstAbove,
+            Joins &         joins,
+            std::int64_t    firstStretch,
+            std::int64_t    endStretch)
 {
   const int      lane = static_cast<int>(LaneId());
   RowPairCarries carries;
   Index          runsBefore = firstRun; // index of the row's first run of the stretch
   Index          aboveBefore = firstAbove;
-  // The stretches before are counted on the two rows alone.
-  for (std::int64_t stretch = 0; stretch < firstStretch * StretchPixels; stretch += StretchPixels)
+  if (firstStretch > 0 && pair.rowEnds != nullptr)
   {
-    const RowPairLane l = LoadRowPairLane<false, MostFacingRows>(pair, stretch + lane * LanePixels, width, carries);
-    const unsigned    total = WarpSum32(PackedStarts(l)); // at most 256 a half
-    runsBefore += static_cast<Index>(total & 0xffffu);
-    aboveBefore += static_cast<Index>(total >> 16);
+    // The runs that start before the first stretch: those that end before
+    // it (the end index's word there) and the one its left pixel is in,
+    // instead of reading and counting every stretch before it again
+    // (H200, 8192^2 4-conn. g = 1 full table, the pass over all rows in
+    // two parts: 490 -> 480 us at d = 0.5, 709 -> 699 at 0.7; the row
+    // blocks in shared memory, whose warps split each row eight ways,
+    // need it: benchmark/results/h200-plane-kernels calls 3-4).
+    const std::int64_t last = firstStretch * StretchPixels - LanePixels;
+    const std::int64_t word = firstStretch * (StretchPixels / RunEndWordPixels);
+    carries.row = LaneForegroundAt(pair.row, last, width, pair.test) >> (LanePixels - 1);
+    carries.above = LaneForegroundAt(pair.above, last, width, pair.test) >> (LanePixels - 1);
+    runsBefore += static_cast<Index>((pair.rowEnds[word] >> 16) + carries.row);
+    aboveBefore += static_cast<Index>((pair.aboveEnds[word] >> 16) + carries.above);
+  }
+  else
+  {
+    // The stretches before are counted on the two rows alone.
+    for (std::int64_t stretch = 0; stretch < firstStretch * StretchPixels; stretch += StretchPixels)
+    {
+      const RowPairLane l = LoadRowPairLane<false, MostFacingRows>(pair, stretch + lane * LanePixels, width, carries);
+      const unsigned    total = WarpSum32(PackedStarts(l)); // at most 256 a half
+      runsBefore += static_cast<Index>(total & 0xffffu);
+      aboveBefore += static_cast<Index>(total >> 16);
+    }
   }
   if constexpr (FromFacingRows)
   {
@@ -314,7 +340,10 @@ __host__ __device__ inline std::int64_t
  *  runs touch where their facing rows do, at most this many a side (one
  *  for the strips of a plane, two for tubes: StripRows.cuh); 0: image is
  *  the mask. Volume: geometry (the strip image's, for strips) has several
- *  slices (the launch bound, the neighbour rows). */
+ *  slices (the launch bound, the neighbour rows). endWords: the runs' end
+ *  index (RunArrays::endWords, endWordsPerRow words a row), from which a
+ *  part after a row's first finds the runs before it, or null: the part
+ *  counts them. */
 template <class Index, int FacingRowsPerSide, bool Volume>
 __global__ void
 __launch_bounds__(BlockThreads, Volume ? VolumeByteRowLinkBlocks : PlaneByteRowLinkBlocks)
@@ -326,7 +355,9 @@ __launch_bounds__(BlockThreads, Volume ? VolumeByteRowLinkBlocks : PlaneByteRowL
                      Index *        parent,
                      std::uint8_t * linked,
                      LinkPass       pass,
-                     StripRows      strips)
+                     StripRows      strips,
+                     const std::uint32_t * __restrict__ endWords,
+                     std::int64_t endWordsPerRow)
 {
   AwaitPrecedingKernel();
   constexpr bool     FromFacingRows = FacingRowsPerSide > 0;
@@ -351,6 +382,11 @@ __launch_bounds__(BlockThreads, Volume ? VolumeByteRowLinkBlocks : PlaneByteRowL
       if (q >= 0 && PassJoinsRow(pass, steps[s], y))
       {
         RowPair pair{ image + r * geometry.width, image + q * geometry.width, test, FacingRows{}, strips.test };
+        if (endWords != nullptr)
+        {
+          pair.rowEnds = endWords + r * endWordsPerRow;
+          pair.aboveEnds = endWords + q * endWordsPerRow;
+        }
         if constexpr (FromFacingRows)
         {
           pair.facing = FacingRowsOf(strips, y, z, steps[s]);

@@ -615,6 +615,59 @@ RowBitLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & t
   }
 }
 
+/** The union-find's first pass from the rows' foreground bits in blocks
+ *  of rows with their links in shared memory (cuda/ByteRowBlocksInShared.cuh):
+ *  by the default choice (planes of wide rows of many runs), with 3072 or
+ *  40 links in every image the bits join (most blocks then join in global
+ *  memory instead, in the same pass), or never; in blocks of the default
+ *  rows, of 3 or of 7; planes of 2048 to 4608 pixels a row (some cut inside
+ *  a stretch of 512) and narrow planes and volumes, both connectivities,
+ *  labels only or with the runs and the table; the labels and features
+ *  must be the CPU's. */
+void
+ByteRowBlockChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
+{
+  const std::int32_t capacities[] = { 0, 3072, 40, -1 };
+  const std::int64_t blockRowChoices[] = { 0, 3, 7 };
+  const double       densities[] = { 0.2, 0.3, 0.5, 0.6, 0.7, 0.9 };
+  const int          cases = quick ? 12 : 48;
+  for (int i = 0; i < cases; ++i)
+  {
+    const std::uint32_t caseSeed = 1900000 + seed + static_cast<std::uint32_t>(i);
+    std::mt19937        rng(caseSeed);
+    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    const std::int32_t  capacity = capacities[i % 4];
+    const std::int64_t  blockRows = blockRowChoices[(i / 4) % 3];
+    const bool          volume = pick(5) == 0;
+    const bool          wide = !volume && pick(4) != 0;
+    // Rows of whole 16-pixel lanes (the row scans' only width).
+    const std::int64_t nx = 16 * (wide ? 128 + pick(161) : 1 + pick(64));
+    const std::int64_t ny = volume ? 2 + pick(40) : 2 + pick(wide ? 120 : 300);
+    const std::int64_t nz = volume ? 2 + pick(6) : 1;
+    const Mask   mask = RandomMask(volume ? 3 : 2, nx, ny, nz, densities[pick(6)], pick(4) == 0 ? 2 : 1, caseSeed);
+    cca::Options options;
+    options.connectivity = pick(2) == 0 ? Connectivity::Face : Connectivity::Full;
+    const bool labelsOnly = pick(2) == 0;
+    options.computeRuns = !labelsOnly && pick(2) == 0;
+    options.computeFeatures = !labelsOnly;
+    options.labelImageType = pick(2) == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
+    // The bits join every image here, so that the narrow ones and the
+    // volumes reach the pass where the links are set.
+    cca::cuda::SetRowBitLinks(cca::cuda::RowBitLinksUse::Always);
+    cca::cuda::SetSharedLinkCapacity(capacity);
+    cca::cuda::SetLinkBlockRows(blockRows);
+    Check(engine,
+          Plain(mask),
+          options,
+          "byte row blocks, shared links " + std::to_string(capacity) + " block rows " + std::to_string(blockRows) +
+            " seed=" + std::to_string(caseSeed),
+          tally);
+    cca::cuda::SetRowBitLinks(cca::cuda::RowBitLinksUse::Automatic);
+    cca::cuda::SetSharedLinkCapacity(0);
+    cca::cuda::SetLinkBlockRows(0);
+  }
+}
+
 /** Feature tables whose votes take the units in component order always,
  *  never or by the default choice (cuda/ComponentOrder.cuh): with the runs,
  *  whose grouping then shares the sort, or without; with a selection,
@@ -1790,8 +1843,9 @@ main(int argc, char * argv[])
     if (isDefault)
     {
       RowBitLinkChecks(engine, quick, seed, rowBits);
-      std::cout << name << " row-bit links: " << rowBits.passed << " passed, " << rowBits.failed << " failed"
-                << std::endl;
+      ByteRowBlockChecks(engine, quick, seed, rowBits);
+      std::cout << name << " row-bit links and their row blocks in shared memory: " << rowBits.passed << " passed, "
+                << rowBits.failed << " failed" << std::endl;
     }
 
     Tally voteOrders;

@@ -237,7 +237,9 @@ SetSeededChoices(Emulator & emulator, std::uint32_t caseSeed)
   // takes it (rows of many runs: these images' rows seldom have them),
   // in every volume with the default's links or with 8 (most blocks then
   // join in global memory instead, in the same pass), or in global
-  // memory: each in any 8 seeds in a row.
+  // memory: each in any 8 seeds in a row. The same links take a plane's
+  // first pass from its rows' bits in blocks in shared memory
+  // (ByteRowBlocksInShared.cuh) wherever the bits join it.
   const std::int32_t sharedLinks[] = { 0, 3072, 8, -1 };
   sequence.SetSharedLinkCapacity(sharedLinks[(caseSeed / 2) % 4]);
   // The union-find's passes over a mask's runs with each warp's merges

@@ -1,0 +1,168 @@
+// The first pass of a byte mask's union-find from the rows' foreground bits
+// (RowPairLinks.cuh) with its links in shared memory, for planes of wide
+// rows: one block of threads takes a block of whole rows and joins them one
+// after another on block-local links, as RowBlocksInShared.cuh does with the
+// runs' searches in volumes. Each row's runs then find the runs above them
+// pointing at their roots, and at the end every run points at its block's
+// root, so the levels that join the blocks (ForEachLinkPass) and the
+// numbering climb flat trees. The pass over all rows at once in global
+// memory climbed the chains of roots its concurrent merges built, an L2
+// round trip a step: at 8192^2 4-conn. g = 1 d = 0.7 its warps waited on the
+// walks' loads at 12 threads a warp instruction with the L2 77 % busy
+// (H200, 0.70 ms). Here the blocks took 0.39 ms and their borders, joined
+// in one level, 0.19 (d = 0.5: 0.49 ms -> 0.26 + 0.12); summed, 8192^2
+// 4-conn. g = 1 full table 45.88 / 46.14 -> 47.84 / 47.37 Gpix/s
+// (benchmark/results/h200-plane-kernels calls 5-6). The levels of eight
+// blocks (the planes' fan-in elsewhere) took 0.08-0.09 ms more an image, the last
+// three launches a few rows each. Taken only where the runs' end index gives each
+// warp the runs before its part of a row: labels only, which has none,
+// lost 12 % counting them (call 4).
+#ifndef cca_cuda_ByteRowBlocksInShared_cuh
+#define cca_cuda_ByteRowBlocksInShared_cuh
+
+#include "DependentLaunch.cuh"
+#include "DeviceGeometry.cuh"
+#include "RowPairLinks.cuh"
+#include "UnionFind.cuh"
+
+#include <cstdint>
+
+namespace cca
+{
+namespace cuda
+{
+
+/** Block-local links a block of LinkByteRowBlocksInSharedKernel holds (44
+ *  KiB of the 48 a kernel may declare; five blocks fit a multiprocessor), its
+ *  threads, and the fewest and most rows a block takes. */
+constexpr int ByteRowSharedLinks = 11264;
+constexpr int ByteRowSharedThreads = 256;
+constexpr int ByteRowSharedFewestRows = 3;
+constexpr int ByteRowSharedMostRows = 64;
+
+/** Rows of the blocks LinkByteRowBlocksInSharedKernel takes in a plane
+ *  whose rows hold runsPerRow runs on average: as many as fill 92 % of the
+ *  links on average (the rest absorbs the blocks above it: at 8192^2
+ *  g = 1 a block's runs vary by about 50), up to
+ *  ByteRowSharedMostRows, or 0 where fewer than ByteRowSharedFewestRows
+ *  fit or a row's stretches (a warp each) would leave most of the block's
+ *  warps idle. */
+inline std::int64_t
+ByteRowSharedBlockRows(double runsPerRow, std::int64_t width)
+{
+  if (StretchesOfRow(width) < ByteRowSharedThreads / WarpSize / 2 || runsPerRow <= 0)
+  {
+    return 0;
+  }
+  const double       fit = 0.92 * ByteRowSharedLinks / runsPerRow;
+  const std::int64_t rows = fit < ByteRowSharedMostRows ? static_cast<std::int64_t>(fit) : ByteRowSharedMostRows;
+  return rows >= ByteRowSharedFewestRows ? rows : 0;
+}
+
+/** One block of threads a block of blockRows rows of a slice (the grid:
+ *  slices x blocks a slice, slice-major) of a byte mask whose rows the
+ *  byte row scan reads (FitsByteRowScan): joins each row's runs with the
+ *  touching runs of the row before it in the block, from the two rows'
+ *  foreground bits (LinkRowPair: the row's stretches of 512 pixels shared
+ *  out among the block's warps), as LinkByteRowsKernel's pass within row
+ *  blocks does, and marks the runs that touch another in linked (null:
+ *  labels only). The rows are joined one after another, a barrier between
+ *  them, on links in shared memory; at the end every run points at its
+ *  block's root. capacity (at most ByteRowSharedLinks; tests make it
+ *  smaller): blocks with more runs join them in global memory, as
+ *  LinkByteRowsKernel does. parent must hold every run its own root (the
+ *  runs' writer leaves it so). endWords, endWordsPerRow: as
+ *  LinkByteRowsKernel's. */
+template <class Index>
+__global__ void
+__launch_bounds__(ByteRowSharedThreads) LinkByteRowBlocksInSharedKernel(const std::uint8_t * __restrict__ image,
+                                                                        Geometry                     geometry,
+                                                                        ForegroundTest<std::uint8_t> test,
+                                                                        bool                         full,
+                                                                        const Index * __restrict__ rowOffsets,
+                                                                        Index *        parent,
+                                                                        std::uint8_t * linked,
+                                                                        std::int64_t   blockRows,
+                                                                        std::int32_t   capacity,
+                                                                        const std::uint32_t * __restrict__ endWords,
+                                                                        std::int64_t endWordsPerRow)
+{
+  AwaitPrecedingKernel();
+  __shared__ std::uint32_t local[ByteRowSharedLinks];
+  const std::int64_t       blocksPerSlice = (geometry.height + blockRows - 1) / blockRows;
+  const std::int64_t       z = blockIdx.x / blocksPerSlice;
+  const std::int64_t       firstY = (blockIdx.x % blocksPerSlice) * blockRows;
+  const std::int64_t       rows = firstY + blockRows < geometry.height ? blockRows : geometry.height - firstY;
+  const std::int64_t       firstRow = z * geometry.height + firstY;
+  const Index              begin = rowOffsets[firstRow];
+  const Index              end = rowOffsets[firstRow + rows];
+  const bool               inShared = end - begin <= static_cast<Index>(capacity);
+  const auto               count = static_cast<std::uint32_t>(end - begin);
+  if (inShared)
+  {
+    for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x)
+    {
+      local[i] = i;
+    }
+  }
+  __syncthreads();
+  // Each warp the same part of every row: its stretches, and the counts of
+  // the runs that start before them (LinkRowPair counts those stretches).
+  const std::int64_t warps = blockDim.x / WarpSize;
+  const std::int64_t warp = threadIdx.x / WarpSize;
+  const std::int64_t stretches = StretchesOfRow(geometry.width);
+  const std::int64_t firstStretch = warp * stretches / warps;
+  const std::int64_t endStretch = (warp + 1) * stretches / warps;
+  for (std::int64_t k = 1; k < rows; ++k)
+  {
+    const std::int64_t r = firstRow + k;
+    RowPair            pair{ image + r * geometry.width, image + (r - 1) * geometry.width, test, FacingRows{}, test };
+    if (endWords != nullptr)
+    {
+      pair.rowEnds = endWords + r * endWordsPerRow;
+      pair.aboveEnds = endWords + (r - 1) * endWordsPerRow;
+    }
+    if (firstStretch < endStretch) // the same for the warp's lanes
+    {
+      if (inShared)
+      {
+        LaneJoins<std::uint32_t, MergeThrough<CoherentLoads>> joins{ local,
+                                                                     linked != nullptr ? linked + begin : nullptr };
+        LinkRowPair<false, 1>(pair,
+                              geometry.width,
+                              full,
+                              static_cast<std::uint32_t>(rowOffsets[r] - begin),
+                              static_cast<std::uint32_t>(rowOffsets[r - 1] - begin),
+                              joins,
+                              firstStretch,
+                              endStretch);
+      }
+      else
+      {
+        LaneJoins<Index> joins{ parent, linked };
+        LinkRowPair<false, 1>(
+          pair, geometry.width, full, rowOffsets[r], rowOffsets[r - 1], joins, firstStretch, endStretch);
+      }
+    }
+    // The next row's walks find this row's runs pointing at their roots.
+    __syncthreads();
+  }
+  if (!inShared)
+  {
+    return;
+  }
+  // Every run its block's root: the roots no longer move.
+  for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x)
+  {
+    const std::uint32_t root = ClimbToRoot(local, i);
+    if (root != i)
+    {
+      parent[begin + i] = begin + static_cast<Index>(root);
+    }
+  }
+}
+
+} // namespace cuda
+} // namespace cca
+
+#endif
