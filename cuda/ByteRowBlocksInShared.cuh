@@ -106,8 +106,8 @@ __launch_bounds__(ByteRowSharedThreads) LinkByteRowBlocksInSharedKernel(const st
     }
   }
   __syncthreads();
-  // Each warp the same part of every row: its stretches, and the counts of
-  // the runs that start before them (LinkRowPair counts those stretches).
+  // Each warp the same part of every row: its stretches (LinkRowPair finds
+  // the runs that start before them from the end index, or counts them).
   const std::int64_t warps = blockDim.x / WarpSize;
   const std::int64_t warp = threadIdx.x / WarpSize;
   const std::int64_t stretches = StretchesOfRow(geometry.width);
