@@ -189,7 +189,8 @@ PackedStarts(const RowPairLane & l)
 /** Joins the runs of pair.row (first run firstRun) with the touching runs
  *  of the neighbour row pair.above (first run firstAbove), both byte rows
  *  of width pixels, in the stretches of 512 pixels [firstStretch,
- *  endStretch); the stretches before are only counted. MostFacingRows: as
+ *  endStretch); the runs before them are found from the rows' end index
+ *  (pair.rowEnds) where given, else counted. MostFacingRows: as
  *  LoadRowPairLane's. All 32 lanes must call it. */
 template <bool FromFacingRows, int MostFacingRows, class Index, class Joins>
 __device__ __forceinline__ void
