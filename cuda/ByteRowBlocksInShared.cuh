@@ -23,6 +23,7 @@
 #include "DependentLaunch.cuh"
 #include "DeviceGeometry.cuh"
 #include "RowPairLinks.cuh"
+#include "SharedRowBlocks.cuh"
 #include "UnionFind.cuh"
 
 #include <cstdint>
@@ -88,22 +89,17 @@ __launch_bounds__(ByteRowSharedThreads) LinkByteRowBlocksInSharedKernel(const st
                                                                         std::int64_t endWordsPerRow)
 {
   AwaitPrecedingKernel();
-  __shared__ std::uint32_t local[ByteRowSharedLinks];
-  const std::int64_t       blocksPerSlice = (geometry.height + blockRows - 1) / blockRows;
-  const std::int64_t       z = blockIdx.x / blocksPerSlice;
-  const std::int64_t       firstY = (blockIdx.x % blocksPerSlice) * blockRows;
-  const std::int64_t       rows = firstY + blockRows < geometry.height ? blockRows : geometry.height - firstY;
-  const std::int64_t       firstRow = z * geometry.height + firstY;
-  const Index              begin = rowOffsets[firstRow];
-  const Index              end = rowOffsets[firstRow + rows];
-  const bool               inShared = end - begin <= static_cast<Index>(capacity);
-  const auto               count = static_cast<std::uint32_t>(end - begin);
+  __shared__ std::uint32_t     local[ByteRowSharedLinks];
+  const RowBlock<std::int64_t> block = RowBlockOfThisBlock<std::int64_t>(geometry, blockRows);
+  const std::int64_t           firstRow = block.firstRow;
+  const std::int64_t           rows = block.rows;
+  const Index                  begin = rowOffsets[firstRow];
+  const Index                  end = rowOffsets[firstRow + rows];
+  const bool                   inShared = end - begin <= static_cast<Index>(capacity);
+  const auto                   count = static_cast<std::uint32_t>(end - begin);
   if (inShared)
   {
-    for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x)
-    {
-      local[i] = i;
-    }
+    StartBlockLinks(local, count);
   }
   __syncthreads();
   // Each warp the same part of every row: its stretches (LinkRowPair finds
@@ -117,11 +113,7 @@ __launch_bounds__(ByteRowSharedThreads) LinkByteRowBlocksInSharedKernel(const st
   {
     const std::int64_t r = firstRow + k;
     RowPair            pair{ image + r * geometry.width, image + (r - 1) * geometry.width, test, FacingRows{}, test };
-    if (endWords != nullptr)
-    {
-      pair.rowEnds = endWords + r * endWordsPerRow;
-      pair.aboveEnds = endWords + (r - 1) * endWordsPerRow;
-    }
+    pair.SetEnds(endWords, endWordsPerRow, r, r - 1);
     if (firstStretch < endStretch) // the same for the warp's lanes
     {
       if (inShared)
@@ -147,18 +139,9 @@ __launch_bounds__(ByteRowSharedThreads) LinkByteRowBlocksInSharedKernel(const st
     // The next row's walks find this row's runs pointing at their roots.
     __syncthreads();
   }
-  if (!inShared)
+  if (inShared)
   {
-    return;
-  }
-  // Every run its block's root: the roots no longer move.
-  for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x)
-  {
-    const std::uint32_t root = ClimbToRoot(local, i);
-    if (root != i)
-    {
-      parent[begin + i] = begin + static_cast<Index>(root);
-    }
+    PointRunsAtBlockRoots(local, count, parent, begin);
   }
 }
 

@@ -846,13 +846,14 @@ private:
       // (8192^2 4-conn. g = 1 full table, summed: fan-in 8 46.32 / 45.81,
       // 64 47.15 / 47.05, one level 47.34 / 47.34 Gpix/s; main 45.34 /
       // 45.89; H200, benchmark/results/h200-plane-kernels call 5).
-      const std::int64_t planeRowBlocks =
-        (frame.geometry.height + blockRows - 1) / std::max<std::int64_t>(1, blockRows);
+      // A block of rows in shared memory a thread block (the grid: slices
+      // x these, RowBlockOfThisBlock).
+      const std::int64_t rowBlocksPerSlice = blockRows > 0 ? RowBlocksPerSlice(frame.geometry, blockRows) : 0;
       const std::int64_t fanIn =
         m_LinkFanIn > 1 ? m_LinkFanIn
                         : (frame.geometry.depth > 1
                              ? VolumeFanIn
-                             : (byteRowsInShared ? std::max<std::int64_t>(2, planeRowBlocks) : LongRunsPlaneFanIn));
+                             : (byteRowsInShared ? std::max<std::int64_t>(2, rowBlocksPerSlice) : LongRunsPlaneFanIn));
       ForEachLinkPass(frame.geometry, blockRows, fanIn, [&](const LinkPass & p) {
         // The first row level joins at blockRows, the first slice level at slice 1.
         const bool firstLevel = p.lines > 0 && p.spacing == (p.rows == LinkedRows::PreviousSlice ? 1 : blockRows);
@@ -864,12 +865,11 @@ private:
         {
           if (byteRowsInShared && p.lines == 0)
           {
-            const std::int64_t rowBlocks = frame.geometry.depth * ((frame.geometry.height + blockRows - 1) / blockRows);
             const std::int32_t capacity = m_SharedLinkCapacity > 0 && m_SharedLinkCapacity < ByteRowSharedLinks
                                             ? m_SharedLinkCapacity
                                             : ByteRowSharedLinks;
             device.Launch("union-find kernel (byte row blocks in shared memory)",
-                          static_cast<unsigned>(rowBlocks),
+                          static_cast<unsigned>(frame.geometry.depth * rowBlocksPerSlice),
                           ByteRowSharedThreads,
                           LinkByteRowBlocksInSharedKernel<Index>,
                           bytes,
@@ -930,11 +930,10 @@ private:
         }
         if (inShared && p.lines == 0)
         {
-          const std::int64_t rowBlocks = frame.geometry.depth * ((frame.geometry.height + blockRows - 1) / blockRows);
-          const auto         capacity = m_SharedLinkCapacity > 0 ? m_SharedLinkCapacity : SharedLinkCapacity;
-          const auto         inSharedBy = [&](auto kernel) {
+          const auto capacity = m_SharedLinkCapacity > 0 ? m_SharedLinkCapacity : SharedLinkCapacity;
+          const auto inSharedBy = [&](auto kernel) {
             device.Launch("union-find kernel (row blocks in shared memory)",
-                          static_cast<unsigned>(rowBlocks),
+                          static_cast<unsigned>(frame.geometry.depth * rowBlocksPerSlice),
                           SharedLinkThreads,
                           kernel,
                           l.units,

@@ -21,6 +21,7 @@
 #include "DeviceGeometry.cuh"
 #include "QueuedMerges.cuh"
 #include "RunNeighbours.cuh"
+#include "SharedRowBlocks.cuh"
 #include "UnionFind.cuh"
 
 #include <cstdint>
@@ -90,16 +91,12 @@ __launch_bounds__(SharedLinkThreads) LinkRowBlocksInSharedKernel(RunArrays<Index
   __shared__ std::uint32_t local[SharedLinkCapacity];
   __shared__ std::uint32_t rowStart[SharedLinkMostRows + 1];
   using Coord = RowCoord<Small>;
-  const auto         height = static_cast<Coord>(geometry.height);
-  const std::int64_t blocksPerSlice = (geometry.height + blockRows - 1) / blockRows;
-  const auto         z = static_cast<Coord>(blockIdx.x / blocksPerSlice);
-  const auto         firstY = static_cast<Coord>((blockIdx.x % blocksPerSlice) * blockRows);
-  const Coord endY = firstY + static_cast<Coord>(blockRows) < height ? firstY + static_cast<Coord>(blockRows) : height;
-  const Coord firstRow = z * height + firstY;
-  const Coord rows = endY - firstY;
-  const Index begin = runs.rowOffsets[firstRow];
-  const Index end = runs.rowOffsets[firstRow + rows];
-  const auto  mark = [linked](Index i) {
+  const RowBlock<Coord> block = RowBlockOfThisBlock<Coord>(geometry, blockRows);
+  const Coord           firstRow = block.firstRow;
+  const Coord           rows = block.rows;
+  const Index           begin = runs.rowOffsets[firstRow];
+  const Index           end = runs.rowOffsets[firstRow + rows];
+  const auto            mark = [linked](Index i) {
     if (linked != nullptr)
     {
       linked[i] = 1; // racing stores of the same value
@@ -140,10 +137,7 @@ __launch_bounds__(SharedLinkThreads) LinkRowBlocksInSharedKernel(RunArrays<Index
     return;
   }
   const auto count = static_cast<std::uint32_t>(end - begin);
-  for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x)
-  {
-    local[i] = i;
-  }
+  StartBlockLinks(local, count);
   for (Coord k = static_cast<Coord>(threadIdx.x); k <= rows; k += static_cast<Coord>(blockDim.x))
   {
     rowStart[k] = static_cast<std::uint32_t>(runs.rowOffsets[firstRow + k] - begin);
@@ -185,15 +179,7 @@ __launch_bounds__(SharedLinkThreads) LinkRowBlocksInSharedKernel(RunArrays<Index
     }
     __syncthreads();
   }
-  // Every run its block's root: the roots no longer move.
-  for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x)
-  {
-    const std::uint32_t root = ClimbToRoot(local, i);
-    if (root != i)
-    {
-      parent[begin + i] = begin + static_cast<Index>(root);
-    }
-  }
+  PointRunsAtBlockRoots(local, count, parent, begin);
 }
 
 } // namespace cuda

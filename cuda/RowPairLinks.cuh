@@ -116,6 +116,18 @@ struct RowPair
    *  pixels, the runs ending before them in its high half), or null. */
   const std::uint32_t * rowEnds = nullptr;
   const std::uint32_t * aboveEnds = nullptr;
+
+  /** The end index of image rows r and q (endWords: wordsPerRow words a
+   *  row, or null: none). */
+  __device__ __forceinline__ void
+  SetEnds(const std::uint32_t * endWords, std::int64_t wordsPerRow, std::int64_t r, std::int64_t q)
+  {
+    if (endWords != nullptr)
+    {
+      rowEnds = endWords + r * wordsPerRow;
+      aboveEnds = endWords + q * wordsPerRow;
+    }
+  }
 };
 
 /** The foreground bits of x's 16 pixels in any of the first Rows of rows
@@ -383,11 +395,7 @@ __launch_bounds__(BlockThreads, Volume ? VolumeByteRowLinkBlocks : PlaneByteRowL
       if (q >= 0 && PassJoinsRow(pass, steps[s], y))
       {
         RowPair pair{ image + r * geometry.width, image + q * geometry.width, test, FacingRows{}, strips.test };
-        if (endWords != nullptr)
-        {
-          pair.rowEnds = endWords + r * endWordsPerRow;
-          pair.aboveEnds = endWords + q * endWordsPerRow;
-        }
+        pair.SetEnds(endWords, endWordsPerRow, r, q);
         if constexpr (FromFacingRows)
         {
           pair.facing = FacingRowsOf(strips, y, z, steps[s]);
