@@ -35,7 +35,12 @@ namespace cuda
 
 /** Block-local links a block of LinkByteRowBlocksInSharedKernel holds (44
  *  KiB of the 48 a kernel may declare; five blocks fit a multiprocessor), its
- *  threads, and the fewest and most rows a block takes. */
+ *  threads, and the fewest and most rows a block takes. The pass is bound by
+ *  the rows in flight on a multiprocessor: larger blocks in dynamic shared
+ *  memory (2 x 512 threads of 28,928 links) halved the borders but made each
+ *  block's chain of rows longer, 8192^2 4-conn. g = 1 full table, summed,
+ *  47.86 -> 46.58 Gpix/s; dropping the barrier between rows was within the
+ *  spread (H200, benchmark/results/h200-byte-row-shapes calls 1-2). */
 constexpr int ByteRowSharedLinks = 11264;
 constexpr int ByteRowSharedThreads = 256;
 constexpr int ByteRowSharedFewestRows = 3;

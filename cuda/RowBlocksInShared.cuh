@@ -68,7 +68,9 @@ SharedBlockRows(double runsPerRow)
  *  with row k - 1's, those point at their roots (each run points at the
  *  root its merges met), so the walks are a step or two
  *  where the lock-free union over all runs at once climbed the chains of
- *  roots its concurrent merges built. capacity (at most
+ *  roots its concurrent merges built (without the barrier between rows,
+ *  512^3 6-conn. g = 1 d = 0.5 took 546 -> 664 us; H200,
+ *  benchmark/results/h200-byte-row-shapes call 2). capacity (at most
  *  SharedLinkCapacity; tests make it smaller): blocks with more runs, or
  *  more than SharedLinkMostRows rows, join them in global memory. parent
  *  must hold every run its own root (the runs' writer leaves it so).
