@@ -78,8 +78,13 @@ ByteRowSharedBlockRows(double runsPerRow, std::int64_t width)
  *  smaller): blocks with more runs join them in global memory, as
  *  LinkByteRowsKernel does. parent must hold every run its own root (the
  *  runs' writer leaves it so). endWords, endWordsPerRow: as
- *  LinkByteRowsKernel's. */
-template <class Index>
+ *  LinkByteRowsKernel's. QueuedEvents: each stretch's events queued
+ *  across the warp, a join a lane (LinkRowPair; the default: a lane's
+ *  events one after another left most lanes idle, 18 of 32 threads
+ *  active against 24 queued; H200, ncu, 8192^2 4-conn. g = 1, full table,
+ *  d = 0.5 263 -> 223 us, d = 0.7 395 -> 347 us;
+ *  benchmark/results/h200-prepared-patches). */
+template <class Index, bool QueuedEvents>
 __global__ void
 __launch_bounds__(ByteRowSharedThreads) LinkByteRowBlocksInSharedKernel(const std::uint8_t * __restrict__ image,
                                                                         Geometry                     geometry,
@@ -125,19 +130,19 @@ __launch_bounds__(ByteRowSharedThreads) LinkByteRowBlocksInSharedKernel(const st
       {
         LaneJoins<std::uint32_t, MergeThrough<CoherentLoads>> joins{ local,
                                                                      linked != nullptr ? linked + begin : nullptr };
-        LinkRowPair<false, 1>(pair,
-                              geometry.width,
-                              full,
-                              static_cast<std::uint32_t>(rowOffsets[r] - begin),
-                              static_cast<std::uint32_t>(rowOffsets[r - 1] - begin),
-                              joins,
-                              firstStretch,
-                              endStretch);
+        LinkRowPair<false, 1, QueuedEvents>(pair,
+                                            geometry.width,
+                                            full,
+                                            static_cast<std::uint32_t>(rowOffsets[r] - begin),
+                                            static_cast<std::uint32_t>(rowOffsets[r - 1] - begin),
+                                            joins,
+                                            firstStretch,
+                                            endStretch);
       }
       else
       {
         LaneJoins<Index> joins{ parent, linked };
-        LinkRowPair<false, 1>(
+        LinkRowPair<false, 1, QueuedEvents>(
           pair, geometry.width, full, rowOffsets[r], rowOffsets[r - 1], joins, firstStretch, endStretch);
       }
     }

@@ -201,7 +201,13 @@ public:
                              : nullptr;
     // A strip image's runs keep theirs: the first pixels are found on them.
     const bool parentsOnly = rowBits != nullptr && LabelsOnlyOfMask(frame.options) && m_StripRows.image == nullptr;
-    l.units = DetectUnits<Index, typename S::Units>(device, frame, image, m_Units, l.parent, true, !parentsOnly);
+    // Its rows are then joined in blocks in shared memory where they hold
+    // enough runs, if the runs' end index gives each warp the runs before
+    // its part of a row (JoinUnits).
+    const bool endIndexForBlocks =
+      parentsOnly && frame.geometry.depth == 1 && m_SharedLinkCapacity >= 0 && m_RunEndIndex != RunEndIndexUse::Never;
+    l.units = DetectUnits<Index, typename S::Units>(
+      device, frame, image, m_Units, l.parent, true, !parentsOnly, endIndexForBlocks);
     if constexpr (LabelsLabelImages<S>)
     {
       if (objects != Objects::ForegroundComponents)
@@ -355,7 +361,9 @@ public:
    *  whole runs that LinkRunsKernel would take, and the shared row blocks
    *  (LinkRowBlocksInSharedKernel), queue each warp's merges
    *  (QueuedMerges.cuh; true, the default) or merge each run's own
-   *  (false). */
+   *  (false); and whether a plane's byte row blocks
+   *  (LinkByteRowBlocksInSharedKernel) queue each stretch's events across
+   *  the warp (true) or join them by their lanes (false). */
   void
   SetQueuedMerges(bool queued)
   {
@@ -540,7 +548,10 @@ private:
   /** Units (Units: how rows are cut) in raster order; parent receives the
    *  union-find initialisation (every unit its own root). Counts them first
    *  unless CountRows counted every row already (counted). Without
-   *  writeRuns only the row offsets and parents: x, end and row stay null. */
+   *  writeRuns only the row offsets and parents: x, end and row stay null;
+   *  with endIndexForBlocks (a plane of a byte mask whose rows' bits join
+   *  its runs), also the runs' end index where the rows will be joined in
+   *  blocks in shared memory (ByteRowSharedBlockRows, as JoinUnits decides). */
   template <class Index, class Units>
   RunArrays<Index>
   DetectUnits(Device &      device,
@@ -549,7 +560,8 @@ private:
               UnitBuffers & buffers,
               Index *&      parent,
               bool          counted,
-              bool          writeRuns = true)
+              bool          writeRuns = true,
+              bool          endIndexForBlocks = false)
   {
     const Geometry & g = frame.geometry;
     Index *          rowCounts = static_cast<Index *>(m_UnitCounts);
@@ -579,7 +591,27 @@ private:
     {
       runs.x = runs.end = nullptr;
       runs.row = nullptr;
-      if (count > 0)
+      if (count > 0 && endIndexForBlocks && g.width % RunEndWordPixels == 0 && g.width <= RunEndIndexMostWidth &&
+          (m_SharedLinkCapacity > 0 ||
+           ByteRowSharedBlockRows(static_cast<double>(count) / static_cast<double>(g.rows), g.width) > 0))
+      {
+        runs.endWordsPerRow = g.width / RunEndWordPixels;
+        auto * endWords = Reserve<std::uint32_t>(
+          buffers.endWords, static_cast<std::size_t>(g.rows * runs.endWordsPerRow), "run end index");
+        runs.endWords = endWords;
+        device.Launch("union-find initialisation kernel (with the run end index)",
+                      rowBlocks,
+                      BlockThreads,
+                      WriteByteRunEndIndexKernel<Index>,
+                      static_cast<const std::uint8_t *>(image),
+                      g,
+                      ForegroundOf<std::uint8_t>(frame.options),
+                      rowOffsets,
+                      parent,
+                      endWords,
+                      runs.endWordsPerRow);
+      }
+      else if (count > 0)
       {
         LaunchIota(device, "union-find initialisation kernel", count, parent);
       }
@@ -868,21 +900,26 @@ private:
             const std::int32_t capacity = m_SharedLinkCapacity > 0 && m_SharedLinkCapacity < ByteRowSharedLinks
                                             ? m_SharedLinkCapacity
                                             : ByteRowSharedLinks;
-            device.Launch("union-find kernel (byte row blocks in shared memory)",
-                          static_cast<unsigned>(frame.geometry.depth * rowBlocksPerSlice),
-                          ByteRowSharedThreads,
-                          LinkByteRowBlocksInSharedKernel<Index>,
-                          bytes,
-                          frame.geometry,
-                          ForegroundOf<std::uint8_t>(frame.options),
-                          frame.full,
-                          l.units.rowOffsets,
-                          l.parent,
-                          l.linked, // null with labels only
-                          blockRows,
-                          capacity,
-                          endWords,
-                          l.units.endWordsPerRow);
+            const auto         inSharedBy = [&](auto kernel) {
+              device.Launch("union-find kernel (byte row blocks in shared memory)",
+                            static_cast<unsigned>(frame.geometry.depth * rowBlocksPerSlice),
+                            ByteRowSharedThreads,
+                            kernel,
+                            bytes,
+                            frame.geometry,
+                            ForegroundOf<std::uint8_t>(frame.options),
+                            frame.full,
+                            l.units.rowOffsets,
+                            l.parent,
+                            l.linked, // null with labels only
+                            blockRows,
+                            capacity,
+                            endWords,
+                            l.units.endWordsPerRow);
+            };
+            // Each stretch's events queued across the warp, a join a lane.
+            m_QueuedMerges ? inSharedBy(LinkByteRowBlocksInSharedKernel<Index, true>)
+                           : inSharedBy(LinkByteRowBlocksInSharedKernel<Index, false>);
             return;
           }
           const auto launchByteRows = [&](auto kernel) {

@@ -24,6 +24,7 @@
 #define cca_cuda_RowPairLinks_cuh
 
 #include "DeviceGeometry.cuh"
+#include "QueuedMerges.cuh"
 #include "RunDetection.cuh"
 #include "RunNeighbours.cuh"
 #include "StripRows.cuh"
@@ -67,6 +68,25 @@ struct LaneJoins
     }
     partner = b;
     met.Join(Union{}, parent, b);
+    if (linked != nullptr)
+    {
+      linked[a] = 1; // racing stores of the same value
+      linked[b] = 1;
+    }
+  }
+
+  /** Joins a with b from a itself, and points a at the root met: the
+   *  queued events' joins (LinkRowPair), whose pairs of one run may go to
+   *  several lanes. */
+  __device__ __forceinline__ void
+  JoinAlone(Index a, Index b)
+  {
+    RootMet<Index> alone(a);
+    alone.Join(Union{}, parent, b);
+    if (alone.Moved())
+    {
+      alone.PointRun(parent);
+    }
     if (linked != nullptr)
     {
       linked[a] = 1; // racing stores of the same value
@@ -198,13 +218,36 @@ PackedStarts(const RowPairLane & l)
   return static_cast<unsigned>(__popc(l.rowStarts)) | (static_cast<unsigned>(__popc(l.aboveStarts)) << 16);
 }
 
+/** Position of the k-th (from 0) set bit of a lane's 16-bit mask, which
+ *  has more than k. */
+__device__ __forceinline__ int
+NthSetBitOf16(unsigned mask, int k)
+{
+  int p = 0;
+#pragma unroll
+  for (int width = 8; width > 0; width /= 2)
+  {
+    const int low = __popc(mask & ((1u << width) - 1u));
+    if (k >= low)
+    {
+      k -= low;
+      mask >>= width;
+      p += width;
+    }
+  }
+  return p;
+}
+
 /** Joins the runs of pair.row (first run firstRun) with the touching runs
  *  of the neighbour row pair.above (first run firstAbove), both byte rows
  *  of width pixels, in the stretches of 512 pixels [firstStretch,
  *  endStretch); the runs before them are found from the rows' end index
  *  (pair.rowEnds) where given, else counted. MostFacingRows: as
- *  LoadRowPairLane's. All 32 lanes must call it. */
-template <bool FromFacingRows, int MostFacingRows, class Index, class Joins>
+ *  LoadRowPairLane's. QueuedEvents: a stretch's events are queued across
+ *  the warp and joined a lane each (QueuedMerges.cuh's queue,
+ *  Joins::JoinAlone), instead of each lane joining its own in turn. All 32
+ *  lanes must call it. */
+template <bool FromFacingRows, int MostFacingRows, bool QueuedEvents = false, class Index, class Joins>
 __device__ __forceinline__ void
 LinkRowPair(const RowPair & pair,
             std::int64_t    width,
@@ -275,6 +318,48 @@ LinkRowPair(const RowPair & pair,
     const unsigned exclusive = inclusive - counts;
     const Index    rowBase = runsBefore + static_cast<Index>(exclusive & 0xffffu);
     const Index    aboveBase = aboveBefore + static_cast<Index>(exclusive >> 16);
+    if constexpr (QueuedEvents)
+    {
+      // The lanes' events in one queue (a scan of their counts by
+      // shuffles), taken 32 at a time: event j is the owner lane's
+      // (j - its offset)-th, whose two runs follow from the owner's bits.
+      const int count = __popc(events);
+      int       inclusiveEvents = count;
+#pragma unroll
+      for (int offset = 1; offset < WarpSize; offset *= 2)
+      {
+        const int before = __shfl_up_sync(FullWarp, inclusiveEvents, offset);
+        inclusiveEvents += lane >= offset ? before : 0;
+      }
+      const int exclusiveEvents = inclusiveEvents - count;
+      const int queued = __shfl_sync(FullWarp, inclusiveEvents, WarpSize - 1);
+      for (int round = 0; round < queued; round += WarpSize)
+      {
+        const int      j = round + lane;
+        const int      owner = QueueOwner(exclusiveEvents, j);
+        const int      k = j - __shfl_sync(FullWarp, exclusiveEvents, owner);
+        const unsigned ownerEvents = __shfl_sync(FullWarp, events, owner);
+        const unsigned ownerRowStarts = __shfl_sync(FullWarp, l.rowStarts, owner);
+        const unsigned ownerAboveStarts = __shfl_sync(FullWarp, l.aboveStarts, owner);
+        const unsigned ownerRowEndsFirst = __shfl_sync(FullWarp, rowEndsFirst, owner);
+        const unsigned ownerAboveEndsFirst = __shfl_sync(FullWarp, aboveEndsFirst, owner);
+        const Index    ownerRowBase = __shfl_sync(FullWarp, rowBase, owner);
+        const Index    ownerAboveBase = __shfl_sync(FullWarp, aboveBase, owner);
+        if (j < queued)
+        {
+          const unsigned bit = 1u << NthSetBitOf16(ownerEvents, k);
+          const unsigned before = bit - 1u;
+          const unsigned rowBits = ownerRowEndsFirst & bit ? before : before | bit;
+          const unsigned aboveBits = ownerAboveEndsFirst & bit ? before : before | bit;
+          joins.JoinAlone(ownerRowBase + static_cast<Index>(__popc(ownerRowStarts & rowBits)) - 1,
+                          ownerAboveBase + static_cast<Index>(__popc(ownerAboveStarts & aboveBits)) - 1);
+        }
+      }
+      const unsigned total = __shfl_sync(FullWarp, inclusive, WarpSize - 1);
+      runsBefore += static_cast<Index>(total & 0xffffu);
+      aboveBefore += static_cast<Index>(total >> 16);
+      continue;
+    }
     for (unsigned pending = events; pending != 0; pending &= pending - 1)
     {
       const int      p = __ffs(static_cast<int>(pending)) - 1;

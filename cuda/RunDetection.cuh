@@ -700,6 +700,57 @@ __launch_bounds__(BlockThreads) WriteByteRunsKernel(const std::uint8_t * __restr
   }
 }
 
+/** Labels only, where a plane's rows are joined from their bits in blocks
+ *  of rows in shared memory (ByteRowBlocksInShared.cuh): every run of a
+ *  byte image (FitsByteRowScan) its own root in parent, a warp's row at a
+ *  time, and the run end index that WriteByteRunsKernel leaves (endWords,
+ *  wordsPerRow words a row), from which the blocks' warps find the runs
+ *  before their part of a row; the runs' starts, ends and rows are not
+ *  written. rowOffsets: the runs' row offsets. */
+template <class Index>
+__global__ void
+__launch_bounds__(BlockThreads) WriteByteRunEndIndexKernel(const std::uint8_t * __restrict__ image,
+                                                           Geometry                     geometry,
+                                                           ForegroundTest<std::uint8_t> test,
+                                                           const Index * __restrict__ rowOffsets,
+                                                           Index * __restrict__ parent,
+                                                           std::uint32_t * __restrict__ endWords,
+                                                           std::int64_t wordsPerRow)
+{
+  AwaitPrecedingKernel();
+  const auto lane = static_cast<Index>(LaneId());
+  for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
+  {
+    const Index first = rowOffsets[r];
+    const Index runsOfRow = rowOffsets[r + 1] - first;
+    for (Index i = lane; i < runsOfRow; i += WarpSize)
+    {
+      parent[first + i] = first + i;
+    }
+    std::uint32_t * words = endWords + r * wordsPerRow;
+    if (runsOfRow == 0) // the same for the whole warp: the row is not read
+    {
+      for (std::int64_t w = lane; w < wordsPerRow; w += WarpSize)
+      {
+        words[w] = 0;
+      }
+      continue;
+    }
+    bool endsAtWidth = false;
+    ScanByteRow(
+      image + r * geometry.width,
+      geometry.width,
+      test,
+      [&](const LanePixelRun & l) {
+        if (l.x < geometry.width)
+        {
+          words[l.x / RunEndWordPixels] = RunEndWord(l.ends, static_cast<std::uint32_t>(l.endsBefore));
+        }
+      },
+      endsAtWidth);
+  }
+}
+
 } // namespace cuda
 } // namespace cca
 

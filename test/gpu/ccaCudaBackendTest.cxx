@@ -622,8 +622,9 @@ RowBitLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & t
  *  memory instead, in the same pass), or never; in blocks of the default
  *  rows, of 3 or of 7; planes of 2048 to 4608 pixels a row (some cut inside
  *  a stretch of 512) and narrow planes and volumes, both connectivities,
- *  labels only or with the runs and the table; the labels and features
- *  must be the CPU's. */
+ *  labels only or with the runs and the table; each stretch's events
+ *  queued across the warp (the default) or joined by their lanes; the
+ *  labels and features must be the CPU's. */
 void
 ByteRowBlockChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
 {
@@ -638,6 +639,7 @@ ByteRowBlockChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally &
     auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
     const std::int32_t  capacity = capacities[i % 4];
     const std::int64_t  blockRows = blockRowChoices[(i / 4) % 3];
+    const bool          queued = (i / 4) % 2 == 0;
     const bool          volume = pick(5) == 0;
     const bool          wide = !volume && pick(4) != 0;
     // Rows of whole 16-pixel lanes (the row scans' only width).
@@ -656,15 +658,17 @@ ByteRowBlockChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally &
     cca::cuda::SetRowBitLinks(cca::cuda::RowBitLinksUse::Always);
     cca::cuda::SetSharedLinkCapacity(capacity);
     cca::cuda::SetLinkBlockRows(blockRows);
+    cca::cuda::SetQueuedMerges(queued);
     Check(engine,
           Plain(mask),
           options,
           "byte row blocks, shared links " + std::to_string(capacity) + " block rows " + std::to_string(blockRows) +
-            " seed=" + std::to_string(caseSeed),
+            (queued ? " queued events" : " events a lane") + " seed=" + std::to_string(caseSeed),
           tally);
     cca::cuda::SetRowBitLinks(cca::cuda::RowBitLinksUse::Automatic);
     cca::cuda::SetSharedLinkCapacity(0);
     cca::cuda::SetLinkBlockRows(0);
+    cca::cuda::SetQueuedMerges(true);
   }
 }
 

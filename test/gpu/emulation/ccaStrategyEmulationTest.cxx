@@ -495,6 +495,40 @@ WideRowSuite(int cases, std::uint32_t seed)
   });
 }
 
+/** Labels only where a plane's rows are joined from their bits in blocks of
+ *  rows in shared memory (cuda/ByteRowBlocksInShared.cuh), with the runs'
+ *  end index written for them (WriteByteRunEndIndexKernel): planes of 2048
+ *  to 2800 pixels a row at g = 1 around the percolation threshold, face
+ *  connectivity, the default links, 3072 (every block in shared memory) or
+ *  8 (every block in global memory), the index or none (the warps then
+ *  count the stretches before them), both label widths and both index
+ *  widths; the label image and the count against the CPU backend. */
+int
+LabelsOnlyRowBlockSuite(int cases, std::uint32_t seed)
+{
+  Engine    engine;
+  Emulator  emulator;
+  const int failed = SeededCases("labels-only row blocks", cases, seed, [&](std::uint32_t caseSeed, auto & pick) {
+    Case c;
+    c.dimension = 2;
+    c.size[0] = 2048 + 16 * pick(48);
+    c.size[1] = 3 + pick(10);
+    c.size[2] = 1;
+    Options options = OptionsFor(Algorithm::Default, false);
+    options.computeFeatures = false;
+    options.computeRuns = false;
+    options.labelImageType = pick(2) == 0 ? LabelImageType::UInt64 : LabelImageType::UInt32;
+    const std::int32_t links[] = { 0, 3072, 8 };
+    emulator.sequence.SetSharedLinkCapacity(links[caseSeed % 3]);
+    emulator.sequence.SetRunEndIndex((caseSeed / 3) % 4 == 0 ? RunEndIndexUse::Never : RunEndIndexUse::Automatic);
+    c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], 0.4 + pick(4) / 10.0, 1, caseSeed * 2654435761u);
+    return Described(c, EmulateAndCompare(engine, emulator, c, options, pick(4) == 0, RunTable));
+  });
+  emulator.sequence.SetSharedLinkCapacity(0);
+  emulator.sequence.SetRunEndIndex(RunEndIndexUse::Automatic);
+  return failed;
+}
+
 /** Runs of the last run with 32-bit indices whose pairs with the previous
  *  row of their slice did not fit their 16-bit fields (the votes searched
  *  that row themselves), or -1 where it had runs but counted no pairs. */
@@ -1331,6 +1365,7 @@ main(int argc, char * argv[])
   failed += ByteLabelImageSuite(cases * 4, seed + 500000);
   failed += VoteOrderSuite(cases * 8, seed + 800000);
   failed += WideRowSuite(cases * 2, seed + 900000);
+  failed += LabelsOnlyRowBlockSuite(cases * 2, seed + 1200000);
   failed += PrecedingPairsSuite(cases * 2, seed + 1000000);
   failed += StripSuite(cases * 8, seed + 700000);
   failed += StripJoinSuite(cases * 8, seed + 1100000);
