@@ -15,8 +15,11 @@
 // (benchmark/results/h200-plane-kernels calls 5-6). The levels of eight
 // blocks (the planes' fan-in elsewhere) took 0.08-0.09 ms more an image, the last
 // three launches a few rows each. Taken only where the runs' end index gives each
-// warp the runs before its part of a row: labels only, which has none,
-// lost 12 % counting them (call 4).
+// warp the runs before its part of a row: labels only, which writes no
+// runs, lost 12 % counting them (call 4), and now writes the index beside
+// the union-find's parents (WriteByteRunEndIndexKernel; labels only, summed,
+// 112.9 -> 126.5 Gpix/s with the events queued as well:
+// benchmark/results/h200-prepared-patches).
 #ifndef cca_cuda_ByteRowBlocksInShared_cuh
 #define cca_cuda_ByteRowBlocksInShared_cuh
 
