@@ -53,8 +53,9 @@
 // --queued-merges: whether the union-find's passes over a mask's whole runs
 // (in global memory and in the shared row blocks) queue each warp's merges,
 // a pair a lane (cuda/QueuedMerges.cuh; auto, as users get it), or merge
-// each run's own (never), and whether a plane's byte row blocks queue each
-// stretch's events across the warp or join them by their lanes, to compare.
+// each run's own (never), and whether a plane's passes from the rows' bits
+// queue each stretch's events across the warp or join them by their lanes,
+// to compare.
 // --row-bit-links: where the union-find joins the runs of byte masks from
 // the rows' foreground bits (cuda/RowPairLinks.cuh) instead of searching
 // the runs (auto: labels only, and the table of 4-connected planes, by the

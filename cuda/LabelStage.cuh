@@ -361,9 +361,10 @@ public:
    *  whole runs that LinkRunsKernel would take, and the shared row blocks
    *  (LinkRowBlocksInSharedKernel), queue each warp's merges
    *  (QueuedMerges.cuh; true, the default) or merge each run's own
-   *  (false); and whether a plane's byte row blocks
-   *  (LinkByteRowBlocksInSharedKernel) queue each stretch's events across
-   *  the warp (true) or join them by their lanes (false). */
+   *  (false); and whether a plane's passes from the rows' bits
+   *  (LinkByteRowBlocksInSharedKernel, LinkByteRowsKernel) queue each
+   *  stretch's events across the warp (true) or join them by their lanes
+   *  (false). */
   void
   SetQueuedMerges(bool queued)
   {
@@ -946,10 +947,21 @@ private:
           // 118.8-119.2 Gpix/s, 1.50-1.51x BKE's 79.1 in the same
           // command). A volume of two slices has its tubes in one slice.
           const bool planes = frame.geometry.depth == 1;
+          // A plane's passes queue each stretch's events across the warp,
+          // a join a lane (H200, 8192^2 g = 1, d = 0.5, ncu: 8-conn.
+          // strips 407 -> 296 us, 4-conn. borders 125 -> 90 us; summed,
+          // labels only, 8-conn. 121.7 / 120.6 -> 130.4 / 129.4 Gpix/s);
+          // a volume's lanes join their own (queued, 512^3 26-conn. g = 1
+          // labels only lost 3-4 %; benchmark/results/h200-prepared-patches
+          // call 3).
+          const auto inPlane = [&](auto facing) {
+            constexpr int F = decltype(facing)::value;
+            m_QueuedMerges ? launchByteRows(LinkByteRowsKernel<Index, F, false, true>)
+                           : launchByteRows(LinkByteRowsKernel<Index, F, false, false>);
+          };
           const auto byFacing = [&](auto facing) {
             constexpr int F = decltype(facing)::value;
-            planes ? launchByteRows(LinkByteRowsKernel<Index, F, false>)
-                   : launchByteRows(LinkByteRowsKernel<Index, F, true>);
+            planes ? inPlane(facing) : launchByteRows(LinkByteRowsKernel<Index, F, true, false>);
           };
           if (m_StripRows.image == nullptr)
           {
@@ -957,7 +969,7 @@ private:
           }
           else if (!StripsAreTubes(m_StripRows.pixels))
           {
-            launchByteRows(LinkByteRowsKernel<Index, 1, false>);
+            inPlane(std::integral_constant<int, 1>{});
           }
           else
           {

@@ -355,26 +355,25 @@ LinkRowPair(const RowPair & pair,
                           ownerAboveBase + static_cast<Index>(__popc(ownerAboveStarts & aboveBits)) - 1);
         }
       }
-      const unsigned total = __shfl_sync(FullWarp, inclusive, WarpSize - 1);
-      runsBefore += static_cast<Index>(total & 0xffffu);
-      aboveBefore += static_cast<Index>(total >> 16);
-      continue;
     }
-    for (unsigned pending = events; pending != 0; pending &= pending - 1)
+    else
     {
-      const int      p = __ffs(static_cast<int>(pending)) - 1;
-      const unsigned before = (1u << p) - 1u; // bits left of p
-      const unsigned upTo = before | (1u << p);
-      // The run holding p is the last one starting at or before it; the one
-      // holding p - 1 the last starting before p (in an earlier lane or
-      // stretch when no start of this lane is).
-      // One call for the three kinds: a branch each would run the lanes'
-      // walks one kind after the other.
-      const unsigned bit = 1u << p;
-      const unsigned rowBits = rowEndsFirst & bit ? before : upTo;
-      const unsigned aboveBits = aboveEndsFirst & bit ? before : upTo;
-      joins.Join(rowBase + static_cast<Index>(__popc(l.rowStarts & rowBits)) - 1,
-                 aboveBase + static_cast<Index>(__popc(l.aboveStarts & aboveBits)) - 1);
+      for (unsigned pending = events; pending != 0; pending &= pending - 1)
+      {
+        const int      p = __ffs(static_cast<int>(pending)) - 1;
+        const unsigned before = (1u << p) - 1u; // bits left of p
+        const unsigned upTo = before | (1u << p);
+        // The run holding p is the last one starting at or before it; the one
+        // holding p - 1 the last starting before p (in an earlier lane or
+        // stretch when no start of this lane is).
+        // One call for the three kinds: a branch each would run the lanes'
+        // walks one kind after the other.
+        const unsigned bit = 1u << p;
+        const unsigned rowBits = rowEndsFirst & bit ? before : upTo;
+        const unsigned aboveBits = aboveEndsFirst & bit ? before : upTo;
+        joins.Join(rowBase + static_cast<Index>(__popc(l.rowStarts & rowBits)) - 1,
+                   aboveBase + static_cast<Index>(__popc(l.aboveStarts & aboveBits)) - 1);
+      }
     }
     const unsigned total = __shfl_sync(FullWarp, inclusive, WarpSize - 1);
     runsBefore += static_cast<Index>(total & 0xffffu);
@@ -441,8 +440,9 @@ __host__ __device__ inline std::int64_t
  *  slices (the launch bound, the neighbour rows). endWords: the runs' end
  *  index (RunArrays::endWords, endWordsPerRow words a row), from which a
  *  part after a row's first finds the runs before it, or null: the part
- *  counts them. */
-template <class Index, int FacingRowsPerSide, bool Volume>
+ *  counts them. QueuedEvents: each stretch's events queued across the
+ *  warp, a join a lane (LinkRowPair). */
+template <class Index, int FacingRowsPerSide, bool Volume, bool QueuedEvents>
 __global__ void
 __launch_bounds__(BlockThreads, Volume ? VolumeByteRowLinkBlocks : PlaneByteRowLinkBlocks)
   LinkByteRowsKernel(const std::uint8_t * __restrict__ image,
@@ -485,7 +485,7 @@ __launch_bounds__(BlockThreads, Volume ? VolumeByteRowLinkBlocks : PlaneByteRowL
         {
           pair.facing = FacingRowsOf(strips, y, z, steps[s]);
         }
-        LinkRowPair<FromFacingRows, FromFacingRows ? FacingRowsPerSide : 1>(
+        LinkRowPair<FromFacingRows, FromFacingRows ? FacingRowsPerSide : 1, QueuedEvents>(
           pair, geometry.width, full, rowOffsets[r], rowOffsets[q], joins, firstStretch, endStretch);
       }
     }
