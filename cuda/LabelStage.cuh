@@ -546,13 +546,33 @@ private:
     return ScannedCounts<Index>{ rowOffsets, read.first, read.second };
   }
 
+  /** Rows of the blocks in which a byte mask's rows, joined from their bits
+   *  (runs of them in all), are joined in shared memory
+   *  (ByteRowBlocksInShared.cuh), or 0: in a plane whose rows are wide and
+   *  hold many runs (ByteRowSharedBlockRows), where the runs' end index
+   *  (indexed) tells each warp the runs before its part of a row (counting
+   *  them instead, the pass cost 8192^2 4-conn. g = 1 labels only 12 %:
+   *  H200, benchmark/results/h200-plane-kernels call 4; labels only now
+   *  writes the index for these blocks, DetectUnits). Tests that set the
+   *  links take blocks of 4 rows in every image where none fit. The run
+   *  detection and JoinUnits both ask it: the index is written where the
+   *  blocks will be taken. */
+  std::int64_t
+  ByteRowBlockRows(const Geometry & g, std::int64_t runs, bool indexed) const
+  {
+    const std::int64_t rows =
+      g.depth == 1 && indexed ? ByteRowSharedBlockRows(static_cast<double>(runs) / static_cast<double>(g.rows), g.width)
+                              : 0;
+    return rows == 0 && m_SharedLinkCapacity > 0 ? 4 : rows;
+  }
+
   /** Units (Units: how rows are cut) in raster order; parent receives the
    *  union-find initialisation (every unit its own root). Counts them first
    *  unless CountRows counted every row already (counted). Without
    *  writeRuns only the row offsets and parents: x, end and row stay null;
    *  with endIndexForBlocks (a plane of a byte mask whose rows' bits join
    *  its runs), also the runs' end index where the rows will be joined in
-   *  blocks in shared memory (ByteRowSharedBlockRows, as JoinUnits decides). */
+   *  blocks in shared memory (ByteRowBlockRows). */
   template <class Index, class Units>
   RunArrays<Index>
   DetectUnits(Device &      device,
@@ -593,8 +613,7 @@ private:
       runs.x = runs.end = nullptr;
       runs.row = nullptr;
       if (count > 0 && endIndexForBlocks && g.width % RunEndWordPixels == 0 && g.width <= RunEndIndexMostWidth &&
-          (m_SharedLinkCapacity > 0 ||
-           ByteRowSharedBlockRows(static_cast<double>(count) / static_cast<double>(g.rows), g.width) > 0))
+          ByteRowBlockRows(g, static_cast<std::int64_t>(count), true) > 0)
       {
         runs.endWordsPerRow = g.width / RunEndWordPixels;
         auto * endWords = Reserve<std::uint32_t>(
@@ -840,31 +859,15 @@ private:
       }
       const bool inShared = sharedCandidate && (m_BlockRows > 0 || sharedRows > 0);
       // A plane's rows joined from their bits, likewise in blocks of rows
-      // in shared memory where its rows are wide and hold many runs
-      // (ByteRowBlocksInShared.cuh, ByteRowSharedBlockRows), and where the
-      // runs' end index tells each warp the runs before its part of a row:
-      // counting them instead, as labels only must (no index), the pass
-      // cost 8192^2 4-conn. g = 1 labels only 12 % (H200,
-      // benchmark/results/h200-plane-kernels call 4).
+      // in shared memory (ByteRowBlockRows).
       // The runs' end index, where it covers the rows whose bits are read.
       const std::uint32_t * endWords =
         bytes != nullptr && l.units.endWordsPerRow * RunEndWordPixels == frame.geometry.width ? l.units.endWords
                                                                                               : nullptr;
-      std::int64_t byteSharedRows = 0;
-      if (bytes != nullptr && m_StripRows.image == nullptr && m_SharedLinkCapacity >= 0)
-      {
-        if (frame.geometry.depth == 1 && endWords != nullptr)
-        {
-          byteSharedRows = ByteRowSharedBlockRows(
-            static_cast<double>(l.units.count) / static_cast<double>(frame.geometry.rows), frame.geometry.width);
-        }
-        // Tests that set the links take the pass in every image whose
-        // rows the bits join, in blocks of 4 rows where none fit.
-        if (byteSharedRows == 0 && m_SharedLinkCapacity > 0)
-        {
-          byteSharedRows = 4;
-        }
-      }
+      const std::int64_t byteSharedRows =
+        bytes != nullptr && m_StripRows.image == nullptr && m_SharedLinkCapacity >= 0
+          ? ByteRowBlockRows(frame.geometry, static_cast<std::int64_t>(l.units.count), endWords != nullptr)
+          : 0;
       const bool         byteRowsInShared = byteSharedRows > 0;
       const std::int64_t blockRows =
         m_BlockRows > 0

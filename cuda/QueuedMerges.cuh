@@ -46,6 +46,35 @@ QueueOwner(int exclusive, int j)
   return owner;
 }
 
+/** The warp's queue of count entries a lane: the lanes' counts scanned by
+ *  shuffles (not CUB's WarpScan: the emulation tests compile these
+ *  kernels as host code) give each lane its offset in the queue, and the
+ *  lanes take its entries 32 at a time. Each round every lane calls
+ *  take(owner, k, taken): its entry is the owner lane's k-th, and it is one
+ *  only where taken (past the queue's end it is not), so that take may
+ *  shuffle from the owner before it acts. All 32 lanes must call it. */
+template <class Take>
+__device__ __forceinline__ void
+ForEachQueuedEntry(int count, Take && take)
+{
+  const int lane = static_cast<int>(LaneId());
+  int       inclusive = count;
+#pragma unroll
+  for (int offset = 1; offset < WarpSize; offset *= 2)
+  {
+    const int before = __shfl_up_sync(FullWarp, inclusive, offset);
+    inclusive += lane >= offset ? before : 0;
+  }
+  const int exclusive = inclusive - count;
+  const int queued = __shfl_sync(FullWarp, inclusive, WarpSize - 1);
+  for (int round = 0; round < queued; round += WarpSize)
+  {
+    const int j = round + lane;
+    const int owner = QueueOwner(exclusive, j);
+    take(owner, j - __shfl_sync(FullWarp, exclusive, owner), j < queued);
+  }
+}
+
 /** A run's touching runs in a neighbour row: [first, first + count). */
 template <class Index>
 struct TouchingRuns
@@ -69,10 +98,8 @@ __device__ __forceinline__ TouchingRuns<Index>
 
 /** The warp's queue: calls merge(owner, b) once for each of the pairs its
  *  lanes hold (lane k: its run with the runs of touching, none where
- *  count is 0), the lanes taking the pairs 32 at a time. The counts' scan
- *  by shuffles (not CUB's WarpScan: the emulation tests compile these
- *  kernels as host code) gives each lane its offset in the queue. All 32
- *  lanes must call it. */
+ *  count is 0), the lanes taking the pairs 32 at a time
+ *  (ForEachQueuedEntry). All 32 lanes must call it. */
 template <class Index, class Merge>
 __device__ __forceinline__ void
 ForEachQueuedPair(const TouchingRuns<Index> & touching, Merge && merge)
@@ -81,27 +108,13 @@ ForEachQueuedPair(const TouchingRuns<Index> & touching, Merge && merge)
   {
     return;
   }
-  const int lane = static_cast<int>(LaneId());
-  int       inclusive = touching.count;
-#pragma unroll
-  for (int offset = 1; offset < 32; offset *= 2)
-  {
-    const int before = __shfl_up_sync(FullWarp, inclusive, offset);
-    inclusive += lane >= offset ? before : 0;
-  }
-  const int exclusive = inclusive - touching.count;
-  const int queued = __shfl_sync(FullWarp, inclusive, 31);
-  for (int round = 0; round < queued; round += 32)
-  {
-    const int   j = round + lane;
-    const int   owner = QueueOwner(exclusive, j);
-    const Index b =
-      __shfl_sync(FullWarp, touching.first, owner) + static_cast<Index>(j - __shfl_sync(FullWarp, exclusive, owner));
-    if (j < queued)
+  ForEachQueuedEntry(touching.count, [&](int owner, int k, bool taken) {
+    const Index b = __shfl_sync(FullWarp, touching.first, owner) + static_cast<Index>(k);
+    if (taken)
     {
       merge(owner, b);
     }
-  }
+  });
 }
 
 /** The pass of LinkRunsKernel<Index, PlainUnion, WholeRuns,

@@ -320,24 +320,9 @@ LinkRowPair(const RowPair & pair,
     const Index    aboveBase = aboveBefore + static_cast<Index>(exclusive >> 16);
     if constexpr (QueuedEvents)
     {
-      // The lanes' events in one queue (a scan of their counts by
-      // shuffles), taken 32 at a time: event j is the owner lane's
-      // (j - its offset)-th, whose two runs follow from the owner's bits.
-      const int count = __popc(events);
-      int       inclusiveEvents = count;
-#pragma unroll
-      for (int offset = 1; offset < WarpSize; offset *= 2)
-      {
-        const int before = __shfl_up_sync(FullWarp, inclusiveEvents, offset);
-        inclusiveEvents += lane >= offset ? before : 0;
-      }
-      const int exclusiveEvents = inclusiveEvents - count;
-      const int queued = __shfl_sync(FullWarp, inclusiveEvents, WarpSize - 1);
-      for (int round = 0; round < queued; round += WarpSize)
-      {
-        const int      j = round + lane;
-        const int      owner = QueueOwner(exclusiveEvents, j);
-        const int      k = j - __shfl_sync(FullWarp, exclusiveEvents, owner);
+      // The lanes' events in one queue: an entry is the owner lane's k-th
+      // event, whose two runs follow from the owner's bits.
+      ForEachQueuedEntry(__popc(events), [&](int owner, int k, bool taken) {
         const unsigned ownerEvents = __shfl_sync(FullWarp, events, owner);
         const unsigned ownerRowStarts = __shfl_sync(FullWarp, l.rowStarts, owner);
         const unsigned ownerAboveStarts = __shfl_sync(FullWarp, l.aboveStarts, owner);
@@ -345,7 +330,7 @@ LinkRowPair(const RowPair & pair,
         const unsigned ownerAboveEndsFirst = __shfl_sync(FullWarp, aboveEndsFirst, owner);
         const Index    ownerRowBase = __shfl_sync(FullWarp, rowBase, owner);
         const Index    ownerAboveBase = __shfl_sync(FullWarp, aboveBase, owner);
-        if (j < queued)
+        if (taken)
         {
           const unsigned bit = 1u << NthSetBitOf16(ownerEvents, k);
           const unsigned before = bit - 1u;
@@ -354,7 +339,7 @@ LinkRowPair(const RowPair & pair,
           joins.JoinAlone(ownerRowBase + static_cast<Index>(__popc(ownerRowStarts & rowBits)) - 1,
                           ownerAboveBase + static_cast<Index>(__popc(ownerAboveStarts & aboveBits)) - 1);
         }
-      }
+      });
     }
     else
     {
