@@ -424,7 +424,8 @@ public:
     };
     if (LabelsByStrips<Index>(device, frame, deviceImage))
     {
-      labelsOnly(m_Strips.template Run<Index, S>(device, frame, deviceImage, deferCount));
+      labelsOnly(m_Strips.template Run<Index, S>(
+        device, frame, deviceImage, SampledForegroundFraction<Index>(device, frame), deferCount));
     }
     else if (LabelsByBlocks<Index>(device, frame))
     {
@@ -713,7 +714,8 @@ private:
       m_Labeling.template Run<Index, S>(device, frame, deviceImage, m_Counts, byStrips);
     if (byStrips)
     {
-      m_Strips.template JoinImageRuns<Index, S>(device, frame, deviceImage, labeled);
+      m_Strips.template JoinImageRuns<Index, S>(
+        device, frame, deviceImage, SampledForegroundFraction<Index>(device, frame), labeled);
     }
     device.Record(Milestone::UnitsLabeled);
     // Labels only of a mask need the count only for the result: it is read
@@ -997,6 +999,18 @@ private:
     const auto   runs = static_cast<std::int64_t>(m_Labeling.template CountedUnits<Index>(device, frame));
     const double density = m_Labeling.CountedForegroundFraction();
     return runs * BlockPixelsPerRunVolume > frame.pixels && density >= BlockLeastDensityVolume;
+  }
+
+  /** The image's sampled foreground fraction (LabelStage::
+   *  CountedForegroundFraction), read with the run count where the
+   *  labeling's choice did not read it already (a forced choice): the
+   *  strips' passes join by the image's density, whatever chose them. */
+  template <class Index>
+  double
+  SampledForegroundFraction(Device & device, const Frame & frame)
+  {
+    m_Labeling.template CountedUnits<Index>(device, frame);
+    return m_Labeling.CountedForegroundFraction();
   }
 
   /** Whether this run labels the runs of strips of two rows, or of tubes

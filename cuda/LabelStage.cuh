@@ -362,9 +362,9 @@ public:
    *  (LinkRowBlocksInSharedKernel), queue each warp's merges
    *  (QueuedMerges.cuh; true, the default) or merge each run's own
    *  (false); and whether a plane's passes from the rows' bits
-   *  (LinkByteRowBlocksInSharedKernel, LinkByteRowsKernel) queue each
-   *  stretch's events across the warp (true) or join them by their lanes
-   *  (false). */
+   *  (LinkByteRowBlocksInSharedKernel, LinkByteRowsKernel), and a sparse
+   *  volume's (VolumeQueuedEventsDensity), queue each stretch's events
+   *  across the warp (true) or join them by their lanes (false). */
   void
   SetQueuedMerges(bool queued)
   {
@@ -399,11 +399,16 @@ public:
 
   /** The runs to come are those of a strip image over rows
    *  (StripLabeling.cuh): runs of neighbour strips are joined only where
-   *  their facing rows' pixels touch (StripRows.cuh). */
+   *  their facing rows' pixels touch (StripRows.cuh). rowsForeground: the
+   *  rows' sampled foreground fraction (-1: not sampled), the density that
+   *  decides how the strips' passes join (the strips' own, sampled from
+   *  the strip image, is higher: a strip pixel is set where any of its
+   *  rows' pixels is). */
   void
-  SetStripRows(const StripRows & rows)
+  SetStripRows(const StripRows & rows, double rowsForeground)
   {
     m_StripRows = rows;
+    m_StripRowsForeground = rowsForeground;
   }
 
   /** The device arrays of the last run with Index (the emulation tests read them). */
@@ -954,18 +959,27 @@ private:
           // a join a lane (H200, 8192^2 g = 1, d = 0.5, ncu: 8-conn.
           // strips 407 -> 296 us, 4-conn. borders 125 -> 90 us; summed,
           // labels only, 8-conn. 121.7 / 120.6 -> 130.4 / 129.4 Gpix/s);
-          // a volume's lanes join their own (queued, 512^3 26-conn. g = 1
-          // labels only lost 3-4 %; benchmark/results/h200-prepared-patches
-          // call 3).
+          // a volume's too below VolumeQueuedEventsDensity (a volume's
+          // tubes by the density of the image rows they cover); above it a
+          // volume's lanes join their own, each reusing the giant
+          // component's root it met (queued everywhere, 512^3 26-conn. g = 1
+          // labels only, ms an image: d = 0.3 2.01 -> 1.76, d = 0.7 1.22 ->
+          // 1.53). Queued below 0.45, summed, labels only: 26-conn.
+          // 103.8 -> 109.2, 6-conn. 83.4 -> 87.5 Gpix/s; 26-conn. full
+          // table 41.2 -> 41.9 (benchmark/results/h200-volume-queued-events).
           const auto inPlane = [&](auto facing) {
             constexpr int F = decltype(facing)::value;
             m_QueuedMerges ? launchByteRows(LinkByteRowsKernel<Index, F, false, true>)
                            : launchByteRows(LinkByteRowsKernel<Index, F, false, false>);
           };
-          const auto byFacing = [&](auto facing) {
+          const double density = m_StripRows.image != nullptr ? m_StripRowsForeground : m_ForegroundFraction;
+          const bool   volumeQueued = m_QueuedMerges && density >= 0.0 && density < VolumeQueuedEventsDensity;
+          const auto   inVolume = [&](auto facing) {
             constexpr int F = decltype(facing)::value;
-            planes ? inPlane(facing) : launchByteRows(LinkByteRowsKernel<Index, F, true, false>);
+            volumeQueued ? launchByteRows(LinkByteRowsKernel<Index, F, true, true>)
+                           : launchByteRows(LinkByteRowsKernel<Index, F, true, false>);
           };
+          const auto byFacing = [&](auto facing) { planes ? inPlane(facing) : inVolume(facing); };
           if (m_StripRows.image == nullptr)
           {
             byFacing(std::integral_constant<int, 0>{});
@@ -1185,9 +1199,14 @@ private:
    *  the bits for the feature table of a plane under face connectivity:
    *  between the measured densities 0.1 and 0.2. */
   static constexpr double RowBitsFacePlaneTableDensity = 0.15;
+  /** The highest sampled foreground fraction at which a volume's passes
+   *  from the rows' bits queue their events (LinkByteRowsKernel): between
+   *  the measured densities 0.4 and 0.5 (512^3 26-conn. g = 1). */
+  static constexpr double VolumeQueuedEventsDensity = 0.45;
   RowBitLinksUse          m_RowBitLinks = RowBitLinksUse::Automatic;
   RunEndIndexUse          m_RunEndIndex = RunEndIndexUse::Automatic;
-  StripRows               m_StripRows{}; ///< SetStripRows
+  StripRows               m_StripRows{};                ///< SetStripRows
+  double                  m_StripRowsForeground = -1.0; ///< SetStripRows
   typename Device::Buffer m_RunKeys;
   typename Device::Buffer m_UnitFeatures;
   typename Device::Buffer m_PixelLabels; ///< the label grid of pixel labelings

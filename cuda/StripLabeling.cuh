@@ -311,14 +311,18 @@ public:
     return frame.full && frame.options.algorithm == Algorithm::Default && FitsByteRowScan(frame, image);
   }
 
-  /** Labels the strips of the uploaded plane. deferCount: the count stays
-   *  on the device (StripLabels::numbers) and its count holds the runs, an
-   *  upper bound, so that the label image is queued without a wait. */
+  /** Labels the strips of the uploaded plane. rowsForeground: the
+   *  image's sampled foreground fraction (LabelStage::
+   *  CountedForegroundFraction; -1 where not sampled), which the strips'
+   *  union-find takes for the image's density (LabelStage::SetStripRows).
+   *  deferCount: the count stays on the device (StripLabels::numbers) and
+   *  its count holds the runs, an upper bound, so that the label image is
+   *  queued without a wait. */
   template <class Index, class S>
   StripLabels<Index>
-  Run(Device & device, const Frame & frame, const void * image, bool deferCount = false)
+  Run(Device & device, const Frame & frame, const void * image, double rowsForeground, bool deferCount = false)
   {
-    const JoinedStrips<Index>   joined = JoinStrips<Index, S>(device, frame, image);
+    const JoinedStrips<Index>   joined = JoinStrips<Index, S>(device, frame, image, rowsForeground);
     const StripRows &           rows = joined.rows;
     const LabeledUnits<Index> & units = joined.units;
     const RunArrays<Index> &    runs = units.units;
@@ -364,16 +368,20 @@ public:
    *  pixels; runs: LabelStage::Run's units, not joined) through the
    *  strips' union-find (StripJoin.cuh): each run's parent becomes its
    *  component's first run, with the link flags, as the union-find over
-   *  the runs leaves them. FitsJoin must hold. */
+   *  the runs leaves them. FitsJoin must hold; rowsForeground as for Run. */
   template <class Index, class S>
   void
-  JoinImageRuns(Device & device, const Frame & frame, const void * image, const LabeledUnits<Index> & runs)
+  JoinImageRuns(Device &                    device,
+                const Frame &               frame,
+                const void *                image,
+                double                      rowsForeground,
+                const LabeledUnits<Index> & runs)
   {
     if (runs.units.count == 0)
     {
       return;
     }
-    const JoinedStrips<Index> joined = JoinStrips<Index, S>(device, frame, image);
+    const JoinedStrips<Index> joined = JoinStrips<Index, S>(device, frame, image, rowsForeground);
     const RunArrays<Index> &  strips = joined.units.units;
     auto * firstRun = Reserve<Index>(m_FirstKey, static_cast<std::size_t>(strips.count), "first runs of strip roots");
     device.Fill(firstRun, 0xff, static_cast<std::size_t>(strips.count) * sizeof(Index), "clearing first runs");
@@ -418,7 +426,7 @@ private:
    *  where their facing rows touch. */
   template <class Index, class S>
   JoinedStrips<Index>
-  JoinStrips(Device & device, const Frame & frame, const void * image)
+  JoinStrips(Device & device, const Frame & frame, const void * image, double rowsForeground)
   {
     const Geometry & g = frame.geometry;
     const StripRows  rows{ static_cast<const std::uint8_t *>(image), g, ForegroundOf<std::uint8_t>(frame.options) };
@@ -456,7 +464,7 @@ private:
     options.intensity = IntensityOptions{};
     const Frame stripFrame = MakeFrame(view, options);
     m_Runs.template CountUnits<Index, FullRuns>(device, stripFrame, strips, 0, stripGeometry.rows);
-    m_Runs.SetStripRows(rows);
+    m_Runs.SetStripRows(rows, rowsForeground);
     return JoinedStrips<Index>{ rows, strips, m_Runs.template Run<Index, S>(device, stripFrame, strips, m_Counts) };
   }
 
