@@ -58,9 +58,10 @@
 // to compare.
 // --row-bit-links: where the union-find joins the runs of byte masks from
 // the rows' foreground bits (cuda/RowPairLinks.cuh) instead of searching
-// the runs (auto: labels only, and the table of 4-connected planes, by the
-// runs' mean length and the sampled density, as users get it; always and
-// never compare the two).
+// the runs (auto: labels only, and the table of planes, by the runs' mean
+// length and the sampled density, as users get it; always and never compare
+// the two). Under full connectivity the table's runs joined from the bits
+// have their perimeter's pairs counted after the labels.
 // --vote-order: whether the feature votes take the units in component order
 // (cuda/ComponentOrder.cuh; auto: where the runs' grouping sorts them
 // anyway, as users get it; always and never compare).

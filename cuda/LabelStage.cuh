@@ -235,7 +235,7 @@ public:
     const bool votes = frame.options.computeFeatures;
     l.linked = votes ? Reserve<std::uint8_t>(m_Linked, unitCount, "run link flags") : nullptr;
     const bool countsPairs = !joinedLater && CountsPrecedingPairs<S>(frame, rowBits);
-    l.pairsAfterLabels = CountsPairsAfterLabels<S>(frame, joinedLater);
+    l.pairsAfterLabels = CountsPairsAfterLabels<S>(frame, joinedLater, rowBits);
     l.smallRows = SmallImage(frame.geometry) && !m_WideRowArithmetic;
     if (votes && frame.fullMask && !countsPairs && !l.pairsAfterLabels && FitsByteRowScan(frame, image) &&
         static_cast<std::int64_t>(unitCount) * PairsFromPixelsPerRun > frame.pixels)
@@ -725,13 +725,16 @@ private:
    *  search the same few rows; the votes, in component order, searched the
    *  following rows of runs all over the image. Under full connectivity
    *  where SetFullPairsAfterLabels asks it (the label comparison then
-   *  always holds), and where the strips join the runs (joinedLater: no
-   *  union-find over the runs to count them). */
+   *  always holds), where the strips join the runs (joinedLater: no
+   *  union-find over the runs to count them), and where the rows' bits
+   *  join them (rowBits: that union-find meets the touching runs a
+   *  stretch of pixels at a time, not a run's neighbours together). */
   template <class S>
   bool
-  CountsPairsAfterLabels(const Frame & frame, bool joinedLater) const
+  CountsPairsAfterLabels(const Frame & frame, bool joinedLater, const std::uint8_t * rowBits) const
   {
-    return VotesAddStoredPairs<S>(frame) && (!frame.full || m_FullPairsAfterLabels || joinedLater);
+    return VotesAddStoredPairs<S>(frame) &&
+           (!frame.full || m_FullPairsAfterLabels || joinedLater || rowBits != nullptr);
   }
 
   /** Whether the union-find joins the runs from the foreground bits of
@@ -753,18 +756,25 @@ private:
    *  - 26-connected volumes that the block labeling leaves to the runs
    *    (d = 0.1-0.9: 0.3-1.6 ms less).
    *  Nor wherever runs are long (g >= 4, all foreground: 0.02-0.50 ms
-   *  slower). With the default algorithm's feature table only in planes
-   *  under face connectivity from RowBitsFacePlaneTableDensity on (H200,
+   *  slower). With the default algorithm's feature table only in planes,
+   *  from RowBitsPlaneTableDensity on: under face connectivity (H200,
    *  8192^2 g = 1, label + features per image, d = 0.2 ... 0.9: 0.01 /
    *  0.03 / 0.05 / 0.05-0.07 / -0.02-0.00 / 0.07-0.09 / 0.09-0.10 /
    *  0.03-0.04 ms less, the numbering climbing shallower trees; d = 0.1
    *  0.02 ms more;
-   *  benchmark/results/h200-pairs-after-labels/ call 1): under full
-   *  connectivity the union-find counts the perimeter's pairs as it
-   *  joins (CountsPrecedingPairs), and counting them after the labels
-   *  instead, with or without the bits, was no faster (call 1); a
-   *  6-connected volume's table gained at most 0.05 ms an image from them
-   *  (d = 0.2-0.3) and lost 0.12-0.89 ms elsewhere (call 4). */
+   *  benchmark/results/h200-pairs-after-labels/ call 1), and under full
+   *  connectivity, where the perimeter's pairs are then counted after the
+   *  labels (CountsPairsAfterLabels) instead of by the union-find over
+   *  the runs (CountsPrecedingPairs), since the rows' bits are joined in
+   *  blocks in shared memory with queued events (8192^2 8-conn. g = 1,
+   *  kernels per image, d = 0.2 / 0.3 / 0.4: 0.05 / 0.15 / 0.33 ms less;
+   *  d = 0.1 0.02-0.07 ms more; from 0.45 the strips join the runs;
+   *  benchmark/results/h200-volume-queued-events call 4; before those
+   *  blocks, no faster: h200-pairs-after-labels call 1). A 6-connected
+   *  volume's table gained at most 0.05 ms an image from them (d = 0.2-0.3)
+   *  and lost 0.12-0.89 ms elsewhere (h200-pairs-after-labels call 4;
+   *  again 0.04-1.8 ms at d = 0.4-0.9 with the queued events,
+   *  h200-volume-queued-events call 4). */
   template <class Index, class S>
   bool
   LinksByRowBits(Device & device, const Frame & frame, const void * image)
@@ -792,8 +802,8 @@ private:
       return true;
     }
     const bool labelsOnly = LabelsOnlyOfMask(frame.options);
-    const bool facePlaneTable = VotesAddStoredPairs<S>(frame) && frame.geometry.depth == 1 && !frame.full;
-    if (!labelsOnly && !facePlaneTable)
+    const bool planeTable = VotesAddStoredPairs<S>(frame) && frame.geometry.depth == 1;
+    if (!labelsOnly && !planeTable)
     {
       return false;
     }
@@ -808,7 +818,7 @@ private:
     const double density = m_ForegroundFraction;
     if (!labelsOnly)
     {
-      return density >= RowBitsFacePlaneTableDensity;
+      return density >= RowBitsPlaneTableDensity;
     }
     if (frame.geometry.depth == 1)
     {
@@ -1196,9 +1206,9 @@ private:
   static constexpr double RowBitsFullPlaneDensity = 0.35;
   static constexpr double RowBitsFaceVolumeDensity = 0.45;
   /** The lowest sampled foreground fraction at which LinksByRowBits takes
-   *  the bits for the feature table of a plane under face connectivity:
-   *  between the measured densities 0.1 and 0.2. */
-  static constexpr double RowBitsFacePlaneTableDensity = 0.15;
+   *  the bits for the feature table of a plane: between the measured
+   *  densities 0.1 and 0.2, under both connectivities. */
+  static constexpr double RowBitsPlaneTableDensity = 0.15;
   /** The highest sampled foreground fraction at which a volume's passes
    *  from the rows' bits queue their events (LinkByteRowsKernel): between
    *  the measured densities 0.4 and 0.5 (512^3 26-conn. g = 1). */

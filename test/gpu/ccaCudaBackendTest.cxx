@@ -562,8 +562,8 @@ SharedRowLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
 
 /** The union-find joining the runs of byte masks from the rows' foreground
  *  bits (cuda/RowPairLinks.cuh) always, never or by the default choice
- *  (short runs, by density: labels only, and the table of planes under
- *  face connectivity): planes and volumes of short and long runs at
+ *  (short runs, by density: labels only, and the table of planes, whose
+ *  pairs are then counted after the labels): planes and volumes of short and long runs at
  *  densities around the thresholds, both connectivities, labels only or
  *  with the runs and the table; the runs' neighbours found through their
  *  end index or by binary searches; the labels and features must be the

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Prepared for the next session, not run: the automatic rule committed
+# after call 4 (a plane's table under full connectivity joined from the
+# rows' bits from a sampled density of 0.15, its pairs counted after the
+# labels) as n, against main 2268ba8 (p), p n n p, 8192^2 8-conn. g = 1
+# full table; 4-conn. too (it must not change); the full engine GPU tests
+# on n. About 420 s. Pack: p's cca_benchmark under /tmp/b/p/build-gpu,
+# n's build-gpu test and benchmark binaries under /tmp/b/n/build-gpu.
+set -u
+mkdir -p /tmp/b
+tar -C /tmp/b -xJf .devcarry/gpu.tar.xz
+exec > >(tee $OUT/summary.txt) 2>&1
+P=/tmp/b/p/build-gpu/benchmark/cca_benchmark
+N=/tmp/b/n/build-gpu/benchmark/cca_benchmark
+C2="--labels-on-device --no-atomic-counts --warmup 1 --reps 3 --outputs all"
+python3 benchmark/ab_compare.py --logs $OUT/logs/ab --variant p="$P" --variant n="$N" --common "$C2" \
+  --set 2d-full-g1-all="--dimension 2 --size 8192 --connectivity full --g 1" \
+  --set 2d-face-g1-all="--dimension 2 --size 8192 --connectivity face --g 1" --order "p n n p"
+echo "== n: GPU tests"
+bash scripts/engine-gpu-tests.sh /tmp/b/n/build-gpu $OUT/logs/tests-n
+(cd $OUT && tar -czf logs.tgz logs && rm -rf logs)
+echo "done at $SECONDS s"
