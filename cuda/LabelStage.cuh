@@ -977,26 +977,24 @@ private:
           // 1.53). Queued below 0.45, summed, labels only: 26-conn.
           // 103.8 -> 109.2, 6-conn. 83.4 -> 87.5 Gpix/s; 26-conn. full
           // table 41.2 -> 41.9 (benchmark/results/h200-volume-queued-events).
-          const auto inPlane = [&](auto facing) {
-            constexpr int F = decltype(facing)::value;
-            m_QueuedMerges ? launchByteRows(LinkByteRowsKernel<Index, F, false, true>)
-                           : launchByteRows(LinkByteRowsKernel<Index, F, false, false>);
-          };
           const double density = m_StripRows.image != nullptr ? m_StripRowsForeground : m_ForegroundFraction;
-          const bool   volumeQueued = m_QueuedMerges && density >= 0.0 && density < VolumeQueuedEventsDensity;
-          const auto   inVolume = [&](auto facing) {
-            constexpr int F = decltype(facing)::value;
-            volumeQueued ? launchByteRows(LinkByteRowsKernel<Index, F, true, true>)
-                           : launchByteRows(LinkByteRowsKernel<Index, F, true, false>);
+          const bool   sparse = density >= 0.0 && density < VolumeQueuedEventsDensity;
+          const auto   launchFacing = [&](auto facing, auto volume) {
+            constexpr int  F = decltype(facing)::value;
+            constexpr bool V = decltype(volume)::value;
+            m_QueuedMerges && (!V || sparse) ? launchByteRows(LinkByteRowsKernel<Index, F, V, true>)
+                                               : launchByteRows(LinkByteRowsKernel<Index, F, V, false>);
           };
-          const auto byFacing = [&](auto facing) { planes ? inPlane(facing) : inVolume(facing); };
+          const auto byFacing = [&](auto facing) {
+            planes ? launchFacing(facing, std::false_type{}) : launchFacing(facing, std::true_type{});
+          };
           if (m_StripRows.image == nullptr)
           {
             byFacing(std::integral_constant<int, 0>{});
           }
           else if (!StripsAreTubes(m_StripRows.pixels))
           {
-            inPlane(std::integral_constant<int, 1>{});
+            launchFacing(std::integral_constant<int, 1>{}, std::false_type{});
           }
           else
           {

@@ -238,6 +238,54 @@ NthSetBitOf16(unsigned mask, int k)
   return p;
 }
 
+/** A lane's events in a stretch (bits: a pixel where a run of the row meets
+ *  a run of the row above, or under full connectivity where one of them
+ *  ends at the pixel before), each row's run starts in the lane and the
+ *  index of each row's last run starting before the lane (plus one): what
+ *  finds an event's two runs. */
+template <class Index>
+struct LaneEvents
+{
+  unsigned events;
+  unsigned rowStarts;
+  unsigned aboveStarts;
+  Index    rowBase;
+  Index    aboveBase;
+
+  /** The two runs an event joins. */
+  struct Runs
+  {
+    Index row;
+    Index above;
+  };
+
+  /** The runs of the row and of the row above that the event at pixel p
+   *  joins: in each row, the last run starting at or before p (in an
+   *  earlier lane or stretch when no start of this lane is). Where a
+   *  row's run ends first (at p - 1), that row's pixel p is background and
+   *  starts nothing, so the same count finds the run holding p - 1: one
+   *  expression for the three kinds of event (a branch each would run the
+   *  lanes' walks one kind after the other). */
+  __device__ __forceinline__ Runs
+  RunsAt(int p) const
+  {
+    const unsigned upTo = (2u << p) - 1u; // bits up to and including p
+    return Runs{ rowBase + static_cast<Index>(__popc(rowStarts & upTo)) - 1,
+                 aboveBase + static_cast<Index>(__popc(aboveStarts & upTo)) - 1 };
+  }
+
+  /** The owner lane's events (every lane must call it). */
+  __device__ __forceinline__ LaneEvents
+  Of(int owner) const
+  {
+    return LaneEvents{ __shfl_sync(FullWarp, events, owner),
+                       __shfl_sync(FullWarp, rowStarts, owner),
+                       __shfl_sync(FullWarp, aboveStarts, owner),
+                       __shfl_sync(FullWarp, rowBase, owner),
+                       __shfl_sync(FullWarp, aboveBase, owner) };
+  }
+};
+
 /** Joins the runs of pair.row (first run firstRun) with the touching runs
  *  of the neighbour row pair.above (first run firstAbove), both byte rows
  *  of width pixels, in the stretches of 512 pixels [firstStretch,
@@ -311,53 +359,34 @@ LinkRowPair(const RowPair & pair,
     // starts at p, or the mirror.
     const unsigned rowEndsFirst = full ? ~l.row & l.above & l.rowLeft & ~l.aboveLeft : 0u;
     const unsigned aboveEndsFirst = full ? l.row & ~l.above & l.aboveLeft & ~l.rowLeft : 0u;
-    const unsigned events = overlaps | rowEndsFirst | aboveEndsFirst;
     // The starts before the lane in the stretch.
-    const unsigned counts = PackedStarts(l);
-    const unsigned inclusive = InclusivePairScan(counts);
-    const unsigned exclusive = inclusive - counts;
-    const Index    rowBase = runsBefore + static_cast<Index>(exclusive & 0xffffu);
-    const Index    aboveBase = aboveBefore + static_cast<Index>(exclusive >> 16);
+    const unsigned          counts = PackedStarts(l);
+    const unsigned          inclusive = InclusivePairScan(counts);
+    const unsigned          exclusive = inclusive - counts;
+    const LaneEvents<Index> mine{ overlaps | rowEndsFirst | aboveEndsFirst,
+                                  l.rowStarts,
+                                  l.aboveStarts,
+                                  runsBefore + static_cast<Index>(exclusive & 0xffffu),
+                                  aboveBefore + static_cast<Index>(exclusive >> 16) };
     if constexpr (QueuedEvents)
     {
       // The lanes' events in one queue: an entry is the owner lane's k-th
       // event, whose two runs follow from the owner's bits.
-      ForEachQueuedEntry(__popc(events), [&](int owner, int k, bool taken) {
-        const unsigned ownerEvents = __shfl_sync(FullWarp, events, owner);
-        const unsigned ownerRowStarts = __shfl_sync(FullWarp, l.rowStarts, owner);
-        const unsigned ownerAboveStarts = __shfl_sync(FullWarp, l.aboveStarts, owner);
-        const unsigned ownerRowEndsFirst = __shfl_sync(FullWarp, rowEndsFirst, owner);
-        const unsigned ownerAboveEndsFirst = __shfl_sync(FullWarp, aboveEndsFirst, owner);
-        const Index    ownerRowBase = __shfl_sync(FullWarp, rowBase, owner);
-        const Index    ownerAboveBase = __shfl_sync(FullWarp, aboveBase, owner);
+      ForEachQueuedEntry(__popc(mine.events), [&](int owner, int k, bool taken) {
+        const LaneEvents<Index> theirs = mine.Of(owner);
         if (taken)
         {
-          const unsigned bit = 1u << NthSetBitOf16(ownerEvents, k);
-          const unsigned before = bit - 1u;
-          const unsigned rowBits = ownerRowEndsFirst & bit ? before : before | bit;
-          const unsigned aboveBits = ownerAboveEndsFirst & bit ? before : before | bit;
-          joins.JoinAlone(ownerRowBase + static_cast<Index>(__popc(ownerRowStarts & rowBits)) - 1,
-                          ownerAboveBase + static_cast<Index>(__popc(ownerAboveStarts & aboveBits)) - 1);
+          const auto runs = theirs.RunsAt(NthSetBitOf16(theirs.events, k));
+          joins.JoinAlone(runs.row, runs.above);
         }
       });
     }
     else
     {
-      for (unsigned pending = events; pending != 0; pending &= pending - 1)
+      for (unsigned pending = mine.events; pending != 0; pending &= pending - 1)
       {
-        const int      p = __ffs(static_cast<int>(pending)) - 1;
-        const unsigned before = (1u << p) - 1u; // bits left of p
-        const unsigned upTo = before | (1u << p);
-        // The run holding p is the last one starting at or before it; the one
-        // holding p - 1 the last starting before p (in an earlier lane or
-        // stretch when no start of this lane is).
-        // One call for the three kinds: a branch each would run the lanes'
-        // walks one kind after the other.
-        const unsigned bit = 1u << p;
-        const unsigned rowBits = rowEndsFirst & bit ? before : upTo;
-        const unsigned aboveBits = aboveEndsFirst & bit ? before : upTo;
-        joins.Join(rowBase + static_cast<Index>(__popc(l.rowStarts & rowBits)) - 1,
-                   aboveBase + static_cast<Index>(__popc(l.aboveStarts & aboveBits)) - 1);
+        const auto runs = mine.RunsAt(__ffs(static_cast<int>(pending)) - 1);
+        joins.Join(runs.row, runs.above);
       }
     }
     const unsigned total = __shfl_sync(FullWarp, inclusive, WarpSize - 1);
