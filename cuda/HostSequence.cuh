@@ -1045,9 +1045,10 @@ private:
    *  them: the default algorithm's whole runs of a byte mask under full
    *  connectivity, with a feature table or runs (labels only take the
    *  strips' labels themselves, LabelsByStrips), in a volume whose runs
-   *  are short, in a plane whose runs are short and whose sampled
-   *  foreground fraction is at least JoinStripLeastDensityPlane, or as a
-   *  test or benchmark asks (SetStripLabeling). */
+   *  are short and whose sampled foreground fraction is at least
+   *  JoinStripLeastDensity, or as a test or benchmark asks
+   *  (SetStripLabeling). A plane's runs are joined from its rows' bits
+   *  instead (see JoinStripLeastDensity). */
   template <class Index, class S>
   bool
   JoinsRunsByStrips(Device & device, const Frame & frame, const void * image)
@@ -1067,9 +1068,13 @@ private:
       {
         return true;
       }
-      const auto   runs = static_cast<std::int64_t>(m_Labeling.template CountedUnits<Index>(device, frame));
-      const double leastDensity = frame.geometry.depth == 1 ? JoinStripLeastDensityPlane : JoinStripLeastDensity;
-      return runs * JoinStripPixelsPerRun > frame.pixels && m_Labeling.CountedForegroundFraction() >= leastDensity;
+      if (frame.geometry.depth == 1)
+      {
+        return false;
+      }
+      const auto runs = static_cast<std::int64_t>(m_Labeling.template CountedUnits<Index>(device, frame));
+      return runs * JoinStripPixelsPerRun > frame.pixels &&
+             m_Labeling.CountedForegroundFraction() >= JoinStripLeastDensity;
     }
   }
 
@@ -1124,19 +1129,16 @@ private:
    *  d = 0.1 ... 0.9 where the union-find over the runs took 3.52 / 5.43 /
    *  6.89 / 7.92 / 8.94 / 8.95 / 8.26 / 6.69 / 4.22; at g = 4 (16 and more
    *  pixels a run) and on the all-foreground image the runs won. A plane
-   *  takes the strips from JoinStripLeastDensityPlane on: on the H200
-   *  (8192^2, 8-connectivity, g = 1, the same measure,
-   *  benchmark/results/h200-pairs-after-labels/ call 1) the strips took
-   *  2.44-2.48 / 2.08 / 1.82-1.84 / 1.32-1.33 / 0.91 ms at d = 0.5 ... 0.9
-   *  where the union-find over the runs, which counts the perimeter's
-   *  pairs as it joins, took 2.47-2.50 / 2.26 / 2.01 / 1.51-1.52 / 0.97,
-   *  and 3.10-3.12 ms at d = 0.4 against 2.76-2.79, the pair count after
-   *  the labels costing more than the links save where the components
-   *  are many; the threshold is between the two, where the benchmark has
-   *  no image. */
+   *  took its strips from a fraction of 0.45 on until its table's runs
+   *  were joined from the rows' bits (RowBitsPlaneTableDensity); since,
+   *  the rows win at every density (8192^2, 8-connectivity, g = 1, full
+   *  table, per image, two rounds, benchmark/results/
+   *  h200-plane-strips-retired/ call 1: 1.81-1.82 / 1.77-1.78 / 1.59-1.61
+   *  / 1.28 / 0.88 ms at d = 0.5 ... 0.9 against the strips' 2.08 /
+   *  1.83-1.84 / 1.62-1.64 / 1.35 / 0.99; summed 49.4-49.5 -> 51.1-51.4
+   *  Gpix/s), so planes never take them by default. */
   static constexpr std::int64_t JoinStripPixelsPerRun = 12;
   static constexpr double       JoinStripLeastDensity = 0.15;
-  static constexpr double       JoinStripLeastDensityPlane = 0.45;
   static constexpr double       StripLeastDensity = 0.35;
   /** Components a unit from which the votes store whole components
    *  (VotesStoreWholeComponents). */

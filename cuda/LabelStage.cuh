@@ -768,8 +768,10 @@ private:
    *  the runs (CountsPrecedingPairs), since the rows' bits are joined in
    *  blocks in shared memory with queued events (8192^2 8-conn. g = 1,
    *  kernels per image, d = 0.2 / 0.3 / 0.4: 0.05 / 0.15 / 0.33 ms less;
-   *  d = 0.1 0.02-0.07 ms more; from 0.45 the strips join the runs;
-   *  benchmark/results/h200-volume-queued-events call 4; before those
+   *  d = 0.1 0.02-0.07 ms more; benchmark/results/
+   *  h200-volume-queued-events call 4; at d = 0.5 ... 0.9, where the
+   *  strips had joined the runs, 0.03-0.26 ms less than they took,
+   *  h200-plane-strips-retired call 1; before those
    *  blocks, no faster: h200-pairs-after-labels call 1). A 6-connected
    *  volume's table gained at most 0.05 ms an image from them (d = 0.2-0.3)
    *  and lost 0.12-0.89 ms elsewhere (h200-pairs-after-labels call 4;
