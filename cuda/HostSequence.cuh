@@ -924,7 +924,12 @@ private:
    *  components (H200, full table, g = 1 and 4, each image both ways in
    *  one call: from 0.10 components a unit never slower, 0.03 to 0.73 ms
    *  faster an image from 0.14 up; below 0.07 up to 0.18 ms slower;
-   *  benchmark/results/h200-whole-components-in-chunks call 4). */
+   *  benchmark/results/h200-whole-components-in-chunks call 4). Since the
+   *  later kernels, 8192^2 8-conn. g = 1 d = 0.4 (0.066) took 2.26-2.29
+   *  ms whole against 2.40-2.41 prepared, while 512^3 6-conn. g = 1
+   *  d = 0.5 (0.036) lost 0.11 ms and 8192^2 8-conn. g = 4 d = 0.3
+   *  (0.056) was even (benchmark/results/h200-plane-strips-retired call
+   *  4): the threshold lies between 0.056 and 0.066. */
   template <class Index>
   bool
   VotesStoreWholeComponents(const ComponentOrder<Index> & order, Index components, Index units) const
@@ -1142,7 +1147,7 @@ private:
   static constexpr double       StripLeastDensity = 0.35;
   /** Components a unit from which the votes store whole components
    *  (VotesStoreWholeComponents). */
-  static constexpr double WholeComponentsLeastShare = 0.1;
+  static constexpr double WholeComponentsLeastShare = 0.06;
   /** Units from which the numbering looks for the largest component, the
    *  share of them it must hold and the components there must be for the
    *  component order to leave its units out of the sort (LooksForLargest,

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Prepared for the next session, not run: whether the votes should store
+# Call 4 (prepared in the sixty-sixth session, run in the sixty-seventh,
+# 2026-12-02, on main 63fa2dd): whether the votes should store
 # whole components from fewer components a run than 0.1
 # (HostSequence::WholeComponentsLeastShare). Call 3 saw one image (8192^2
 # 8-conn. g = 1 d = 0.4, 0.066 components a run) 0.11-0.13 ms faster with
