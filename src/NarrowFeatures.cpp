@@ -66,6 +66,63 @@ WidenEntriesAvx2(const unsigned char * in, ComponentFeatures * out, std::size_t 
                      _mm_cvtepu32_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i *>(in + 152))));
   }
 }
+
+// A planar entry's dwords: the count, two minima, two maxima, the border
+// count (bytes 0-24); the sums from byte 24, the four face counts from 64,
+// the three intercept classes from 80. Field by field, the host's widening
+// bounded a plane's staged download (H200 host, 8192^2 g = 1, 4.4 M
+// entries: 29.3-32.0 ms, 26.5-27.0 with these moves;
+// benchmark/results/h200-whole-components-threshold call 4).
+static_assert(sizeof(PlanarFeatures) == 96 && offsetof(PlanarFeatures, pixelsOnBorder) == 20 &&
+                offsetof(PlanarFeatures, coordinateSum) == 24 && offsetof(PlanarFeatures, pixelsOnFace) == 64 &&
+                offsetof(PlanarFeatures, interceptCounts) == 80,
+              "the planar layout the vector path reads");
+static_assert(offsetof(ComponentFeatures, coordinateProductSum) == 56 && InterceptSlot(false, false, true) == 3 &&
+                InterceptSlot(true, false, true) == 4 && InterceptSlot(false, true, true) == 5 &&
+                InterceptSlot(true, true, true) == 6,
+              "the wide layout the vector path writes");
+
+__attribute__((target("avx2"))) void
+WidenPlanarEntriesAvx2(const unsigned char * in, ComponentFeatures * out, std::size_t count)
+{
+  // The wide entry's first 32 bytes as dwords: the count and its high
+  // half, the three minima, the three maxima (z ones 0).
+  const __m256i head = _mm256_setr_epi32(0, 0, 1, 2, 0, 3, 4, 0);
+  const __m256i zero = _mm256_setzero_si256();
+  for (std::size_t i = 0; i < count; ++i, in += sizeof(PlanarFeatures))
+  {
+    auto *        o = reinterpret_cast<unsigned char *>(out + i);
+    const __m256i first = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(in));
+    const __m256i sums = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(in + 24));  // x, y, xx, yy
+    const __m256i later = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(in + 48)); // yy, xy, faces
+    const __m256i faces = _mm256_cvtepu32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i *>(in + 64)));
+    const __m256i classes = _mm256_cvtepu32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i *>(in + 80)));
+    const auto    pixels = static_cast<long long>(static_cast<std::uint32_t>(_mm256_cvtsi256_si32(first)));
+    const auto    border = static_cast<long long>(static_cast<std::uint32_t>(_mm256_extract_epi32(first, 5)));
+    // Bytes 0-32: count, bounding box.
+    _mm256_storeu_si256(reinterpret_cast<__m256i *>(o),
+                        _mm256_blend_epi32(_mm256_permutevar8x32_epi32(first, head), zero, 0x92));
+    // 32-64: sums x, y, z = 0, xx.
+    _mm256_storeu_si256(reinterpret_cast<__m256i *>(o + 32),
+                        _mm256_blend_epi32(_mm256_permute4x64_epi64(sums, 0x84), zero, 0x30));
+    // 64-96: products yy, zz = 0, xy, xz = 0.
+    _mm256_storeu_si256(reinterpret_cast<__m256i *>(o + 64),
+                        _mm256_blend_epi32(_mm256_permute4x64_epi64(later, 0x10), zero, 0xcc));
+    // 96-128: yz = 0, the border count, faces x = 0 and x = max.
+    _mm256_storeu_si256(
+      reinterpret_cast<__m256i *>(o + 96),
+      _mm256_blend_epi32(_mm256_permute4x64_epi64(faces, 0x40), _mm256_set_epi64x(0, 0, border, 0), 0x0f));
+    // 128-160: faces y = 0 and y = max, the z faces 0.
+    _mm256_storeu_si256(reinterpret_cast<__m256i *>(o + 128), _mm256_permute2x128_si256(faces, zero, 0x21));
+    // 160-216: the intercept classes x, y, xy, then those with a z step,
+    // which a plane's component leaves at every step: 2, 4, 4 and 8 a pixel.
+    _mm256_storeu_si256(reinterpret_cast<__m256i *>(o + 160),
+                        _mm256_blend_epi32(classes, _mm256_set1_epi64x(2 * pixels), 0xc0));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(o + 192), _mm_set1_epi64x(4 * pixels));
+    const long long xyz = 8 * pixels;
+    std::memcpy(o + 208, &xyz, sizeof(xyz));
+  }
+}
 #endif
 
 } // namespace
@@ -88,8 +145,15 @@ WidenFeatureEntries(const void * narrow, ComponentFeatures * wide, std::size_t c
 void
 WidenPlanarFeatureEntries(const void * planar, ComponentFeatures * wide, std::size_t count)
 {
-  // Field by field: a planar entry is 96 bytes, the 216 written dominate.
   const auto * in = static_cast<const unsigned char *>(planar);
+#if defined(CCA_WIDEN_AVX2)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2)
+  {
+    WidenPlanarEntriesAvx2(in, wide, count);
+    return;
+  }
+#endif
   for (std::size_t i = 0; i < count; ++i, in += sizeof(PlanarFeatures))
   {
     PlanarFeatures entry;
