@@ -25,18 +25,29 @@ static_assert(offsetof(NarrowFeatures, pixelsOnFace) == 108 && offsetof(NarrowFe
 namespace
 {
 
+/** Field by field: where the CPU lacks AVX2. Entry: NarrowFeatures or
+ *  PlanarFeatures. */
+template <class Entry>
 void
 WidenEntriesPlain(const unsigned char * in, ComponentFeatures * out, std::size_t count)
 {
-  for (std::size_t i = 0; i < count; ++i, in += sizeof(NarrowFeatures))
+  for (std::size_t i = 0; i < count; ++i, in += sizeof(Entry))
   {
-    NarrowFeatures entry;
+    Entry entry;
     std::memcpy(&entry, in, sizeof(entry));
     WidenFeatures(entry, out[i]);
   }
 }
 
 #if defined(CCA_WIDEN_AVX2)
+/** Whether this CPU runs the vector paths (asked once). */
+bool
+HasAvx2()
+{
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  return avx2;
+}
+
 __attribute__((target("avx2"))) void
 WidenEntriesAvx2(const unsigned char * in, ComponentFeatures * out, std::size_t count)
 {
@@ -132,14 +143,13 @@ WidenFeatureEntries(const void * narrow, ComponentFeatures * wide, std::size_t c
 {
   const auto * in = static_cast<const unsigned char *>(narrow);
 #if defined(CCA_WIDEN_AVX2)
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx2)
+  if (HasAvx2())
   {
     WidenEntriesAvx2(in, wide, count);
     return;
   }
 #endif
-  WidenEntriesPlain(in, wide, count);
+  WidenEntriesPlain<NarrowFeatures>(in, wide, count);
 }
 
 void
@@ -147,19 +157,13 @@ WidenPlanarFeatureEntries(const void * planar, ComponentFeatures * wide, std::si
 {
   const auto * in = static_cast<const unsigned char *>(planar);
 #if defined(CCA_WIDEN_AVX2)
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx2)
+  if (HasAvx2())
   {
     WidenPlanarEntriesAvx2(in, wide, count);
     return;
   }
 #endif
-  for (std::size_t i = 0; i < count; ++i, in += sizeof(PlanarFeatures))
-  {
-    PlanarFeatures entry;
-    std::memcpy(&entry, in, sizeof(entry));
-    WidenFeatures(entry, wide[i]);
-  }
+  WidenEntriesPlain<PlanarFeatures>(in, wide, count);
 }
 
 } // namespace cca

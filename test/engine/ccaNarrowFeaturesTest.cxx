@@ -89,19 +89,23 @@ CheckPlanarEntries(std::uint32_t seed)
   return failed;
 }
 
-/** WidenPlanarFeatureEntries (its AVX2 path where the CPU has it) against
- *  WidenFeatures field by field on random bytes, at every alignment, and
+/** A staged widening (WidenFeatureEntries, WidenPlanarFeatureEntries: their
+ *  AVX2 paths where the CPU has them) against WidenFeatures field by field
+ *  on random Entry bytes, at every alignment of the staged bytes, and
  *  nothing written past the entries. */
+template <class Entry>
 int
-CheckPlanarBytes(std::uint32_t seed)
+CheckWidenedBytes(std::uint32_t seed,
+                  void (*widen)(const void *, cca::ComponentFeatures *, std::size_t),
+                  const char * what)
 {
   std::mt19937_64 rng(seed);
   int             failed = 0;
   for (int k = 0; k < 2000; ++k)
   {
     const std::size_t          count = rng() % 70;
-    const std::size_t          shift = rng() % 8;
-    std::vector<unsigned char> staged(count * sizeof(cca::PlanarFeatures) + shift);
+    const std::size_t          shift = rng() % 8; // staged bytes need not be aligned
+    std::vector<unsigned char> staged(count * sizeof(Entry) + shift);
     for (unsigned char & b : staged)
     {
       b = static_cast<unsigned char>(rng());
@@ -109,24 +113,24 @@ CheckPlanarBytes(std::uint32_t seed)
     std::vector<cca::ComponentFeatures> wide(count + 1);
     std::memset(wide.data(), 0xa5, wide.size() * sizeof(cca::ComponentFeatures));
     const cca::ComponentFeatures guard = wide[count];
-    cca::WidenPlanarFeatureEntries(staged.data() + shift, wide.data(), count);
+    widen(staged.data() + shift, wide.data(), count);
     for (std::size_t i = 0; i < count; ++i)
     {
-      cca::PlanarFeatures entry;
+      Entry entry;
       std::memcpy(&entry, staged.data() + shift + i * sizeof(entry), sizeof(entry));
       cca::ComponentFeatures expected;
       cca::WidenFeatures(entry, expected);
       if (std::memcmp(&expected, &wide[i], sizeof(expected)) != 0 && failed++ < 10)
       {
-        std::cout << "FAIL planar bytes, entry " << i << " of case " << k << " (seed " << seed << ")" << std::endl;
+        std::cout << "FAIL " << what << ", entry " << i << " of case " << k << " (seed " << seed << ")" << std::endl;
       }
     }
     if (std::memcmp(&guard, &wide[count], sizeof(guard)) != 0 && failed++ < 10)
     {
-      std::cout << "FAIL planar bytes, case " << k << " wrote past its entries (seed " << seed << ")" << std::endl;
+      std::cout << "FAIL " << what << ", case " << k << " wrote past its entries (seed " << seed << ")" << std::endl;
     }
   }
-  std::cout << "planar bytes widened: " << (failed == 0 ? "all match" : "FAILED") << std::endl;
+  std::cout << what << " widened: " << (failed == 0 ? "all match" : "FAILED") << std::endl;
   return failed;
 }
 
@@ -136,39 +140,8 @@ int
 main()
 {
   constexpr std::uint32_t seed = 20261130;
-  std::mt19937_64         rng(seed);
-  int                     failed = 0;
-  for (int k = 0; k < 2000; ++k)
-  {
-    const std::size_t          count = rng() % 70;
-    const std::size_t          shift = rng() % 8; // staged bytes need not be aligned
-    std::vector<unsigned char> staged(count * sizeof(cca::NarrowFeatures) + shift);
-    for (unsigned char & b : staged)
-    {
-      b = static_cast<unsigned char>(rng());
-    }
-    std::vector<cca::ComponentFeatures> wide(count + 1);
-    std::memset(wide.data(), 0xa5, wide.size() * sizeof(cca::ComponentFeatures));
-    const cca::ComponentFeatures guard = wide[count];
-    cca::WidenFeatureEntries(staged.data() + shift, wide.data(), count);
-    for (std::size_t i = 0; i < count; ++i)
-    {
-      cca::NarrowFeatures entry;
-      std::memcpy(&entry, staged.data() + shift + i * sizeof(entry), sizeof(entry));
-      cca::ComponentFeatures expected;
-      cca::WidenFeatures(entry, expected);
-      if (std::memcmp(&expected, &wide[i], sizeof(expected)) != 0 && failed++ < 10)
-      {
-        std::cout << "FAIL entry " << i << " of case " << k << " (seed " << seed << ")" << std::endl;
-      }
-    }
-    if (std::memcmp(&guard, &wide[count], sizeof(guard)) != 0 && failed++ < 10)
-    {
-      std::cout << "FAIL case " << k << " wrote past its entries (seed " << seed << ")" << std::endl;
-    }
-  }
-  std::cout << "narrow entries widened: " << (failed == 0 ? "all match" : "FAILED") << std::endl;
+  int                     failed = CheckWidenedBytes<cca::NarrowFeatures>(seed, cca::WidenFeatureEntries, "narrow entries");
   failed += CheckPlanarEntries(seed);
-  failed += CheckPlanarBytes(seed);
+  failed += CheckWidenedBytes<cca::PlanarFeatures>(seed, cca::WidenPlanarFeatureEntries, "planar bytes");
   return failed == 0 ? 0 : 1;
 }
