@@ -140,7 +140,7 @@ int
 main()
 {
   constexpr std::uint32_t seed = 20261130;
-  int                     failed = CheckWidenedBytes<cca::NarrowFeatures>(seed, cca::WidenFeatureEntries, "narrow entries");
+  int failed = CheckWidenedBytes<cca::NarrowFeatures>(seed, cca::WidenFeatureEntries, "narrow entries");
   failed += CheckPlanarEntries(seed);
   failed += CheckWidenedBytes<cca::PlanarFeatures>(seed, cca::WidenPlanarFeatureEntries, "planar bytes");
   return failed == 0 ? 0 : 1;
