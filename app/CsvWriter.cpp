@@ -2,8 +2,13 @@
 
 #include "OutputFiles.h"
 
+#include "itkMultiThreaderBase.h"
+
+#include <algorithm>
 #include <charconv>
+#include <exception>
 #include <limits>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -14,6 +19,9 @@ namespace
 {
 
 const char * const AxisNames[] = { "x", "y", "z" };
+
+/** Rows a thread formats at a time (about 300 KB of text in 3D). */
+constexpr std::size_t CsvRowsPerChunk = 1024;
 
 // Column names of the header, in the order WriteRow writes values.
 template <unsigned int VDimension>
@@ -110,10 +118,15 @@ HeaderColumns(const CsvColumns & columns)
 
 // Appends ",value" in the shortest form that reads back to the same value
 // (std::to_chars): exact, and several times faster than iostreams on the
-// millions of rows large images give.
+// millions of rows large images give. Writes into a string it does not
+// own, so that each chunk of rows keeps its capacity from block to block.
 class RowBuffer
 {
 public:
+  explicit RowBuffer(std::string & text)
+    : m_Text(text)
+  {}
+
   template <typename T>
   void
   Cell(T value)
@@ -144,7 +157,7 @@ public:
   }
 
 private:
-  std::string m_Text;
+  std::string & m_Text;
 };
 
 template <typename TLabelObject>
@@ -252,17 +265,70 @@ WriteComponentCsv(const AppLabelMap<VDimension> & labelMap,
   file.Write(header);
 
   // The label map iterates in label order: rows come out sorted by label.
-  RowBuffer rows;
+  using LabelObjectType = typename AppLabelMap<VDimension>::LabelObjectType;
+  std::vector<const LabelObjectType *> objects;
+  objects.reserve(labelMap.GetNumberOfLabelObjects());
   for (typename AppLabelMap<VDimension>::ConstIterator it(&labelMap); !it.IsAtEnd(); ++it)
   {
-    WriteRow(rows, *it.GetLabelObject(), columns);
-    if (rows.Text().size() > (1u << 20))
+    objects.push_back(it.GetLabelObject());
+  }
+  // Formatting is the CSV's cost: one thread wrote the 124k rows of a
+  // 512^3 g = 4 mask (34 MB) in 0.34 s on the H200 machine, 2.5 times the
+  // analysis, and takes seconds for the millions of rows of g = 1 masks.
+  // So chunks of rows are formatted on ITK's threads, a block of chunks at
+  // a time (the memory of one block, not of the whole table), and written
+  // in order: the file is the same whatever the number of threads.
+  const auto               threader = itk::MultiThreaderBase::New();
+  const auto               threads = std::max<std::size_t>(1, threader->GetMaximumNumberOfThreads());
+  const auto               chunksPerBlock = 4 * threads; // uneven chunks even out over the threads
+  std::vector<std::string> chunkTexts(
+    std::min(chunksPerBlock, (objects.size() + CsvRowsPerChunk - 1) / CsvRowsPerChunk));
+  for (std::size_t first = 0; first < objects.size(); first += chunksPerBlock * CsvRowsPerChunk)
+  {
+    const std::size_t  rows = std::min(chunksPerBlock * CsvRowsPerChunk, objects.size() - first);
+    const std::size_t  chunks = (rows + CsvRowsPerChunk - 1) / CsvRowsPerChunk;
+    std::mutex         errorMutex;
+    std::exception_ptr error;
+    threader->SetNumberOfWorkUnits(static_cast<itk::ThreadIdType>(chunks));
+    threader->ParallelizeArray(
+      0,
+      chunks,
+      [&](itk::SizeValueType chunk) {
+        try
+        {
+          // The text grows in a string of this thread's stack, not in the
+          // vector's element: neighbouring chunks' strings share cache
+          // lines, and their lengths change at every cell.
+          std::string text = std::move(chunkTexts[chunk]);
+          text.clear();
+          RowBuffer         out(text);
+          const std::size_t begin = first + chunk * CsvRowsPerChunk;
+          const std::size_t end = std::min(begin + CsvRowsPerChunk, first + rows);
+          for (std::size_t k = begin; k < end; ++k)
+          {
+            WriteRow(out, *objects[k], columns);
+          }
+          chunkTexts[chunk] = std::move(text);
+        }
+        catch (...) // rethrown on this thread once every chunk is done
+        {
+          const std::lock_guard<std::mutex> lock(errorMutex);
+          if (!error)
+          {
+            error = std::current_exception();
+          }
+        }
+      },
+      nullptr);
+    if (error)
     {
-      file.Write(rows.Text());
-      rows.Text().clear();
+      std::rethrow_exception(error);
+    }
+    for (std::size_t chunk = 0; chunk < chunks; ++chunk)
+    {
+      file.Write(chunkTexts[chunk]);
     }
   }
-  file.Write(rows.Text());
   file.Finish();
 }
 

@@ -14,8 +14,12 @@ summed kernel, download and total times.
       --set 3d-face-g1="--dimension 3 --size 512 --connectivity face --g 1" \\
       --order "a p p a"
 
-The base is the first variant unless --base names another. The exit status
-is 1 when a run failed or found other objects than the base.
+The base is the first variant unless --base names another. With
+--per-image, a table follows: for each set, its runs in run order, then a
+line an image with its connectivity and density, its components per run (from the first run
+that has the image) and each run's kernel ms, "-" where a run failed or left
+no result. The exit status is 1 when a run failed or found other objects
+than the base.
 """
 
 import argparse
@@ -80,6 +84,22 @@ def totals(measurements):
     }
 
 
+def per_image_lines(set_name, set_runs, failed_runs):
+    """The --per-image table of one set: a header naming the runs in run
+    order, then a line an image: connectivity, density, components per run and each run's
+    kernel ms ("-" for a run that failed, left no result or has fewer images)."""
+    labels = [run[len(set_name) + 1:] for run, _, _ in set_runs]
+    results = [None if run in failed_runs else load(path) for run, _, path in set_runs]
+    lines = [f"{set_name}: {' '.join(labels)}"]
+    for i in range(max((len(r) for r in results if r), default=0)):
+        cells = [r[i] if r and i < len(r) else None for r in results]
+        image = next(m for m in cells if m is not None)
+        share = image["components"] / image["runs"] if image["runs"] else 0
+        kernel = " ".join("-" if m is None else f"{m['kernelMs']:.3f}" for m in cells)
+        lines.append(f"  {image['connectivity']} d={image['density']:.1f} components/run {share:.3f}  kernel ms  {kernel}")
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--logs", required=True)
@@ -89,6 +109,7 @@ def main():
     parser.add_argument("--common", default="", help="arguments every run takes")
     parser.add_argument("--base", help="the variant the others are compared with (default: the first)")
     parser.add_argument("--timeout", type=float, default=80)
+    parser.add_argument("--per-image", action="store_true", help="then each image's density, components and kernel ms")
     args = parser.parse_args()
 
     variants = parse_pairs(args.variant, "variant")
@@ -106,6 +127,7 @@ def main():
 
     start = time.monotonic()
     failed = False
+    failed_runs = set()
     runs = {}  # set name -> [(run name, json path)]
     for set_name, set_args in sets.items():
         seen = {}
@@ -124,6 +146,8 @@ def main():
                 except subprocess.TimeoutExpired:
                     rc = "timeout"
             failed |= rc != 0
+            if rc != 0:
+                failed_runs.add(run)
             print(f"{run} rc={rc} at {time.monotonic() - start:.0f} s: {summary_line(log_path)}", flush=True)
             runs.setdefault(set_name, []).append((run, variant, json_path))
 
@@ -149,6 +173,10 @@ def main():
                 f"kernel {ref['kernel']:.2f} -> {t['kernel']:.2f}, download {ref['download']:.2f} -> "
                 f"{t['download']:.2f}, total {ref['total']:.2f} -> {t['total']:.2f}"
             )
+    if args.per_image:
+        print("\nper image (density, components/run of the first run with the image, each run's kernel ms)")
+        for set_name, set_runs in runs.items():
+            print("\n".join(per_image_lines(set_name, set_runs, failed_runs)))
     return 1 if failed else 0
 
 
