@@ -200,13 +200,21 @@ PrintSummary(const AppOptions & options, const RunSummary & summary, double tota
     out << " (after the size selection)";
   }
   out << "\n";
-  // Every stage, so that what a run waits for is visible (issue 10): the
-  // stages add up to the total but for the planning and the final rename.
+  // Every stage, so that what a run waits for is visible (issue 10), and
+  // they add up to the total: the files reach the disk when the outputs
+  // are committed (ITK's writers do not flush them), and "other" is the
+  // rest (threads started, outputs planned, memory released).
   const auto & t = summary.stageTimes;
   const double writeSeconds = summary.saveInputSeconds + summary.outputsSeconds;
+  const double otherSeconds = totalSeconds - summary.readSeconds - summary.cudaWaitSeconds - summary.filterSeconds -
+                              writeSeconds - summary.commitSeconds;
   out << "time:        total " << Milliseconds(totalSeconds) << ": " << (options.input.empty() ? "generate " : "read ")
-      << Milliseconds(summary.readSeconds) << ", analysis " << Milliseconds(summary.filterSeconds) << ", write "
-      << Milliseconds(writeSeconds) << "\n";
+      << Milliseconds(summary.readSeconds);
+  if (summary.cudaStartupRan)
+    out << ", waiting for CUDA " << Milliseconds(summary.cudaWaitSeconds);
+  out << ", analysis " << Milliseconds(summary.filterSeconds) << ", write " << Milliseconds(writeSeconds)
+      << ", sync and rename " << Milliseconds(summary.commitSeconds) << ", other "
+      << Milliseconds(std::max(0.0, otherSeconds)) << "\n";
   out << "analysis:    engine " << Milliseconds(t.totalMs / 1000) << " (labeling " << Milliseconds(t.labelMs / 1000)
       << ", features " << Milliseconds(t.featuresMs / 1000);
   if (summary.backendUsed == "cuda")
@@ -353,7 +361,9 @@ main(int argc, char * argv[])
     {
       WriteReturnParameters(plan.returnParameters, options.returnParameterFile, summary);
     }
+    const auto commitStart = std::chrono::steady_clock::now();
     plan.transaction.Commit();
+    summary.commitSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - commitStart).count();
   }
   catch (const itk::ExceptionObject & error)
   {

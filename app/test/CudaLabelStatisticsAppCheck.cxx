@@ -193,8 +193,14 @@ RunScenario(const std::string & program, const std::string & dir, const std::str
     Require(result.out.find("<filter-progress>") != std::string::npos, "no progress lines with --returnparameterfile");
     Require(result.out.find("components:") != std::string::npos, "no summary");
     // The summary gives every stage's time (issue 10): read, analysis with the LabelMap, each output's write.
-    for (const char * stage :
-         { "time:        total", "analysis:    engine", "LabelMap", "write:       labels", "CSV", "input copy" })
+    for (const char * stage : { "time:        total",
+                                "sync and rename",
+                                "other",
+                                "analysis:    engine",
+                                "LabelMap",
+                                "write:       labels",
+                                "CSV",
+                                "input copy" })
       Require(result.out.find(stage) != std::string::npos, std::string("the summary has no '") + stage + "'");
     CheckReturnFile(dir + "/return.txt",
                     CheckOutputsAnyDimension(dir + "/in.nrrd", dir + "/labels.nrrd", dir + "/table.csv", e));
