@@ -36,7 +36,7 @@ struct AppOptions
   /** Of the image outputs. None by default, as ITK's and SimpleITK's
    *  writers: on the H100 machine a raw 537 MB label image is written in
    *  0.16 s, zlib's level 1 (25 times smaller) takes 2.4 s on one thread,
-   *  six times the analysis (docs/results.md). */
+   *  six times the analysis (docs/results-history.md). */
   Compression compression = Compression::None;
 
   ForegroundMode foregroundMode = ForegroundMode::NotBackground;

@@ -30,7 +30,7 @@ enum class ImageFormat
  *  .vtk are always raw, and .nii.gz always gzip at zlib's default level (ITK
  *  5.2's NIfTI writer takes no level). Not 9:
  *  on a 512^3 label image level 9 took 34 s for a file 10 % smaller than
- *  level 6's (docs/results.md). */
+ *  level 6's (docs/results-history.md). */
 enum class Compression
 {
   None,

@@ -8,8 +8,9 @@
 # Mode "formats": the label image alone in each format, under each
 # compression where the format has one. Prints the program's summary lines
 # (read, analysis with engine and LabelMap, CUDA start-up, each write). The
-# input is read from the page cache (it was just written); the outputs are
-# fsync'ed by the program, so their time includes reaching the disk.
+# input is read from the page cache (it was just written); the program
+# flushes the outputs to disk when it commits them ("sync and rename" in its
+# summary's time line, after the writes).
 # Usage: benchmark/program-files.sh PROGRAM [compression|formats] [WORKDIR]
 set -uo pipefail
 program=$(realpath "$1")

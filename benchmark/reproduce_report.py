@@ -150,7 +150,7 @@ def lemaitre2021(doc, plots, results, pub):
             f"Published: {p1['source']}, {p1['device']}, {p1['what']}.", "")
     doc.add("Cells: ours as mean over density / pixels over summed time (Gpix/s), then the paper's number in "
             "brackets. The paper averages over density; which of our two averages its numbers match is "
-            "discussed in docs/results.md (the summed one, for FLSL_CD).", "")
+            "discussed in docs/results-history.md (the summed one, for FLSL_CD).", "")
     by = group(ms, "connectivity", "algorithm", "g")
     for conn in ("face", "full"):
         if not any(k[0] == conn for k in by):

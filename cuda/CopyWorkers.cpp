@@ -13,7 +13,7 @@ CopyWorkers::CopyWorkers()
 {
   const unsigned hardware = std::thread::hardware_concurrency();
   // All cores but the caller's: copies into and out of pinned memory run
-  // at about 11 GB/s a thread and about 46 GB/s with 16 (docs/results.md).
+  // at about 11 GB/s a thread and about 46 GB/s with 16 (docs/results-history.md).
   const int helpers = static_cast<int>(std::min(15u, hardware > 1 ? hardware - 1 : 0u));
   for (int i = 0; i < helpers; ++i)
   {

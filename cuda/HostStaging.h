@@ -2,7 +2,7 @@
 // drains) one buffer, split over copy threads, while the DMA engine copies
 // another, so caller memory never has to be page-locked (pinning a buffer in
 // place costs about three times its transfer; measured in
-// docs/results.md) and large images stream at bus speed. The buffers come
+// docs/results-history.md) and large images stream at bus speed. The buffers come
 // from the process's pinned cache and the copy threads from a pool of the
 // process, so a new engine costs neither.
 #ifndef cca_cuda_HostStaging_h

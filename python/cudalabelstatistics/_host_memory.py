@@ -3,7 +3,7 @@ cca::HostImageMemory): a label image of 64 MiB or more is a block that goes
 back to the pool when the array is gone, so that the next one of about its
 size finds its pages made and, from its third use, page-locked, where the GPU
 writes it by DMA at the bus's speed (about 2x faster end to end for
-gigavoxel volumes on the H100 machine, docs/results.md)."""
+gigavoxel volumes on the H100 machine, docs/results-history.md)."""
 
 from __future__ import annotations
 
