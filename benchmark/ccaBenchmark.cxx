@@ -24,7 +24,8 @@
 //                      [--row-bit-links auto|always|never]
 //                      [--vote-order auto|always|never] [--whole-components auto|always|never]
 //                      [--narrow-table auto|host|never] [--planar-table auto|never]
-//                      [--largest-apart auto|always|never] [--full-pairs-after-labels] [--run-end-index auto|never]
+//                      [--largest-apart auto|always|never] [--largest-subtracted auto|always|never]
+//                      [--full-pairs-after-labels] [--run-end-index auto|never]
 //                      [--json FILE]
 // --block-labeling: where labels only under full connectivity may take the
 // block labeling (cuda/BlockLabeling.cuh), when it does (auto: by the runs'
@@ -77,6 +78,10 @@
 // component's units out of its radix sort (cuda/LargestComponent.cuh; auto:
 // where it holds many of the units, as users get it; always and never
 // compare).
+// --largest-subtracted: whether the largest component's table entry is the
+// foreground's totals less the other entries, its runs voting their
+// bounding box only (cuda/LargestBySubtraction.cuh; full connectivity on a
+// byte mask; auto: where it holds a share of the units, as users get it).
 // --planar-table: whether a 2D image's narrow table holds planar entries, 96
 // bytes without the z axis's fields (auto, as users get it), or 160-byte ones
 // (never), to compare.
@@ -142,6 +147,7 @@ struct Settings : ccabench::ProtocolOptions
   std::string                 narrowTable = "auto";         ///< --narrow-table auto|host|never
   std::string                 planarTable = "auto";         ///< --planar-table auto|never
   std::string                 largestApart = "auto";        ///< --largest-apart auto|always|never
+  std::string                 largestSubtracted = "auto";   ///< --largest-subtracted auto|always|never
   bool                        fullPairsAfterLabels = false; ///< --full-pairs-after-labels
   std::int64_t                linkBlockRows = 0;            ///< --link-block-rows N (0: the default)
   std::string                 sharedRowLinks = "auto";      ///< --shared-row-links auto|never
@@ -455,13 +461,13 @@ const char * const Usage =
   "[--row-bit-links auto|always|never]"
   " [--vote-order auto|always|never]"
   " [--whole-components auto|always|never] [--narrow-table auto|host|never] [--planar-table auto|never]"
-  " [--largest-apart auto|always|never] [--full-pairs-after-labels] "
+  " [--largest-apart auto|always|never] [--largest-subtracted auto|always|never] [--full-pairs-after-labels] "
   "[--run-end-index auto|never]"
   " [--json FILE]\n";
 
 /** Parses the command line into s; returns 0 to go on, else the exit code. */
 /** Whether a value of --block-labeling, --strip-labeling, --row-bit-links,
- *  --vote-order, --whole-components or --largest-apart is one of the three
+ *  --vote-order, --whole-components, --largest-apart or --largest-subtracted is one of the three
  *  choices. */
 bool
 IsChoice(const std::string & value)
@@ -472,7 +478,7 @@ IsChoice(const std::string & value)
 #ifdef CCA_HAVE_CUDA
 /** The engine's choice for such a value (Use: BlockLabelingUse,
  *  StripLabelingUse, RowBitLinksUse, VoteOrderUse, WholeComponentsUse or
- *  LargestApartUse). */
+ *  LargestApartUse or LargestSubtractedUse). */
 template <class Use>
 Use
 UseOf(const std::string & value)
@@ -531,6 +537,8 @@ Parse(int argc, char * argv[], Settings & s)
       s.planarTable = next();
     else if (arg == "--largest-apart")
       s.largestApart = next();
+    else if (arg == "--largest-subtracted")
+      s.largestSubtracted = next();
     else if (arg == "--full-pairs-after-labels")
       s.fullPairsAfterLabels = true;
     else if (arg == "--link-block-rows")
@@ -615,6 +623,8 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--planar-table must be auto or never";
   else if (!IsChoice(s.largestApart))
     problem = "--largest-apart must be auto, always or never";
+  else if (!IsChoice(s.largestSubtracted))
+    problem = "--largest-subtracted must be auto, always or never";
   else if (s.runEndIndex != "auto" && s.runEndIndex != "never")
     problem = "--run-end-index must be auto or never";
   else if (s.linkBlockRows < 0)
@@ -628,13 +638,15 @@ Parse(int argc, char * argv[], Settings & s)
            !s.narrowCubCounts || s.linkFanIn != 0 || s.rowBitLinks != "auto" || s.linkBlockRows != 0 ||
            s.sharedRowLinks != "auto" || s.queuedMerges != "auto" || s.voteOrder != "auto" ||
            s.wholeComponents != "auto" || s.narrowTable != "auto" || s.planarTable != "auto" ||
-           s.largestApart != "auto" || s.fullPairsAfterLabels || s.runEndIndex != "auto")
+           s.largestApart != "auto" || s.largestSubtracted != "auto" || s.fullPairsAfterLabels ||
+           s.runEndIndex != "auto")
     problem =
       "--block-labeling, --strip-labeling, --no-dependent-launches, --no-side-stream, --wide-cub-counts, "
       "--link-fan-in, "
       "--link-block-rows, --shared-row-links, --queued-merges, --row-bit-links, --vote-order, --whole-components, "
       "--narrow-table, --planar-table, "
-      "--largest-apart, --full-pairs-after-labels and --run-end-index need a build with the CUDA backend";
+      "--largest-apart, --largest-subtracted, --full-pairs-after-labels and --run-end-index need a build with the "
+      "CUDA backend";
 #endif
   if (!problem.empty())
   {
@@ -809,6 +821,7 @@ main(int argc, char * argv[])
   cca::cuda::SetPlanarTable(s.planarTable == "never" ? cca::cuda::PlanarTableUse::Never
                                                      : cca::cuda::PlanarTableUse::Automatic);
   cca::cuda::SetLargestApart(UseOf<cca::cuda::LargestApartUse>(s.largestApart));
+  cca::cuda::SetLargestSubtracted(UseOf<cca::cuda::LargestSubtractedUse>(s.largestSubtracted));
   cca::cuda::SetFullPairsAfterLabels(s.fullPairsAfterLabels);
   cca::cuda::SetRunEndIndex(s.runEndIndex == "never" ? cca::cuda::RunEndIndexUse::Never
                                                      : cca::cuda::RunEndIndexUse::Automatic);

@@ -89,6 +89,18 @@ enum class LargestApartUse
   Never      ///< every unit sorted
 };
 
+/** Whether the largest component's table entry is the foreground's
+ *  totals less the other entries, its runs voting their bounding box only
+ *  (LargestBySubtraction.cuh; HostSequence::LargestSubtractedFor). Only
+ *  under full connectivity on a byte mask of whole 16-byte rows, whatever
+ *  the choice. */
+enum class LargestSubtractedUse
+{
+  Automatic, ///< where it holds at least a share of the units
+  Always,    ///< wherever the numbering found it
+  Never      ///< every run votes
+};
+
 /** Whether the writer of a byte mask's runs leaves their end index, with
  *  which the searches for a neighbour row's runs take one load instead of
  *  a binary search (RunNeighbours.cuh; LabelStage::DetectUnits). */

@@ -25,30 +25,31 @@ namespace cuda
 
 namespace
 {
-std::atomic<bool>               forceWideRunIndex{ false };
-std::atomic<std::size_t>        uploadSlabBytes{ 0 };
-std::atomic<BlockLabelingUse>   blockLabeling{ BlockLabelingUse::Automatic };
-std::atomic<StripLabelingUse>   stripLabeling{ StripLabelingUse::Automatic };
-std::atomic<std::size_t>        regionCopyBytes{ 0 };
-std::atomic<std::size_t>        regionPieceBytes{ 0 };
-std::atomic<std::int64_t>       treeMergeSecondCopies{ 0 };
-std::atomic<double>             lastSampledForegroundFraction{ -1.0 };
-std::atomic<std::int64_t>       numberingClimbingRuns{ -1 };
-std::atomic<std::int64_t>       linkFanIn{ 0 };
-std::atomic<RowBitLinksUse>     rowBitLinks{ RowBitLinksUse::Automatic };
-std::atomic<RunEndIndexUse>     runEndIndex{ RunEndIndexUse::Automatic };
-std::atomic<bool>               fullPairsAfterLabels{ false };
-std::atomic<VoteOrderUse>       voteOrder{ VoteOrderUse::Automatic };
-std::atomic<WholeComponentsUse> wholeComponents{ WholeComponentsUse::Automatic };
-std::atomic<NarrowTableUse>     narrowTable{ NarrowTableUse::Automatic };
-std::atomic<PlanarTableUse>     planarTable{ PlanarTableUse::Automatic };
-std::atomic<LargestApartUse>    largestApart{ LargestApartUse::Automatic };
-std::atomic<std::int64_t>       linkBlockRows{ 0 };
-std::atomic<std::int32_t>       sharedLinkCapacity{ 0 };
-std::atomic<bool>               queuedMerges{ true };
-std::atomic<bool>               dependentLaunches{ true };
-std::atomic<bool>               sideStream{ true };
-std::atomic<bool>               narrowCubCounts{ true };
+std::atomic<bool>                 forceWideRunIndex{ false };
+std::atomic<std::size_t>          uploadSlabBytes{ 0 };
+std::atomic<BlockLabelingUse>     blockLabeling{ BlockLabelingUse::Automatic };
+std::atomic<StripLabelingUse>     stripLabeling{ StripLabelingUse::Automatic };
+std::atomic<std::size_t>          regionCopyBytes{ 0 };
+std::atomic<std::size_t>          regionPieceBytes{ 0 };
+std::atomic<std::int64_t>         treeMergeSecondCopies{ 0 };
+std::atomic<double>               lastSampledForegroundFraction{ -1.0 };
+std::atomic<std::int64_t>         numberingClimbingRuns{ -1 };
+std::atomic<std::int64_t>         linkFanIn{ 0 };
+std::atomic<RowBitLinksUse>       rowBitLinks{ RowBitLinksUse::Automatic };
+std::atomic<RunEndIndexUse>       runEndIndex{ RunEndIndexUse::Automatic };
+std::atomic<bool>                 fullPairsAfterLabels{ false };
+std::atomic<VoteOrderUse>         voteOrder{ VoteOrderUse::Automatic };
+std::atomic<WholeComponentsUse>   wholeComponents{ WholeComponentsUse::Automatic };
+std::atomic<NarrowTableUse>       narrowTable{ NarrowTableUse::Automatic };
+std::atomic<PlanarTableUse>       planarTable{ PlanarTableUse::Automatic };
+std::atomic<LargestApartUse>      largestApart{ LargestApartUse::Automatic };
+std::atomic<LargestSubtractedUse> largestSubtracted{ LargestSubtractedUse::Automatic };
+std::atomic<std::int64_t>         linkBlockRows{ 0 };
+std::atomic<std::int32_t>         sharedLinkCapacity{ 0 };
+std::atomic<bool>                 queuedMerges{ true };
+std::atomic<bool>                 dependentLaunches{ true };
+std::atomic<bool>                 sideStream{ true };
+std::atomic<bool>                 narrowCubCounts{ true };
 
 /** The caller's current CUDA device is theirs: selected for a run, given back after it. */
 class CurrentDeviceScope
@@ -229,6 +230,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_Sequence->SetNarrowTable(narrowTable);
   m_Sequence->SetPlanarTable(planarTable);
   m_Sequence->SetLargestApart(largestApart);
+  m_Sequence->SetLargestSubtracted(largestSubtracted);
   m_Sequence->SetBlockRows(linkBlockRows);
   m_Sequence->SetSharedLinkCapacity(sharedLinkCapacity);
   m_Sequence->SetQueuedMerges(queuedMerges);
@@ -351,6 +353,12 @@ void
 SetLargestApart(LargestApartUse use)
 {
   largestApart = use;
+}
+
+void
+SetLargestSubtracted(LargestSubtractedUse use)
+{
+  largestSubtracted = use;
 }
 
 // The update-counting tests know narrow entries' blocks by one size.

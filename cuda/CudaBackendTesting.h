@@ -117,6 +117,15 @@ SetPlanarTable(PlanarTableUse use);
  *  Tests take all three; benchmarks compare them. */
 void
 SetLargestApart(LargestApartUse use);
+
+/** Whether CUDA backends take the largest component's table entry as the
+ *  foreground's totals less the other entries (cuda/LargestBySubtraction.cuh):
+ *  where it holds a share of the units (Automatic, the default), always
+ *  where the numbering found it, or never; only under full connectivity on
+ *  a byte mask of whole 16-byte rows. Tests take all three; benchmarks
+ *  compare them. */
+void
+SetLargestSubtracted(LargestSubtractedUse use);
 /** Threads a block of the default algorithm's feature votes
  *  (AccumulateFeaturesKernel), with the dense table's narrow entries or
  *  wide ones: the update-counting test expects one global merge a block. */

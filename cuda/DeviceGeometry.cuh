@@ -7,6 +7,7 @@
 #include "DependentLaunch.cuh"
 
 #include <cstdint>
+#include <limits>
 
 namespace cca
 {
@@ -122,6 +123,11 @@ __device__ __forceinline__ std::int64_t
 {
   return static_cast<std::int64_t>(gridDim.x) * blockDim.x / WarpSize;
 }
+
+/** A label no component has (labels are below the unit count, which an
+ *  Index holds): "none" where a kernel takes a component's label. */
+template <class Index>
+constexpr Index NoLabel = std::numeric_limits<Index>::max();
 
 /** Blocks for a grid-stride loop over items (capped: the loops cover the rest). */
 inline unsigned

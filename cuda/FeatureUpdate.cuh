@@ -151,6 +151,37 @@ WarpSumFeatures(Features & f)
   }
 }
 
+/** The bounding box of the run at place alone, every other field cleared:
+ *  the vote of a run of the component whose other fields come from the
+ *  foreground's totals (LargestBySubtraction.cuh). */
+template <class Features>
+__device__ __forceinline__ void
+BoundingBoxOf(const cca::Run & place, Features & f)
+{
+  detail::ClearFeatures(f);
+  f.boundingBoxMin[0] = place.x;
+  f.boundingBoxMax[0] = place.x + place.length - 1;
+  f.boundingBoxMin[1] = static_cast<std::int32_t>(place.y);
+  f.boundingBoxMax[1] = static_cast<std::int32_t>(place.y);
+  if constexpr (detail::AxesOf<Features> == 3)
+  {
+    f.boundingBoxMin[2] = static_cast<std::int32_t>(place.z);
+    f.boundingBoxMax[2] = static_cast<std::int32_t>(place.z);
+  }
+}
+
+/** WarpSumFeatures of records that hold only a bounding box (BoundingBoxOf). */
+template <class Features>
+__device__ __forceinline__ void
+WarpBoundingBox(Features & f)
+{
+  for (int i = 0; i < detail::AxesOf<Features>; ++i)
+  {
+    f.boundingBoxMin[i] = WarpMin32(f.boundingBoxMin[i]);
+    f.boundingBoxMax[i] = WarpMax32(f.boundingBoxMax[i]);
+  }
+}
+
 /** WarpCombineByKey for the votes of runs in component order (the votes
  *  that store whole components): a key's lanes are contiguous and hold its
  *  runs in raster order, so part of the record needs no fold. The leader
@@ -669,7 +700,9 @@ constexpr int VoteBlocksPerSM = std::is_same_v<Table, PlanarFeatures>   ? 8
  *  the runs; OutputStage::GroupRunsInVotes), or empty. StoresV: with
  *  sortedLabel, VoteStores::WholeInChunks stores every component whose
  *  runs lie in one warp's chunk whole, one-run components too, and merges
- *  only the others. Counting: the
+ *  only the others. subtracted: the label of the component whose runs
+ *  vote their bounding box only (LargestBySubtraction.cuh), or
+ *  NoLabel. Counting: the
  *  instrumentation is compiled in
  *  (counter is ignored otherwise). Launch with VoteBlockThreads<Table> threads
  *  a block. */
@@ -693,7 +726,8 @@ __launch_bounds__(VoteBlockThreads<Table>, VoteBlocksPerSM<Table>)
                            const Index * __restrict__ order,
                            PrecedingPairs preceding,
                            const Index * __restrict__ sortedLabel,
-                           RunGroups groups)
+                           RunGroups groups,
+                           Index     subtracted)
 {
   AwaitPrecedingKernel();
   constexpr bool Counting = CountingV == UpdateCounting::On;
@@ -778,7 +812,14 @@ __launch_bounds__(VoteBlockThreads<Table>, VoteBlocksPerSM<Table>)
     {
       continue; // components of one run each: written whole
     }
-    if (Whole && votes)
+    // The component whose other fields come from the foreground's totals
+    // (LargestBySubtraction.cuh): its runs vote their bounding box only.
+    const bool boxOnly = valid && key == subtracted;
+    if (boxOnly)
+    {
+      BoundingBoxOf(place, f);
+    }
+    else if (Whole && votes)
     {
       // Every lane's own features in one stretch of code, then the pairs
       // where the component has several runs (a component of one run has
@@ -809,7 +850,11 @@ __launch_bounds__(VoteBlockThreads<Table>, VoteBlocksPerSM<Table>)
     if constexpr (Votes::ConflictDetection)
     {
       leader = LaneId() == 0;
-      if (__all_sync(FullWarp, key == __shfl_sync(FullWarp, key, 0)))
+      if (__all_sync(FullWarp, boxOnly))
+      {
+        WarpBoundingBox(f);
+      }
+      else if (__all_sync(FullWarp, key == __shfl_sync(FullWarp, key, 0)))
       {
         WarpSumFeatures(f); // one component: every lane votes (one-run components never share a warp)
       }
@@ -877,7 +922,9 @@ __launch_bounds__(VoteBlockThreads<Table>, VoteBlocksPerSM<Table>)
           detail::MergeFeatures(hot, warpHot[w]);
         }
       }
-      if (hot.pixelCount > 0)
+      // Voted: a vote sets the maxima (bounding-box-only votes, of the
+      // component whose sums come from the foreground's totals, add no pixels).
+      if (hot.boundingBoxMax[0] >= 0)
       {
         if constexpr (Counting)
         {

@@ -304,6 +304,9 @@ SearchPrecedingPairs(const RunArrays<Index> & runs,
  *  us, 512^3 6-conn. 890 -> 796 us (benchmark/results/h200-records-in-order
  *  call 3).
  *
+ *  skipped: the label of a component whose runs get their records only
+ *  (no vote adds their pairs: LargestBySubtraction.cuh), or NoLabel.
+ *
  *  Small (SmallImage): a run's row, its neighbour rows and their end
  *  index words in 32-bit arithmetic. In 64 bits, finding the four rows
  *  and their first candidates took 38 % of a volume's instructions, more
@@ -315,7 +318,8 @@ __launch_bounds__(BlockThreads, 8) CountPrecedingPairsKernel(RunArrays<Index> ru
                                                              const std::uint8_t * __restrict__ linked,
                                                              const Index * __restrict__ label,
                                                              Geometry       geometry,
-                                                             PrecedingPairs pairs)
+                                                             PrecedingPairs pairs,
+                                                             Index          skipped)
 {
   AwaitPrecedingKernel();
   using Coord = RowCoord<Small>;
@@ -332,7 +336,9 @@ __launch_bounds__(BlockThreads, 8) CountPrecedingPairsKernel(RunArrays<Index> ru
     const std::int32_t end = runs.end[a];
     PairTally          rowTally;   // the previous row of the slice
     PairTally          sliceTally; // the previous slice's rows
-    if (linkedRun)
+    // The component whose pairs come from the foreground's totals
+    // (LargestBySubtraction.cuh) has its records, not its pairs, counted.
+    if (linkedRun && (skipped == NoLabel<Index> || label[a] != skipped))
     {
       const Index key = TouchingShareComponent ? Index{ 0 } : label[a];
       const auto  row = static_cast<Coord>(r);

@@ -15,6 +15,7 @@
 #include "ComponentOrder.cuh"
 #include "FeatureUpdate.cuh"
 #include "Frame.cuh"
+#include "LargestBySubtraction.cuh"
 #include "LabelStage.cuh"
 #include "NarrowFeatures.h"
 #include "NumberingStage.cuh"
@@ -53,7 +54,8 @@ LaunchVotes(Device &                      device,
             UpdateCounter                 counter,
             const ComponentOrder<Index> & order,
             const RunGroups &             groups = {},
-            bool                          wholeInChunks = false)
+            bool                          wholeInChunks = false,
+            Index                         subtracted = NoLabel<Index>)
 {
   constexpr int  threads = VoteBlockThreads<Table>;
   const unsigned blocks = BlocksFor(static_cast<std::int64_t>(l.units.count), threads);
@@ -74,7 +76,8 @@ LaunchVotes(Device &                      device,
                                    order.index,
                                    l.precedingPairs,
                                    order.label,
-                                   groups);
+                                   groups,
+                                   subtracted);
   };
   // The papers' strategies fold as reproduced; the default algorithm
   // without shared-memory atomics (FeatureUpdate.cuh, HotFolding).
@@ -124,10 +127,16 @@ LaunchVotes(Device &                      device,
  *  PrecedingPairs.cuh): before VoteTable, whose votes add them, with the
  *  same voteKey. They read only the runs and the keys, so the host
  *  sequence queues them as side work, beside the sort into component
- *  order (HostSequence::LabelAndMeasureUnits). */
+ *  order (HostSequence::LabelAndMeasureUnits). skipped: the label of a
+ *  component whose pairs no vote adds (LargestBySubtraction.cuh), or
+ *  NoLabel. */
 template <class Index, class S, class Device>
 void
-CountPairsAfterLabels(Device & device, const Frame & frame, const LabeledUnits<Index> & l, const Index * voteKey)
+CountPairsAfterLabels(Device &                    device,
+                      const Frame &               frame,
+                      const LabeledUnits<Index> & l,
+                      const Index *               voteKey,
+                      Index                       skipped = NoLabel<Index>)
 {
   if constexpr (S::Merge != FeatureMerge::OnTheFly)
   {
@@ -147,7 +156,8 @@ CountPairsAfterLabels(Device & device, const Frame & frame, const LabeledUnits<I
                     l.linked,
                     voteKey,
                     frame.geometry,
-                    l.precedingPairs);
+                    l.precedingPairs,
+                    skipped);
     };
     // A plane's pass leaves out the volumes' four-row search, whose
     // registers bounded its occupancy.
@@ -177,17 +187,18 @@ CountPairsAfterLabels(Device & device, const Frame & frame, const LabeledUnits<I
  *  HostSequence::VotesStoreWholeComponents. */
 template <class Index, class S, class Table, class Device>
 void
-VoteTable(Device &                      device,
-          const Frame &                 frame,
-          const LabeledUnits<Index> &   l,
-          Index                         entries,
-          const Index *                 entryRoot,
-          const Index *                 voteKey,
-          Table *                       table,
-          UpdateCounter                 votes,
-          const ComponentOrder<Index> & order,
-          const RunGroups &             groups = {},
-          bool                          wholeInChunks = false)
+VoteTable(Device &                         device,
+          const Frame &                    frame,
+          const LabeledUnits<Index> &      l,
+          Index                            entries,
+          const Index *                    entryRoot,
+          const Index *                    voteKey,
+          Table *                          table,
+          UpdateCounter                    votes,
+          const ComponentOrder<Index> &    order,
+          const RunGroups &                groups = {},
+          bool                             wholeInChunks = false,
+          const SubtractedLargest<Index> & subtracted = {})
 {
   const unsigned tableBlocks = BlocksFor(static_cast<std::int64_t>(entries), BlockThreads);
   if constexpr (S::Merge == FeatureMerge::OnTheFly)
@@ -237,7 +248,7 @@ VoteTable(Device &                      device,
                       entryRoot,
                       frame.geometry,
                       table);
-        LaunchVotes<Index, Votes>(device, frame, l, voteKey, table, votes, order, groups, true);
+        LaunchVotes<Index, Votes>(device, frame, l, voteKey, table, votes, order, groups, true, subtracted.label);
         device.Launch("crossing entries finalizing kernel",
                       boundaryBlocks,
                       BlockThreads,
@@ -245,6 +256,10 @@ VoteTable(Device &                      device,
                       l.units.count,
                       order.label,
                       table);
+        if (subtracted.Active())
+        {
+          FinishSubtractedLargest(device, entries, subtracted, table);
+        }
         return;
       }
     }
@@ -259,7 +274,7 @@ VoteTable(Device &                      device,
                   frame.geometry,
                   frame.faces,
                   table);
-    LaunchVotes<Index, Votes>(device, frame, l, voteKey, table, votes, order, groups);
+    LaunchVotes<Index, Votes>(device, frame, l, voteKey, table, votes, order, groups, false, subtracted.label);
     device.Launch("feature finalizing kernel",
                   tableBlocks,
                   BlockThreads,
@@ -268,6 +283,10 @@ VoteTable(Device &                      device,
                   entryRoot,
                   l.linked,
                   table);
+    if (subtracted.Active())
+    {
+      FinishSubtractedLargest(device, entries, subtracted, table);
+    }
   }
 }
 
@@ -322,16 +341,17 @@ public:
    *  image's: its z fields are constants), else NarrowFeatures. */
   template <class Index, class S>
   void
-  Build(Device &                      device,
-        const Frame &                 frame,
-        const LabeledUnits<Index> &   l,
-        const Components<Index> &     c,
-        const UpdateCounts<Device> &  counts,
-        const ComponentOrder<Index> & order,
-        const RunGroups &             groups = {},
-        bool                          wholeInChunks = false,
-        TableEntries                  entries = TableEntries::Wide,
-        bool                          planar = false)
+  Build(Device &                         device,
+        const Frame &                    frame,
+        const LabeledUnits<Index> &      l,
+        const Components<Index> &        c,
+        const UpdateCounts<Device> &     counts,
+        const ComponentOrder<Index> &    order,
+        const RunGroups &                groups = {},
+        bool                             wholeInChunks = false,
+        TableEntries                     entries = TableEntries::Wide,
+        bool                             planar = false,
+        const SubtractedLargest<Index> & subtracted = {})
   {
     m_Entries = static_cast<std::size_t>(c.count);
     m_Device = nullptr;
@@ -346,15 +366,15 @@ public:
       if (entries != TableEntries::Wide)
       {
         planar ? BuildNarrow<Index, S, PlanarFeatures>(
-                   device, frame, l, c, counts, order, groups, wholeInChunks, entries, m_Planar)
+                   device, frame, l, c, counts, order, groups, wholeInChunks, entries, subtracted, m_Planar)
                : BuildNarrow<Index, S, NarrowFeatures>(
-                   device, frame, l, c, counts, order, groups, wholeInChunks, entries, m_Narrow);
+                   device, frame, l, c, counts, order, groups, wholeInChunks, entries, subtracted, m_Narrow);
         return;
       }
     }
     m_Device = Reserve<ComponentFeatures>(m_Table, c.count, "the feature table");
     VoteTable<Index, S>(
-      device, frame, l, c.count, c.rootOf, c.label, m_Device, counts.Votes(), order, groups, wholeInChunks);
+      device, frame, l, c.count, c.rootOf, c.label, m_Device, counts.Votes(), order, groups, wholeInChunks, subtracted);
   }
 
   void
@@ -421,20 +441,21 @@ private:
    *  the device into m_Device, or left in hostWidened for the download. */
   template <class Index, class S, class Narrow>
   void
-  BuildNarrow(Device &                      device,
-              const Frame &                 frame,
-              const LabeledUnits<Index> &   l,
-              const Components<Index> &     c,
-              const UpdateCounts<Device> &  counts,
-              const ComponentOrder<Index> & order,
-              const RunGroups &             groups,
-              bool                          wholeInChunks,
-              TableEntries                  entries,
-              Narrow *&                     hostWidened)
+  BuildNarrow(Device &                         device,
+              const Frame &                    frame,
+              const LabeledUnits<Index> &      l,
+              const Components<Index> &        c,
+              const UpdateCounts<Device> &     counts,
+              const ComponentOrder<Index> &    order,
+              const RunGroups &                groups,
+              bool                             wholeInChunks,
+              TableEntries                     entries,
+              const SubtractedLargest<Index> & subtracted,
+              Narrow *&                        hostWidened)
   {
     Narrow * narrow = Reserve<Narrow>(m_Table, c.count, "the feature table");
     VoteTable<Index, S>(
-      device, frame, l, c.count, c.rootOf, c.label, narrow, counts.Votes(), order, groups, wholeInChunks);
+      device, frame, l, c.count, c.rootOf, c.label, narrow, counts.Votes(), order, groups, wholeInChunks, subtracted);
     if (entries == TableEntries::NarrowWidenedOnHost)
     {
       hostWidened = narrow;

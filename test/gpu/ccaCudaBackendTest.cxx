@@ -819,6 +819,80 @@ LargestApartChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally &
   cca::cuda::SetLargestApart(cca::cuda::LargestApartUse::Automatic);
 }
 
+/** The largest component's table entry as the foreground's totals less
+ *  the other entries (cuda/LargestBySubtraction.cuh) always, never or by
+ *  the default choice, on masks dense enough that one component holds
+ *  most runs, 2D and 3D: under full connectivity on byte rows of whole
+ *  16-byte loads (where it applies), under face connectivity or on other
+ *  widths (where it must not); with or without the runs, the label image,
+ *  a selection, the votes in component order; one large mask of each
+ *  dimension above the units from which the default looks for the
+ *  largest component. */
+void
+LargestSubtractedChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
+{
+  const cca::cuda::LargestSubtractedUse uses[] = { cca::cuda::LargestSubtractedUse::Always,
+                                                   cca::cuda::LargestSubtractedUse::Never,
+                                                   cca::cuda::LargestSubtractedUse::Automatic };
+  const char * useNames[] = { "largest component subtracted", "every run votes", "largest subtracted by default" };
+  static_assert(std::size(useNames) == std::size(uses), "a name for each choice");
+  const double densities[] = { 0.3, 0.45, 0.6, 0.7, 0.8, 0.95 };
+  const int    cases = quick ? 12 : 96;
+  for (int i = 0; i < cases; ++i)
+  {
+    const std::uint32_t caseSeed = 1470000 + seed + static_cast<std::uint32_t>(i);
+    std::mt19937        rng(caseSeed);
+    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    const std::size_t   choice = static_cast<std::size_t>(i) % std::size(uses);
+    const int           dim = pick(2) == 0 ? 3 : 2;
+    // Whole 16-pixel lanes (the totals' rows) in seven cases of eight.
+    const std::int64_t nx = pick(8) != 0 ? 16 * (1 + pick(dim == 2 ? 48 : 12)) : 1 + pick(300);
+    const std::int64_t ny = dim == 2 ? 1 + pick(300) : 1 + pick(50);
+    const std::int64_t nz = dim == 3 ? 1 + pick(24) : 1;
+    const Mask         mask = RandomMask(dim, nx, ny, nz, densities[pick(6)], 1 + pick(2), caseSeed);
+    cca::Options       options;
+    options.connectivity = pick(4) != 0 ? Connectivity::Full : Connectivity::Face;
+    options.computeRuns = pick(4) != 0;
+    options.computeFeatures = true;
+    options.labelImageType = pick(3) == 0 ? LabelImageType::None : LabelImageType::UInt32;
+    if (pick(6) == 0)
+    {
+      options.selection.minimumPixels = 2;
+      options.selection.orderBySize = pick(2) == 0;
+    }
+    const bool always = pick(3) == 0;
+    cca::cuda::SetVoteOrder(always ? cca::cuda::VoteOrderUse::Always : cca::cuda::VoteOrderUse::Automatic);
+    cca::cuda::SetLargestSubtracted(uses[choice]);
+    Check(engine,
+          Plain(mask),
+          options,
+          std::string(useNames[choice]) + (always ? ", votes in component order" : "") +
+            " seed=" + std::to_string(caseSeed),
+          tally);
+  }
+  if (!quick)
+  {
+    for (int k = 0; k < 2; ++k)
+    {
+      const std::uint32_t caseSeed = 1479000 + seed + static_cast<std::uint32_t>(k);
+      const Mask          mask =
+        k == 0 ? RandomMask(2, 4096, 2048, 1, 0.7, 1, caseSeed) : RandomMask(3, 256, 256, 96, 0.5, 1, caseSeed);
+      cca::Options options;
+      options.connectivity = Connectivity::Full;
+      options.computeRuns = true;
+      options.computeFeatures = true;
+      options.labelImageType = LabelImageType::UInt32;
+      for (std::size_t choice = 1; choice < std::size(uses); ++choice)
+      {
+        cca::cuda::SetLargestSubtracted(uses[choice]);
+        Check(engine, Plain(mask), options, std::string(useNames[choice]) + " seed=" + std::to_string(caseSeed), tally);
+      }
+    }
+  }
+  cca::cuda::SetVoteOrder(cca::cuda::VoteOrderUse::Automatic);
+  cca::cuda::SetLargestSubtracted(cca::cuda::LargestSubtractedUse::Automatic);
+}
+
 /** Label images of byte masks whose rows are wide enough (2048 pixels and
  *  more) to be made from their runs alone where a row has at most 32 of
  *  them, others from their pixels (WriteByteLabelImageKernel,
@@ -1857,6 +1931,7 @@ main(int argc, char * argv[])
     {
       VoteOrderChecks(engine, quick, seed, voteOrders);
       LargestApartChecks(engine, quick, seed, voteOrders);
+      LargestSubtractedChecks(engine, quick, seed, voteOrders);
       std::cout << name << " vote orders: " << voteOrders.passed << " passed, " << voteOrders.failed << " failed"
                 << std::endl;
     }

@@ -209,7 +209,9 @@ VoteOrderOf(std::uint32_t caseSeed)
  *  image's narrow entries are planar (the default) or NarrowFeatures,
  *  and whether the component order leaves the largest component's units
  *  out of its sort (always, never, or from 2^20 units where it holds many
- *  of them: cuda/LargestComponent.cuh), and whether the side work (the
+ *  of them: cuda/LargestComponent.cuh), and whether its table entry is the
+ *  foreground's totals less the others (cuda/LargestBySubtraction.cuh),
+ *  and whether the side work (the
  *  label image and the stored pairs' count, HostSequence's SideWork) runs
  *  in order or once joined, after the sort queued beside it, and where a
  *  volume's first union-find pass joins its row blocks (shared or global
@@ -233,6 +235,14 @@ SetSeededChoices(Emulator & emulator, std::uint32_t caseSeed)
   // seeds in a row.
   const LargestApartUse apart[] = { LargestApartUse::Always, LargestApartUse::Never, LargestApartUse::Automatic };
   sequence.SetLargestApart(apart[(caseSeed / 5) % 3]);
+  // The largest component's entry from the foreground's totals where the
+  // numbering found it (under full connectivity on a byte mask of whole
+  // 16-byte rows), never, or where it holds a share of the units: each in
+  // any 39 seeds in a row.
+  const LargestSubtractedUse subtracted[] = { LargestSubtractedUse::Always,
+                                              LargestSubtractedUse::Never,
+                                              LargestSubtractedUse::Automatic };
+  sequence.SetLargestSubtracted(subtracted[(caseSeed / 13) % 3]);
   // A volume's first union-find pass in shared memory where the default
   // takes it (rows of many runs: these images' rows seldom have them),
   // in every volume with the default's links or with 8 (most blocks then

@@ -1,0 +1,451 @@
+// The largest component's table entry as what the others leave of the
+// whole foreground. Above the percolation threshold one component holds
+// most of the runs, and the votes spent most of their time on it: each of
+// its runs computed its features and searched its preceding rows for the
+// perimeter's pixel pairs, and every warp folded a full record. Under full
+// connectivity on a mask, every pair of neighbouring foreground pixels lies
+// in one component, so every additive field of the table (pixels,
+// coordinate sums and products, face and border pixels, the pair counts
+// behind the intercepts) sums over the components to the same field of
+// the whole foreground. So:
+//   1. ForegroundTotalsKernel sums those fields over the foreground of the
+//      byte mask, 16 pixels a lane, by popcounts: the pairs of each
+//      direction class from the bits of the row and of its preceding rows;
+//   2. the votes and the pairs' count leave the largest component's runs
+//      out, but for its bounding box (FeatureUpdate.cuh, PrecedingPairs.cuh);
+//   3. once every other entry is final, SumOtherEntriesKernel adds them up
+//      and LargestEntryKernel writes the largest component's fields as the
+//      totals less that sum (ITK's intercepts are linear in the pixel and
+//      pair counts: FinalizedIntercept, src/RunFeatures.h).
+// Face connectivity cannot take this: diagonal neighbours may lie in two
+// components, and their pairs count in neither. The host sequence takes it
+// in volumes where the largest component's runs are many
+// (HostSequence::LargestSubtractedFor gives the measurements): there each
+// of its runs saves more than the totals cost; in planes it did not.
+#ifndef cca_cuda_LargestBySubtraction_cuh
+#define cca_cuda_LargestBySubtraction_cuh
+
+#include "DependentLaunch.cuh"
+#include "DeviceGeometry.cuh"
+#include "FeatureUpdate.cuh"
+#include "Frame.cuh"
+#include "NarrowFeatures.h"
+#include "RunDetection.cuh"
+#include "RunFeatures.h"
+
+#include "cca/Types.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+namespace cca
+{
+namespace cuda
+{
+
+/** The additive fields of a table entry summed over pixels (64-bit words,
+ *  wrapping as the entries' own fields do): ComponentFeatures' layout, the
+ *  six products xx, yy, zz, xy, xz, yz, and per direction class
+ *  (InterceptSlot) raw pair counts (ForegroundTotalsKernel) or finished
+ *  intercepts (SumOtherEntriesKernel). */
+struct AdditiveFields
+{
+  unsigned long long pixels;
+  unsigned long long sum[3];
+  unsigned long long product[6];
+  unsigned long long border;
+  unsigned long long face[6];
+  unsigned long long slot[NumberOfInterceptSlots];
+};
+constexpr int AdditiveWords = static_cast<int>(sizeof(AdditiveFields) / sizeof(unsigned long long));
+static_assert(AdditiveWords == 24, "24 words");
+
+/** Where each field's words start in AdditiveFields. */
+enum AdditiveWord : int
+{
+  PixelsWord = 0,
+  SumWords = 1,
+  ProductWords = 4,
+  BorderWord = 10,
+  FaceWords = 11,
+  SlotWords = 17
+};
+
+/** Adds each lane's fields (words, AdditiveWords of them) over the block
+ *  and then into total, one atomic a word a block. All threads of the
+ *  block call it. */
+__device__ __forceinline__ void
+AddBlockFields(unsigned long long (&words)[AdditiveWords], unsigned long long * total)
+{
+  __shared__ unsigned long long block[AdditiveWords];
+  if (threadIdx.x < AdditiveWords)
+  {
+    block[threadIdx.x] = 0;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < AdditiveWords; ++k)
+  {
+    words[k] = WarpSum64(words[k]);
+  }
+  if (LaneId() == 0)
+  {
+#pragma unroll
+    for (int k = 0; k < AdditiveWords; ++k)
+    {
+      atomicAdd(&block[k], words[k]);
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x < AdditiveWords && block[threadIdx.x] != 0)
+  {
+    atomicAdd(&total[threadIdx.x], block[threadIdx.x]);
+  }
+}
+
+/** Bits of the pixels just left (bit 0) and right (bit 1) of a lane's 16
+ *  pixels at x of row: from the neighbour lanes, or at the stretch's ends
+ *  (stretch: its first pixel) from the row. All 32 lanes call it. */
+__device__ __forceinline__ unsigned
+LaneEdges(const std::uint8_t * __restrict__ row,
+          unsigned                     bits,
+          std::int64_t                 x,
+          std::int64_t                 stretch,
+          std::int64_t                 width,
+          ForegroundTest<std::uint8_t> test)
+{
+  const unsigned lane = LaneId();
+  unsigned       left = __shfl_sync(FullWarp, bits >> (LanePixels - 1), (lane + WarpSize - 1) % WarpSize);
+  unsigned       right = __shfl_sync(FullWarp, bits & 1u, (lane + 1) % WarpSize);
+  if (lane == 0)
+  {
+    left = stretch > 0 && test(row[stretch - 1]) ? 1u : 0u;
+  }
+  if (lane == WarpSize - 1)
+  {
+    right = x + LanePixels < width && test(row[x + LanePixels]) ? 1u : 0u;
+  }
+  return left | right << 1;
+}
+
+/** The pairs of the lane's pixels (bits at x) with a preceding row's:
+ *  those sharing a column into slot same, those one column apart into
+ *  slot beside (the counts AddAdjacentPairs gives runs). */
+__device__ __forceinline__ void
+AddRowPairs(const std::uint8_t * __restrict__ row,
+            unsigned                     bits,
+            std::int64_t                 x,
+            std::int64_t                 stretch,
+            std::int64_t                 width,
+            ForegroundTest<std::uint8_t> test,
+            int                          same,
+            int                          beside,
+            unsigned long long (&words)[AdditiveWords])
+{
+  const unsigned other = LaneForegroundAt(row, x, width, test);
+  const unsigned edges = LaneEdges(row, other, x, stretch, width, test);
+  // Bit j of near: the row's pixel x + j - 1 (bits 0 .. 17: x - 1 .. x + 16).
+  const unsigned near = other << 1 | (edges & 1u) | (edges >> 1) << (LanePixels + 1);
+  words[SlotWords + same] += static_cast<unsigned long long>(__popc(bits & other));
+  words[SlotWords + beside] += static_cast<unsigned long long>(__popc(bits & near) + __popc(bits & (near >> 2)));
+}
+
+/** The fields of the foreground pixels among a lane's 16 at x of row (y,
+ *  z) (bits), but for the pairs. */
+__device__ __forceinline__ void
+AddPixelFields(unsigned                   bits,
+               std::int64_t               x,
+               std::int64_t               y,
+               std::int64_t               z,
+               std::int64_t               width,
+               const detail::ImageFaces & faces,
+               unsigned long long (&words)[AdditiveWords])
+{
+  // Bit j of the lane stands for x + j: the sums of j and j^2 over the
+  // set bits from the popcounts of the bits of j (j = sum 2^k j_k).
+  constexpr unsigned Digit[4] = { 0xAAAAu, 0xCCCCu, 0xF0F0u, 0xFF00u };
+  const auto         n = static_cast<unsigned long long>(__popc(bits));
+  unsigned long long sumJ = 0;
+  unsigned long long sumJ2 = 0;
+#pragma unroll
+  for (int k = 0; k < 4; ++k)
+  {
+    const auto onesK = static_cast<unsigned long long>(__popc(bits & Digit[k]));
+    sumJ += onesK << k;
+    sumJ2 += onesK << (2 * k);
+#pragma unroll
+    for (int l = k + 1; l < 4; ++l)
+    {
+      sumJ2 += static_cast<unsigned long long>(__popc(bits & Digit[k] & Digit[l])) << (k + l + 1);
+    }
+  }
+  const auto ux = static_cast<unsigned long long>(x);
+  const auto uy = static_cast<unsigned long long>(y);
+  const auto uz = static_cast<unsigned long long>(z);
+  const auto sumX = n * ux + sumJ;
+  words[PixelsWord] += n;
+  words[SumWords + 0] += sumX;
+  words[SumWords + 1] += n * uy;
+  words[SumWords + 2] += n * uz;
+  words[ProductWords + 0] += n * ux * ux + 2 * ux * sumJ + sumJ2; // xx
+  words[ProductWords + 1] += n * uy * uy;                         // yy
+  words[ProductWords + 2] += n * uz * uz;                         // zz
+  words[ProductWords + 3] += sumX * uy;                           // xy
+  words[ProductWords + 4] += sumX * uz;                           // xz
+  words[ProductWords + 5] += n * uy * uz;                         // yz
+  // Faces x = 0, x = max (the lane's first and last pixels), y, z.
+  const bool     xMin = x == 0;
+  const bool     xMax = x + LanePixels == width;
+  const unsigned xFaces = (xMin ? 1u : 0u) | (xMax ? 1u << (LanePixels - 1) : 0u);
+  const bool     zMin = faces.hasZAxis && z == 0;
+  const bool     zMax = faces.hasZAxis && z == faces.depth - 1;
+  const bool     yzFace = y == 0 || y == faces.height - 1 || zMin || zMax;
+  words[BorderWord] += yzFace ? n : static_cast<unsigned long long>(__popc(bits & xFaces));
+  words[FaceWords + 0] += xMin ? (bits & 1u) : 0u;
+  words[FaceWords + 1] += xMax ? (bits >> (LanePixels - 1)) & 1u : 0u;
+  words[FaceWords + 2] += y == 0 ? n : 0u;
+  words[FaceWords + 3] += y == faces.height - 1 ? n : 0u;
+  words[FaceWords + 4] += zMin ? n : 0u;
+  words[FaceWords + 5] += zMax ? n : 0u;
+}
+
+/** Sums the additive fields over the foreground of a byte mask (rows of
+ *  whole 16-byte loads, FitsByteRowScan) into totals (cleared before): a
+ *  warp a stretch of 512 pixels of a row, a lane 16 of them, the pair
+ *  counts raw (per class, every pair of neighbouring foreground pixels
+ *  once, from its later pixel in raster order). */
+__global__ void
+__launch_bounds__(BlockThreads) ForegroundTotalsKernel(const std::uint8_t * __restrict__ image,
+                                                       Geometry                     geometry,
+                                                       detail::ImageFaces           faces,
+                                                       ForegroundTest<std::uint8_t> test,
+                                                       unsigned long long *         totals)
+{
+  AwaitPrecedingKernel();
+  unsigned long long words[AdditiveWords] = {};
+  const std::int64_t width = geometry.width;
+  const std::int64_t stretches = (width + StretchPixels - 1) / StretchPixels;
+  const std::int64_t items = geometry.rows * stretches;
+  const bool         volume = geometry.depth > 1;
+  for (std::int64_t item = GlobalWarp(); item < items; item += WarpCount())
+  {
+    const std::int64_t   r = item / stretches;
+    const std::int64_t   stretch = item % stretches * StretchPixels;
+    const std::int64_t   x = stretch + static_cast<std::int64_t>(LaneId()) * LanePixels;
+    const std::int64_t   y = r % geometry.height;
+    const std::int64_t   z = r / geometry.height;
+    const std::uint8_t * row = image + r * width;
+    const unsigned       bits = LaneForegroundAt(row, x, width, test);
+    const unsigned       edges = LaneEdges(row, bits, x, stretch, width, test);
+    // Pairs along x: each foreground pixel whose left neighbour is foreground.
+    words[SlotWords + InterceptSlot(true, false, false)] +=
+      static_cast<unsigned long long>(__popc(bits & (bits << 1 | (edges & 1u))));
+    if (y > 0)
+    {
+      AddRowPairs(row - width,
+                  bits,
+                  x,
+                  stretch,
+                  width,
+                  test,
+                  InterceptSlot(false, true, false),
+                  InterceptSlot(true, true, false),
+                  words);
+    }
+    if (volume && z > 0)
+    {
+      const std::uint8_t * slice = row - geometry.height * width; // (y, z - 1)
+      AddRowPairs(slice,
+                  bits,
+                  x,
+                  stretch,
+                  width,
+                  test,
+                  InterceptSlot(false, false, true),
+                  InterceptSlot(true, false, true),
+                  words);
+      for (std::int64_t dy = -1; dy <= 1; dy += 2)
+      {
+        if (y + dy >= 0 && y + dy < geometry.height)
+        {
+          AddRowPairs(slice + dy * width,
+                      bits,
+                      x,
+                      stretch,
+                      width,
+                      test,
+                      InterceptSlot(false, true, true),
+                      InterceptSlot(true, true, true),
+                      words);
+        }
+      }
+    }
+    if (bits != 0)
+    {
+      AddPixelFields(bits, x, y, z, width, faces, words);
+    }
+  }
+  AddBlockFields(words, totals);
+}
+
+
+/** An entry's additive fields as AdditiveFields words (a planar entry's
+ *  products xx, yy, xy in their places among the six). */
+template <class Table>
+__device__ __forceinline__ void
+AddEntryWords(const Table & f, unsigned long long (&words)[AdditiveWords])
+{
+  words[PixelsWord] += static_cast<unsigned long long>(f.pixelCount);
+  for (int i = 0; i < detail::AxesOf<Table>; ++i)
+  {
+    words[SumWords + i] += static_cast<unsigned long long>(f.coordinateSum[i]);
+  }
+  for (int i = 0; i < detail::ProductsOf<Table>; ++i)
+  {
+    words[ProductWords + (detail::ProductsOf<Table> == 3 && i == 2 ? 3 : i)] += f.coordinateProductSum[i];
+  }
+  words[BorderWord] += static_cast<unsigned long long>(f.pixelsOnBorder);
+  for (int i = 0; i < detail::FacesOf<Table>; ++i)
+  {
+    words[FaceWords + i] += static_cast<unsigned long long>(f.pixelsOnFace[i]);
+  }
+  for (int i = 0; i < detail::SlotsOf<Table>; ++i)
+  {
+    words[SlotWords + i] += static_cast<unsigned long long>(f.interceptCounts[i]);
+  }
+}
+
+/** Sums the additive fields of every finished entry but largest's into
+ *  others (cleared before). */
+template <class Index, class Table>
+__global__ void
+__launch_bounds__(BlockThreads)
+  SumOtherEntriesKernel(Index entries, Index largest, const Table * __restrict__ table, unsigned long long * others)
+{
+  AwaitPrecedingKernel();
+  unsigned long long words[AdditiveWords] = {};
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t c = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       c < static_cast<std::int64_t>(entries);
+       c += stride)
+  {
+    if (c != static_cast<std::int64_t>(largest))
+    {
+      AddEntryWords(table[c], words);
+    }
+  }
+  AddBlockFields(words, others);
+}
+
+/** Writes the additive fields of entry largest (its bounding box is the
+ *  votes'): the foreground's totals, the pair counts turned into ITK's
+ *  intercepts as FinalizeIntercepts turns an entry's, less the other
+ *  entries' sums. One thread. */
+template <class Index, class Table>
+__global__ void
+LargestEntryKernel(Index largest,
+                   const unsigned long long * __restrict__ totals,
+                   const unsigned long long * __restrict__ others,
+                   Table * table)
+{
+  AwaitPrecedingKernel();
+  if (blockIdx.x != 0 || threadIdx.x != 0)
+  {
+    return;
+  }
+  using Count = std::remove_reference_t<decltype(table[0].pixelCount)>;
+  using Sum = std::remove_reference_t<decltype(table[0].coordinateSum[0])>;
+  using Face = std::remove_reference_t<decltype(table[0].pixelsOnFace[0])>;
+  using Border = std::remove_reference_t<decltype(table[0].pixelsOnBorder)>;
+  using Slot = std::remove_reference_t<decltype(table[0].interceptCounts[0])>;
+  const auto less = [&](int word) { return totals[word] - others[word]; };
+  Table &    f = table[largest];
+  f.pixelCount = static_cast<Count>(less(PixelsWord));
+  for (int i = 0; i < detail::AxesOf<Table>; ++i)
+  {
+    f.coordinateSum[i] = static_cast<Sum>(less(SumWords + i));
+  }
+  for (int i = 0; i < detail::ProductsOf<Table>; ++i)
+  {
+    f.coordinateProductSum[i] = less(ProductWords + (detail::ProductsOf<Table> == 3 && i == 2 ? 3 : i));
+  }
+  f.pixelsOnBorder = static_cast<Border>(less(BorderWord));
+  for (int i = 0; i < detail::FacesOf<Table>; ++i)
+  {
+    f.pixelsOnFace[i] = static_cast<Face>(less(FaceWords + i));
+  }
+  const auto pixels = static_cast<std::int64_t>(totals[PixelsWord]);
+  for (int i = 0; i < detail::SlotsOf<Table>; ++i)
+  {
+    const auto intercepts = static_cast<unsigned long long>(
+      detail::FinalizedIntercept(i, pixels, static_cast<std::int64_t>(totals[SlotWords + i])));
+    f.interceptCounts[i] = static_cast<Slot>(intercepts - others[SlotWords + i]);
+  }
+}
+
+/** The host's side: the totals queued once the image is on the device,
+ *  the largest entry written once every other one is final. */
+template <class Index>
+struct SubtractedLargest
+{
+  Index                label = NoLabel<Index>;
+  unsigned long long * words = nullptr; ///< the totals, then the others' sums: AdditiveWords each
+
+  bool
+  Active() const
+  {
+    return label != NoLabel<Index>;
+  }
+};
+
+/** Clears the words of subtracted and queues the foreground's totals of
+ *  the byte mask image (FitsByteRowScan). */
+template <class Index, class Device>
+void
+QueueForegroundTotals(Device & device, const Frame & frame, const void * image, const SubtractedLargest<Index> & s)
+{
+  device.Fill(s.words, 0, 2 * AdditiveWords * sizeof(unsigned long long), "the foreground's totals");
+  const std::int64_t stretches = (frame.geometry.width + StretchPixels - 1) / StretchPixels;
+  const std::int64_t warps = frame.geometry.rows * stretches;
+  // Enough blocks to fill the device a few times over; each warp takes
+  // many stretches, so that the block sums are few.
+  const auto blocks = static_cast<unsigned>(std::min<std::int64_t>((warps + WarpsPerBlock - 1) / WarpsPerBlock, 2048));
+  device.Launch("foreground totals kernel",
+                blocks,
+                BlockThreads,
+                ForegroundTotalsKernel,
+                static_cast<const std::uint8_t *>(image),
+                frame.geometry,
+                frame.faces,
+                ForegroundOf<std::uint8_t>(frame.options),
+                s.words);
+}
+
+/** Writes entry s.label of table (entries of them, every other one final). */
+template <class Index, class Table, class Device>
+void
+FinishSubtractedLargest(Device & device, Index entries, const SubtractedLargest<Index> & s, Table * table)
+{
+  device.Launch("other entries' sum kernel",
+                BlocksFor(static_cast<std::int64_t>(entries), BlockThreads),
+                BlockThreads,
+                SumOtherEntriesKernel<Index, Table>,
+                entries,
+                s.label,
+                table,
+                s.words + AdditiveWords);
+  device.Launch("largest entry kernel",
+                1,
+                WarpSize,
+                LargestEntryKernel<Index, Table>,
+                s.label,
+                s.words,
+                s.words + AdditiveWords,
+                table);
+}
+
+} // namespace cuda
+} // namespace cca
+
+#endif
