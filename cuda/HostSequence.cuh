@@ -1216,7 +1216,9 @@ private:
   /** Where the largest component's entry is the foreground's totals less
    *  the others (LargestSubtractedFor): its runs at least this many a
    *  pixel, the components at most this many a run, in volumes. The totals
-   *  cost about 0.3 ms at 512^3 and 0.1 ms at 8192^2 whatever the runs,
+   *  cost about 0.3 ms at 512^3 and 0.1 ms at 8192^2 whatever the runs
+   *  (then; reading each row once took 0.15 ms off at 512^3, call 3, and
+   *  forcing it at g = 4 still lost),
    *  the others' sum a pass over their entries, and each run of the
    *  largest component saves its vote and its pairs' search. H200, full
    *  table, 26-conn., a s s a, per image (benchmark/results/

@@ -129,25 +129,46 @@ LaneEdges(const std::uint8_t * __restrict__ row,
   return left | right << 1;
 }
 
-/** The pairs of the lane's pixels (bits at x) with a preceding row's:
- *  those sharing a column into slot same, those one column apart into
- *  slot beside (the counts AddAdjacentPairs gives runs). */
-__device__ __forceinline__ void
-AddRowPairs(const std::uint8_t * __restrict__ row,
-            unsigned                     bits,
+/** A lane's 16 pixels of a row (bit j: x + j) and the pixels just left
+ *  (bit 0) and right (bit 1) of them; none where the row is outside the
+ *  image. */
+struct LaneRow
+{
+  unsigned bits = 0;
+  unsigned edges = 0;
+};
+
+/** The lane's pixels at x of row (y, z), or none where (y, z) lies outside
+ *  the image (the same for the whole warp). All 32 lanes call it. */
+__device__ __forceinline__ LaneRow
+LoadLaneRow(const std::uint8_t * __restrict__ image,
+            const Geometry &             geometry,
+            std::int64_t                 y,
+            std::int64_t                 z,
             std::int64_t                 x,
             std::int64_t                 stretch,
-            std::int64_t                 width,
-            ForegroundTest<std::uint8_t> test,
-            int                          same,
-            int                          beside,
-            unsigned long long (&words)[AdditiveWords])
+            ForegroundTest<std::uint8_t> test)
 {
-  const unsigned other = LaneForegroundAt(row, x, width, test);
-  const unsigned edges = LaneEdges(row, other, x, stretch, width, test);
-  // Bit j of near: the row's pixel x + j - 1 (bits 0 .. 17: x - 1 .. x + 16).
-  const unsigned near = other << 1 | (edges & 1u) | (edges >> 1) << (LanePixels + 1);
-  words[SlotWords + same] += static_cast<unsigned long long>(__popc(bits & other));
+  LaneRow lane;
+  if (y < 0 || y >= geometry.height || z < 0)
+  {
+    return lane;
+  }
+  const std::uint8_t * row = image + (z * geometry.height + y) * geometry.width;
+  lane.bits = LaneForegroundAt(row, x, geometry.width, test);
+  lane.edges = LaneEdges(row, lane.bits, x, stretch, geometry.width, test);
+  return lane;
+}
+
+/** The pairs of the lane's pixels (bits) with those of a preceding row
+ *  (other): those sharing a column into slot same, those one column
+ *  apart into slot beside (the counts AddAdjacentPairs gives runs). */
+__device__ __forceinline__ void
+AddRowPairs(unsigned bits, const LaneRow & other, int same, int beside, unsigned long long (&words)[AdditiveWords])
+{
+  // Bit j of near: the other row's pixel x + j - 1 (bits 0 .. 17: x - 1 .. x + 16).
+  const unsigned near = other.bits << 1 | (other.edges & 1u) | (other.edges >> 1) << (LanePixels + 1);
+  words[SlotWords + same] += static_cast<unsigned long long>(__popc(bits & other.bits));
   words[SlotWords + beside] += static_cast<unsigned long long>(__popc(bits & near) + __popc(bits & (near >> 2)));
 }
 
@@ -210,11 +231,17 @@ AddPixelFields(unsigned                   bits,
   words[FaceWords + 5] += zMax ? n : 0u;
 }
 
+/** Rows of a slice a warp walks in order (ForegroundTotalsKernel). */
+constexpr std::int64_t TotalsSegmentRows = 32;
+
 /** Sums the additive fields over the foreground of a byte mask (rows of
- *  whole 16-byte loads, FitsByteRowScan) into totals (cleared before): a
- *  warp a stretch of 512 pixels of a row, a lane 16 of them, the pair
- *  counts raw (per class, every pair of neighbouring foreground pixels
- *  once, from its later pixel in raster order). */
+ *  whole 16-byte loads, FitsByteRowScan) into totals (cleared before), the
+ *  pair counts raw (per class, every pair of neighbouring foreground
+ *  pixels once, from its later pixel in raster order). A warp takes a
+ *  stretch of 512 pixels (a lane 16) down TotalsSegmentRows rows of a
+ *  slice, keeping the bits of the row above and of the previous slice's
+ *  rows above, beside and below: it reads two rows a row (one in planes),
+ *  not five. */
 __global__ void
 __launch_bounds__(BlockThreads) ForegroundTotalsKernel(const std::uint8_t * __restrict__ image,
                                                        Geometry                     geometry,
@@ -224,71 +251,43 @@ __launch_bounds__(BlockThreads) ForegroundTotalsKernel(const std::uint8_t * __re
 {
   AwaitPrecedingKernel();
   unsigned long long words[AdditiveWords] = {};
-  const std::int64_t width = geometry.width;
-  const std::int64_t stretches = (width + StretchPixels - 1) / StretchPixels;
-  const std::int64_t items = geometry.rows * stretches;
-  const bool         volume = geometry.depth > 1;
-  for (std::int64_t item = GlobalWarp(); item < items; item += WarpCount())
+  const std::int64_t stretches = (geometry.width + StretchPixels - 1) / StretchPixels;
+  const std::int64_t segments = (geometry.height + TotalsSegmentRows - 1) / TotalsSegmentRows;
+  const std::int64_t tasks = geometry.depth * stretches * segments;
+  for (std::int64_t task = GlobalWarp(); task < tasks; task += WarpCount())
   {
-    const std::int64_t   r = item / stretches;
-    const std::int64_t   stretch = item % stretches * StretchPixels;
-    const std::int64_t   x = stretch + static_cast<std::int64_t>(LaneId()) * LanePixels;
-    const std::int64_t   y = r % geometry.height;
-    const std::int64_t   z = r / geometry.height;
-    const std::uint8_t * row = image + r * width;
-    const unsigned       bits = LaneForegroundAt(row, x, width, test);
-    const unsigned       edges = LaneEdges(row, bits, x, stretch, width, test);
-    // Pairs along x: each foreground pixel whose left neighbour is foreground.
-    words[SlotWords + InterceptSlot(true, false, false)] +=
-      static_cast<unsigned long long>(__popc(bits & (bits << 1 | (edges & 1u))));
-    if (y > 0)
+    const std::int64_t segment = task % segments;
+    const std::int64_t z = task / segments / stretches;
+    const std::int64_t stretch = task / segments % stretches * StretchPixels;
+    const std::int64_t x = stretch + static_cast<std::int64_t>(LaneId()) * LanePixels;
+    const std::int64_t y0 = segment * TotalsSegmentRows;
+    const std::int64_t y1 = y0 + TotalsSegmentRows < geometry.height ? y0 + TotalsSegmentRows : geometry.height;
+    const std::int64_t zBefore = z - 1; // none in the first slice (and in planes)
+    LaneRow            above = LoadLaneRow(image, geometry, y0 - 1, z, x, stretch, test);
+    LaneRow            sliceAbove = LoadLaneRow(image, geometry, y0 - 1, zBefore, x, stretch, test);
+    LaneRow            slice = LoadLaneRow(image, geometry, y0, zBefore, x, stretch, test);
+    for (std::int64_t y = y0; y < y1; ++y)
     {
-      AddRowPairs(row - width,
-                  bits,
-                  x,
-                  stretch,
-                  width,
-                  test,
-                  InterceptSlot(false, true, false),
-                  InterceptSlot(true, true, false),
-                  words);
-    }
-    if (volume && z > 0)
-    {
-      const std::uint8_t * slice = row - geometry.height * width; // (y, z - 1)
-      AddRowPairs(slice,
-                  bits,
-                  x,
-                  stretch,
-                  width,
-                  test,
-                  InterceptSlot(false, false, true),
-                  InterceptSlot(true, false, true),
-                  words);
-      for (std::int64_t dy = -1; dy <= 1; dy += 2)
+      const LaneRow row = LoadLaneRow(image, geometry, y, z, x, stretch, test);
+      const LaneRow sliceBelow = LoadLaneRow(image, geometry, y + 1, zBefore, x, stretch, test);
+      // Pairs along x: each foreground pixel whose left neighbour is foreground.
+      words[SlotWords + InterceptSlot(true, false, false)] +=
+        static_cast<unsigned long long>(__popc(row.bits & (row.bits << 1 | (row.edges & 1u))));
+      AddRowPairs(row.bits, above, InterceptSlot(false, true, false), InterceptSlot(true, true, false), words);
+      AddRowPairs(row.bits, slice, InterceptSlot(false, false, true), InterceptSlot(true, false, true), words);
+      AddRowPairs(row.bits, sliceAbove, InterceptSlot(false, true, true), InterceptSlot(true, true, true), words);
+      AddRowPairs(row.bits, sliceBelow, InterceptSlot(false, true, true), InterceptSlot(true, true, true), words);
+      if (row.bits != 0)
       {
-        if (y + dy >= 0 && y + dy < geometry.height)
-        {
-          AddRowPairs(slice + dy * width,
-                      bits,
-                      x,
-                      stretch,
-                      width,
-                      test,
-                      InterceptSlot(false, true, true),
-                      InterceptSlot(true, true, true),
-                      words);
-        }
+        AddPixelFields(row.bits, x, y, z, geometry.width, faces, words);
       }
-    }
-    if (bits != 0)
-    {
-      AddPixelFields(bits, x, y, z, width, faces, words);
+      above = row;
+      sliceAbove = slice;
+      slice = sliceBelow;
     }
   }
   AddBlockFields(words, totals);
 }
-
 
 /** An entry's additive fields as AdditiveFields words (a planar entry's
  *  products xx, yy, xy in their places among the six). */
@@ -406,10 +405,10 @@ void
 QueueForegroundTotals(Device & device, const Frame & frame, const void * image, const SubtractedLargest<Index> & s)
 {
   device.Fill(s.words, 0, 2 * AdditiveWords * sizeof(unsigned long long), "the foreground's totals");
-  const std::int64_t stretches = (frame.geometry.width + StretchPixels - 1) / StretchPixels;
-  const std::int64_t warps = frame.geometry.rows * stretches;
-  // Enough blocks to fill the device a few times over; each warp takes
-  // many stretches, so that the block sums are few.
+  const Geometry &   g = frame.geometry;
+  const std::int64_t warps = g.depth * ((g.width + StretchPixels - 1) / StretchPixels) *
+                             ((g.height + TotalsSegmentRows - 1) / TotalsSegmentRows);
+  // A warp a task, up to 2048 blocks (few block sums to add).
   const auto blocks = static_cast<unsigned>(std::min<std::int64_t>((warps + WarpsPerBlock - 1) / WarpsPerBlock, 2048));
   device.Launch("foreground totals kernel",
                 blocks,
