@@ -1,8 +1,8 @@
 #include "TiffWriter.h"
 
 #include "OutputFiles.h"
+#include "ParallelInOrder.h"
 
-#include "itkMultiThreaderBase.h"
 #include "itk_zlib.h"
 
 #include <algorithm>
@@ -78,12 +78,10 @@ WriteTiff(CheckedFile &                                                     file
   file.Write(header);
   std::uint64_t previousNextOffset = 4; // where the offset of the next directory goes
 
-  // Strips are filled and deflated in parallel on ITK's pool, about four a
-  // thread at a time, and written in order; a page's directory follows its
+  // Strips are filled and deflated in parallel on ITK's pool and written
+  // in order (MakeInParallelWriteInOrder); a page's directory follows its
   // last strip.
-  const std::uint32_t threads = std::max<std::uint32_t>(1, itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads());
   const std::uint64_t totalStrips = static_cast<std::uint64_t>(pages) * strips;
-  const std::uint64_t batch = 4 * static_cast<std::uint64_t>(threads);
   auto                encode = [&](std::uint64_t job, std::vector<Bytef> & out) {
     const auto          z = static_cast<std::uint32_t>(job / strips);
     const std::uint32_t first = static_cast<std::uint32_t>(job % strips) * rowsPerStrip;
@@ -167,42 +165,24 @@ WriteTiff(CheckedFile &                                                     file
     previousNextOffset = directoryAt + 2 + 12 * entries.size();
   };
 
-  std::vector<std::vector<Bytef>> encoded;
-  std::vector<char>               failed;
-  for (std::uint64_t batchStart = 0; batchStart < totalStrips; batchStart += batch)
-  {
-    const std::uint64_t jobs = std::min(batch, totalStrips - batchStart);
-    encoded.assign(jobs, {});
-    failed.assign(jobs, 0);
-    auto encodeJob = [&](itk::SizeValueType i) { failed[i] = encode(batchStart + i, encoded[i]) ? 0 : 1; };
-    if (jobs > 1 && threads > 1)
-    {
-      itk::MultiThreaderBase::New()->ParallelizeArray(0, jobs, encodeJob, nullptr);
-    }
-    else
-    {
-      for (std::uint64_t i = 0; i < jobs; ++i)
-      {
-        encodeJob(i);
-      }
-    }
-    for (std::uint64_t i = 0; i < jobs; ++i)
-    {
-      if (failed[i])
+  MakeInParallelWriteInOrder<std::vector<Bytef>>(
+    totalStrips,
+    [&](std::uint64_t job, std::vector<Bytef> & out) {
+      if (!encode(job, out))
       {
         FailWriting(displayPath, "zlib could not compress a strip");
       }
-      const std::uint64_t job = batchStart + i;
-      const auto          s = static_cast<std::uint32_t>(job % strips);
+    },
+    [&](std::uint64_t job, const std::vector<Bytef> & out) {
+      const auto s = static_cast<std::uint32_t>(job % strips);
       offsets[s] = checkOffset(file.Position());
-      counts[s] = static_cast<std::uint32_t>(encoded[i].size());
-      file.Write(encoded[i].data(), encoded[i].size());
+      counts[s] = static_cast<std::uint32_t>(out.size());
+      file.Write(out.data(), out.size());
       if (s + 1 == strips)
       {
         writeDirectory(static_cast<std::uint32_t>(job / strips));
       }
-    }
-  }
+    });
 }
 
 } // namespace ccaapp
