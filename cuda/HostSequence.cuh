@@ -1215,21 +1215,20 @@ private:
   static constexpr std::int64_t LargestApartLeastComponents = 256;
   /** Where the largest component's entry is the foreground's totals less
    *  the others (LargestSubtractedFor): its runs at least this many a
-   *  pixel, the components at most this many a run, in volumes. The totals
-   *  cost about 0.3 ms at 512^3 and 0.1 ms at 8192^2 whatever the runs
-   *  (then; reading each row once took 0.15 ms off at 512^3, call 3, and
-   *  forcing it at g = 4 still lost),
-   *  the others' sum a pass over their entries, and each run of the
-   *  largest component saves its vote and its pairs' search. H200, full
-   *  table, 26-conn., a s s a, per image (benchmark/results/
-   *  h200-largest-subtracted call 1, subtracted from a share of 0.3 of the
-   *  runs): 512^3 g = 1 d = 0.2 ... 0.9 (0.09-0.25 of its runs a voxel,
-   *  at most 0.005 components a run) 0.14-0.68 ms an image faster, d = 0.1
-   *  (0.14 components a run) 0.38 slower; g = 4 (at most 0.063 runs a
-   *  voxel) 0.25-0.31 slower; 8192^2 8-conn. g = 1 within 0.02 ms up to
-   *  d = 0.7, 0.06-0.08 slower at d = 0.8-0.9, g = 4 0.10-0.13 slower: in
-   *  planes the votes of the largest component cost about what the totals
-   *  do. */
+   *  pixel, the components at most this many a run, in volumes. The
+   *  totals cost the same whatever the runs, the others' sum a pass over
+   *  their entries, and each run of the largest component saves its vote
+   *  and its pairs' search. H200, full table, 26-conn., a s s a, per image
+   *  (benchmark/results/h200-largest-subtracted call 1, subtracted from a
+   *  share of 0.3 of the runs, the totals then about 0.3 ms at 512^3 and
+   *  0.1 ms at 8192^2): 512^3 g = 1 d = 0.2 ... 0.9 (0.09-0.25 runs a
+   *  voxel, at most 0.005 components a run) 0.14-0.68 ms an image faster,
+   *  d = 0.1 (0.14 components a run) 0.38 slower; g = 4 (at most 0.063
+   *  runs a voxel) 0.25-0.31 slower; 8192^2 8-conn. g = 1 within 0.02 ms
+   *  up to d = 0.7, 0.06-0.08 slower at d = 0.8-0.9, g = 4 0.10-0.13
+   *  slower: in planes the votes of the largest component cost about what
+   *  the totals do. Reading each row once took 0.15 ms off the totals at
+   *  512^3 (call 3); forced at g = 4 they still lost. */
   static constexpr double LargestSubtractedLeastUnitsPerPixel = 0.08;
   static constexpr double LargestSubtractedMostComponentsPerUnit = 0.01;
   /** A volume takes the tubes when its runs are shorter on average than
