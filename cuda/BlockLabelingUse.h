@@ -92,8 +92,7 @@ enum class LargestApartUse
 /** Whether the largest component's table entry is the foreground's
  *  totals less the other entries, its runs voting their bounding box only
  *  (LargestBySubtraction.cuh; HostSequence::LargestSubtractedFor). Only
- *  under full connectivity on a byte mask of whole 16-byte rows, whatever
- *  the choice. */
+ *  for a byte mask of whole 16-byte rows, whatever the choice. */
 enum class LargestSubtractedUse
 {
   Automatic, ///< where it holds at least a share of the units

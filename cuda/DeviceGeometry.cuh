@@ -82,6 +82,52 @@ WarpSum32(unsigned v)
 #endif
 }
 
+/** Sum over the warp of a 64-bit value (two's complement wraps like the
+ *  atomics do): three 32-bit reductions, the low parts split so they cannot carry out. */
+__device__ __forceinline__ std::uint64_t
+                           WarpSum64(std::uint64_t v)
+{
+  const unsigned low = WarpSum32(static_cast<unsigned>(v & 0xffffu));
+  const unsigned middle = WarpSum32(static_cast<unsigned>((v >> 16) & 0xffffu));
+  const unsigned high = WarpSum32(static_cast<unsigned>(v >> 32));
+  return std::uint64_t{ low } + (std::uint64_t{ middle } << 16) + (std::uint64_t{ high } << 32);
+}
+
+/** Adds each thread's words (N of them) over the block and then into
+ *  total, one atomic a word a block where its sum is not 0: where every
+ *  thread of a grid adds into the same few words, their atomics would
+ *  queue on those addresses. All threads of the block call it. */
+template <int N>
+__device__ __forceinline__ void
+AddBlockWords(unsigned long long (&words)[N], unsigned long long * total)
+{
+  static_assert(N <= 32, "a warp's lanes add the block's words");
+  __shared__ unsigned long long block[N];
+  if (threadIdx.x < N)
+  {
+    block[threadIdx.x] = 0;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < N; ++k)
+  {
+    words[k] = WarpSum64(words[k]);
+  }
+  if (LaneId() == 0)
+  {
+#pragma unroll
+    for (int k = 0; k < N; ++k)
+    {
+      atomicAdd(&block[k], words[k]);
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x < N && block[threadIdx.x] != 0)
+  {
+    atomicAdd(&total[threadIdx.x], block[threadIdx.x]);
+  }
+}
+
 /** Minimum and maximum over the warp of a 32-bit value (all 32 lanes;
  *  each gets the result). */
 __device__ __forceinline__ std::int32_t

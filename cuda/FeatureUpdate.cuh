@@ -97,17 +97,6 @@ AtomicMergeFeatures(Features & table, const Features & f, bool planar)
   }
 }
 
-/** Sum over the warp of a 64-bit value (two's complement wraps like the
- *  atomics do): three 32-bit reductions, the low parts split so they cannot carry out. */
-__device__ __forceinline__ std::uint64_t
-                           WarpSum64(std::uint64_t v)
-{
-  const unsigned low = WarpSum32(static_cast<unsigned>(v & 0xffffu));
-  const unsigned middle = WarpSum32(static_cast<unsigned>((v >> 16) & 0xffffu));
-  const unsigned high = WarpSum32(static_cast<unsigned>(v >> 32));
-  return std::uint64_t{ low } + (std::uint64_t{ middle } << 16) + (std::uint64_t{ high } << 32);
-}
-
 /** A count's sum over the warp, in the count's own width. */
 __device__ __forceinline__ void
 WarpSumCount(std::int64_t & v)

@@ -767,15 +767,14 @@ private:
     // The largest component's entry from the foreground's totals: its runs
     // vote their bounding box only, and no pairs are counted for them.
     const SubtractedLargest<Index> subtracted =
-      features ? LargestSubtractedFor<Index, S>(frame, deviceImage, components, labeled.units.count)
-               : SubtractedLargest<Index>{};
+      features ? LargestSubtractedFor<Index, S>(frame, deviceImage, components, labeled) : SubtractedLargest<Index>{};
     if (subtracted.Active())
     {
       QueueForegroundTotals(device, frame, deviceImage, subtracted);
     }
     if (pairsFirst)
     {
-      CountPairsAfterLabels<Index, S>(device, frame, labeled, components.label, subtracted.label);
+      CountPairsAfterLabels<Index, S>(device, frame, labeled, components.label, subtracted);
     }
     side.End();
     // The units in component order for the votes, sorted once for them and
@@ -919,17 +918,25 @@ private:
 
   /** The largest component (found by LooksForLargest) whose table entry
    *  is the foreground's totals less the other entries
-   *  (LargestBySubtraction.cuh): under full connectivity on a byte mask of
-   *  whole 16-byte rows (the totals' kernel reads it 16 pixels a lane), for
+   *  (LargestBySubtraction.cuh): the components of a byte mask of whole
+   *  16-byte rows (the totals' kernel reads it 16 pixels a lane), under
+   *  full connectivity or with the pairs counted after the labels, for
    *  the default algorithm's dense table, in a volume where its runs are
    *  many among the voxels and the other components few among the runs
    *  (the constants below), or always as a test asks; else none (NoLabel). */
   template <class Index, class S>
   SubtractedLargest<Index>
-  LargestSubtractedFor(const Frame & frame, const void * image, const Components<Index> & c, Index units)
+  LargestSubtractedFor(const Frame &               frame,
+                       const void *                image,
+                       const Components<Index> &   c,
+                       const LabeledUnits<Index> & l)
   {
     const Options & options = frame.options;
-    if (m_LargestSubtracted == LargestSubtractedUse::Never || c.largest.bits == nullptr || !frame.fullMask ||
+    const Index     units = l.units.count;
+    // A mask's components, whose pairs between components (face
+    // connectivity) the pairs' pass after the labels counts.
+    const bool pairsKnown = options.objects == Objects::ForegroundComponents && (frame.fullMask || l.pairsAfterLabels);
+    if (m_LargestSubtracted == LargestSubtractedUse::Never || c.largest.bits == nullptr || !pairsKnown ||
         !FitsByteRowScan(frame, image) || options.algorithm != Algorithm::Default ||
         options.featureCompaction != FeatureCompaction::Scan || S::Merge == FeatureMerge::OnTheFly)
     {
@@ -945,7 +952,8 @@ private:
     }
     SubtractedLargest<Index> s;
     s.label = c.largest.label;
-    s.words = Reserve<unsigned long long>(m_SubtractedWords, 2 * AdditiveWords, "the foreground's totals");
+    s.words =
+      Reserve<unsigned long long>(m_SubtractedWords, SubtractedLargest<Index>::Words, "the foreground's totals");
     return s;
   }
 
@@ -1228,7 +1236,14 @@ private:
    *  up to d = 0.7, 0.06-0.08 slower at d = 0.8-0.9, g = 4 0.10-0.13
    *  slower: in planes the votes of the largest component cost about what
    *  the totals do. Reading each row once took 0.15 ms off the totals at
-   *  512^3 (call 3); forced at g = 4 they still lost. */
+   *  512^3 (call 3); forced at g = 4 they still lost. Under face
+   *  connectivity, where the pairs' pass also counts the pairs between
+   *  components (benchmark/results/h200-face-subtracted call 1, always
+   *  against never, n a a n): 512^3 6-conn. g = 1 d = 0.7 ... 0.9 (at
+   *  most 0.003 components a run) 0.26-0.52 ms an image faster, d = 0.6
+   *  (0.011) even, d = 0.1 ... 0.5 0.3-1.5 ms slower; g = 4 0.06-0.38 and
+   *  8192^2 4-conn. 0.04-0.51 slower everywhere: the same constants take
+   *  it exactly where it gains. */
   static constexpr double LargestSubtractedLeastUnitsPerPixel = 0.08;
   static constexpr double LargestSubtractedMostComponentsPerUnit = 0.01;
   /** A volume takes the tubes when its runs are shorter on average than

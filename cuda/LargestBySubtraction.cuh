@@ -17,11 +17,16 @@
 //      and LargestEntryKernel writes the largest component's fields as the
 //      totals less that sum (ITK's intercepts are linear in the pixel and
 //      pair counts: FinalizedIntercept, src/RunFeatures.h).
-// Face connectivity cannot take this: diagonal neighbours may lie in two
-// components, and their pairs count in neither. The host sequence takes it
-// in volumes where the largest component's runs are many
-// (HostSequence::LargestSubtractedFor gives the measurements): there each
-// of its runs saves more than the totals cost; in planes it did not.
+// Under face connectivity, diagonal neighbours may lie in two components,
+// and their pairs count in neither entry: the pass that counts each run's
+// pairs after the labels (CountPrecedingPairsKernel) then also counts those
+// straddling pairs, each once (from the later run, or from the earlier one
+// where the later is the largest component's, whose search it skips), and
+// the largest component's pairs are the totals less them and the others'.
+// The host sequence takes it in volumes where the largest component's runs
+// are many (HostSequence::LargestSubtractedFor gives the measurements):
+// there each of its runs saves more than the totals cost; in planes it did
+// not.
 #ifndef cca_cuda_LargestBySubtraction_cuh
 #define cca_cuda_LargestBySubtraction_cuh
 
@@ -30,12 +35,14 @@
 #include "FeatureUpdate.cuh"
 #include "Frame.cuh"
 #include "NarrowFeatures.h"
+#include "PrecedingPairs.cuh"
 #include "RunDetection.cuh"
 #include "RunFeatures.h"
 
 #include "cca/Types.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -64,45 +71,13 @@ static_assert(AdditiveWords == 24, "24 words");
 /** Where each field's words start in AdditiveFields. */
 enum AdditiveWord : int
 {
-  PixelsWord = 0,
-  SumWords = 1,
-  ProductWords = 4,
-  BorderWord = 10,
-  FaceWords = 11,
-  SlotWords = 17
+  PixelsWord = offsetof(AdditiveFields, pixels) / sizeof(unsigned long long),
+  SumWords = offsetof(AdditiveFields, sum) / sizeof(unsigned long long),
+  ProductWords = offsetof(AdditiveFields, product) / sizeof(unsigned long long),
+  BorderWord = offsetof(AdditiveFields, border) / sizeof(unsigned long long),
+  FaceWords = offsetof(AdditiveFields, face) / sizeof(unsigned long long),
+  SlotWords = offsetof(AdditiveFields, slot) / sizeof(unsigned long long)
 };
-
-/** Adds each lane's fields (words, AdditiveWords of them) over the block
- *  and then into total, one atomic a word a block. All threads of the
- *  block call it. */
-__device__ __forceinline__ void
-AddBlockFields(unsigned long long (&words)[AdditiveWords], unsigned long long * total)
-{
-  __shared__ unsigned long long block[AdditiveWords];
-  if (threadIdx.x < AdditiveWords)
-  {
-    block[threadIdx.x] = 0;
-  }
-  __syncthreads();
-#pragma unroll
-  for (int k = 0; k < AdditiveWords; ++k)
-  {
-    words[k] = WarpSum64(words[k]);
-  }
-  if (LaneId() == 0)
-  {
-#pragma unroll
-    for (int k = 0; k < AdditiveWords; ++k)
-    {
-      atomicAdd(&block[k], words[k]);
-    }
-  }
-  __syncthreads();
-  if (threadIdx.x < AdditiveWords && block[threadIdx.x] != 0)
-  {
-    atomicAdd(&total[threadIdx.x], block[threadIdx.x]);
-  }
-}
 
 /** Bits of the pixels just left (bit 0) and right (bit 1) of a lane's 16
  *  pixels at x of row: from the neighbour lanes, or at the stretch's ends
@@ -286,7 +261,7 @@ __launch_bounds__(BlockThreads) ForegroundTotalsKernel(const std::uint8_t * __re
       slice = sliceBelow;
     }
   }
-  AddBlockFields(words, totals);
+  AddBlockWords(words, totals);
 }
 
 /** An entry's additive fields as AdditiveFields words (a planar entry's
@@ -334,18 +309,20 @@ __launch_bounds__(BlockThreads)
       AddEntryWords(table[c], words);
     }
   }
-  AddBlockFields(words, others);
+  AddBlockWords(words, others);
 }
 
 /** Writes the additive fields of entry largest (its bounding box is the
- *  votes'): the foreground's totals, the pair counts turned into ITK's
- *  intercepts as FinalizeIntercepts turns an entry's, less the other
- *  entries' sums. One thread. */
+ *  votes'): the foreground's totals less the other entries' sums, the pair
+ *  counts less the pairs between components (straddling, by
+ *  StraddlingClasses class: none under full connectivity) turned into ITK's
+ *  intercepts as FinalizeIntercepts turns an entry's. One thread. */
 template <class Index, class Table>
 __global__ void
 LargestEntryKernel(Index largest,
                    const unsigned long long * __restrict__ totals,
                    const unsigned long long * __restrict__ others,
+                   const unsigned long long * __restrict__ straddling,
                    Table * table)
 {
   AwaitPrecedingKernel();
@@ -374,11 +351,20 @@ LargestEntryKernel(Index largest,
   {
     f.pixelsOnFace[i] = static_cast<Face>(less(FaceWords + i));
   }
+  unsigned long long pairs[NumberOfInterceptSlots];
+  for (int i = 0; i < NumberOfInterceptSlots; ++i)
+  {
+    pairs[i] = totals[SlotWords + i];
+  }
+  for (int c = 0; c < StraddlingClasses; ++c)
+  {
+    pairs[StraddlingSlot(c)] -= straddling[c];
+  }
   const auto pixels = static_cast<std::int64_t>(totals[PixelsWord]);
   for (int i = 0; i < detail::SlotsOf<Table>; ++i)
   {
-    const auto intercepts = static_cast<unsigned long long>(
-      detail::FinalizedIntercept(i, pixels, static_cast<std::int64_t>(totals[SlotWords + i])));
+    const auto intercepts =
+      static_cast<unsigned long long>(detail::FinalizedIntercept(i, pixels, static_cast<std::int64_t>(pairs[i])));
     f.interceptCounts[i] = static_cast<Slot>(intercepts - others[SlotWords + i]);
   }
 }
@@ -388,13 +374,24 @@ LargestEntryKernel(Index largest,
 template <class Index>
 struct SubtractedLargest
 {
+  /** Words: the totals and the others' sums (AdditiveWords each), the
+   *  pairs between components (StraddlingClasses). */
+  static constexpr int Words = 2 * AdditiveWords + StraddlingClasses;
+
   Index                label = NoLabel<Index>;
-  unsigned long long * words = nullptr; ///< the totals, then the others' sums: AdditiveWords each
+  unsigned long long * words = nullptr; ///< Words of them
 
   bool
   Active() const
   {
     return label != NoLabel<Index>;
+  }
+
+  /** Where the pairs between components are counted (face connectivity). */
+  unsigned long long *
+  Straddling() const
+  {
+    return words == nullptr ? nullptr : words + 2 * AdditiveWords;
   }
 };
 
@@ -404,7 +401,7 @@ template <class Index, class Device>
 void
 QueueForegroundTotals(Device & device, const Frame & frame, const void * image, const SubtractedLargest<Index> & s)
 {
-  device.Fill(s.words, 0, 2 * AdditiveWords * sizeof(unsigned long long), "the foreground's totals");
+  device.Fill(s.words, 0, SubtractedLargest<Index>::Words * sizeof(unsigned long long), "the foreground's totals");
   const Geometry &   g = frame.geometry;
   const std::int64_t warps = g.depth * ((g.width + StretchPixels - 1) / StretchPixels) *
                              ((g.height + TotalsSegmentRows - 1) / TotalsSegmentRows);
@@ -441,6 +438,7 @@ FinishSubtractedLargest(Device & device, Index entries, const SubtractedLargest<
                 s.label,
                 s.words,
                 s.words + AdditiveWords,
+                s.Straddling(),
                 table);
 }
 

@@ -215,18 +215,105 @@ enum class SearchDepth
   Volume
 };
 
+/** Calls visit(inRow, b, step) for each run b of the neighbour rows at
+ *  steps of run [x, end), in row (y, z), that touches it or lies one
+ *  column apart (its pairs' range): steps[0], the neighbour row of its
+ *  slice (inRow), where searchRow, the other slice's rows steps[1 .. 3]
+ *  where searchSlice (volumes); step: b's row from the run's. A volume's
+ *  rows are searched together (ForEachRunInRanges): a load each from the
+ *  runs' end index, or binary searches whose loads are in flight
+ *  together. Depth: whether the rows are a plane's or a volume's, known to
+ *  the caller or read from geometry. Coord: the rows' arithmetic,
+ *  std::int32_t for a SmallImage (RunNeighbours.cuh), else std::int64_t. */
+template <SearchDepth Depth, class Index, class Visit, class Coord>
+__device__ __forceinline__ void
+VisitNeighbourRuns(const RunArrays<Index> & runs,
+                   const Geometry &         geometry,
+                   Coord                    y,
+                   Coord                    z,
+                   std::int32_t             x,
+                   std::int32_t             end,
+                   const RowStep (&steps)[4],
+                   bool     searchRow,
+                   bool     searchSlice,
+                   Visit && visit)
+{
+  // A constant where Depth says: the other search is then compiled out.
+  const bool volume = Depth == SearchDepth::FromGeometry ? geometry.depth > 1 : Depth == SearchDepth::Volume;
+  // Pairs count pixels one column apart too: the ranges are widened by one.
+  if (volume)
+  {
+    Coord q[4];
+#pragma unroll
+    for (int s = 0; s < 4; ++s)
+    {
+      q[s] = (s == 0 ? searchRow : searchSlice) ? NeighbourRowOf(geometry, y, z, steps[s]) : Coord{ -1 };
+    }
+    // s is a constant in each unrolled visit: s == 0 selects at compile time.
+    ForEachRunInRanges(runs, q, x - 1, end + 1, [&](int s, Index b) { visit(s == 0, b, steps[s]); });
+  }
+  else if (searchRow)
+  {
+    const Coord q = NeighbourRowOf(geometry, y, z, steps[0]);
+    if (q >= 0)
+    {
+      ForEachRunInRange(runs, q, x - 1, end + 1, [&](Index b) { visit(true, b, steps[0]); });
+    }
+  }
+}
+
+/** VisitNeighbourRuns over the preceding rows (PrecedingRows, the previous
+ *  row of the slice first). CountPrecedingPairsKernel searches every
+ *  group; a vote (AddPrecedingPairs) only those whose stored counts did
+ *  not fit. */
+template <SearchDepth Depth = SearchDepth::FromGeometry, class Index, class Visit, class Coord>
+__device__ __forceinline__ void
+VisitPrecedingRuns(const RunArrays<Index> & runs,
+                   const Geometry &         geometry,
+                   Coord                    y,
+                   Coord                    z,
+                   std::int32_t             x,
+                   std::int32_t             end,
+                   bool                     searchRow,
+                   bool                     searchSlice,
+                   Visit &&                 visit)
+{
+  const bool volume = Depth == SearchDepth::FromGeometry ? geometry.depth > 1 : Depth == SearchDepth::Volume;
+  RowStep    steps[4];
+  PrecedingRows(true, volume, steps);
+  VisitNeighbourRuns<Depth>(runs, geometry, y, z, x, end, steps, searchRow, searchSlice, visit);
+}
+
+/** Adds the pairs of run [x, end) with run b at step into rowTally where
+ *  inRow (b in the neighbour row of its slice), else into sliceTally.
+ *  inRow is a constant in each unrolled visit (VisitNeighbourRuns): each
+ *  branch names its tally, which stays in registers. */
+template <class Index>
+__device__ __forceinline__ void
+TallyPairs(const RunArrays<Index> & runs,
+           std::int32_t             x,
+           std::int32_t             end,
+           bool                     inRow,
+           Index                    b,
+           RowStep                  step,
+           PairTally &              rowTally,
+           PairTally &              sliceTally)
+{
+  if (inRow)
+  {
+    rowTally.Add(x, end, runs.x[b], runs.end[b], step);
+  }
+  else
+  {
+    sliceTally.Add(x, end, runs.x[b], runs.end[b], step);
+  }
+}
+
 /** Tallies the pairs of run [x, end), in row (y, z), with the runs of its
- *  component in its preceding rows: those of the previous row of the slice
- *  into rowTally where searchRow, those of the previous slice's rows into
- *  sliceTally where searchSlice (volumes). inComponent(b): whether run b
- *  touching it lies in its component. A volume's rows are searched
- *  together (ForEachRunInRanges): a load each from the runs' end index, or
- *  binary searches whose loads are in flight together.
- *  CountPrecedingPairsKernel searches every group; a vote
- *  (AddPrecedingPairs) only those whose stored counts did not fit. Depth:
- *  whether the rows are a plane's or a volume's, known to the caller or
- *  read from geometry. Coord: the rows' arithmetic, std::int32_t for a
- *  SmallImage (RunNeighbours.cuh), else std::int64_t. */
+ *  component in its preceding rows (VisitPrecedingRuns): those of the
+ *  previous row of the slice into rowTally, those of the previous slice's
+ *  rows into sliceTally. inComponent(b): whether run b touching it lies in
+ *  its component. */
 template <SearchDepth Depth = SearchDepth::FromGeometry, class Index, class InComponent, class Coord>
 __device__ __forceinline__ void
 SearchPrecedingPairs(const RunArrays<Index> & runs,
@@ -241,47 +328,71 @@ SearchPrecedingPairs(const RunArrays<Index> & runs,
                      PairTally &              rowTally,
                      PairTally &              sliceTally)
 {
-  // A constant where Depth says: the other search is then compiled out.
-  const bool volume = Depth == SearchDepth::FromGeometry ? geometry.depth > 1 : Depth == SearchDepth::Volume;
-  RowStep    steps[4];
-  PrecedingRows(true, volume, steps); // the previous row of the slice first
-  // Pairs count pixels one column apart too: the ranges are widened by one.
-  if (volume)
-  {
-    Coord q[4];
-#pragma unroll
-    for (int s = 0; s < 4; ++s)
-    {
-      q[s] = (s == 0 ? searchRow : searchSlice) ? NeighbourRowOf(geometry, y, z, steps[s]) : Coord{ -1 };
-    }
-    ForEachRunInRanges(runs, q, x - 1, end + 1, [&](int s, Index b) {
+  VisitPrecedingRuns<Depth>(
+    runs, geometry, y, z, x, end, searchRow, searchSlice, [&](bool inRow, Index b, RowStep step) {
       if (inComponent(b))
       {
-        // s is a constant in each unrolled visit: each branch names its tally.
-        if (s == 0)
-        {
-          rowTally.Add(x, end, runs.x[b], runs.end[b], steps[s]);
-        }
-        else
-        {
-          sliceTally.Add(x, end, runs.x[b], runs.end[b], steps[s]);
-        }
+        TallyPairs(runs, x, end, inRow, b, step, rowTally, sliceTally);
       }
     });
-  }
-  else if (searchRow)
-  {
-    const Coord q = NeighbourRowOf(geometry, y, z, steps[0]);
-    if (q >= 0)
+}
+
+/** Adds the pairs of run [x, end), in row (y, z), with the runs of
+ *  component largest in its following rows (FollowingRows, the mirror
+ *  images of the preceding rows a volume's search visits): those of the
+ *  next row of the slice into rowTally, those of the next slice's rows into
+ *  sliceTally, in the classes of SearchPrecedingPairs' tallies. */
+template <SearchDepth Depth, class Index, class Coord>
+__device__ __forceinline__ void
+SearchFollowingPairsWith(const RunArrays<Index> & runs,
+                         const Index * __restrict__ label,
+                         Index            largest,
+                         const Geometry & geometry,
+                         Coord            y,
+                         Coord            z,
+                         std::int32_t     x,
+                         std::int32_t     end,
+                         PairTally &      rowTally,
+                         PairTally &      sliceTally)
+{
+  RowStep steps[4];
+  FollowingRows(steps); // the next row of the slice first, as PrecedingRows
+  VisitNeighbourRuns<Depth>(runs, geometry, y, z, x, end, steps, true, true, [&](bool inRow, Index b, RowStep step) {
+    if (label[b] == largest)
     {
-      ForEachRunInRange(runs, q, x - 1, end + 1, [&](Index b) {
-        if (inComponent(b))
-        {
-          rowTally.Add(x, end, runs.x[b], runs.end[b], steps[0]);
-        }
-      });
+      TallyPairs(runs, x, end, inRow, b, step, rowTally, sliceTally);
     }
-  }
+  });
+}
+
+/** The classes in which touching runs of two components may pair under
+ *  face connectivity (runs sharing a face share the component): the
+ *  previous or next row's pixels one column apart (xy), the neighbour
+ *  slice's rows at the same y one column apart (xz), at y -+ 1 (yz) and
+ *  one column apart too (xyz). Slots into the straddling counts. */
+constexpr int StraddlingClasses = 4;
+
+/** Adds the pairs of the straddling tallies into the thread's counts, one
+ *  a StraddlingClasses class. The tallies' pairs that share a column of a
+ *  face neighbour row (rowTally.same, sliceTally.same) are none: those
+ *  runs share a face. */
+__device__ __forceinline__ void
+AddStraddling(const PairTally & rowTally, const PairTally & sliceTally, unsigned long long (&counts)[StraddlingClasses])
+{
+  counts[0] += rowTally.beside;
+  counts[1] += sliceTally.beside;
+  counts[2] += sliceTally.diagonal;
+  counts[3] += sliceTally.diagonalBeside;
+}
+
+/** The InterceptSlot of each StraddlingClasses class, in order. */
+__host__ __device__ constexpr int
+StraddlingSlot(int c)
+{
+  return c == 0   ? InterceptSlot(true, true, false)
+         : c == 1 ? InterceptSlot(true, false, true)
+         : c == 2 ? InterceptSlot(false, true, true)
+                  : InterceptSlot(true, true, true);
 }
 
 /** Once every run has its label: each run's pairs with the runs of its
@@ -306,28 +417,42 @@ SearchPrecedingPairs(const RunArrays<Index> & runs,
  *
  *  skipped: the label of a component whose runs get their records only
  *  (no vote adds their pairs: LargestBySubtraction.cuh), or NoLabel.
+ *  Straddling (face connectivity, skipped a label): the pairs whose two
+ *  runs lie in different components, which count in no entry, are added
+ *  into straddling (StraddlingClasses words, by class): every run but
+ *  skipped's, linked or not, counts those with the runs of its preceding
+ *  rows, and those with skipped's runs in its following rows, whose own
+ *  search is skipped; each such pair so counts once.
  *
  *  Small (SmallImage): a run's row, its neighbour rows and their end
  *  index words in 32-bit arithmetic. In 64 bits, finding the four rows
  *  and their first candidates took 38 % of a volume's instructions, more
  *  than the visits (H200, ncu source counters, 512^3 6-conn. d = 0.3,
  *  benchmark/results/h200-pairs-compacted call 4). */
-template <class Index, bool SinglesVote, bool TouchingShareComponent, bool Volume, bool Small>
+template <class Index, bool SinglesVote, bool TouchingShareComponent, bool Straddling, bool Volume, bool Small>
 __global__ void
 __launch_bounds__(BlockThreads, 8) CountPrecedingPairsKernel(RunArrays<Index> runs,
                                                              const std::uint8_t * __restrict__ linked,
                                                              const Index * __restrict__ label,
-                                                             Geometry       geometry,
-                                                             PrecedingPairs pairs,
-                                                             Index          skipped)
+                                                             Geometry             geometry,
+                                                             PrecedingPairs       pairs,
+                                                             Index                skipped,
+                                                             unsigned long long * straddling)
 {
   AwaitPrecedingKernel();
+  static_assert(!(TouchingShareComponent && Straddling), "touching runs that share the component straddle none");
   using Coord = RowCoord<Small>;
-  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  constexpr SearchDepth Depth = Volume ? SearchDepth::Volume : SearchDepth::Plane;
+  unsigned long long    straddlingCounts[StraddlingClasses] = {};
+  const Index           stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
   {
     const bool linkedRun = linked[a] != 0;
-    if (!SinglesVote && !linkedRun && pairs.records == nullptr)
+    // The component whose pairs come from the foreground's totals
+    // (LargestBySubtraction.cuh) has its records, not its pairs, counted.
+    const bool skippedRun = (linkedRun || Straddling) && skipped != NoLabel<Index> && label[a] == skipped;
+    const bool straddles = Straddling && !skippedRun;
+    if (!SinglesVote && !linkedRun && pairs.records == nullptr && !straddles)
     {
       continue;
     }
@@ -336,31 +461,43 @@ __launch_bounds__(BlockThreads, 8) CountPrecedingPairsKernel(RunArrays<Index> ru
     const std::int32_t end = runs.end[a];
     PairTally          rowTally;   // the previous row of the slice
     PairTally          sliceTally; // the previous slice's rows
-    // The component whose pairs come from the foreground's totals
-    // (LargestBySubtraction.cuh) has its records, not its pairs, counted.
-    if (linkedRun && (skipped == NoLabel<Index> || label[a] != skipped))
+    if ((linkedRun || straddles) && !skippedRun)
     {
       const Index key = TouchingShareComponent ? Index{ 0 } : label[a];
       const auto  row = static_cast<Coord>(r);
       const auto  height = static_cast<Coord>(geometry.height);
-      SearchPrecedingPairs<Volume ? SearchDepth::Volume : SearchDepth::Plane>(
-        runs,
-        geometry,
-        row % height,
-        row / height,
-        x,
-        end,
-        true,
-        true,
-        [&](Index b) { return TouchingShareComponent || label[b] == key; },
-        rowTally,
-        sliceTally);
+      PairTally   rowApart;   // straddling: the pairs with other components' runs
+      PairTally   sliceApart; // (of the previous slice's rows)
+      VisitPrecedingRuns<Depth>(
+        runs, geometry, row % height, row / height, x, end, true, true, [&](bool inRow, Index b, RowStep step) {
+          if (TouchingShareComponent || label[b] == key)
+          {
+            TallyPairs(runs, x, end, inRow, b, step, rowTally, sliceTally);
+          }
+          else if (Straddling)
+          {
+            TallyPairs(runs, x, end, inRow, b, step, rowApart, sliceApart);
+          }
+        });
+      if (straddles)
+      {
+        SearchFollowingPairsWith<Depth>(
+          runs, label, skipped, geometry, row % height, row / height, x, end, rowApart, sliceApart);
+        AddStraddling(rowApart, sliceApart, straddlingCounts);
+      }
     }
-    StoreRowPairs(pairs, static_cast<std::int64_t>(a), x, end, r, rowTally.PackedRow());
+    if (SinglesVote || linkedRun || pairs.records != nullptr)
+    {
+      StoreRowPairs(pairs, static_cast<std::int64_t>(a), x, end, r, rowTally.PackedRow());
+    }
     if (Volume && (SinglesVote || linkedRun))
     {
       pairs.slice[a] = sliceTally.PackedSlice();
     }
+  }
+  if constexpr (Straddling)
+  {
+    AddBlockWords(straddlingCounts, straddling);
   }
 }
 

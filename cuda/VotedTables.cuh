@@ -127,16 +127,17 @@ LaunchVotes(Device &                      device,
  *  PrecedingPairs.cuh): before VoteTable, whose votes add them, with the
  *  same voteKey. They read only the runs and the keys, so the host
  *  sequence queues them as side work, beside the sort into component
- *  order (HostSequence::LabelAndMeasureUnits). skipped: the label of a
- *  component whose pairs no vote adds (LargestBySubtraction.cuh), or
- *  NoLabel. */
+ *  order (HostSequence::LabelAndMeasureUnits). subtracted: the component
+ *  whose pairs no vote adds (LargestBySubtraction.cuh), if any; under face
+ *  connectivity the pairs between different components are then counted
+ *  into its words too. */
 template <class Index, class S, class Device>
 void
-CountPairsAfterLabels(Device &                    device,
-                      const Frame &               frame,
-                      const LabeledUnits<Index> & l,
-                      const Index *               voteKey,
-                      Index                       skipped = NoLabel<Index>)
+CountPairsAfterLabels(Device &                         device,
+                      const Frame &                    frame,
+                      const LabeledUnits<Index> &      l,
+                      const Index *                    voteKey,
+                      const SubtractedLargest<Index> & subtracted = {})
 {
   if constexpr (S::Merge != FeatureMerge::OnTheFly)
   {
@@ -146,7 +147,9 @@ CountPairsAfterLabels(Device &                    device,
     }
     using Votes = typename S::Votes;
     // Under full connectivity on a mask every touching run shares the
-    // run's component: no label is compared.
+    // run's component: no label is compared. Under face connectivity with
+    // the largest component subtracted, the pairs between components are
+    // counted too (Straddling).
     const auto launch = [&](auto kernel) {
       device.Launch("pair count kernel",
                     BlocksFor(static_cast<std::int64_t>(l.units.count), BlockThreads),
@@ -157,25 +160,32 @@ CountPairsAfterLabels(Device &                    device,
                     voteKey,
                     frame.geometry,
                     l.precedingPairs,
-                    skipped);
+                    subtracted.label,
+                    subtracted.Straddling());
     };
     // A plane's pass leaves out the volumes' four-row search, whose
     // registers bounded its occupancy.
     constexpr bool Singles = !Votes::WholeSingleUnits;
-    const auto     launchFor = [&](auto small) {
+    const auto     launchFor = [&](auto small, auto volume) {
       constexpr bool Small = decltype(small)::value;
-      if (frame.geometry.depth > 1)
+      constexpr bool Volume = decltype(volume)::value;
+      if (frame.fullMask)
       {
-        frame.fullMask ? launch(CountPrecedingPairsKernel<Index, Singles, true, true, Small>)
-                           : launch(CountPrecedingPairsKernel<Index, Singles, false, true, Small>);
+        launch(CountPrecedingPairsKernel<Index, Singles, true, false, Volume, Small>);
+      }
+      else if (subtracted.Active())
+      {
+        launch(CountPrecedingPairsKernel<Index, Singles, false, true, Volume, Small>);
       }
       else
       {
-        frame.fullMask ? launch(CountPrecedingPairsKernel<Index, Singles, true, false, Small>)
-                           : launch(CountPrecedingPairsKernel<Index, Singles, false, false, Small>);
+        launch(CountPrecedingPairsKernel<Index, Singles, false, false, Volume, Small>);
       }
     };
-    l.smallRows ? launchFor(std::true_type{}) : launchFor(std::false_type{});
+    const auto launchDepth = [&](auto small) {
+      frame.geometry.depth > 1 ? launchFor(small, std::true_type{}) : launchFor(small, std::false_type{});
+    };
+    l.smallRows ? launchDepth(std::true_type{}) : launchDepth(std::false_type{});
   }
 }
 

@@ -20,7 +20,7 @@ L=$2
 mkdir -p "$L"
 
 backend_test() {
-  timeout 90 "$G/test/gpu/ccaCudaBackendTest" > "$L/backend.log" 2>&1
+  timeout 120 "$G/test/gpu/ccaCudaBackendTest" > "$L/backend.log" 2>&1
   echo "backend rc=$? at $SECONDS s"
   grep -E "^total|FAIL" "$L/backend.log" | head -10
 }
@@ -36,7 +36,7 @@ sanitizers() { # racecheck's cases a check, its time limit
 
 if [ $QUICK = 1 ]; then
   backend_test
-  sanitizers 1 120
+  sanitizers 1 200
   exit 0
 fi
 timeout 30 "$G/test/engine/ccaEngineOracleTest" oracle cuda > "$L/oracle.log" 2>&1

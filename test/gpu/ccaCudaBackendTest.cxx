@@ -822,12 +822,13 @@ LargestApartChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally &
 /** The largest component's table entry as the foreground's totals less
  *  the other entries (cuda/LargestBySubtraction.cuh) always, never or by
  *  the default choice, on masks dense enough that one component holds
- *  most runs, 2D and 3D: under full connectivity on byte rows of whole
- *  16-byte loads (where it applies), under face connectivity or on other
- *  widths (where it must not); with or without the runs, the label image,
- *  a selection, the votes in component order; one large mask of each
- *  dimension above the units from which the default looks for the
- *  largest component. */
+ *  most runs, 2D and 3D: on byte rows of whole 16-byte loads (where it
+ *  applies; under face connectivity the pairs between components are
+ *  counted apart) or of other widths (where it must not), both
+ *  connectivities; with or without the runs, the label image, a
+ *  selection, the votes in component order; a large mask of each
+ *  dimension and connectivity above the units from which the default
+ *  looks for the largest component, each way. */
 void
 LargestSubtractedChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & tally)
 {
@@ -872,20 +873,29 @@ LargestSubtractedChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Ta
   }
   if (!quick)
   {
-    for (int k = 0; k < 2; ++k)
+    // A plane and a volume above the percolation threshold of each
+    // connectivity, each way.
+    for (int k = 0; k < 4; ++k)
     {
       const std::uint32_t caseSeed = 1479000 + seed + static_cast<std::uint32_t>(k);
-      const Mask          mask =
-        k == 0 ? RandomMask(2, 4096, 2048, 1, 0.7, 1, caseSeed) : RandomMask(3, 256, 256, 96, 0.5, 1, caseSeed);
-      cca::Options options;
-      options.connectivity = Connectivity::Full;
+      const bool          plane = k % 2 == 0;
+      const bool          full = k < 2;
+      const Mask          mask = plane ? RandomMask(2, 4096, 2048, 1, full ? 0.7 : 0.75, 1, caseSeed)
+                                       : RandomMask(3, 256, 256, 96, full ? 0.5 : 0.55, 1, caseSeed);
+      cca::Options        options;
+      options.connectivity = full ? Connectivity::Full : Connectivity::Face;
       options.computeRuns = true;
       options.computeFeatures = true;
       options.labelImageType = LabelImageType::UInt32;
-      for (std::size_t choice = 1; choice < std::size(uses); ++choice)
+      for (std::size_t choice = 0; choice < std::size(uses); ++choice)
       {
         cca::cuda::SetLargestSubtracted(uses[choice]);
-        Check(engine, Plain(mask), options, std::string(useNames[choice]) + " seed=" + std::to_string(caseSeed), tally);
+        Check(engine,
+              Plain(mask),
+              options,
+              std::string(useNames[choice]) + (full ? ", full" : ", face") +
+                " connectivity seed=" + std::to_string(caseSeed),
+              tally);
       }
     }
   }

@@ -236,8 +236,8 @@ SetSeededChoices(Emulator & emulator, std::uint32_t caseSeed)
   const LargestApartUse apart[] = { LargestApartUse::Always, LargestApartUse::Never, LargestApartUse::Automatic };
   sequence.SetLargestApart(apart[(caseSeed / 5) % 3]);
   // The largest component's entry from the foreground's totals where the
-  // numbering found it (under full connectivity on a byte mask of whole
-  // 16-byte rows), never, or where it holds a share of the units: each in
+  // numbering found it (on a byte mask of whole 16-byte rows, either
+  // connectivity), never, or where it holds a share of the units: each in
   // any 39 seeds in a row.
   const LargestSubtractedUse subtracted[] = { LargestSubtractedUse::Always,
                                               LargestSubtractedUse::Never,
