@@ -69,10 +69,11 @@ const void * const HotKernels[] = {
   reinterpret_cast<const void *>(&NumberComponentsKernel<std::uint32_t, 1>),
   reinterpret_cast<const void *>(&NumberComponentsKernel<std::uint32_t, NumberingClimbs>),
   reinterpret_cast<const void *>(&NumberComponentsKernel<std::uint32_t, NumberingClimbs, true>),
-  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, false, false, true>),
-  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, false, true, true>),
-  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, true, false, true>),
-  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, true, true, true>),
+  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, false, false, false, true>),
+  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, false, false, true, true>),
+  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, false, true, true, true>),
+  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, true, false, false, true>),
+  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, true, false, true, true>),
   reinterpret_cast<const void *>(
     &LinkRunsKernel<std::uint32_t, PlainUnion, UnitSpan::WholeRuns, AnyTouchingRuns, false, true>),
   reinterpret_cast<const void *>(
