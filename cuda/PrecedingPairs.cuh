@@ -205,9 +205,10 @@ AddSlicePairs(std::uint64_t packed, Count (&pairCounts)[NumberOfInterceptSlots])
   return true;
 }
 
-/** The rows SearchPrecedingPairs searches: a plane's (the previous row), a
- *  volume's (four), or as the geometry says. A kernel that knows which
- *  compiles only that search, and takes only its registers. */
+/** The rows the neighbour-row visitors (VisitNeighbourRuns) search: a
+ *  plane's (one row), a volume's (four), or as the geometry says. A kernel
+ *  that knows which compiles only that search, and takes only its
+ *  registers. */
 enum class SearchDepth
 {
   FromGeometry,
