@@ -4,10 +4,11 @@
 # (.devcarry/gpu.tar.xz): the engine oracle and large images on CUDA, the
 # CUDA backend against the CPU backend, the feature groups on CUDA, device
 # memory, then compute-sanitizer memcheck (--quick) and racecheck (the
-# default strategy, 4 cases a check: about 90 s on an H200). Prints a line
+# default strategy, 4 cases a check: about 110 s on an H200). Prints a line
 # per step; logs go to LOGS. --quick, for a changed build measured beside
 # others in one call, runs only the backend's test, memcheck and racecheck
-# with one case a check: about 2.5 minutes on an H200. Usage:
+# with one case a check: about 4 minutes on an H200 (racecheck alone
+# 110-124 s, benchmark/results/h200-face-subtracted calls 3 and 4). Usage:
 #   bash scripts/engine-gpu-tests.sh [--quick] BUILD LOGS   (BUILD: the unpacked build-gpu)
 set -u
 QUICK=0
