@@ -414,7 +414,13 @@ StraddlingSlot(int c)
  *  22. Held to eight blocks, the volume's takes 32 (16 bytes of spills
  *  under face connectivity). H200, ncu, d = 0.3: 8192^2 4-conn. 225 -> 176
  *  us, 512^3 6-conn. 890 -> 796 us (benchmark/results/h200-records-in-order
- *  call 3).
+ *  call 3). The Straddling variant, whose following rows' search adds
+ *  registers, is held to six blocks: 40 registers and 44 bytes of spills,
+ *  where eight gave 32 and 116 (five: 48 and none). H200, full table,
+ *  512^3 6-conn. g = 1, summed, eight / six / five in one call: 38.79 /
+ *  38.82, 38.91 / 38.95, 38.71 / 38.86 Gvox/s; the three images it runs
+ *  on (d = 0.7-0.9) 9.87 -> 9.73 ms at six
+ *  (benchmark/results/h200-pass-pixel-pairs call 1).
  *
  *  skipped: the label of a component whose runs get their records only
  *  (no vote adds their pairs: LargestBySubtraction.cuh), or NoLabel.
@@ -432,13 +438,13 @@ StraddlingSlot(int c)
  *  benchmark/results/h200-pairs-compacted call 4). */
 template <class Index, bool SinglesVote, bool TouchingShareComponent, bool Straddling, bool Volume, bool Small>
 __global__ void
-__launch_bounds__(BlockThreads, 8) CountPrecedingPairsKernel(RunArrays<Index> runs,
-                                                             const std::uint8_t * __restrict__ linked,
-                                                             const Index * __restrict__ label,
-                                                             Geometry             geometry,
-                                                             PrecedingPairs       pairs,
-                                                             Index                skipped,
-                                                             unsigned long long * straddling)
+__launch_bounds__(BlockThreads, Straddling ? 6 : 8) CountPrecedingPairsKernel(RunArrays<Index> runs,
+                                                                              const std::uint8_t * __restrict__ linked,
+                                                                              const Index * __restrict__ label,
+                                                                              Geometry             geometry,
+                                                                              PrecedingPairs       pairs,
+                                                                              Index                skipped,
+                                                                              unsigned long long * straddling)
 {
   AwaitPrecedingKernel();
   static_assert(!(TouchingShareComponent && Straddling), "touching runs that share the component straddle none");

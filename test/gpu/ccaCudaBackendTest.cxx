@@ -744,6 +744,82 @@ VoteOrderChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
   }
 }
 
+/** A case of LargestChoiceChecks: a mask, the options it runs with, and
+ *  whether the votes take the units in component order even where nothing
+ *  else sorts them. */
+struct LargestCase
+{
+  Mask         mask;
+  cca::Options options;
+  bool         votesInOrder = false;
+  std::string  note; ///< what the description adds after the choice's name
+};
+
+/** The checks of a runtime choice about the largest component, whose
+ *  three uses (always, never, the default choice) set(k) applies and
+ *  names[k] names: cases random cases from seeds base + seed + i, case i
+ *  made by makeCase(i, pick, caseSeed) and run with use i % 3; then,
+ *  unless quick, each of large (masks above the units from which the
+ *  default looks for the largest component) with the uses from
+ *  firstLargeUse on. Leaves the default choice and vote order set. */
+template <class Set, class MakeCase>
+void
+LargestChoiceChecks(cca::Engine & engine,
+                    bool          quick,
+                    std::uint32_t seed,
+                    std::uint32_t base,
+                    int           cases,
+                    const char * const (&names)[3],
+                    Set &&                           set,
+                    MakeCase &&                      makeCase,
+                    const std::vector<LargestCase> & large,
+                    int                              firstLargeUse,
+                    Tally &                          tally)
+{
+  for (int i = 0; i < cases; ++i)
+  {
+    const std::uint32_t caseSeed = base + seed + static_cast<std::uint32_t>(i);
+    std::mt19937        rng(caseSeed);
+    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+    const int           use = i % 3;
+    const LargestCase   c = makeCase(i, pick, caseSeed);
+    cca::cuda::SetVoteOrder(c.votesInOrder ? cca::cuda::VoteOrderUse::Always : cca::cuda::VoteOrderUse::Automatic);
+    set(use);
+    Check(engine,
+          Plain(c.mask),
+          c.options,
+          std::string(names[use]) + (c.votesInOrder ? ", votes in component order" : "") +
+            " seed=" + std::to_string(caseSeed),
+          tally);
+  }
+  cca::cuda::SetVoteOrder(cca::cuda::VoteOrderUse::Automatic);
+  if (!quick)
+  {
+    for (const LargestCase & c : large)
+    {
+      for (int use = firstLargeUse; use < 3; ++use)
+      {
+        set(use);
+        Check(engine, Plain(c.mask), c.options, std::string(names[use]) + c.note, tally);
+      }
+    }
+  }
+  set(2);
+}
+
+/** The options of a large mask for LargestChoiceChecks: the runs, the
+ *  table and the label image. */
+cca::Options
+LargeMaskOptions(Connectivity connectivity)
+{
+  cca::Options options;
+  options.connectivity = connectivity;
+  options.computeRuns = true;
+  options.computeFeatures = true;
+  options.labelImageType = LabelImageType::UInt32;
+  return options;
+}
+
 /** The component order with the largest component's units left out of
  *  its sort always, never or by the default choice
  *  (cuda/LargestComponent.cuh), on masks dense enough that one component
@@ -758,65 +834,51 @@ LargestApartChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally &
   const cca::cuda::LargestApartUse uses[] = { cca::cuda::LargestApartUse::Always,
                                               cca::cuda::LargestApartUse::Never,
                                               cca::cuda::LargestApartUse::Automatic };
-  const char * useNames[] = { "largest component apart", "every unit sorted", "largest component by default" };
-  static_assert(std::size(useNames) == std::size(uses), "a name for each choice");
-  const double densities[] = { 0.3, 0.5, 0.6, 0.7, 0.8, 0.9 };
-  const int    cases = quick ? 9 : 72;
-  for (int i = 0; i < cases; ++i)
-  {
-    const std::uint32_t caseSeed = 1450000 + seed + static_cast<std::uint32_t>(i);
-    std::mt19937        rng(caseSeed);
-    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
-    const std::size_t   choice = static_cast<std::size_t>(i) % std::size(uses);
-    const int           dim = pick(2) == 0 ? 3 : 2;
-    const std::int64_t  nx = 1 + pick(700);
-    const std::int64_t  ny = dim == 2 ? 1 + pick(400) : 1 + pick(60);
-    const std::int64_t  nz = dim == 3 ? 1 + pick(24) : 1;
-    const Mask          mask = RandomMask(dim, nx, ny, nz, densities[pick(6)], 1 + pick(2), caseSeed);
-    cca::Options        options;
-    options.connectivity = pick(2) == 0 ? Connectivity::Face : Connectivity::Full;
-    options.computeRuns = pick(4) != 0;
-    options.computeFeatures = true;
-    options.labelImageType = pick(3) == 0 ? LabelImageType::None : LabelImageType::UInt32;
+  const char * const names[] = { "largest component apart", "every unit sorted", "largest component by default" };
+  const auto         makeCase = [](int i, auto & pick, std::uint32_t caseSeed) {
+    const double densities[] = { 0.3, 0.5, 0.6, 0.7, 0.8, 0.9 };
+    const int    dim = pick(2) == 0 ? 3 : 2;
+    const auto   nx = static_cast<std::int64_t>(1 + pick(700));
+    const auto   ny = static_cast<std::int64_t>(dim == 2 ? 1 + pick(400) : 1 + pick(60));
+    const auto   nz = static_cast<std::int64_t>(dim == 3 ? 1 + pick(24) : 1);
+    LargestCase  c{ RandomMask(dim, nx, ny, nz, densities[pick(6)], 1 + pick(2), caseSeed), {}, false, {} };
+    c.options.connectivity = pick(2) == 0 ? Connectivity::Face : Connectivity::Full;
+    c.options.computeRuns = pick(4) != 0;
+    c.options.computeFeatures = true;
+    c.options.labelImageType = pick(3) == 0 ? LabelImageType::None : LabelImageType::UInt32;
     if (pick(5) == 0)
     {
-      options.selection.minimumPixels = 2;
-      options.selection.orderBySize = pick(2) == 0;
+      c.options.selection.minimumPixels = 2;
+      c.options.selection.orderBySize = pick(2) == 0;
     }
     // Sorted for the votes alone too where the runs are not asked or a
     // selection sorts them again.
-    const bool always = (i / 3) % 2 == 0;
-    cca::cuda::SetVoteOrder(always ? cca::cuda::VoteOrderUse::Always : cca::cuda::VoteOrderUse::Automatic);
-    cca::cuda::SetLargestApart(uses[choice]);
-    Check(engine,
-          Plain(mask),
-          options,
-          std::string(useNames[choice]) + (always ? ", votes in component order" : "") +
-            " seed=" + std::to_string(caseSeed),
-          tally);
-  }
-  if (!quick)
+    c.votesInOrder = (i / 3) % 2 == 0;
+    return c;
+  };
+  // Above LargestApartLeastUnits: the default's own choice, both ways.
+  std::vector<LargestCase> large;
+  for (std::uint32_t k = 0; k < (quick ? 0u : 2u); ++k)
   {
-    // Above LargestApartLeastUnits: the default's own choice, both ways.
-    for (int k = 0; k < 2; ++k)
-    {
-      const std::uint32_t caseSeed = 1459000 + seed + static_cast<std::uint32_t>(k);
-      const Mask          mask =
-        k == 0 ? RandomMask(2, 4096, 2048, 1, 0.7, 1, caseSeed) : RandomMask(3, 256, 256, 96, 0.5, 1, caseSeed);
-      cca::Options options;
-      options.connectivity = k == 0 ? Connectivity::Face : Connectivity::Full;
-      options.computeRuns = true;
-      options.computeFeatures = true;
-      options.labelImageType = LabelImageType::UInt32;
-      for (std::size_t choice = 1; choice < std::size(uses); ++choice)
-      {
-        cca::cuda::SetLargestApart(uses[choice]);
-        Check(engine, Plain(mask), options, std::string(useNames[choice]) + " seed=" + std::to_string(caseSeed), tally);
-      }
-    }
+    const std::uint32_t caseSeed = 1459000 + seed + k;
+    large.push_back(LargestCase{ k == 0 ? RandomMask(2, 4096, 2048, 1, 0.7, 1, caseSeed)
+                                        : RandomMask(3, 256, 256, 96, 0.5, 1, caseSeed),
+                                 LargeMaskOptions(k == 0 ? Connectivity::Face : Connectivity::Full),
+                                 false,
+                                 " seed=" + std::to_string(caseSeed) });
   }
-  cca::cuda::SetVoteOrder(cca::cuda::VoteOrderUse::Automatic);
-  cca::cuda::SetLargestApart(cca::cuda::LargestApartUse::Automatic);
+  LargestChoiceChecks(
+    engine,
+    quick,
+    seed,
+    1450000,
+    quick ? 9 : 72,
+    names,
+    [&](int use) { cca::cuda::SetLargestApart(uses[use]); },
+    makeCase,
+    large,
+    1,
+    tally);
 }
 
 /** The largest component's table entry as the foreground's totals less
@@ -835,72 +897,54 @@ LargestSubtractedChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Ta
   const cca::cuda::LargestSubtractedUse uses[] = { cca::cuda::LargestSubtractedUse::Always,
                                                    cca::cuda::LargestSubtractedUse::Never,
                                                    cca::cuda::LargestSubtractedUse::Automatic };
-  const char * useNames[] = { "largest component subtracted", "every run votes", "largest subtracted by default" };
-  static_assert(std::size(useNames) == std::size(uses), "a name for each choice");
-  const double densities[] = { 0.3, 0.45, 0.6, 0.7, 0.8, 0.95 };
-  const int    cases = quick ? 12 : 96;
-  for (int i = 0; i < cases; ++i)
-  {
-    const std::uint32_t caseSeed = 1470000 + seed + static_cast<std::uint32_t>(i);
-    std::mt19937        rng(caseSeed);
-    auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
-    const std::size_t   choice = static_cast<std::size_t>(i) % std::size(uses);
-    const int           dim = pick(2) == 0 ? 3 : 2;
+  const char * const names[] = { "largest component subtracted", "every run votes", "largest subtracted by default" };
+  const auto         makeCase = [](int, auto & pick, std::uint32_t caseSeed) {
+    const double densities[] = { 0.3, 0.45, 0.6, 0.7, 0.8, 0.95 };
+    const int    dim = pick(2) == 0 ? 3 : 2;
     // Whole 16-pixel lanes (the totals' rows) in seven cases of eight.
-    const std::int64_t nx = pick(8) != 0 ? 16 * (1 + pick(dim == 2 ? 48 : 12)) : 1 + pick(300);
-    const std::int64_t ny = dim == 2 ? 1 + pick(300) : 1 + pick(50);
-    const std::int64_t nz = dim == 3 ? 1 + pick(24) : 1;
-    const Mask         mask = RandomMask(dim, nx, ny, nz, densities[pick(6)], 1 + pick(2), caseSeed);
-    cca::Options       options;
-    options.connectivity = pick(4) != 0 ? Connectivity::Full : Connectivity::Face;
-    options.computeRuns = pick(4) != 0;
-    options.computeFeatures = true;
-    options.labelImageType = pick(3) == 0 ? LabelImageType::None : LabelImageType::UInt32;
+    const auto  nx = static_cast<std::int64_t>(pick(8) != 0 ? 16 * (1 + pick(dim == 2 ? 48 : 12)) : 1 + pick(300));
+    const auto  ny = static_cast<std::int64_t>(dim == 2 ? 1 + pick(300) : 1 + pick(50));
+    const auto  nz = static_cast<std::int64_t>(dim == 3 ? 1 + pick(24) : 1);
+    LargestCase c{ RandomMask(dim, nx, ny, nz, densities[pick(6)], 1 + pick(2), caseSeed), {}, false, {} };
+    c.options.connectivity = pick(4) != 0 ? Connectivity::Full : Connectivity::Face;
+    c.options.computeRuns = pick(4) != 0;
+    c.options.computeFeatures = true;
+    c.options.labelImageType = pick(3) == 0 ? LabelImageType::None : LabelImageType::UInt32;
     if (pick(6) == 0)
     {
-      options.selection.minimumPixels = 2;
-      options.selection.orderBySize = pick(2) == 0;
+      c.options.selection.minimumPixels = 2;
+      c.options.selection.orderBySize = pick(2) == 0;
     }
-    const bool always = pick(3) == 0;
-    cca::cuda::SetVoteOrder(always ? cca::cuda::VoteOrderUse::Always : cca::cuda::VoteOrderUse::Automatic);
-    cca::cuda::SetLargestSubtracted(uses[choice]);
-    Check(engine,
-          Plain(mask),
-          options,
-          std::string(useNames[choice]) + (always ? ", votes in component order" : "") +
-            " seed=" + std::to_string(caseSeed),
-          tally);
-  }
-  if (!quick)
+    c.votesInOrder = pick(3) == 0;
+    return c;
+  };
+  // A plane and a volume above the percolation threshold of each
+  // connectivity, each way.
+  std::vector<LargestCase> large;
+  for (std::uint32_t k = 0; k < (quick ? 0u : 4u); ++k)
   {
-    // A plane and a volume above the percolation threshold of each
-    // connectivity, each way.
-    for (int k = 0; k < 4; ++k)
-    {
-      const std::uint32_t caseSeed = 1479000 + seed + static_cast<std::uint32_t>(k);
-      const bool          plane = k % 2 == 0;
-      const bool          full = k < 2;
-      const Mask          mask = plane ? RandomMask(2, 4096, 2048, 1, full ? 0.7 : 0.75, 1, caseSeed)
-                                       : RandomMask(3, 256, 256, 96, full ? 0.5 : 0.55, 1, caseSeed);
-      cca::Options        options;
-      options.connectivity = full ? Connectivity::Full : Connectivity::Face;
-      options.computeRuns = true;
-      options.computeFeatures = true;
-      options.labelImageType = LabelImageType::UInt32;
-      for (std::size_t choice = 0; choice < std::size(uses); ++choice)
-      {
-        cca::cuda::SetLargestSubtracted(uses[choice]);
-        Check(engine,
-              Plain(mask),
-              options,
-              std::string(useNames[choice]) + (full ? ", full" : ", face") +
-                " connectivity seed=" + std::to_string(caseSeed),
-              tally);
-      }
-    }
+    const std::uint32_t caseSeed = 1479000 + seed + k;
+    const bool          plane = k % 2 == 0;
+    const bool          full = k < 2;
+    large.push_back(
+      LargestCase{ plane ? RandomMask(2, 4096, 2048, 1, full ? 0.7 : 0.75, 1, caseSeed)
+                         : RandomMask(3, 256, 256, 96, full ? 0.5 : 0.55, 1, caseSeed),
+                   LargeMaskOptions(full ? Connectivity::Full : Connectivity::Face),
+                   false,
+                   std::string(full ? ", full" : ", face") + " connectivity seed=" + std::to_string(caseSeed) });
   }
-  cca::cuda::SetVoteOrder(cca::cuda::VoteOrderUse::Automatic);
-  cca::cuda::SetLargestSubtracted(cca::cuda::LargestSubtractedUse::Automatic);
+  LargestChoiceChecks(
+    engine,
+    quick,
+    seed,
+    1470000,
+    quick ? 12 : 96,
+    names,
+    [&](int use) { cca::cuda::SetLargestSubtracted(uses[use]); },
+    makeCase,
+    large,
+    0,
+    tally);
 }
 
 /** Label images of byte masks whose rows are wide enough (2048 pixels and
