@@ -73,10 +73,27 @@ public:
     return ComponentOrder<Index>{ ByKey(device, "sorting by component", label, count, keyBits, keysOut), keysOut };
   }
 
+  /** Each word of largest's bits (count units) the units of largest
+   *  before it, for RankOfBit: ByComponentAroundLargest's, or the pairs'
+   *  pass's where it places them (PlacedLargest.cuh) first. */
+  template <class Index>
+  const Index *
+  LargestWordRanks(Device & device, Index count, const LargestComponent<Index> & largest)
+  {
+    const std::int64_t words = (static_cast<std::int64_t>(count) + 31) / 32;
+    auto *             wordRank =
+      Reserve<Index>(m_WordRanks, static_cast<std::size_t>(words), "largest component's units before words");
+    device.ExclusiveSumOf("scan", BitsInWord<Index>{ largest.bits, static_cast<Index>(words) }, wordRank, words);
+    return wordRank;
+  }
+
   /** The same order, with the units of largest (the numbering's, for these
    *  labels) placed where they go and only the others sorted
    *  (LargestComponent.cuh): straight into their places where no
-   *  component is numbered before the largest, else beside them first. */
+   *  component is numbered before the largest, else beside them first.
+   *  wordRank: LargestWordRanks' if queued already, else null;
+   *  placeLargest false: largest's places are left unwritten (the pairs'
+   *  pass placed its runs and the votes skip them, PlacedLargest.cuh). */
   template <class Index>
   ComponentOrder<Index>
   ByComponentAroundLargest(Device &                        device,
@@ -84,16 +101,18 @@ public:
                            Index                           count,
                            int                             keyBits,
                            Index *                         keysOut,
-                           const LargestComponent<Index> & largest)
+                           const LargestComponent<Index> & largest,
+                           const Index *                   wordRank = nullptr,
+                           bool                            placeLargest = true)
   {
-    const std::int64_t words = (static_cast<std::int64_t>(count) + 31) / 32;
-    const Index        others = count - largest.units;
-    auto *             keys = Reserve<Index>(m_OtherKeys, others, "labels of the other components");
-    auto *             values = Reserve<Index>(m_ValuesIn, others, "indices of the other components");
-    auto *             order = Reserve<Index>(m_ValuesOut, count, "indices sorted by key");
-    auto *             wordRank =
-      Reserve<Index>(m_WordRanks, static_cast<std::size_t>(words), "largest component's units before words");
-    device.ExclusiveSumOf("scan", BitsInWord<Index>{ largest.bits, static_cast<Index>(words) }, wordRank, words);
+    const Index others = count - largest.units;
+    auto *      keys = Reserve<Index>(m_OtherKeys, others, "labels of the other components");
+    auto *      values = Reserve<Index>(m_ValuesIn, others, "indices of the other components");
+    auto *      order = Reserve<Index>(m_ValuesOut, count, "indices sorted by key");
+    if (wordRank == nullptr)
+    {
+      wordRank = LargestWordRanks(device, count, largest);
+    }
     const std::int64_t perBlock = std::int64_t{ BlockThreads } * LargestSplitSteps;
     device.Launch("largest component split kernel",
                   BlocksFor(static_cast<std::int64_t>(count), perBlock),
@@ -108,7 +127,8 @@ public:
                   keys,
                   values,
                   keysOut,
-                  order);
+                  order,
+                  placeLargest);
     if (others == 0)
     {
       return ComponentOrder<Index>{ order, keysOut };

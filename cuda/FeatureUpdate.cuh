@@ -10,6 +10,7 @@
 #include "ConflictDetection.cuh"
 #include "DeviceGeometry.cuh"
 #include "ForegroundPairs.cuh"
+#include "PlacedLargest.cuh"
 #include "PrecedingPairs.cuh"
 #include "RunGroups.cuh"
 #include "RunDetection.cuh"
@@ -691,7 +692,9 @@ constexpr int VoteBlocksPerSM = std::is_same_v<Table, PlanarFeatures>   ? 8
  *  runs lie in one warp's chunk whole, one-run components too, and merges
  *  only the others. subtracted: the label of the component whose runs
  *  vote their bounding box only (LargestBySubtraction.cuh), or
- *  NoLabel. Counting: the
+ *  NoLabel. skipped (read where Skipping): the places of order left out,
+ *  those of a component whose runs the pairs' pass placed
+ *  (PlacedLargest.cuh). Counting: the
  *  instrumentation is compiled in
  *  (counter is ignored otherwise). Launch with VoteBlockThreads<Table> threads
  *  a block. */
@@ -700,7 +703,8 @@ template <class Index,
           UpdateCounting CountingV = UpdateCounting::Off,
           HotFolding     HotFoldingV = HotFolding::SharedAtomics,
           VoteStores     StoresV = VoteStores::Merged,
-          class Table = ComponentFeatures>
+          class Table = ComponentFeatures,
+          bool Skipping = false>
 __global__ void
 __launch_bounds__(VoteBlockThreads<Table>, VoteBlocksPerSM<Table>)
   AccumulateFeaturesKernel(RunArrays<Index> runs,
@@ -715,13 +719,17 @@ __launch_bounds__(VoteBlockThreads<Table>, VoteBlocksPerSM<Table>)
                            const Index * __restrict__ order,
                            PrecedingPairs preceding,
                            const Index * __restrict__ sortedLabel,
-                           RunGroups groups,
-                           Index     subtracted)
+                           RunGroups           groups,
+                           Index               subtracted,
+                           SkippedOrder<Index> skipped)
 {
   AwaitPrecedingKernel();
-  constexpr bool Counting = CountingV == UpdateCounting::On;
-  constexpr bool Slots = Votes::ConflictDetection && HotFoldingV == HotFolding::WarpSlots;
-  constexpr bool Whole = StoresV == VoteStores::WholeInChunks;
+  // Skipping only: elsewhere nothing is left out, and the constants fold
+  // the skip's arithmetic away.
+  const SkippedOrder<Index> skip = Skipping ? skipped : SkippedOrder<Index>{};
+  constexpr bool            Counting = CountingV == UpdateCounting::On;
+  constexpr bool            Slots = Votes::ConflictDetection && HotFoldingV == HotFolding::WarpSlots;
+  constexpr bool            Whole = StoresV == VoteStores::WholeInChunks;
   static_assert(!Whole || PolicyStoresWhole<Votes>(), "whole components are folded runs with every pair");
   constexpr int Warps = VoteBlockThreads<Table> / WarpSize;
   __shared__ std::uint64_t staging[Whole ? Warps : 1][Whole ? StagedRecords * RecordWords<Table> : 1];
@@ -730,14 +738,17 @@ __launch_bounds__(VoteBlockThreads<Table>, VoteBlocksPerSM<Table>)
   __shared__ Index         hotKey;
   const bool               planar = geometry.depth == 1;
   const int                warp = static_cast<int>(threadIdx.x) / WarpSize;
+  // The units visited: all but skip's, the j-th at skip.Position(j).
+  const Index visited = runs.count - skip.units;
   if constexpr (Votes::ConflictDetection)
   {
     if (threadIdx.x == 0)
     {
-      const std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * blockDim.x;
-      hotKey = first >= static_cast<std::int64_t>(runs.count) ? runs.count
-               : sortedLabel != nullptr                       ? sortedLabel[first]
-                                        : label[order != nullptr ? order[first] : static_cast<Index>(first)];
+      const std::int64_t j = static_cast<std::int64_t>(blockIdx.x) * blockDim.x;
+      const Index        first = j < static_cast<std::int64_t>(visited) ? skip.Position(static_cast<Index>(j)) : 0;
+      hotKey = j >= static_cast<std::int64_t>(visited) ? runs.count
+               : sortedLabel != nullptr                ? sortedLabel[first]
+                                                       : label[order != nullptr ? order[first] : first];
       detail::ClearFeatures(hot);
     }
     if constexpr (Slots)
@@ -751,10 +762,11 @@ __launch_bounds__(VoteBlockThreads<Table>, VoteBlocksPerSM<Table>)
   }
 
   const std::int64_t stride = WarpCount() * WarpSize;
-  for (std::int64_t base = GlobalWarp() * WarpSize; base < static_cast<std::int64_t>(runs.count); base += stride)
+  for (std::int64_t base = GlobalWarp() * WarpSize; base < static_cast<std::int64_t>(visited); base += stride)
   {
-    const Index i = static_cast<Index>(base + LaneId());
-    const bool  valid = i < runs.count;
+    const Index j = static_cast<Index>(base + LaneId());
+    const bool  valid = j < visited;
+    const Index i = valid ? skip.Position(j) : j;
     const Index a = valid && order != nullptr ? order[i] : i;
     // Invalid lanes get a key no run has (labels are < count).
     Index key = runs.count;
@@ -765,8 +777,8 @@ __launch_bounds__(VoteBlockThreads<Table>, VoteBlocksPerSM<Table>)
     if (valid && sortedLabel != nullptr)
     {
       key = sortedLabel[i];
-      before = i > 0 && sortedLabel[i - 1] == key;
-      after = i + 1 < runs.count && sortedLabel[i + 1] == key;
+      before = i > 0 && skip.LabelAt(sortedLabel, i - 1) == key;
+      after = i + 1 < runs.count && skip.LabelAt(sortedLabel, i + 1) == key;
       votes = Whole || !Votes::WholeSingleUnits || before || after;
     }
     else if (valid)
@@ -795,7 +807,9 @@ __launch_bounds__(VoteBlockThreads<Table>, VoteBlocksPerSM<Table>)
     }
     if (grouping)
     {
-      GroupRun(groups, i, runs.count, sortedLabel, place);
+      // Its label before it read again, not kept in before: that cost the
+      // whole components' votes 4 bytes of spills.
+      GroupRunAt(groups, i, runs.count, key, i == 0 || skip.LabelAt(sortedLabel, i - 1) != key, place);
     }
     if (!__any_sync(FullWarp, votes))
     {
@@ -858,7 +872,7 @@ __launch_bounds__(VoteBlockThreads<Table>, VoteBlocksPerSM<Table>)
     }
     if constexpr (Whole)
     {
-      const std::int64_t left = static_cast<std::int64_t>(runs.count) - 1 - base;
+      const std::int64_t left = static_cast<std::int64_t>(visited) - 1 - base;
       const int          lastLane = left < WarpSize - 1 ? static_cast<int>(left) : WarpSize - 1;
       const auto         chunk = ChunkComponents::Of(key, before, after, lastLane);
       const bool         complete = votes && chunk.Complete(static_cast<std::int64_t>(key));

@@ -753,6 +753,45 @@ private:
     // (CountPairsAfterLabels; the sparse table counts its own).
     const bool pairsFirst = features && options.featureCompaction == FeatureCompaction::Scan &&
                             labeled.pairsAfterLabels && labeled.units.count > 0;
+    // The largest component's entry from the foreground's totals: its runs
+    // vote their bounding box only, and no pairs are counted for them
+    // (LargestBySubtraction.cuh).
+    SubtractedLargest<Index> subtracted =
+      features ? LargestSubtractedFor<Index, S>(frame, deviceImage, components, labeled) : SubtractedLargest<Index>{};
+    // The units in component order for the votes, sorted once for them and
+    // the runs' grouping when that sorts by the same labels (ComponentOrder.cuh).
+    const bool ordered = features && VotesInComponentOrder<S>(options, components.count, groupsSameLabels);
+    // The dense table's votes in the runs' grouping order group them too,
+    // where they can (OutputStage::GroupRunsInVotes); where the pairs' pass
+    // places the subtracted component's runs, it groups those
+    // (PlacedLargest.cuh), the votes the others.
+    const bool votesInGroupOrder = features && options.featureCompaction == FeatureCompaction::Scan && groupsSameLabels;
+    // In volumes (where the default subtracts it; the pass and the votes
+    // have a variant for it, without update counting), a component of
+    // several runs (each of them linked, which the pass reads before a
+    // label under full connectivity).
+    const bool placing = votesInGroupOrder && subtracted.Active() && pairsFirst && frame.geometry.depth > 1 &&
+                         components.largest.units > 1 && !options.countAtomicUpdates &&
+                         labeled.precedingPairs.records != nullptr && (ordered || components.count == 1);
+    const RunGroups groups =
+      m_Outputs.GroupRunsInVotes(frame, labeled, components, votesInGroupOrder && (ordered || placing));
+    PlacedLargest<Index> placed;
+    if (placing && groups.runs != nullptr)
+    {
+      const LargestComponent<Index> & largest = components.largest;
+      placed = PlacedLargest<Index>{ groups,
+                                     largest.label,
+                                     largest.unitsBefore,
+                                     largest.units,
+                                     labeled.units.count,
+                                     largest.bits,
+                                     m_Sorts.LargestWordRanks(device, labeled.units.count, largest),
+                                     nullptr };
+      subtracted.placed = true;
+      subtracted.unitsBefore = largest.unitsBefore;
+      subtracted.units = largest.units;
+      placed.box = subtracted.Box();
+    }
     // The label image and those pairs read the labels and the runs, which
     // nothing after them writes, and nothing reads what they write before
     // the table: they run as side work beside the component order's sort
@@ -764,36 +803,31 @@ private:
       NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(components.count));
       runLabel = m_Outputs.template BeginWithLabelImage<Index, S>(device, frame, deviceImage, labeled, components);
     }
-    // The largest component's entry from the foreground's totals: its runs
-    // vote their bounding box only, and no pairs are counted for them.
-    const SubtractedLargest<Index> subtracted =
-      features ? LargestSubtractedFor<Index, S>(frame, deviceImage, components, labeled) : SubtractedLargest<Index>{};
     if (subtracted.Active())
     {
       QueueForegroundTotals(device, frame, deviceImage, subtracted);
     }
     if (pairsFirst)
     {
-      CountPairsAfterLabels<Index, S>(device, frame, labeled, components.label, subtracted);
+      CountPairsAfterLabels<Index, S>(device, frame, labeled, components.label, subtracted, placed);
     }
     side.End();
-    // The units in component order for the votes, sorted once for them and
-    // the runs' grouping when that sorts by the same labels (ComponentOrder.cuh).
     ComponentOrder<Index> order;
-    if (features && VotesInComponentOrder<S>(options, components.count, groupsSameLabels))
+    if (ordered)
     {
       // The ranks are no longer needed (at least as many as the units).
       const int bits = BitsFor(static_cast<std::uint64_t>(components.count));
-      order = LargestApart(components.largest, labeled.units.count, components.count)
-                ? m_Sorts.ByComponentAroundLargest(
-                    device, components.label, labeled.units.count, bits, components.rank, components.largest)
+      order = placed.Active() || LargestApart(components.largest, labeled.units.count, components.count)
+                ? m_Sorts.ByComponentAroundLargest(device,
+                                                   components.label,
+                                                   labeled.units.count,
+                                                   bits,
+                                                   components.rank,
+                                                   components.largest,
+                                                   placed.wordRank,
+                                                   !placed.Active())
                 : m_Sorts.ByComponent(device, components.label, labeled.units.count, bits, components.rank);
     }
-    // The dense table's votes in the runs' grouping order group them too,
-    // where they can (OutputStage::GroupRunsInVotes).
-    const bool votesInGroupOrder = features && options.featureCompaction == FeatureCompaction::Scan && groupsSameLabels;
-    const RunGroups groups =
-      m_Outputs.GroupRunsInVotes(frame, labeled, components, votesInGroupOrder ? order : ComponentOrder<Index>{});
     side.Join();
     if (features)
     {
@@ -807,7 +841,8 @@ private:
                                          m_Counts,
                                          order,
                                          groups,
-                                         VotesStoreWholeComponents(order, components.count, labeled.units.count),
+                                         !placed.Active() &&
+                                           VotesStoreWholeComponents(order, components.count, labeled.units.count),
                                          TableEntriesFor<Index, S>(options, frame.pixels, components.count, intensity),
                                          m_PlanarTable == PlanarTableUse::Automatic && !frame.faces.hasZAxis,
                                          subtracted);

@@ -12,7 +12,10 @@
 //      byte mask, 16 pixels a lane, by popcounts: the pairs of each
 //      direction class from the bits of the row and of its preceding rows;
 //   2. the votes and the pairs' count leave the largest component's runs
-//      out, but for its bounding box (FeatureUpdate.cuh, PrecedingPairs.cuh);
+//      out, but for its bounding box (FeatureUpdate.cuh, PrecedingPairs.cuh),
+//      or, where the pairs' pass after the labels places those runs among
+//      the grouped runs, altogether: that pass folds the box
+//      (PlacedLargest.cuh);
 //   3. once every other entry is final, SumOtherEntriesKernel adds them up
 //      and LargestEntryKernel writes the largest component's fields as the
 //      totals less that sum (ITK's intercepts are linear in the pixel and
@@ -35,6 +38,7 @@
 #include "FeatureUpdate.cuh"
 #include "Frame.cuh"
 #include "NarrowFeatures.h"
+#include "PlacedLargest.cuh"
 #include "PrecedingPairs.cuh"
 #include "RunDetection.cuh"
 #include "RunFeatures.h"
@@ -313,16 +317,19 @@ __launch_bounds__(BlockThreads)
 }
 
 /** Writes the additive fields of entry largest (its bounding box is the
- *  votes'): the foreground's totals less the other entries' sums, the pair
- *  counts less the pairs between components (straddling, by
- *  StraddlingClasses class: none under full connectivity) turned into ITK's
- *  intercepts as FinalizeIntercepts turns an entry's. One thread. */
+ *  votes', or where the pairs' pass placed its runs the box that pass
+ *  folded: box, else null): the foreground's totals less the other
+ *  entries' sums, the pair counts less the pairs between components
+ *  (straddling, by StraddlingClasses class: none under full connectivity)
+ *  turned into ITK's intercepts as FinalizeIntercepts turns an entry's.
+ *  One thread. */
 template <class Index, class Table>
 __global__ void
 LargestEntryKernel(Index largest,
                    const unsigned long long * __restrict__ totals,
                    const unsigned long long * __restrict__ others,
                    const unsigned long long * __restrict__ straddling,
+                   const unsigned long long * __restrict__ box,
                    Table * table)
 {
   AwaitPrecedingKernel();
@@ -337,6 +344,10 @@ LargestEntryKernel(Index largest,
   using Slot = std::remove_reference_t<decltype(table[0].interceptCounts[0])>;
   const auto less = [&](int word) { return totals[word] - others[word]; };
   Table &    f = table[largest];
+  if (box != nullptr)
+  {
+    MergePlacedBox(box, f);
+  }
   f.pixelCount = static_cast<Count>(less(PixelsWord));
   for (int i = 0; i < detail::AxesOf<Table>; ++i)
   {
@@ -375,11 +386,18 @@ template <class Index>
 struct SubtractedLargest
 {
   /** Words: the totals and the others' sums (AdditiveWords each), the
-   *  pairs between components (StraddlingClasses). */
-  static constexpr int Words = 2 * AdditiveWords + StraddlingClasses;
+   *  pairs between components (StraddlingClasses), the bounding box of
+   *  placed runs (PlacedLargest.cuh). */
+  static constexpr int Words = 2 * AdditiveWords + StraddlingClasses + PlacedBoxCopies * PlacedBoxWords;
 
   Index                label = NoLabel<Index>;
   unsigned long long * words = nullptr; ///< Words of them
+  /** Whether the pairs' pass places its runs (PlacedLargest.cuh): then
+   *  units of them from unitsBefore in the component order, which the
+   *  votes leave out. */
+  bool  placed = false;
+  Index unitsBefore = 0;
+  Index units = 0;
 
   bool
   Active() const
@@ -392,6 +410,20 @@ struct SubtractedLargest
   Straddling() const
   {
     return words == nullptr ? nullptr : words + 2 * AdditiveWords;
+  }
+
+  /** Where the pairs' pass folds the placed runs' bounding box, or null. */
+  unsigned long long *
+  Box() const
+  {
+    return placed ? words + 2 * AdditiveWords + StraddlingClasses : nullptr;
+  }
+
+  /** The component order's places the votes leave out. */
+  SkippedOrder<Index>
+  Skipped() const
+  {
+    return placed ? SkippedOrder<Index>{ unitsBefore, units, label } : SkippedOrder<Index>{};
   }
 };
 
@@ -439,6 +471,7 @@ FinishSubtractedLargest(Device & device, Index entries, const SubtractedLargest<
                 s.words,
                 s.words + AdditiveWords,
                 s.Straddling(),
+                s.Box(),
                 table);
 }
 

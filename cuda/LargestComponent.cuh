@@ -144,9 +144,10 @@ constexpr int LargestSplitSteps = 8;
 /** Takes the largest component's units out of the count units: unit i of
  *  it (bit i of bits, rank r among its units: wordRank gives each word's
  *  units before it) goes to its place in the component order, unitsBefore
- *  + r, with its label largest; every other unit goes, in raster order,
- *  to keys (its label) and values (its index) at i - r, for the sort of
- *  the others. */
+ *  + r, with its label largest (unless placeLargest is false: where the
+ *  pairs' pass placed its runs, PlacedLargest.cuh, nothing reads those
+ *  places); every other unit goes, in raster order, to keys (its label)
+ *  and values (its index) at i - r, for the sort of the others. */
 template <class Index>
 __global__ void
 __launch_bounds__(BlockThreads) SplitAroundLargestKernel(Index count,
@@ -158,7 +159,8 @@ __launch_bounds__(BlockThreads) SplitAroundLargestKernel(Index count,
                                                          Index * __restrict__ keys,
                                                          Index * __restrict__ values,
                                                          Index * __restrict__ orderLabel,
-                                                         Index * __restrict__ orderIndex)
+                                                         Index * __restrict__ orderIndex,
+                                                         bool placeLargest)
 {
   AwaitPrecedingKernel();
   const std::int64_t chunk = static_cast<std::int64_t>(blockDim.x) * LargestSplitSteps;
@@ -190,8 +192,11 @@ __launch_bounds__(BlockThreads) SplitAroundLargestKernel(Index count,
         const Index    rank = r[k] + static_cast<Index>(__popc(w[k] & (bit - 1u)));
         if ((w[k] & bit) != 0)
         {
-          orderLabel[unitsBefore + rank] = largest;
-          orderIndex[unitsBefore + rank] = static_cast<Index>(i);
+          if (placeLargest)
+          {
+            orderLabel[unitsBefore + rank] = largest;
+            orderIndex[unitsBefore + rank] = static_cast<Index>(i);
+          }
         }
         else
         {

@@ -69,21 +69,20 @@ public:
 
   /** Where the feature votes write the runs grouped by component in
    *  GroupRuns' stead (the run gathering is then left out), or empty.
-   *  Asked once a run, before the votes. They can where they take the runs
-   *  in the order GroupRuns would (order: the votes' sort by the final
-   *  labels, no selection after it) and read every run's RunRecord, which
-   *  holds all a grouped run needs; the run gathering read the records in
-   *  that order again (H200, 512^3 6-conn. d = 0.3: 368 us). */
+   *  Asked once a run, before the votes and the pairs' pass after the
+   *  labels. They can where they take the runs in the order GroupRuns would
+   *  (ordered: the votes' sort by the final labels, no selection after it,
+   *  or placed: one component, whose runs the pairs' pass places,
+   *  PlacedLargest.cuh) and read every run's RunRecord, which holds all a
+   *  grouped run needs; the run gathering read the records in that order
+   *  again (H200, 512^3 6-conn. d = 0.3: 368 us). */
   template <class Index>
   RunGroups
-  GroupRunsInVotes(const Frame &                 frame,
-                   const LabeledUnits<Index> &   l,
-                   const Components<Index> &     c,
-                   const ComponentOrder<Index> & order)
+  GroupRunsInVotes(const Frame & frame, const LabeledUnits<Index> & l, const Components<Index> & c, bool ordered)
   {
     m_VoteGroups = {};
-    if (frame.options.computeRuns && l.units.count != 0 && order.index != nullptr &&
-        l.precedingPairs.records != nullptr && !frame.options.selection.Active())
+    if (frame.options.computeRuns && l.units.count != 0 && ordered && l.precedingPairs.records != nullptr &&
+        !frame.options.selection.Active())
     {
       m_VoteGroups.runs = Reserve<cca::Run>(m_GroupedRuns, l.runs.count, "grouped runs");
       m_VoteGroups.offsets = Reserve<std::int64_t>(m_RunOffsets, static_cast<std::size_t>(c.count) + 1, "run offsets");

@@ -53,6 +53,7 @@
 
 #include "DependentLaunch.cuh"
 #include "DeviceGeometry.cuh"
+#include "PlacedLargest.cuh"
 #include "RunNeighbours.cuh"
 #include "RunRecord.cuh"
 
@@ -431,12 +432,26 @@ StraddlingSlot(int c)
  *  rows, and those with skipped's runs in its following rows, whose own
  *  search is skipped; each such pair so counts once.
  *
+ *  Placing (placed active): skipped's runs go straight to their places
+ *  among the runs grouped by component, their bounding box folded, and
+ *  get neither record nor pairs (PlacedLargest.cuh). A variant of its
+ *  own, whose threads keep their box in shared memory: its code cost the
+ *  other variants registers (the plain volume pass spilled 16 bytes, the
+ *  straddling one 100 instead of 44), and a box in registers through the
+ *  loop cost this one 64-92 bytes of spills.
+ *
  *  Small (SmallImage): a run's row, its neighbour rows and their end
  *  index words in 32-bit arithmetic. In 64 bits, finding the four rows
  *  and their first candidates took 38 % of a volume's instructions, more
  *  than the visits (H200, ncu source counters, 512^3 6-conn. d = 0.3,
  *  benchmark/results/h200-pairs-compacted call 4). */
-template <class Index, bool SinglesVote, bool TouchingShareComponent, bool Straddling, bool Volume, bool Small>
+template <class Index,
+          bool SinglesVote,
+          bool TouchingShareComponent,
+          bool Straddling,
+          bool Volume,
+          bool Small,
+          bool Placing = false>
 __global__ void
 __launch_bounds__(BlockThreads, Straddling ? 6 : 8) CountPrecedingPairsKernel(RunArrays<Index> runs,
                                                                               const std::uint8_t * __restrict__ linked,
@@ -444,14 +459,20 @@ __launch_bounds__(BlockThreads, Straddling ? 6 : 8) CountPrecedingPairsKernel(Ru
                                                                               Geometry             geometry,
                                                                               PrecedingPairs       pairs,
                                                                               Index                skipped,
-                                                                              unsigned long long * straddling)
+                                                                              unsigned long long * straddling,
+                                                                              PlacedLargest<Index> placed)
 {
   AwaitPrecedingKernel();
   static_assert(!(TouchingShareComponent && Straddling), "touching runs that share the component straddle none");
   using Coord = RowCoord<Small>;
   constexpr SearchDepth Depth = Volume ? SearchDepth::Volume : SearchDepth::Plane;
   unsigned long long    straddlingCounts[StraddlingClasses] = {};
-  const Index           stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  __shared__ PlacedBoxSlots<Placing ? BlockThreads : 1> box;
+  if constexpr (Placing)
+  {
+    box.Clear();
+  }
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
   {
     const bool linkedRun = linked[a] != 0;
@@ -466,8 +487,18 @@ __launch_bounds__(BlockThreads, Straddling ? 6 : 8) CountPrecedingPairsKernel(Ru
     const std::int64_t r = runs.row[a];
     const std::int32_t x = runs.x[a];
     const std::int32_t end = runs.end[a];
-    PairTally          rowTally;   // the previous row of the slice
-    PairTally          sliceTally; // the previous slice's rows
+    if (Placing && skippedRun)
+    {
+      const auto row = static_cast<Coord>(r);
+      const auto height = static_cast<Coord>(geometry.height);
+      const auto y = static_cast<std::int32_t>(row % height);
+      const auto z = static_cast<std::int32_t>(row / height);
+      PlaceLargestRun(placed, a, x, end, y, z);
+      box.Add(x, end, y, z);
+      continue;
+    }
+    PairTally rowTally;   // the previous row of the slice
+    PairTally sliceTally; // the previous slice's rows
     if ((linkedRun || straddles) && !skippedRun)
     {
       const Index key = TouchingShareComponent ? Index{ 0 } : label[a];
@@ -505,6 +536,10 @@ __launch_bounds__(BlockThreads, Straddling ? 6 : 8) CountPrecedingPairsKernel(Ru
   if constexpr (Straddling)
   {
     AddBlockWords(straddlingCounts, straddling);
+  }
+  if constexpr (Placing)
+  {
+    AddPlacedBox(box.Mine(), placed.box);
   }
 }
 

@@ -24,17 +24,16 @@ struct RunGroups
   std::int64_t   components = 0; ///< the label of removed objects' runs, which sort last
 };
 
-/** Puts run, k-th in component order (sortedLabel: the runs' components
- *  in that order, count runs), into groups. */
+/** Puts run, k-th in component order of count runs, of component c
+ *  (first: the first run of c in that order), into groups. */
 template <class Index>
 __device__ __forceinline__ void
-GroupRun(const RunGroups & groups, Index k, Index count, const Index * sortedLabel, const cca::Run & run)
+GroupRunAt(const RunGroups & groups, Index k, Index count, Index c, bool first, const cca::Run & run)
 {
   groups.runs[k] = run;
   // Runs of removed objects (label components) sort last: the first of
   // them ends the last group.
-  const Index c = sortedLabel[k];
-  if (k == 0 || sortedLabel[k - 1] != c)
+  if (first)
   {
     groups.offsets[c] = static_cast<std::int64_t>(k);
   }
@@ -42,6 +41,16 @@ GroupRun(const RunGroups & groups, Index k, Index count, const Index * sortedLab
   {
     groups.offsets[groups.components] = static_cast<std::int64_t>(count);
   }
+}
+
+/** GroupRunAt with the component from sortedLabel, the runs' components
+ *  in that order. */
+template <class Index>
+__device__ __forceinline__ void
+GroupRun(const RunGroups & groups, Index k, Index count, const Index * sortedLabel, const cca::Run & run)
+{
+  const Index c = sortedLabel[k];
+  GroupRunAt(groups, k, count, c, k == 0 || sortedLabel[k - 1] != c, run);
 }
 
 } // namespace cuda

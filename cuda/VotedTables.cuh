@@ -43,7 +43,8 @@ namespace cuda
  *  labels, or empty (raster order). Counting runs a separate
  *  instantiation: the production kernel carries no counting code. Table:
  *  ComponentFeatures, or NarrowFeatures or PlanarFeatures (the default
- *  algorithm only). */
+ *  algorithm only). skip: the places of order the votes leave out (a
+ *  component the pairs' pass placed, PlacedLargest.cuh). */
 template <class Index, class Votes, class Table, class Device>
 void
 LaunchVotes(Device &                      device,
@@ -55,10 +56,16 @@ LaunchVotes(Device &                      device,
             const ComponentOrder<Index> & order,
             const RunGroups &             groups = {},
             bool                          wholeInChunks = false,
-            Index                         subtracted = NoLabel<Index>)
+            Index                         subtracted = NoLabel<Index>,
+            SkippedOrder<Index>           skip = {})
 {
-  constexpr int  threads = VoteBlockThreads<Table>;
-  const unsigned blocks = BlocksFor(static_cast<std::int64_t>(l.units.count), threads);
+  constexpr int      threads = VoteBlockThreads<Table>;
+  const std::int64_t visited = static_cast<std::int64_t>(l.units.count) - static_cast<std::int64_t>(skip.units);
+  if (visited == 0)
+  {
+    return; // every unit is the placed component's (PlacedLargest.cuh)
+  }
+  const unsigned blocks = BlocksFor(visited, threads);
   auto           launch = [&](auto kernel) {
     device.LaunchAllBlocksTogether("feature vote kernel",
                                    std::min(blocks, device.ResidentBlocks(kernel, threads)),
@@ -77,7 +84,8 @@ LaunchVotes(Device &                      device,
                                    l.precedingPairs,
                                    order.label,
                                    groups,
-                                   subtracted);
+                                   subtracted,
+                                   skip);
   };
   // The papers' strategies fold as reproduced; the default algorithm
   // without shared-memory atomics (FeatureUpdate.cuh, HotFolding).
@@ -102,6 +110,17 @@ LaunchVotes(Device &                      device,
     }
   }
   constexpr auto Merged = VoteStores::Merged;
+  if constexpr (std::is_same_v<Votes, DefaultVotes> && !std::is_same_v<Table, PlanarFeatures>)
+  {
+    if (skip.units > 0)
+    {
+      // A volume's placed component (HostSequence's placing: the default
+      // algorithm, no update counting, votes merged): a variant of its own,
+      // so that the others keep their code (the skip cost them 5 %).
+      launch(AccumulateFeaturesKernel<Index, Votes, UpdateCounting::Off, HotFolding::WarpSlots, Merged, Table, true>);
+      return;
+    }
+  }
   if constexpr (IsNarrowEntry<Table>)
   {
     // Only the default algorithm, which folds by slots, takes narrow entries.
@@ -130,14 +149,16 @@ LaunchVotes(Device &                      device,
  *  order (HostSequence::LabelAndMeasureUnits). subtracted: the component
  *  whose pairs no vote adds (LargestBySubtraction.cuh), if any; under face
  *  connectivity the pairs between different components are then counted
- *  into its words too. */
+ *  into its words too. placed: where active, that component's runs are put
+ *  in their places among the grouped runs (PlacedLargest.cuh). */
 template <class Index, class S, class Device>
 void
 CountPairsAfterLabels(Device &                         device,
                       const Frame &                    frame,
                       const LabeledUnits<Index> &      l,
                       const Index *                    voteKey,
-                      const SubtractedLargest<Index> & subtracted = {})
+                      const SubtractedLargest<Index> & subtracted = {},
+                      const PlacedLargest<Index> &     placed = {})
 {
   if constexpr (S::Merge != FeatureMerge::OnTheFly)
   {
@@ -161,7 +182,8 @@ CountPairsAfterLabels(Device &                         device,
                     frame.geometry,
                     l.precedingPairs,
                     subtracted.label,
-                    subtracted.Straddling());
+                    subtracted.Straddling(),
+                    placed);
     };
     // A plane's pass leaves out the volumes' four-row search, whose
     // registers bounded its occupancy.
@@ -169,13 +191,17 @@ CountPairsAfterLabels(Device &                         device,
     const auto     launchFor = [&](auto small, auto volume) {
       constexpr bool Small = decltype(small)::value;
       constexpr bool Volume = decltype(volume)::value;
+      // Runs placed by the pass in volumes only (HostSequence's placing).
+      const bool placing = Volume && placed.Active();
       if (frame.fullMask)
       {
-        launch(CountPrecedingPairsKernel<Index, Singles, true, false, Volume, Small>);
+        placing ? launch(CountPrecedingPairsKernel<Index, Singles, true, false, Volume, Small, Volume>)
+                    : launch(CountPrecedingPairsKernel<Index, Singles, true, false, Volume, Small>);
       }
       else if (subtracted.Active())
       {
-        launch(CountPrecedingPairsKernel<Index, Singles, false, true, Volume, Small>);
+        placing ? launch(CountPrecedingPairsKernel<Index, Singles, false, true, Volume, Small, Volume>)
+                    : launch(CountPrecedingPairsKernel<Index, Singles, false, true, Volume, Small>);
       }
       else
       {
@@ -258,7 +284,8 @@ VoteTable(Device &                         device,
                       entryRoot,
                       frame.geometry,
                       table);
-        LaunchVotes<Index, Votes>(device, frame, l, voteKey, table, votes, order, groups, true, subtracted.label);
+        LaunchVotes<Index, Votes>(
+          device, frame, l, voteKey, table, votes, order, groups, true, subtracted.label, subtracted.Skipped());
         device.Launch("crossing entries finalizing kernel",
                       boundaryBlocks,
                       BlockThreads,
@@ -284,7 +311,8 @@ VoteTable(Device &                         device,
                   frame.geometry,
                   frame.faces,
                   table);
-    LaunchVotes<Index, Votes>(device, frame, l, voteKey, table, votes, order, groups, false, subtracted.label);
+    LaunchVotes<Index, Votes>(
+      device, frame, l, voteKey, table, votes, order, groups, false, subtracted.label, subtracted.Skipped());
     device.Launch("feature finalizing kernel",
                   tableBlocks,
                   BlockThreads,

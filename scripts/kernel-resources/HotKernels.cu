@@ -66,6 +66,13 @@ const void * const HotKernels[] = {
                                                            UpdateCounting::Off,
                                                            HotFolding::WarpSlots,
                                                            VoteStores::Merged>),
+  reinterpret_cast<const void *>(&AccumulateFeaturesKernel<std::uint32_t,
+                                                           DefaultMaskVotes,
+                                                           UpdateCounting::Off,
+                                                           HotFolding::WarpSlots,
+                                                           VoteStores::Merged,
+                                                           NarrowFeatures,
+                                                           true>),
   reinterpret_cast<const void *>(&NumberComponentsKernel<std::uint32_t, 1>),
   reinterpret_cast<const void *>(&NumberComponentsKernel<std::uint32_t, NumberingClimbs>),
   reinterpret_cast<const void *>(&NumberComponentsKernel<std::uint32_t, NumberingClimbs, true>),
@@ -74,6 +81,8 @@ const void * const HotKernels[] = {
   reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, false, true, true, true>),
   reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, true, false, false, true>),
   reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, true, false, true, true>),
+  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, false, true, true, true, true>),
+  reinterpret_cast<const void *>(&CountPrecedingPairsKernel<std::uint32_t, false, true, false, true, true, true>),
   reinterpret_cast<const void *>(
     &LinkRunsKernel<std::uint32_t, PlainUnion, UnitSpan::WholeRuns, AnyTouchingRuns, false, true>),
   reinterpret_cast<const void *>(
