@@ -719,17 +719,17 @@ __launch_bounds__(VoteBlockThreads<Table>, VoteBlocksPerSM<Table>)
                            const Index * __restrict__ order,
                            PrecedingPairs preceding,
                            const Index * __restrict__ sortedLabel,
-                           RunGroups           groups,
-                           Index               subtracted,
-                           SkippedOrder<Index> skipped)
+                           RunGroups          groups,
+                           Index              subtracted,
+                           PlacedRange<Index> skipped)
 {
   AwaitPrecedingKernel();
   // Skipping only: elsewhere nothing is left out, and the constants fold
   // the skip's arithmetic away.
-  const SkippedOrder<Index> skip = Skipping ? skipped : SkippedOrder<Index>{};
-  constexpr bool            Counting = CountingV == UpdateCounting::On;
-  constexpr bool            Slots = Votes::ConflictDetection && HotFoldingV == HotFolding::WarpSlots;
-  constexpr bool            Whole = StoresV == VoteStores::WholeInChunks;
+  const PlacedRange<Index> skip = Skipping ? skipped : PlacedRange<Index>{};
+  constexpr bool           Counting = CountingV == UpdateCounting::On;
+  constexpr bool           Slots = Votes::ConflictDetection && HotFoldingV == HotFolding::WarpSlots;
+  constexpr bool           Whole = StoresV == VoteStores::WholeInChunks;
   static_assert(!Whole || PolicyStoresWhole<Votes>(), "whole components are folded runs with every pair");
   constexpr int Warps = VoteBlockThreads<Table> / WarpSize;
   __shared__ std::uint64_t staging[Whole ? Warps : 1][Whole ? StagedRecords * RecordWords<Table> : 1];

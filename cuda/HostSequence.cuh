@@ -779,18 +779,13 @@ private:
     if (placing && groups.runs != nullptr)
     {
       const LargestComponent<Index> & largest = components.largest;
+      subtracted.placed = PlacedRange<Index>{ largest.unitsBefore, largest.units, largest.label };
       placed = PlacedLargest<Index>{ groups,
-                                     largest.label,
-                                     largest.unitsBefore,
-                                     largest.units,
+                                     subtracted.placed,
                                      labeled.units.count,
                                      largest.bits,
                                      m_Sorts.LargestWordRanks(device, labeled.units.count, largest),
-                                     nullptr };
-      subtracted.placed = true;
-      subtracted.unitsBefore = largest.unitsBefore;
-      subtracted.units = largest.units;
-      placed.box = subtracted.Box();
+                                     subtracted.Box() };
     }
     // The label image and those pairs read the labels and the runs, which
     // nothing after them writes, and nothing reads what they write before

@@ -392,12 +392,9 @@ struct SubtractedLargest
 
   Index                label = NoLabel<Index>;
   unsigned long long * words = nullptr; ///< Words of them
-  /** Whether the pairs' pass places its runs (PlacedLargest.cuh): then
-   *  units of them from unitsBefore in the component order, which the
-   *  votes leave out. */
-  bool  placed = false;
-  Index unitsBefore = 0;
-  Index units = 0;
+  /** Where the pairs' pass places its runs (PlacedLargest.cuh), their
+   *  places in the component order, which the votes leave out; else none. */
+  PlacedRange<Index> placed;
 
   bool
   Active() const
@@ -416,14 +413,7 @@ struct SubtractedLargest
   unsigned long long *
   Box() const
   {
-    return placed ? words + 2 * AdditiveWords + StraddlingClasses : nullptr;
-  }
-
-  /** The component order's places the votes leave out. */
-  SkippedOrder<Index>
-  Skipped() const
-  {
-    return placed ? SkippedOrder<Index>{ unitsBefore, units, label } : SkippedOrder<Index>{};
+    return placed.units > 0 ? words + 2 * AdditiveWords + StraddlingClasses : nullptr;
   }
 };
 

@@ -16,6 +16,7 @@
 
 #include "BitRanks.cuh"
 #include "DeviceGeometry.cuh"
+#include "RunFeatures.h"
 #include "RunGroups.cuh"
 
 #include "cca/Types.h"
@@ -36,32 +37,12 @@ constexpr int PlacedBoxCopies = 16;
  *  maximum (PlacedBoxWord), 0 where no run voted. */
 constexpr int PlacedBoxWords = 6;
 
-/** What the pass needs to place the largest component's runs, all of
- *  them, or nothing where groups.runs is null. */
+/** The places of the component order that the placed component's runs
+ *  take: units of them from first (the runs of the components numbered
+ *  before it), its label label; none by default. The pass fills them, the
+ *  votes leave them out and visit the others, the j-th at Position(j). */
 template <class Index>
-struct PlacedLargest
-{
-  RunGroups            groups; ///< the runs grouped by component, their offsets
-  Index                label = NoLabel<Index>;
-  Index                unitsBefore = 0;    ///< runs of the components numbered before it
-  Index                units = 0;          ///< its runs
-  Index                count = 0;          ///< all runs
-  const unsigned *     bits = nullptr;     ///< LargestComponent::bits: its runs
-  const Index *        wordRank = nullptr; ///< the set bits before each word of bits
-  unsigned long long * box = nullptr;      ///< PlacedBoxCopies x PlacedBoxWords
-
-  __host__ __device__ bool
-  Active() const
-  {
-    return groups.runs != nullptr;
-  }
-};
-
-/** The positions of the component order that the votes leave out: the
- *  placed component's runs, units of them from first (none by default).
- *  The votes visit the others, j-th of them at Position(j). */
-template <class Index>
-struct SkippedOrder
+struct PlacedRange
 {
   Index first = 0;
   Index units = 0;
@@ -82,6 +63,25 @@ struct SkippedOrder
   }
 };
 
+/** What the pass needs to place the largest component's runs, all of
+ *  them, or nothing where groups.runs is null. */
+template <class Index>
+struct PlacedLargest
+{
+  RunGroups            groups; ///< the runs grouped by component, their offsets
+  PlacedRange<Index>   places;
+  Index                count = 0;          ///< all runs
+  const unsigned *     bits = nullptr;     ///< LargestComponent::bits: its runs
+  const Index *        wordRank = nullptr; ///< the set bits before each word of bits
+  unsigned long long * box = nullptr;      ///< PlacedBoxCopies x PlacedBoxWords
+
+  __host__ __device__ bool
+  Active() const
+  {
+    return groups.runs != nullptr;
+  }
+};
+
 /** A bounding box coordinate as a word whose maximum the atomics keep: a
  *  maximum as v + 1, a minimum as 2^31 - v (coordinates are below 2^31);
  *  0, every word's start, is no coordinate. */
@@ -99,8 +99,7 @@ __host__ __device__ inline std::int32_t
 }
 
 /** Puts run a of the largest component, [x, end) in row (y, z), in its
- *  place among the grouped runs, and its component's first and last
- *  offsets where it is that component's first run or the last of all. */
+ *  place among the grouped runs (GroupRunAt, as the votes put the others). */
 template <class Index>
 __device__ __forceinline__ void
 PlaceLargestRun(const PlacedLargest<Index> & p,
@@ -111,17 +110,13 @@ PlaceLargestRun(const PlacedLargest<Index> & p,
                 std::int64_t                 z)
 {
   const Index rank = RankOfBit(p.bits, p.wordRank, a);
-  const Index k = p.unitsBefore + rank;
-  p.groups.runs[k] =
-    cca::Run{ x, static_cast<std::int32_t>(y), static_cast<std::int32_t>(z), static_cast<std::int32_t>(end - x) };
-  if (rank == 0)
-  {
-    p.groups.offsets[p.label] = static_cast<std::int64_t>(k);
-  }
-  if (k == p.count - 1)
-  {
-    p.groups.offsets[p.groups.components] = static_cast<std::int64_t>(p.count);
-  }
+  GroupRunAt(
+    p.groups,
+    p.places.first + rank,
+    p.count,
+    p.places.label,
+    rank == 0,
+    cca::Run{ x, static_cast<std::int32_t>(y), static_cast<std::int32_t>(z), static_cast<std::int32_t>(end - x) });
 }
 
 /** A thread's share of the largest component's bounding box: the runs it
@@ -198,7 +193,8 @@ AddPlacedBox(const PlacedBox & mine, unsigned long long * box)
   __shared__ std::int32_t block[PlacedBoxWords];
   if (threadIdx.x < PlacedBoxWords)
   {
-    block[threadIdx.x] = threadIdx.x < 3 ? 0x7fffffff : -1;
+    const PlacedBox empty;
+    block[threadIdx.x] = threadIdx.x < 3 ? empty.low[threadIdx.x] : empty.high[threadIdx.x - 3];
   }
   __syncthreads();
   std::int32_t low[3], high[3];
@@ -230,8 +226,7 @@ template <class Table>
 __device__ __forceinline__ void
 MergePlacedBox(const unsigned long long * box, Table & f)
 {
-  constexpr int Axes = sizeof(f.boundingBoxMin) / sizeof(f.boundingBoxMin[0]);
-  for (int i = 0; i < Axes; ++i)
+  for (int i = 0; i < detail::AxesOf<Table>; ++i)
   {
     unsigned long long low = 0, high = 0;
     for (int c = 0; c < PlacedBoxCopies; ++c)

@@ -57,7 +57,7 @@ LaunchVotes(Device &                      device,
             const RunGroups &             groups = {},
             bool                          wholeInChunks = false,
             Index                         subtracted = NoLabel<Index>,
-            SkippedOrder<Index>           skip = {})
+            PlacedRange<Index>            skip = {})
 {
   constexpr int      threads = VoteBlockThreads<Table>;
   const std::int64_t visited = static_cast<std::int64_t>(l.units.count) - static_cast<std::int64_t>(skip.units);
@@ -285,7 +285,7 @@ VoteTable(Device &                         device,
                       frame.geometry,
                       table);
         LaunchVotes<Index, Votes>(
-          device, frame, l, voteKey, table, votes, order, groups, true, subtracted.label, subtracted.Skipped());
+          device, frame, l, voteKey, table, votes, order, groups, true, subtracted.label, subtracted.placed);
         device.Launch("crossing entries finalizing kernel",
                       boundaryBlocks,
                       BlockThreads,
@@ -312,7 +312,7 @@ VoteTable(Device &                         device,
                   frame.faces,
                   table);
     LaunchVotes<Index, Votes>(
-      device, frame, l, voteKey, table, votes, order, groups, false, subtracted.label, subtracted.Skipped());
+      device, frame, l, voteKey, table, votes, order, groups, false, subtracted.label, subtracted.placed);
     device.Launch("feature finalizing kernel",
                   tableBlocks,
                   BlockThreads,
