@@ -791,22 +791,33 @@ private:
     // nothing after them writes, and nothing reads what they write before
     // the table: they run as side work beside the component order's sort
     // (StreamDevice::BeginSideWork), joined before the table's votes, a
-    // grid that wants every multiprocessor.
+    // grid that wants every multiprocessor. The foreground's totals read
+    // the image only: they run on the run's stream beside the side work
+    // (where the pass places the largest component's runs, the longer
+    // path: at 512^3 26-conn. d = 0.5 the label image and the pass take
+    // 660 us, the sort's split 62), ahead of it in the GPU's dispatch.
+    // Their words are cleared first, since the pass adds into them too.
+    // (The label image beside the pass as well, on the run's stream, made
+    // no difference: benchmark/results/h200-totals-beside call 2.)
+    if (subtracted.Active())
+    {
+      ClearSubtractedWords(device, subtracted);
+    }
     SideWork<Device> side(device, labelImageFirst || pairsFirst);
     if (labelImageFirst)
     {
       NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(components.count));
       runLabel = m_Outputs.template BeginWithLabelImage<Index, S>(device, frame, deviceImage, labeled, components);
     }
-    if (subtracted.Active())
-    {
-      QueueForegroundTotals(device, frame, deviceImage, subtracted);
-    }
     if (pairsFirst)
     {
       CountPairsAfterLabels<Index, S>(device, frame, labeled, components.label, subtracted, placed);
     }
     side.End();
+    if (subtracted.Active())
+    {
+      QueueForegroundTotals(device, frame, deviceImage, subtracted);
+    }
     ComponentOrder<Index> order;
     if (ordered)
     {

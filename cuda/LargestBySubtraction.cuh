@@ -139,75 +139,159 @@ LoadLaneRow(const std::uint8_t * __restrict__ image,
   return lane;
 }
 
+/** A lane's counts over the rows of one task of ForegroundTotalsKernel (at
+ *  most TotalsSegmentRows rows of its 16 pixels, so 32 bits hold them and
+ *  their warp's sums), from which TaskWords makes the task's 64-bit
+ *  fields: the loop over rows adds small numbers in 32 bits, and the
+ *  coordinates' 64-bit products are formed once a task, not once a row.
+ *  j: a pixel's place among the lane's 16; r: its row's place among the
+ *  task's rows. */
+struct LaneCounts
+{
+  unsigned pixels = 0;
+  unsigned sumJ = 0;      ///< sum of j
+  unsigned sumJJ = 0;     ///< sum of j^2
+  unsigned sumR = 0;      ///< sum of r
+  unsigned sumRR = 0;     ///< sum of r^2
+  unsigned sumJR = 0;     ///< sum of j r
+  unsigned first = 0;     ///< pixels at j = 0
+  unsigned last = 0;      ///< pixels at j = 15
+  unsigned yFaces = 0;    ///< pixels in rows y = 0 or y = height - 1
+  unsigned yFaceEnds = 0; ///< of those, pixels on an x face
+  unsigned top = 0;       ///< pixels in row y = 0
+  unsigned bottom = 0;    ///< pixels in row y = height - 1
+  unsigned pairs[NumberOfInterceptSlots] = {};
+};
+
 /** The pairs of the lane's pixels (bits) with those of a preceding row
  *  (other): those sharing a column into slot same, those one column
  *  apart into slot beside (the counts AddAdjacentPairs gives runs). */
 __device__ __forceinline__ void
-AddRowPairs(unsigned bits, const LaneRow & other, int same, int beside, unsigned long long (&words)[AdditiveWords])
+AddRowPairs(unsigned bits, const LaneRow & other, int same, int beside, LaneCounts & c)
 {
   // Bit j of near: the other row's pixel x + j - 1 (bits 0 .. 17: x - 1 .. x + 16).
   const unsigned near = other.bits << 1 | (other.edges & 1u) | (other.edges >> 1) << (LanePixels + 1);
-  words[SlotWords + same] += static_cast<unsigned long long>(__popc(bits & other.bits));
-  words[SlotWords + beside] += static_cast<unsigned long long>(__popc(bits & near) + __popc(bits & (near >> 2)));
+  c.pairs[same] += __popc(bits & other.bits);
+  c.pairs[beside] += __popc(bits & near) + __popc(bits & (near >> 2));
 }
 
-/** The fields of the foreground pixels among a lane's 16 at x of row (y,
- *  z) (bits), but for the pairs. */
+/** Counts the lane's pixels (bits) of a row, r rows into the task; y: the
+ *  row in the image, the same for the whole warp. */
 __device__ __forceinline__ void
-AddPixelFields(unsigned                   bits,
-               std::int64_t               x,
-               std::int64_t               y,
-               std::int64_t               z,
-               std::int64_t               width,
-               const detail::ImageFaces & faces,
-               unsigned long long (&words)[AdditiveWords])
+AddRowPixels(unsigned bits, unsigned r, std::int64_t y, bool xMin, bool xMax, std::int64_t height, LaneCounts & c)
 {
   // Bit j of the lane stands for x + j: the sums of j and j^2 over the
   // set bits from the popcounts of the bits of j (j = sum 2^k j_k).
   constexpr unsigned Digit[4] = { 0xAAAAu, 0xCCCCu, 0xF0F0u, 0xFF00u };
-  const auto         n = static_cast<unsigned long long>(__popc(bits));
-  unsigned long long sumJ = 0;
-  unsigned long long sumJ2 = 0;
+  const unsigned     n = __popc(bits);
+  unsigned           sumJ = 0;
 #pragma unroll
   for (int k = 0; k < 4; ++k)
   {
-    const auto onesK = static_cast<unsigned long long>(__popc(bits & Digit[k]));
+    const unsigned onesK = __popc(bits & Digit[k]);
     sumJ += onesK << k;
-    sumJ2 += onesK << (2 * k);
+    c.sumJJ += onesK << (2 * k);
 #pragma unroll
     for (int l = k + 1; l < 4; ++l)
     {
-      sumJ2 += static_cast<unsigned long long>(__popc(bits & Digit[k] & Digit[l])) << (k + l + 1);
+      c.sumJJ += __popc(bits & Digit[k] & Digit[l]) << (k + l + 1);
     }
   }
-  const auto ux = static_cast<unsigned long long>(x);
-  const auto uy = static_cast<unsigned long long>(y);
-  const auto uz = static_cast<unsigned long long>(z);
-  const auto sumX = n * ux + sumJ;
-  words[PixelsWord] += n;
-  words[SumWords + 0] += sumX;
-  words[SumWords + 1] += n * uy;
-  words[SumWords + 2] += n * uz;
-  words[ProductWords + 0] += n * ux * ux + 2 * ux * sumJ + sumJ2; // xx
-  words[ProductWords + 1] += n * uy * uy;                         // yy
-  words[ProductWords + 2] += n * uz * uz;                         // zz
-  words[ProductWords + 3] += sumX * uy;                           // xy
-  words[ProductWords + 4] += sumX * uz;                           // xz
-  words[ProductWords + 5] += n * uy * uz;                         // yz
-  // Faces x = 0, x = max (the lane's first and last pixels), y, z.
-  const bool     xMin = x == 0;
-  const bool     xMax = x + LanePixels == width;
-  const unsigned xFaces = (xMin ? 1u : 0u) | (xMax ? 1u << (LanePixels - 1) : 0u);
+  c.pixels += n;
+  c.sumJ += sumJ;
+  c.sumR += n * r;
+  c.sumRR += n * (r * r);
+  c.sumJR += sumJ * r;
+  c.first += bits & 1u;
+  c.last += bits >> (LanePixels - 1);
+  if (y == 0 || y == height - 1) // the warp's rows alike: two rows of the image
+  {
+    c.yFaces += n;
+    c.yFaceEnds += (xMin ? bits & 1u : 0u) + (xMax ? bits >> (LanePixels - 1) : 0u);
+    c.top += y == 0 ? n : 0u;
+    c.bottom += y == height - 1 ? n : 0u;
+  }
+}
+
+/** Adds to words (a warp's, in shared memory, lane 0) the fields of a
+ *  task's foreground pixels from its lanes' counts: the task's stretch
+ *  begins at x0 (a lane's pixels at x0 + 16 lane + j), its rows at y0 of
+ *  slice z. All 32 lanes call it. */
+__device__ __forceinline__ void
+AddTaskWords(const LaneCounts &         c,
+             std::int64_t               x0,
+             std::int64_t               y0,
+             std::int64_t               z,
+             std::int64_t               width,
+             const detail::ImageFaces & faces,
+             unsigned long long *       words)
+{
+  // x = x0 + 16 lane + j: the lane's weights by lane and lane^2 summed
+  // over the warp give every product with x (each sum below 2^32: at most
+  // 32 lanes x 16 pixels x TotalsSegmentRows rows, times 31^2 for lane^2).
+  const unsigned lane = LaneId();
+  const auto     sum = [](unsigned v) { return static_cast<unsigned long long>(WarpSum32(v)); };
+  const auto     n = sum(c.pixels);
+  const auto     laneN = sum(lane * c.pixels);
+  const auto     laneLaneN = sum(lane * lane * c.pixels);
+  const auto     sumJ = sum(c.sumJ);
+  const auto     laneJ = sum(lane * c.sumJ);
+  const auto     sumJJ = sum(c.sumJJ);
+  const auto     sumR = sum(c.sumR);
+  const auto     laneR = sum(lane * c.sumR);
+  const auto     sumRR = sum(c.sumRR);
+  const auto     sumJR = sum(c.sumJR);
+  const bool     xMin = x0 + static_cast<std::int64_t>(lane) * LanePixels == 0;
+  const bool     xMax = x0 + static_cast<std::int64_t>(lane + 1) * LanePixels == width;
   const bool     zMin = faces.hasZAxis && z == 0;
   const bool     zMax = faces.hasZAxis && z == faces.depth - 1;
-  const bool     yzFace = y == 0 || y == faces.height - 1 || zMin || zMax;
-  words[BorderWord] += yzFace ? n : static_cast<unsigned long long>(__popc(bits & xFaces));
-  words[FaceWords + 0] += xMin ? (bits & 1u) : 0u;
-  words[FaceWords + 1] += xMax ? (bits >> (LanePixels - 1)) & 1u : 0u;
-  words[FaceWords + 2] += y == 0 ? n : 0u;
-  words[FaceWords + 3] += y == faces.height - 1 ? n : 0u;
+  // A pixel is on the border where it is on a y or z face, or else on an x face.
+  const unsigned     xFacePixels = (xMin ? c.first : 0u) + (xMax ? c.last : 0u);
+  const auto         border = sum(zMin || zMax ? c.pixels : c.yFaces + xFacePixels - c.yFaceEnds);
+  const auto         xMinFace = sum(xMin ? c.first : 0u);
+  const auto         xMaxFace = sum(xMax ? c.last : 0u);
+  const auto         top = sum(c.top);
+  const auto         bottom = sum(c.bottom);
+  unsigned long long pairs[NumberOfInterceptSlots];
+#pragma unroll
+  for (int i = 0; i < NumberOfInterceptSlots; ++i)
+  {
+    pairs[i] = sum(c.pairs[i]);
+  }
+  if (lane != 0)
+  {
+    return;
+  }
+  const auto ux = static_cast<unsigned long long>(x0);
+  const auto uy = static_cast<unsigned long long>(y0);
+  const auto uz = static_cast<unsigned long long>(z);
+  // Sums over the pixels (wrapping as the entries' fields do): with
+  // x = ux + 16 lane + j and y = uy + r.
+  const unsigned long long sumX = ux * n + 16 * laneN + sumJ;
+  const unsigned long long sumY = uy * n + sumR;
+  words[PixelsWord] += n;
+  words[SumWords + 0] += sumX;
+  words[SumWords + 1] += sumY;
+  words[SumWords + 2] += uz * n;
+  // The products xx, yy, zz, xy, xz, yz.
+  words[ProductWords + 0] += ux * ux * n + 32 * ux * laneN + 256 * laneLaneN + 2 * ux * sumJ + 32 * laneJ + sumJJ;
+  words[ProductWords + 1] += uy * uy * n + 2 * uy * sumR + sumRR;
+  words[ProductWords + 2] += uz * uz * n;
+  words[ProductWords + 3] += uy * sumX + ux * sumR + 16 * laneR + sumJR;
+  words[ProductWords + 4] += uz * sumX;
+  words[ProductWords + 5] += uz * sumY;
+  words[BorderWord] += border;
+  words[FaceWords + 0] += xMinFace;
+  words[FaceWords + 1] += xMaxFace;
+  words[FaceWords + 2] += top;
+  words[FaceWords + 3] += bottom;
   words[FaceWords + 4] += zMin ? n : 0u;
   words[FaceWords + 5] += zMax ? n : 0u;
+#pragma unroll
+  for (int i = 0; i < NumberOfInterceptSlots; ++i)
+  {
+    words[SlotWords + i] += pairs[i];
+  }
 }
 
 /** Rows of a slice a warp walks in order (ForegroundTotalsKernel). */
@@ -220,16 +304,28 @@ constexpr std::int64_t TotalsSegmentRows = 32;
  *  stretch of 512 pixels (a lane 16) down TotalsSegmentRows rows of a
  *  slice, keeping the bits of the row above and of the previous slice's
  *  rows above, beside and below: it reads two rows a row (one in planes),
- *  not five. */
+ *  not five. Its lanes count in 32 bits (LaneCounts) and fold the task
+ *  into the warp's words in shared memory: with the 24 words in each
+ *  thread's registers through the loop the kernel took 100 registers and
+ *  ran with a quarter of the warps a multiprocessor holds (H200, 512^3
+ *  26-conn. d = 0.5: 226 us; now 146 us with 64 registers, 43 % of the
+ *  warps, benchmark/results/h200-totals-beside call 1; 156 us with the
+ *  77 the compiler takes unbounded). */
 __global__ void
-__launch_bounds__(BlockThreads) ForegroundTotalsKernel(const std::uint8_t * __restrict__ image,
-                                                       Geometry                     geometry,
-                                                       detail::ImageFaces           faces,
-                                                       ForegroundTest<std::uint8_t> test,
-                                                       unsigned long long *         totals)
+__launch_bounds__(BlockThreads, 4) ForegroundTotalsKernel(const std::uint8_t * __restrict__ image,
+                                                          Geometry                     geometry,
+                                                          detail::ImageFaces           faces,
+                                                          ForegroundTest<std::uint8_t> test,
+                                                          unsigned long long *         totals)
 {
   AwaitPrecedingKernel();
-  unsigned long long words[AdditiveWords] = {};
+  __shared__ unsigned long long warpWords[WarpsPerBlock][AdditiveWords];
+  const unsigned                warp = threadIdx.x / WarpSize;
+  for (int k = static_cast<int>(LaneId()); k < AdditiveWords; k += WarpSize)
+  {
+    warpWords[warp][k] = 0;
+  }
+  __syncwarp();
   const std::int64_t stretches = (geometry.width + StretchPixels - 1) / StretchPixels;
   const std::int64_t segments = (geometry.height + TotalsSegmentRows - 1) / TotalsSegmentRows;
   const std::int64_t tasks = geometry.depth * stretches * segments;
@@ -239,9 +335,12 @@ __launch_bounds__(BlockThreads) ForegroundTotalsKernel(const std::uint8_t * __re
     const std::int64_t z = task / segments / stretches;
     const std::int64_t stretch = task / segments % stretches * StretchPixels;
     const std::int64_t x = stretch + static_cast<std::int64_t>(LaneId()) * LanePixels;
+    const bool         xMin = x == 0;
+    const bool         xMax = x + LanePixels == geometry.width;
     const std::int64_t y0 = segment * TotalsSegmentRows;
     const std::int64_t y1 = y0 + TotalsSegmentRows < geometry.height ? y0 + TotalsSegmentRows : geometry.height;
     const std::int64_t zBefore = z - 1; // none in the first slice (and in planes)
+    LaneCounts         c;
     LaneRow            above = LoadLaneRow(image, geometry, y0 - 1, z, x, stretch, test);
     LaneRow            sliceAbove = LoadLaneRow(image, geometry, y0 - 1, zBefore, x, stretch, test);
     LaneRow            slice = LoadLaneRow(image, geometry, y0, zBefore, x, stretch, test);
@@ -250,22 +349,32 @@ __launch_bounds__(BlockThreads) ForegroundTotalsKernel(const std::uint8_t * __re
       const LaneRow row = LoadLaneRow(image, geometry, y, z, x, stretch, test);
       const LaneRow sliceBelow = LoadLaneRow(image, geometry, y + 1, zBefore, x, stretch, test);
       // Pairs along x: each foreground pixel whose left neighbour is foreground.
-      words[SlotWords + InterceptSlot(true, false, false)] +=
-        static_cast<unsigned long long>(__popc(row.bits & (row.bits << 1 | (row.edges & 1u))));
-      AddRowPairs(row.bits, above, InterceptSlot(false, true, false), InterceptSlot(true, true, false), words);
-      AddRowPairs(row.bits, slice, InterceptSlot(false, false, true), InterceptSlot(true, false, true), words);
-      AddRowPairs(row.bits, sliceAbove, InterceptSlot(false, true, true), InterceptSlot(true, true, true), words);
-      AddRowPairs(row.bits, sliceBelow, InterceptSlot(false, true, true), InterceptSlot(true, true, true), words);
-      if (row.bits != 0)
-      {
-        AddPixelFields(row.bits, x, y, z, geometry.width, faces, words);
-      }
+      c.pairs[InterceptSlot(true, false, false)] += __popc(row.bits & (row.bits << 1 | (row.edges & 1u)));
+      AddRowPairs(row.bits, above, InterceptSlot(false, true, false), InterceptSlot(true, true, false), c);
+      AddRowPairs(row.bits, slice, InterceptSlot(false, false, true), InterceptSlot(true, false, true), c);
+      AddRowPairs(row.bits, sliceAbove, InterceptSlot(false, true, true), InterceptSlot(true, true, true), c);
+      AddRowPairs(row.bits, sliceBelow, InterceptSlot(false, true, true), InterceptSlot(true, true, true), c);
+      AddRowPixels(row.bits, static_cast<unsigned>(y - y0), y, xMin, xMax, faces.height, c);
       above = row;
       sliceAbove = slice;
       slice = sliceBelow;
     }
+    AddTaskWords(c, stretch, y0, z, geometry.width, faces, warpWords[warp]);
   }
-  AddBlockWords(words, totals);
+  // The block's warps' words into totals, one atomic a word where not 0.
+  __syncthreads();
+  if (threadIdx.x < AdditiveWords)
+  {
+    unsigned long long word = 0;
+    for (int w = 0; w < WarpsPerBlock; ++w)
+    {
+      word += warpWords[w][threadIdx.x];
+    }
+    if (word != 0)
+    {
+      atomicAdd(&totals[threadIdx.x], word);
+    }
+  }
 }
 
 /** An entry's additive fields as AdditiveFields words (a planar entry's
@@ -417,13 +526,21 @@ struct SubtractedLargest
   }
 };
 
-/** Clears the words of subtracted and queues the foreground's totals of
- *  the byte mask image (FitsByteRowScan). */
+/** Clears the words of s: before the kernels that add into them, which
+ *  may run on other streams (HostSequence's side work). */
+template <class Index, class Device>
+void
+ClearSubtractedWords(Device & device, const SubtractedLargest<Index> & s)
+{
+  device.Fill(s.words, 0, SubtractedLargest<Index>::Words * sizeof(unsigned long long), "the foreground's totals");
+}
+
+/** Queues the foreground's totals of the byte mask image (FitsByteRowScan)
+ *  into the words of s (ClearSubtractedWords). */
 template <class Index, class Device>
 void
 QueueForegroundTotals(Device & device, const Frame & frame, const void * image, const SubtractedLargest<Index> & s)
 {
-  device.Fill(s.words, 0, SubtractedLargest<Index>::Words * sizeof(unsigned long long), "the foreground's totals");
   const Geometry &   g = frame.geometry;
   const std::int64_t warps = g.depth * ((g.width + StretchPixels - 1) / StretchPixels) *
                              ((g.height + TotalsSegmentRows - 1) / TotalsSegmentRows);

@@ -13,9 +13,11 @@
 // union-find over runs (UnionFind.cuh) a row at a time and with the rows
 // together, counting pairs under full connectivity, and a volume's row
 // blocks in shared memory (RowBlocksInShared.cuh), with 32-bit rows
-// (SmallImage) and 64-bit ones.
+// (SmallImage) and 64-bit ones, and the foreground's totals
+// (LargestBySubtraction.cuh).
 #include "Compaction.cuh"
 #include "FeatureUpdate.cuh"
+#include "LargestBySubtraction.cuh"
 #include "PrecedingPairs.cuh"
 #include "QueuedMerges.cuh"
 #include "RowBlocksInShared.cuh"
@@ -98,6 +100,7 @@ const void * const HotKernels[] = {
   reinterpret_cast<const void *>(&LinkRowBlocksInSharedKernel<std::uint32_t, true, false>),
   reinterpret_cast<const void *>(&LinkRunsCountingPairsKernel<std::uint32_t, true, true>),
   reinterpret_cast<const void *>(&LinkRunsCountingPairsKernel<std::uint32_t, true, false>),
+  reinterpret_cast<const void *>(&ForegroundTotalsKernel),
 };
 
 } // namespace cuda
