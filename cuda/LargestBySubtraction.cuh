@@ -141,7 +141,7 @@ LoadLaneRow(const std::uint8_t * __restrict__ image,
 
 /** A lane's counts over the rows of one task of ForegroundTotalsKernel (at
  *  most TotalsSegmentRows rows of its 16 pixels, so 32 bits hold them and
- *  their warp's sums), from which TaskWords makes the task's 64-bit
+ *  their warp's sums), from which AddTaskWords makes the task's 64-bit
  *  fields: the loop over rows adds small numbers in 32 bits, and the
  *  coordinates' 64-bit products are formed once a task, not once a row.
  *  j: a pixel's place among the lane's 16; r: its row's place among the
@@ -216,13 +216,15 @@ AddRowPixels(unsigned bits, unsigned r, std::int64_t y, bool xMin, bool xMax, st
 /** Adds to words (a warp's, in shared memory, lane 0) the fields of a
  *  task's foreground pixels from its lanes' counts: the task's stretch
  *  begins at x0 (a lane's pixels at x0 + 16 lane + j), its rows at y0 of
- *  slice z. All 32 lanes call it. */
+ *  slice z; xMin, xMax: whether the lane's first or last pixel is on an
+ *  x face. All 32 lanes call it. */
 __device__ __forceinline__ void
 AddTaskWords(const LaneCounts &         c,
              std::int64_t               x0,
              std::int64_t               y0,
              std::int64_t               z,
-             std::int64_t               width,
+             bool                       xMin,
+             bool                       xMax,
              const detail::ImageFaces & faces,
              unsigned long long *       words)
 {
@@ -241,8 +243,6 @@ AddTaskWords(const LaneCounts &         c,
   const auto     laneR = sum(lane * c.sumR);
   const auto     sumRR = sum(c.sumRR);
   const auto     sumJR = sum(c.sumJR);
-  const bool     xMin = x0 + static_cast<std::int64_t>(lane) * LanePixels == 0;
-  const bool     xMax = x0 + static_cast<std::int64_t>(lane + 1) * LanePixels == width;
   const bool     zMin = faces.hasZAxis && z == 0;
   const bool     zMax = faces.hasZAxis && z == faces.depth - 1;
   // A pixel is on the border where it is on a y or z face, or else on an x face.
@@ -359,7 +359,7 @@ __launch_bounds__(BlockThreads, 4) ForegroundTotalsKernel(const std::uint8_t * _
       sliceAbove = slice;
       slice = sliceBelow;
     }
-    AddTaskWords(c, stretch, y0, z, geometry.width, faces, warpWords[warp]);
+    AddTaskWords(c, stretch, y0, z, xMin, xMax, faces, warpWords[warp]);
   }
   // The block's warps' words into totals, one atomic a word where not 0.
   __syncthreads();
