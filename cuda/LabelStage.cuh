@@ -448,6 +448,26 @@ private:
     return std::is_same_v<Units, FullRuns> && FitsByteRowScan(frame, image);
   }
 
+  /** WriteByteRunsKernel's grid: where rows hold at most
+   *  ByteRunsFewPerRow runs on average (a volume's solid objects: rows of
+   *  one run or none), resident blocks, so that each warp's lanes read the
+   *  offsets of its next 32 rows together (all-on 512^3 full table, H200:
+   *  the kernel 63 -> 40 us a run, 6-conn. 309.8-318.3 -> 322.4-331.4
+   *  Gvox/s, 26-conn. 308.3-322.3 -> 320.2-338.9); else a warp a row, which
+   *  the device schedules as warps finish: fixed shares of rows of many
+   *  runs made 512^3 6-conn. g = 1 1.2 % slower
+   *  (benchmark/results/h200-sparse-and-all-on, calls 2 and 3). */
+  template <class Index>
+  static unsigned
+  ByteRunWritingBlocks(Device & device, const Geometry & g, Index runs, unsigned rowBlocks)
+  {
+    if (static_cast<std::int64_t>(runs) > ByteRunsFewPerRow * g.rows)
+    {
+      return rowBlocks;
+    }
+    return std::min(rowBlocks, device.ResidentBlocks(WriteByteRunsKernel<Index>, BlockThreads));
+  }
+
   /** Calls f(breaks) with where the runs of Units end in this frame: also
    *  where the value changes in a label image (full runs only). */
   template <class Units, class F>
@@ -662,7 +682,7 @@ private:
               runs.endWords = endWords;
             }
             device.Launch("run writing kernel",
-                          rowBlocks,
+                          ByteRunWritingBlocks(device, g, count, rowBlocks),
                           BlockThreads,
                           WriteByteRunsKernel<Index>,
                           static_cast<const T *>(image),
@@ -1151,6 +1171,10 @@ private:
   typename Device::Buffer m_RowPairs;   ///< PrecedingPairs::row
   typename Device::Buffer m_RunRecords; ///< PrecedingPairs::records
   typename Device::Buffer m_SlicePairs; ///< PrecedingPairs::slice
+  /** ByteRunWritingBlocks: the most runs a row, on average, of images
+   *  whose runs are written by resident blocks. */
+  static constexpr std::int64_t ByteRunsFewPerRow = 2;
+
   /** Rows of the blocks the union-find labels first in a volume: short
    *  enough that the chains within a block stay short, long enough that few
    *  rows are borders (H100, 512^3 labels only, summed: 32 -> 128 rows gave

@@ -622,80 +622,102 @@ __launch_bounds__(BlockThreads) WriteByteRunsKernel(const std::uint8_t * __restr
   int *              ends = stagedEnds[threadIdx.x / WarpSize];
   const int          lane = static_cast<int>(LaneId());
   const std::int64_t wordsPerRow = runs.endWordsPerRow;
-  for (std::int64_t r = GlobalWarp(); r < geometry.rows; r += WarpCount())
+  const std::int64_t rowStride = WarpCount();
+  for (std::int64_t base = GlobalWarp(); base < geometry.rows; base += rowStride * WarpSize)
   {
-    const Index first = runs.rowOffsets[r];
-    const Index runsOfRow = runs.rowOffsets[r + 1] - first;
-    if (runsOfRow == 0 || (runsOfRow == 1 && spans != nullptr)) // the same for the whole warp
+    // Lane k reads the offsets (and span) of the warp's k-th row from base,
+    // so that the loads of its next 32 rows are in flight together: a warp
+    // that read them row after row waited on them for each row, and a
+    // volume's rows of one run or none (all-on 512^3: 262,144 rows) took
+    // their kernel no faster than those latencies.
+    const std::int64_t laneRow = base + lane * rowStride;
+    const bool         laneHasRow = laneRow < geometry.rows;
+    Index              laneFirst = 0;
+    Index              laneRuns = 0;
+    if (laneHasRow)
     {
-      // No run, or one whose span the count kept: the row is not read again.
-      const RowSpan span = runsOfRow == 1 ? spans[r] : RowSpan{ 0, 0 };
-      if (runsOfRow == 1 && lane == 0)
+      laneFirst = runs.rowOffsets[laneRow];
+      laneRuns = runs.rowOffsets[laneRow + 1] - laneFirst;
+    }
+    // No run, or one whose span the count kept: the row is not read again.
+    const bool fromSpan = laneHasRow && (laneRuns == 0 || (laneRuns == 1 && spans != nullptr));
+    RowSpan    span{ 0, 0 };
+    if (fromSpan && laneRuns == 1)
+    {
+      span = spans[laneRow];
+      runs.x[laneFirst] = span.x;
+      runs.end[laneFirst] = span.end;
+      runs.row[laneFirst] = static_cast<Index>(laneRow);
+      parent[laneFirst] = laneFirst;
+    }
+    if (endWords != nullptr)
+    {
+      for (unsigned rows = __ballot_sync(FullWarp, fromSpan); rows != 0; rows &= rows - 1)
       {
-        runs.x[first] = span.x;
-        runs.end[first] = span.end;
-        runs.row[first] = static_cast<Index>(r);
-        parent[first] = first;
-      }
-      if (endWords != nullptr)
-      {
+        const int          owner = __ffs(static_cast<int>(rows)) - 1;
+        const std::int64_t r = base + owner * rowStride;
+        const bool         one = __shfl_sync(FullWarp, laneRuns, owner) == 1;
+        const std::int32_t end = __shfl_sync(FullWarp, span.end, owner);
         for (std::int64_t w = lane; w < wordsPerRow; w += WarpSize)
         {
           const std::int64_t x = w * RunEndWordPixels;
-          const bool         one = runsOfRow == 1;
           endWords[r * wordsPerRow + w] =
-            RunEndWord(one && span.end >= x && span.end < x + RunEndWordPixels ? 1u << (span.end - x) : 0u,
-                       one && span.end < x ? 1u : 0u);
+            RunEndWord(one && end >= x && end < x + RunEndWordPixels ? 1u << (end - x) : 0u, one && end < x ? 1u : 0u);
         }
       }
-      continue;
     }
-    bool               endsAtWidth = false;
-    const std::int64_t n = ScanByteRow(
-      image + r * geometry.width,
-      geometry.width,
-      test,
-      [&](const LanePixelRun & l) {
-        // The stretch's first start and end, and its counts.
-        const std::int64_t startsBase = __shfl_sync(FullWarp, l.startsBefore, 0);
-        const std::int64_t endsBase = __shfl_sync(FullWarp, l.endsBefore, 0);
-        const int          startCount =
-          static_cast<int>(__shfl_sync(FullWarp, l.startsBefore + __popc(l.starts), WarpSize - 1) - startsBase);
-        const int endCount =
-          static_cast<int>(__shfl_sync(FullWarp, l.endsBefore + __popc(l.ends), WarpSize - 1) - endsBase);
-        if (endWords != nullptr && l.x < geometry.width)
-        {
-          endWords[r * wordsPerRow + l.x / RunEndWordPixels] =
-            RunEndWord(l.ends, static_cast<std::uint32_t>(l.endsBefore));
-        }
-        int k = static_cast<int>(l.startsBefore - startsBase);
-        for (unsigned bits = l.starts; bits != 0; bits &= bits - 1)
-        {
-          starts[k++] = static_cast<int>(l.x) + __ffs(static_cast<int>(bits)) - 1;
-        }
-        k = static_cast<int>(l.endsBefore - endsBase);
-        for (unsigned bits = l.ends; bits != 0; bits &= bits - 1)
-        {
-          ends[k++] = static_cast<int>(l.x) + __ffs(static_cast<int>(bits)) - 1;
-        }
-        __syncwarp();
-        for (int i = lane; i < startCount; i += WarpSize)
-        {
-          const Index run = first + static_cast<Index>(startsBase + i);
-          runs.x[run] = starts[i];
-          runs.row[run] = static_cast<Index>(r);
-          parent[run] = run;
-        }
-        for (int i = lane; i < endCount; i += WarpSize)
-        {
-          runs.end[first + static_cast<Index>(endsBase + i)] = ends[i];
-        }
-        __syncwarp(); // the next stretch stages over these
-      },
-      endsAtWidth);
-    if (endsAtWidth && lane == 0)
+    for (unsigned rows = __ballot_sync(FullWarp, laneHasRow && !fromSpan); rows != 0; rows &= rows - 1)
     {
-      runs.end[first + static_cast<Index>(n - 1)] = static_cast<std::int32_t>(geometry.width);
+      const int          owner = __ffs(static_cast<int>(rows)) - 1;
+      const std::int64_t r = base + owner * rowStride;
+      const Index        first = __shfl_sync(FullWarp, laneFirst, owner);
+      bool               endsAtWidth = false;
+      const std::int64_t n = ScanByteRow(
+        image + r * geometry.width,
+        geometry.width,
+        test,
+        [&](const LanePixelRun & l) {
+          // The stretch's first start and end, and its counts.
+          const std::int64_t startsBase = __shfl_sync(FullWarp, l.startsBefore, 0);
+          const std::int64_t endsBase = __shfl_sync(FullWarp, l.endsBefore, 0);
+          const int          startCount =
+            static_cast<int>(__shfl_sync(FullWarp, l.startsBefore + __popc(l.starts), WarpSize - 1) - startsBase);
+          const int endCount =
+            static_cast<int>(__shfl_sync(FullWarp, l.endsBefore + __popc(l.ends), WarpSize - 1) - endsBase);
+          if (endWords != nullptr && l.x < geometry.width)
+          {
+            endWords[r * wordsPerRow + l.x / RunEndWordPixels] =
+              RunEndWord(l.ends, static_cast<std::uint32_t>(l.endsBefore));
+          }
+          int k = static_cast<int>(l.startsBefore - startsBase);
+          for (unsigned bits = l.starts; bits != 0; bits &= bits - 1)
+          {
+            starts[k++] = static_cast<int>(l.x) + __ffs(static_cast<int>(bits)) - 1;
+          }
+          k = static_cast<int>(l.endsBefore - endsBase);
+          for (unsigned bits = l.ends; bits != 0; bits &= bits - 1)
+          {
+            ends[k++] = static_cast<int>(l.x) + __ffs(static_cast<int>(bits)) - 1;
+          }
+          __syncwarp();
+          for (int i = lane; i < startCount; i += WarpSize)
+          {
+            const Index run = first + static_cast<Index>(startsBase + i);
+            runs.x[run] = starts[i];
+            runs.row[run] = static_cast<Index>(r);
+            parent[run] = run;
+          }
+          for (int i = lane; i < endCount; i += WarpSize)
+          {
+            runs.end[first + static_cast<Index>(endsBase + i)] = ends[i];
+          }
+          __syncwarp(); // the next stretch stages over these
+        },
+        endsAtWidth);
+      if (endsAtWidth && lane == 0)
+      {
+        runs.end[first + static_cast<Index>(n - 1)] = static_cast<std::int32_t>(geometry.width);
+      }
     }
   }
 }

@@ -33,6 +33,7 @@
 #include <functional>
 #include <memory>
 #include <utility>
+#include <vector>
 
 namespace cca
 {
@@ -288,19 +289,31 @@ public:
   }
 
   /** Blocks of threads threads of kernel that fit on the device at once
-   *  (the grid of kernels that keep their blocks resident). */
+   *  (the grid of kernels that keep their blocks resident), asked of CUDA
+   *  once a kernel and device: the occupancy query costs the host
+   *  microseconds that the launches of a short run wait on. */
   template <class... Params>
   unsigned
   ResidentBlocks(void (*kernel)(Params...), unsigned threads)
   {
     int device = 0;
+    Check(cudaGetDevice(&device), "querying the current CUDA device");
+    const auto key = reinterpret_cast<const void *>(kernel);
+    for (const ResidentGrid & known : m_ResidentGrids)
+    {
+      if (known.kernel == key && known.threads == threads && known.device == device)
+      {
+        return known.blocks;
+      }
+    }
     int processors = 0;
     int perProcessor = 0;
-    Check(cudaGetDevice(&device), "querying the current CUDA device");
     Check(cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device), "querying the device");
     Check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perProcessor, kernel, static_cast<int>(threads), 0),
           "querying kernel occupancy");
-    return static_cast<unsigned>(std::max(1, processors * std::max(1, perProcessor)));
+    const auto blocks = static_cast<unsigned>(std::max(1, processors * std::max(1, perProcessor)));
+    m_ResidentGrids.push_back(ResidentGrid{ key, threads, device, blocks });
+    return blocks;
   }
 
   void
@@ -832,6 +845,16 @@ private:
   Event        m_Widened[2]{ Event(false), Event(false) };
   Event        m_WidenCopied[2]{ Event(false), Event(false) };
   std::int64_t m_BytesToHost = 0;
+
+  /** ResidentBlocks' answers so far. */
+  struct ResidentGrid
+  {
+    const void * kernel;
+    unsigned     threads;
+    int          device;
+    unsigned     blocks;
+  };
+  std::vector<ResidentGrid> m_ResidentGrids;
 };
 
 } // namespace cuda
