@@ -151,8 +151,8 @@ struct RowPair
 };
 
 /** The foreground bits of x's 16 pixels in any of the first Rows of rows
- *  (null: none). */
-template <int Rows>
+ *  (null: none); Streamed: as LaneForegroundAt's. */
+template <int Rows, bool Streamed = false>
 __device__ __forceinline__ unsigned
 LaneForegroundOfRows(const std::uint8_t * const (&rows)[2],
                      std::int64_t                 x,
@@ -164,7 +164,7 @@ LaneForegroundOfRows(const std::uint8_t * const (&rows)[2],
 #pragma unroll
   for (int k = 0; k < Rows; ++k)
   {
-    bits |= rows[k] != nullptr ? LaneForegroundAt(rows[k], x, width, test) : 0u;
+    bits |= rows[k] != nullptr ? LaneForegroundAt<Streamed>(rows[k], x, width, test) : 0u;
   }
   return bits;
 }
@@ -178,13 +178,14 @@ struct RowPairCarries
 
 /** The lane's RowPairLane from x, and the carries moved to the next
  *  stretch. FromFacingRows: the events on the pair's facing rows, at most
- *  MostFacingRows a side. All 32 lanes must call it. */
-template <bool FromFacingRows, int MostFacingRows>
+ *  MostFacingRows a side. StreamedRows: every row loaded evict-first
+ *  (LaneForegroundAt). All 32 lanes must call it. */
+template <bool FromFacingRows, int MostFacingRows, bool StreamedRows = false>
 __device__ __forceinline__ RowPairLane
 LoadRowPairLane(const RowPair & pair, std::int64_t x, std::int64_t width, RowPairCarries & carries)
 {
-  const unsigned row = LaneForegroundAt(pair.row, x, width, pair.test);
-  const unsigned above = LaneForegroundAt(pair.above, x, width, pair.test);
+  const unsigned row = LaneForegroundAt<StreamedRows>(pair.row, x, width, pair.test);
+  const unsigned above = LaneForegroundAt<StreamedRows>(pair.above, x, width, pair.test);
   const unsigned rowLeft = LeftForeground(row, carries.row);
   const unsigned aboveLeft = LeftForeground(above, carries.above);
   carries.row = StretchCarry(row);
@@ -194,8 +195,8 @@ LoadRowPairLane(const RowPair & pair, std::int64_t x, std::int64_t width, RowPai
   l.aboveStarts = above & ~aboveLeft;
   if constexpr (FromFacingRows)
   {
-    l.row = LaneForegroundOfRows<MostFacingRows>(pair.facing.row, x, width, pair.facingTest);
-    l.above = LaneForegroundOfRows<MostFacingRows>(pair.facing.above, x, width, pair.facingTest);
+    l.row = LaneForegroundOfRows<MostFacingRows, StreamedRows>(pair.facing.row, x, width, pair.facingTest);
+    l.above = LaneForegroundOfRows<MostFacingRows, StreamedRows>(pair.facing.above, x, width, pair.facingTest);
     l.rowLeft = LeftForeground(l.row, carries.facingRow);
     l.aboveLeft = LeftForeground(l.above, carries.facingAbove);
     carries.facingRow = StretchCarry(l.row);
@@ -293,9 +294,14 @@ struct LaneEvents
  *  (pair.rowEnds) where given, else counted. MostFacingRows: as
  *  LoadRowPairLane's. QueuedEvents: a stretch's events are queued across
  *  the warp and joined a lane each (QueuedMerges.cuh's queue,
- *  Joins::JoinAlone), instead of each lane joining its own in turn. All 32
- *  lanes must call it. */
-template <bool FromFacingRows, int MostFacingRows, bool QueuedEvents = false, class Index, class Joins>
+ *  Joins::JoinAlone), instead of each lane joining its own in turn.
+ *  StreamedRows: as LoadRowPairLane's. All 32 lanes must call it. */
+template <bool FromFacingRows,
+          int  MostFacingRows,
+          bool QueuedEvents = false,
+          bool StreamedRows = false,
+          class Index,
+          class Joins>
 __device__ __forceinline__ void
 LinkRowPair(const RowPair & pair,
             std::int64_t    width,
@@ -331,8 +337,9 @@ LinkRowPair(const RowPair & pair,
     // The stretches before are counted on the two rows alone.
     for (std::int64_t stretch = 0; stretch < firstStretch * StretchPixels; stretch += StretchPixels)
     {
-      const RowPairLane l = LoadRowPairLane<false, MostFacingRows>(pair, stretch + lane * LanePixels, width, carries);
-      const unsigned    total = WarpSum32(PackedStarts(l)); // at most 256 a half
+      const RowPairLane l =
+        LoadRowPairLane<false, MostFacingRows, StreamedRows>(pair, stretch + lane * LanePixels, width, carries);
+      const unsigned total = WarpSum32(PackedStarts(l)); // at most 256 a half
       runsBefore += static_cast<Index>(total & 0xffffu);
       aboveBefore += static_cast<Index>(total >> 16);
     }
@@ -353,7 +360,7 @@ LinkRowPair(const RowPair & pair,
   for (std::int64_t stretch = firstStretch * StretchPixels; stretch < end; stretch += StretchPixels)
   {
     const RowPairLane l =
-      LoadRowPairLane<FromFacingRows, MostFacingRows>(pair, stretch + lane * LanePixels, width, carries);
+      LoadRowPairLane<FromFacingRows, MostFacingRows, StreamedRows>(pair, stretch + lane * LanePixels, width, carries);
     const unsigned overlaps = l.row & l.above & ~(l.rowLeft & l.aboveLeft);
     // Full connectivity: the row's run ends at p - 1 and the one above
     // starts at p, or the mirror.
@@ -455,7 +462,13 @@ __host__ __device__ inline std::int64_t
  *  index (RunArrays::endWords, endWordsPerRow words a row), from which a
  *  part after a row's first finds the runs before it, or null: the part
  *  counts them. QueuedEvents: each stretch's events queued across the
- *  warp, a join a lane (LinkRowPair). */
+ *  warp, a join a lane (LinkRowPair). A volume's rows are loaded
+ *  evict-first (StreamedRows): the 0.5 GB of rows an image that a pass
+ *  reads through the L2 had pushed out the parents between walks (H200,
+ *  512^3 26-conn. g = 1 full table, the tubes: the kernel's DRAM writes
+ *  1215 -> 993 MB at d = 0.2, its time -3 %, the set 58.06 / 58.29 ->
+ *  59.07 / 58.92 Gvox/s; planes lost 0.5 % at 8-conn., whether their strip
+ *  rows were streamed or only the mask's: h200-streamed-row-loads). */
 template <class Index, int FacingRowsPerSide, bool Volume, bool QueuedEvents>
 __global__ void
 __launch_bounds__(BlockThreads, Volume ? VolumeByteRowLinkBlocks : PlaneByteRowLinkBlocks)
@@ -499,7 +512,7 @@ __launch_bounds__(BlockThreads, Volume ? VolumeByteRowLinkBlocks : PlaneByteRowL
         {
           pair.facing = FacingRowsOf(strips, y, z, steps[s]);
         }
-        LinkRowPair<FromFacingRows, FromFacingRows ? FacingRowsPerSide : 1, QueuedEvents>(
+        LinkRowPair<FromFacingRows, FromFacingRows ? FacingRowsPerSide : 1, QueuedEvents, Volume>(
           pair, geometry.width, full, rowOffsets[r], rowOffsets[q], joins, firstStretch, endStretch);
       }
     }

@@ -353,14 +353,31 @@ LaneForeground(const uint4 & bytes, ForegroundTest<std::uint8_t> test)
   return bits;
 }
 
-/** LaneForeground of the lane's 16 pixels from x of row; none past width. */
+/** LaneForeground of the lane's 16 pixels from x of row; none past width.
+ *  Streamed: the load marked evict-first (__ldcs), for rows that a
+ *  union-find reads between its walks: read a few times in a short while
+ *  and then not again, they leave the L2 before the parents that the walks
+ *  come back to (RowPairLinks.cuh). */
+template <bool Streamed = false>
 __device__ __forceinline__ unsigned
 LaneForegroundAt(const std::uint8_t * __restrict__ row,
                  std::int64_t                 x,
                  std::int64_t                 width,
                  ForegroundTest<std::uint8_t> test)
 {
-  return x < width ? LaneForeground(*reinterpret_cast<const uint4 *>(row + x), test) : 0u;
+  if (x >= width)
+  {
+    return 0u;
+  }
+  const auto * bytes = reinterpret_cast<const uint4 *>(row + x);
+  if constexpr (Streamed)
+  {
+    return LaneForeground(__ldcs(bytes), test);
+  }
+  else
+  {
+    return LaneForeground(*bytes, test);
+  }
 }
 
 /** Bit j: whether the pixel left of the lane's pixel j is foreground: its
