@@ -80,8 +80,10 @@
 // compare).
 // --largest-subtracted: whether the largest component's table entry is the
 // foreground's totals less the other entries, its runs voting their
-// bounding box only (cuda/LargestBySubtraction.cuh; full connectivity on a
-// byte mask; auto: where it holds a share of the units, as users get it).
+// bounding box only (cuda/LargestBySubtraction.cuh; a byte mask of whole
+// 16-byte rows, either connectivity; where the pairs' pass after the labels
+// runs, it places that component's runs, cuda/PlacedLargest.cuh; auto:
+// where it holds a share of the units, as users get it).
 // --planar-table: whether a 2D image's narrow table holds planar entries, 96
 // bytes without the z axis's fields (auto, as users get it), or 160-byte ones
 // (never), to compare.

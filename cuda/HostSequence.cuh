@@ -766,13 +766,12 @@ private:
     // places the subtracted component's runs, it groups those
     // (PlacedLargest.cuh), the votes the others.
     const bool votesInGroupOrder = features && options.featureCompaction == FeatureCompaction::Scan && groupsSameLabels;
-    // In volumes (where the default subtracts it; the pass and the votes
-    // have a variant for it, without update counting), a component of
-    // several runs (each of them linked, which the pass reads before a
-    // label under full connectivity).
-    const bool placing = votesInGroupOrder && subtracted.Active() && pairsFirst && frame.geometry.depth > 1 &&
-                         components.largest.units > 1 && !options.countAtomicUpdates &&
-                         labeled.precedingPairs.records != nullptr && (ordered || components.count == 1);
+    // Without update counting (the pass and the votes have a variant for
+    // it), a component of several runs (each of them linked, which the
+    // pass reads before a label under full connectivity).
+    const bool placing = votesInGroupOrder && subtracted.Active() && pairsFirst && components.largest.units > 1 &&
+                         !options.countAtomicUpdates && labeled.precedingPairs.records != nullptr &&
+                         (ordered || components.count == 1);
     const RunGroups groups =
       m_Outputs.GroupRunsInVotes(frame, labeled, components, votesInGroupOrder && (ordered || placing));
     PlacedLargest<Index> placed;
@@ -962,9 +961,10 @@ private:
    *  (LargestBySubtraction.cuh): the components of a byte mask of whole
    *  16-byte rows (the totals' kernel reads it 16 pixels a lane), under
    *  full connectivity or with the pairs counted after the labels, for
-   *  the default algorithm's dense table, in a volume where its runs are
-   *  many among the voxels and the other components few among the runs
-   *  (the constants below), or always as a test asks; else none (NoLabel). */
+   *  the default algorithm's dense table, where its runs are many among
+   *  the pixels and the other components few among the runs (the
+   *  constants below, planes' own), or always as a test asks; else none
+   *  (NoLabel). */
   template <class Index, class S>
   SubtractedLargest<Index>
   LargestSubtractedFor(const Frame &               frame,
@@ -983,11 +983,12 @@ private:
     {
       return {};
     }
+    const double mostComponentsPerUnit = frame.geometry.depth > 1 ? LargestSubtractedMostComponentsPerUnit
+                                                                  : LargestSubtractedMostComponentsPerUnitInPlanes;
     if (m_LargestSubtracted == LargestSubtractedUse::Automatic &&
-        (frame.geometry.depth == 1 ||
-         static_cast<double>(c.largest.units) <
+        (static_cast<double>(c.largest.units) <
            LargestSubtractedLeastUnitsPerPixel * static_cast<double>(frame.pixels) ||
-         static_cast<double>(c.count) > LargestSubtractedMostComponentsPerUnit * static_cast<double>(units)))
+         static_cast<double>(c.count) > mostComponentsPerUnit * static_cast<double>(units)))
     {
       return {};
     }
@@ -1264,10 +1265,10 @@ private:
   static constexpr std::int64_t LargestApartLeastComponents = 256;
   /** Where the largest component's entry is the foreground's totals less
    *  the others (LargestSubtractedFor): its runs at least this many a
-   *  pixel, the components at most this many a run, in volumes. The
-   *  totals cost the same whatever the runs, the others' sum a pass over
-   *  their entries, and each run of the largest component saves its vote
-   *  and its pairs' search. H200, full table, 26-conn., a s s a, per image
+   *  pixel, the components at most this many a run (in volumes; planes
+   *  below). The totals cost the same whatever the runs, the others' sum
+   *  a pass over their entries, and each run of the largest component
+   *  saves its vote and its pairs' search. H200, full table, 26-conn., a s s a, per image
    *  (benchmark/results/h200-largest-subtracted call 1, subtracted from a
    *  share of 0.3 of the runs, the totals then about 0.3 ms at 512^3 and
    *  0.1 ms at 8192^2): 512^3 g = 1 d = 0.2 ... 0.9 (0.09-0.25 runs a
@@ -1287,6 +1288,18 @@ private:
    *  it exactly where it gains. */
   static constexpr double LargestSubtractedLeastUnitsPerPixel = 0.08;
   static constexpr double LargestSubtractedMostComponentsPerUnit = 0.01;
+  /** The same in planes, where the pairs' pass also places the largest
+   *  component's runs (PlacedLargest.cuh; before, planes did not gain from
+   *  the subtraction alone). H200, full table, 8192^2, always against
+   *  never, v a e e a v (benchmark/results/h200-planes-placed call 1), per
+   *  image: 8-conn. g = 1 d = 0.5 (0.013 components a run) 0.25 ms
+   *  faster, d = 0.6 ... 0.9 (at most 0.002) 0.11-0.29 faster, d = 0.4
+   *  (0.066) 0.4 slower; 4-conn. d = 0.8 and 0.9 (at most 0.009)
+   *  0.04-0.06 faster, d = 0.7 (0.035) within 0.03 ms (left out: the
+   *  losses begin at 0.066), d = 0.6 (0.106) and below 0.2-0.8 slower;
+   *  g = 4 (fewer than 0.08 runs a pixel) and the all-on image slower
+   *  everywhere. */
+  static constexpr double LargestSubtractedMostComponentsPerUnitInPlanes = 0.02;
   /** A volume takes the tubes when its runs are shorter on average than
    *  TubePixelsPerRun pixels of a row: at g = 1, d = 0.1 ... 0.9 (11 and
    *  fewer pixels a run) and at g = 4, d = 0.2 ... 0.8 (16 to 25), not at

@@ -26,10 +26,11 @@
 // straddling pairs, each once (from the later run, or from the earlier one
 // where the later is the largest component's, whose search it skips), and
 // the largest component's pairs are the totals less them and the others'.
-// The host sequence takes it in volumes where the largest component's runs
-// are many (HostSequence::LargestSubtractedFor gives the measurements):
-// there each of its runs saves more than the totals cost; in planes it did
-// not.
+// The host sequence takes it where the largest component's runs are many
+// and the other components few (HostSequence::LargestSubtractedFor gives
+// the measurements): there each of its runs saves more than the totals
+// cost. In planes that holds only since the pairs' pass also places its
+// runs (PlacedLargest.cuh).
 #ifndef cca_cuda_LargestBySubtraction_cuh
 #define cca_cuda_LargestBySubtraction_cuh
 

@@ -110,11 +110,11 @@ LaunchVotes(Device &                      device,
     }
   }
   constexpr auto Merged = VoteStores::Merged;
-  if constexpr (std::is_same_v<Votes, DefaultVotes> && !std::is_same_v<Table, PlanarFeatures>)
+  if constexpr (std::is_same_v<Votes, DefaultVotes>)
   {
     if (skip.units > 0)
     {
-      // A volume's placed component (HostSequence's placing: the default
+      // The placed component (HostSequence's placing: the default
       // algorithm, no update counting, votes merged): a variant of its own,
       // so that the others keep their code (the skip cost them 5 %).
       launch(AccumulateFeaturesKernel<Index, Votes, UpdateCounting::Off, HotFolding::WarpSlots, Merged, Table, true>);
@@ -191,16 +191,16 @@ CountPairsAfterLabels(Device &                         device,
     const auto     launchFor = [&](auto small, auto volume) {
       constexpr bool Small = decltype(small)::value;
       constexpr bool Volume = decltype(volume)::value;
-      // Runs placed by the pass in volumes only (HostSequence's placing).
-      const bool placing = Volume && placed.Active();
+      // Runs placed by the pass (HostSequence's placing).
+      const bool placing = placed.Active();
       if (frame.fullMask)
       {
-        placing ? launch(CountPrecedingPairsKernel<Index, Singles, true, false, Volume, Small, Volume>)
+        placing ? launch(CountPrecedingPairsKernel<Index, Singles, true, false, Volume, Small, true>)
                     : launch(CountPrecedingPairsKernel<Index, Singles, true, false, Volume, Small>);
       }
       else if (subtracted.Active())
       {
-        placing ? launch(CountPrecedingPairsKernel<Index, Singles, false, true, Volume, Small, Volume>)
+        placing ? launch(CountPrecedingPairsKernel<Index, Singles, false, true, Volume, Small, true>)
                     : launch(CountPrecedingPairsKernel<Index, Singles, false, true, Volume, Small>);
       }
       else
