@@ -206,8 +206,9 @@ public:
     // its part of a row (JoinUnits).
     const bool endIndexForBlocks =
       parentsOnly && frame.geometry.depth == 1 && m_SharedLinkCapacity >= 0 && m_RunEndIndex != RunEndIndexUse::Never;
+    // Runs joined through the strips get their parents there (JoinImageRuns).
     l.units = DetectUnits<Index, typename S::Units>(
-      device, frame, image, m_Units, l.parent, true, !parentsOnly, endIndexForBlocks);
+      device, frame, image, m_Units, l.parent, true, !parentsOnly, endIndexForBlocks, !joinedLater);
     if constexpr (LabelsLabelImages<S>)
     {
       if (objects != Objects::ForegroundComponents)
@@ -597,7 +598,8 @@ private:
    *  writeRuns only the row offsets and parents: x, end and row stay null;
    *  with endIndexForBlocks (a plane of a byte mask whose rows' bits join
    *  its runs), also the runs' end index where the rows will be joined in
-   *  blocks in shared memory (ByteRowBlockRows). */
+   *  blocks in shared memory (ByteRowBlockRows). Without rootParents the
+   *  byte row scan leaves the parents unset (the caller sets them). */
   template <class Index, class Units>
   RunArrays<Index>
   DetectUnits(Device &      device,
@@ -607,7 +609,8 @@ private:
               Index *&      parent,
               bool          counted,
               bool          writeRuns = true,
-              bool          endIndexForBlocks = false)
+              bool          endIndexForBlocks = false,
+              bool          rootParents = true)
   {
     const Geometry & g = frame.geometry;
     Index *          rowCounts = static_cast<Index *>(m_UnitCounts);
@@ -689,7 +692,7 @@ private:
                           g,
                           ForegroundOf<T>(frame.options),
                           runs,
-                          parent,
+                          rootParents ? parent : nullptr,
                           spans,
                           endWords);
             return;

@@ -617,7 +617,9 @@ __launch_bounds__(BlockThreads) CountByteRunsKernel(const std::uint8_t * __restr
  *  endWordsPerRow), each lane also leaves
  *  the run end index's word of its 16 pixels (RunEndWord: its ends and the
  *  count before them are the scan's own), so that the searches for a
- *  neighbour row's runs take one load (RunNeighbours.cuh). */
+ *  neighbour row's runs take one load (RunNeighbours.cuh). parent: each
+ *  run its own root, or null where the caller sets every parent itself
+ *  (the runs joined through the strips, StripJoin.cuh). */
 static_assert(LanePixels == RunEndWordPixels, "a lane of the byte row scan leaves one word of the run end index");
 
 template <class Index>
@@ -665,7 +667,10 @@ __launch_bounds__(BlockThreads) WriteByteRunsKernel(const std::uint8_t * __restr
       runs.x[laneFirst] = span.x;
       runs.end[laneFirst] = span.end;
       runs.row[laneFirst] = static_cast<Index>(laneRow);
-      parent[laneFirst] = laneFirst;
+      if (parent != nullptr)
+      {
+        parent[laneFirst] = laneFirst;
+      }
     }
     if (endWords != nullptr)
     {
@@ -722,7 +727,10 @@ __launch_bounds__(BlockThreads) WriteByteRunsKernel(const std::uint8_t * __restr
             const Index run = first + static_cast<Index>(startsBase + i);
             runs.x[run] = starts[i];
             runs.row[run] = static_cast<Index>(r);
-            parent[run] = run;
+            if (parent != nullptr)
+            {
+              parent[run] = run;
+            }
           }
           for (int i = lane; i < endCount; i += WarpSize)
           {

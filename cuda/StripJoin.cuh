@@ -5,12 +5,23 @@
 // facing rows' bits, decides the components of the image rows' runs too: a
 // run's component is that of the strip run covering it. The table keys a
 // component by its first run (LabeledUnits::parent: a root is the
-// component's first unit), so each strip root learns the smallest image run
-// it covers (an atomicMin), and every image run points at it. This replaces
-// the union-find over the image rows' runs, whose searches of four preceding
-// rows a run cost most of a 26-connected volume near percolation; the
-// votes' stored pairs are then counted once the labels exist
-// (CountPrecedingPairsKernel), as under face connectivity.
+// component's first unit). This replaces the union-find over the image rows'
+// runs, whose searches of four preceding rows a run cost most of a
+// 26-connected volume near percolation; the votes' stored pairs are then
+// counted once the labels exist (CountPrecedingPairsKernel), as under face
+// connectivity.
+//
+// The component's first image run is found over the strip runs, which are
+// fewer (about a sixteenth of the image runs of a 512^3 volume at d = 0.5):
+// each strip run offers the first image run it covers to its root, and
+// then holds its root's smallest offer. The image runs take that value in
+// one pass, from the strip run covering them. Each image run had offered
+// itself to its root and then read its root's first run in a second pass
+// over the image runs. H200, ncu, 512^3 26-conn. g = 1 d = 0.5 (33.6 M
+// image runs, about 2 M strip runs): those two passes 374 + 161 us, now the
+// offers 64, the strip runs' first runs 12 and the image runs' pass 263;
+// the full table at g = 1, summed, 58.1 / 58.3 -> 60.0 / 59.9 Gvox/s
+// (benchmark/results/h200-strip-first-runs call 1).
 #ifndef cca_cuda_StripJoin_cuh
 #define cca_cuda_StripJoin_cuh
 
@@ -18,6 +29,7 @@
 #include "DeviceGeometry.cuh"
 #include "RunNeighbours.cuh"
 #include "StripRows.cuh"
+#include "UnionFind.cuh"
 
 #include <cstdint>
 
@@ -26,51 +38,89 @@ namespace cca
 namespace cuda
 {
 
-/** Per image run: the strip run covering it (the first run of its strip
- *  row that ends past its start), whose root (stripParent, flattened)
- *  goes to parent[i] for CoveredRunParentsKernel; and each strip root's
- *  smallest covered image run into firstRun (cleared to all ones). The
- *  read first: in a large component most runs come after its first. */
+/** Per strip run t, once the strips' union-find has run: points it
+ *  straight at its root (the flattening; stripParent) and offers to its
+ *  root the first image run it covers (firstRun, cleared to all ones: an
+ *  atomicMin). That run lies in the first of the strip's image rows (in
+ *  raster order, which is the runs' order) that holds foreground under t:
+ *  the row's first run ending past t's start, which starts there (the
+ *  pixel before t's start is background in every row of the strip). */
 template <class Index>
 __global__ void
-CoveringStripRootsKernel(RunArrays<Index> runs,
-                         Geometry         pixels,
-                         RunArrays<Index> strips,
-                         const Index * __restrict__ stripParent,
-                         Index * __restrict__ parent,
-                         Index * __restrict__ firstRun)
+OfferFirstCoveredRunsKernel(RunArrays<Index> strips,
+                            Geometry         pixels,
+                            RunArrays<Index> runs,
+                            Index * __restrict__ stripParent,
+                            Index * __restrict__ firstRun)
+{
+  AwaitPrecedingKernel();
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index t = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; t < strips.count; t += stride)
+  {
+    // No root changes any more: a plain walk, through the L1.
+    const Index root = FindRoot<CachedLoads>(stripParent, t);
+    stripParent[t] = root;
+    const StripPosition position = StripPositionOf(pixels, static_cast<std::int64_t>(strips.row[t]));
+    const RowsOfStrip   rows = StripRowsAt(pixels, position);
+    const std::int32_t  x0 = strips.x[t];
+    const std::int32_t  x1 = strips.end[t];
+    Index               first = static_cast<Index>(~Index{ 0 });
+#pragma unroll
+    for (int k = 0; k < RowsOfStrip::Most; ++k)
+    {
+      if (first == static_cast<Index>(~Index{ 0 }) && rows.Has(k))
+      {
+        const std::int64_t q = StripImageRow(pixels, position, k);
+        const Index        rowEnd = runs.rowOffsets[q + 1];
+        const Index        j = FirstRunPast(runs, q, x0, runs.rowOffsets[q], rowEnd);
+        if (j < rowEnd && runs.x[j] < x1)
+        {
+          first = j;
+        }
+      }
+    }
+    // The read first: in a large component most offers are already beaten.
+    if (first < firstRun[root])
+    {
+      atomicMin(firstRun + root, first);
+    }
+  }
+}
+
+/** Per strip run, once OfferFirstCoveredRunsKernel has run: its root's
+ *  first image run, in place of the root (stripParent). */
+template <class Index>
+__global__ void
+StripFirstRunsKernel(Index count, const Index * __restrict__ firstRun, Index * __restrict__ stripParent)
+{
+  AwaitPrecedingKernel();
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index t = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; t < count; t += stride)
+  {
+    stripParent[t] = firstRun[stripParent[t]];
+  }
+}
+
+/** Per image run, once StripFirstRunsKernel has run: its parent becomes
+ *  its component's first run, that of the strip run covering it (the first
+ *  run of its strip row that ends past its start; stripFirst), and the runs
+ *  of components of more than one run are flagged (linked, cleared to 0;
+ *  null: not kept). */
+template <class Index>
+__global__ void
+CoveredRunParentsKernel(RunArrays<Index> runs,
+                        Geometry         pixels,
+                        RunArrays<Index> strips,
+                        const Index * __restrict__ stripFirst,
+                        Index * __restrict__ parent,
+                        std::uint8_t * __restrict__ linked)
 {
   AwaitPrecedingKernel();
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < runs.count; i += stride)
   {
     const std::int64_t s = StripRowOver(pixels, static_cast<std::int64_t>(runs.row[i]));
-    const std::int32_t x = runs.x[i];
-    // The strip's runs cover its rows' pixels: the first that ends past x holds the run.
-    const Index root = stripParent[FirstRunPast(strips, s, x, strips.rowOffsets[s], strips.rowOffsets[s + 1])];
-    parent[i] = root;
-    if (i < firstRun[root])
-    {
-      atomicMin(firstRun + root, i);
-    }
-  }
-}
-
-/** Per image run, once CoveringStripRootsKernel has run: its parent
- *  becomes its component's first run, and the runs of components of more
- *  than one run are flagged (linked, cleared to 0; null: not kept). */
-template <class Index>
-__global__ void
-CoveredRunParentsKernel(Index count,
-                        const Index * __restrict__ firstRun,
-                        Index * __restrict__ parent,
-                        std::uint8_t * __restrict__ linked)
-{
-  AwaitPrecedingKernel();
-  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
-  {
-    const Index first = firstRun[parent[i]];
+    const Index first = stripFirst[FirstRunPast(strips, s, runs.x[i], strips.rowOffsets[s], strips.rowOffsets[s + 1])];
     parent[i] = first;
     if (linked != nullptr && first != i)
     {

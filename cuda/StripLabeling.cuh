@@ -385,29 +385,31 @@ public:
     const RunArrays<Index> &  strips = joined.units.units;
     auto * firstRun = Reserve<Index>(m_FirstKey, static_cast<std::size_t>(strips.count), "first runs of strip roots");
     device.Fill(firstRun, 0xff, static_cast<std::size_t>(strips.count) * sizeof(Index), "clearing first runs");
-    device.Launch("flatten kernel",
-                  BlocksFor(static_cast<std::int64_t>(strips.count), BlockThreads),
+    const unsigned stripBlocks = BlocksFor(static_cast<std::int64_t>(strips.count), BlockThreads);
+    device.Launch("first covered run kernel",
+                  stripBlocks,
                   BlockThreads,
-                  FlattenKernel<Index>,
+                  OfferFirstCoveredRunsKernel<Index>,
+                  strips,
+                  frame.geometry,
+                  runs.units,
+                  joined.units.parent,
+                  firstRun);
+    device.Launch("strip first run kernel",
+                  stripBlocks,
+                  BlockThreads,
+                  StripFirstRunsKernel<Index>,
                   strips.count,
+                  firstRun,
                   joined.units.parent);
-    const unsigned blocks = BlocksFor(static_cast<std::int64_t>(runs.units.count), BlockThreads);
-    device.Launch("covering strip kernel",
-                  blocks,
+    device.Launch("covered run kernel",
+                  BlocksFor(static_cast<std::int64_t>(runs.units.count), BlockThreads),
                   BlockThreads,
-                  CoveringStripRootsKernel<Index>,
+                  CoveredRunParentsKernel<Index>,
                   runs.units,
                   frame.geometry,
                   strips,
                   joined.units.parent,
-                  runs.parent,
-                  firstRun);
-    device.Launch("covered run kernel",
-                  blocks,
-                  BlockThreads,
-                  CoveredRunParentsKernel<Index>,
-                  runs.units.count,
-                  firstRun,
                   runs.parent,
                   runs.linked);
   }
