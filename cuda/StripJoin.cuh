@@ -101,12 +101,21 @@ StripFirstRunsKernel(Index count, const Index * __restrict__ firstRun, Index * _
   }
 }
 
+/** The image runs a thread of CoveredRunParentsKernel takes together,
+ *  their loads in flight at once: each run's chain of dependent loads (its
+ *  row, the strip row's end index, the strip run's first run) left a
+ *  thread a run at a time waiting on it (H200, 512^3 26-conn. g = 1 full
+ *  table, summed, one call: 59.92 / 60.05 -> 60.67 / 60.50 Gvox/s,
+ *  benchmark/results/h200-strip-first-runs call 3). */
+constexpr int CoveredRunsTogether = 2;
+
 /** Per image run, once StripFirstRunsKernel has run: its parent becomes
  *  its component's first run, that of the strip run covering it (the first
- *  run of its strip row that ends past its start; stripFirst), and the runs
- *  of components of more than one run are flagged (linked, cleared to 0;
- *  null: not kept). */
-template <class Index>
+ *  run of its strip row that ends past its start; stripFirst), and the
+ *  runs of components of more than one run are flagged (linked, cleared
+ *  to 0; null: not kept). Small: the image is a SmallImage, whose rows are
+ *  placed in 32-bit arithmetic. */
+template <class Index, bool Small>
 __global__ void
 CoveredRunParentsKernel(RunArrays<Index> runs,
                         Geometry         pixels,
@@ -116,21 +125,47 @@ CoveredRunParentsKernel(RunArrays<Index> runs,
                         std::uint8_t * __restrict__ linked)
 {
   AwaitPrecedingKernel();
+  using Row = RowCoord<Small>;
+  const auto  height = static_cast<Row>(pixels.height);
+  const auto  stripHeight = static_cast<Row>(StripGeometry(pixels).height);
+  const bool  tubes = StripsAreTubes(pixels);
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < runs.count; i += stride)
+  for (Index base = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; base < runs.count;
+       base += stride * CoveredRunsTogether)
   {
-    const std::int64_t s = StripRowOver(pixels, static_cast<std::int64_t>(runs.row[i]));
-    const Index first = stripFirst[FirstRunPast(strips, s, runs.x[i], strips.rowOffsets[s], strips.rowOffsets[s + 1])];
-    parent[i] = first;
-    if (linked != nullptr && first != i)
+    Index first[CoveredRunsTogether] = {};
+#pragma unroll
+    for (int k = 0; k < CoveredRunsTogether; ++k)
     {
-      linked[i] = 1;
-      // Every run of the component flags its first run: a read first, so
-      // that the runs of a giant component do not all store to one line
-      // (a stale 0 only repeats the same store).
-      if (linked[first] == 0)
+      const Index i = base + static_cast<Index>(k) * stride;
+      if (i < runs.count)
       {
-        linked[first] = 1;
+        // StripRowOver in Row arithmetic.
+        const auto row = static_cast<Row>(runs.row[i]);
+        const Row  z = row / height;
+        const Row  y = row - z * height;
+        const Row  s = (tubes ? z / 2 : z) * stripHeight + y / 2;
+        first[k] = stripFirst[FirstRunPast(strips, s, runs.x[i], strips.rowOffsets[s], strips.rowOffsets[s + 1])];
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < CoveredRunsTogether; ++k)
+    {
+      const Index i = base + static_cast<Index>(k) * stride;
+      if (i < runs.count)
+      {
+        parent[i] = first[k];
+        if (linked != nullptr && first[k] != i)
+        {
+          linked[i] = 1;
+          // Every run of the component flags its first run: a read first,
+          // so that the runs of a giant component do not all store to one
+          // line (a stale 0 only repeats the same store).
+          if (linked[first[k]] == 0)
+          {
+            linked[first[k]] = 1;
+          }
+        }
       }
     }
   }

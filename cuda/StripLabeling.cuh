@@ -402,16 +402,20 @@ public:
                   strips.count,
                   firstRun,
                   joined.units.parent);
-    device.Launch("covered run kernel",
-                  BlocksFor(static_cast<std::int64_t>(runs.units.count), BlockThreads),
-                  BlockThreads,
-                  CoveredRunParentsKernel<Index>,
-                  runs.units,
-                  frame.geometry,
-                  strips,
-                  joined.units.parent,
-                  runs.parent,
-                  runs.linked);
+    const auto covered = [&](auto kernel) {
+      device.Launch("covered run kernel",
+                    BlocksFor(static_cast<std::int64_t>(runs.units.count), BlockThreads * CoveredRunsTogether),
+                    BlockThreads,
+                    kernel,
+                    runs.units,
+                    frame.geometry,
+                    strips,
+                    joined.units.parent,
+                    runs.parent,
+                    runs.linked);
+    };
+    SmallImage(frame.geometry) ? covered(CoveredRunParentsKernel<Index, true>)
+                               : covered(CoveredRunParentsKernel<Index, false>);
   }
 
 private:
