@@ -113,8 +113,8 @@ constexpr int CoveredRunsTogether = 2;
  *  its component's first run, that of the strip run covering it (the first
  *  run of its strip row that ends past its start; stripFirst), and the
  *  runs of components of more than one run are flagged (linked, cleared
- *  to 0; null: not kept). Small: the image is a SmallImage, whose rows are
- *  placed in 32-bit arithmetic. */
+ *  to 0; null: not kept). Small: the runs' rows are placed in 32-bit
+ *  arithmetic (LabeledUnits::smallRows: the image is a SmallImage). */
 template <class Index, bool Small>
 __global__ void
 CoveredRunParentsKernel(RunArrays<Index> runs,

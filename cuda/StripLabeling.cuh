@@ -414,8 +414,7 @@ public:
                     runs.parent,
                     runs.linked);
     };
-    SmallImage(frame.geometry) ? covered(CoveredRunParentsKernel<Index, true>)
-                               : covered(CoveredRunParentsKernel<Index, false>);
+    runs.smallRows ? covered(CoveredRunParentsKernel<Index, true>) : covered(CoveredRunParentsKernel<Index, false>);
   }
 
 private:

@@ -771,7 +771,8 @@ StripSuite(int cases, std::uint32_t seed)
  *  label image and a selection in some cases, the dense, sparse or
  *  tree-merged table, 32- and 64-bit indices,
  *  slabs of any size, host images and device images read in place under
- *  every foreground rule; the strips forced, chosen, or off. The table,
+ *  every foreground rule, rows in 32- or 64-bit arithmetic; the strips
+ *  forced, chosen, or off. The table,
  *  the runs and the label image against the CPU backend. */
 int
 StripJoinSuite(int cases, std::uint32_t seed)
@@ -811,12 +812,16 @@ StripJoinSuite(int cases, std::uint32_t seed)
                                        : use == 1 ? cudaemulated::StripLabelingUse::Automatic
                                                   : cudaemulated::StripLabelingUse::Always);
     SetSeededChoices(emulator, caseSeed);
+    // Half the cases place the runs' rows in 64-bit arithmetic, as images
+    // of 2^31 pixels and more do (CoveredRunParentsKernel's Small).
+    emulator.sequence.SetWideRowArithmetic((caseSeed / 2) % 2 == 0);
     emulator.sequence.SetSlabBytes(pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, 1 + pick(2), caseSeed * 5237u);
     const auto run = BytesInPlaceOrBits(c, options, pick);
     return Described(c, EmulateAndCompare(engine, emulator, c, options, wide, run));
   });
   emulator.sequence.SetStripLabeling(cudaemulated::StripLabelingUse::Automatic);
+  emulator.sequence.SetWideRowArithmetic(false);
   emulator.sequence.SetVoteOrder(cudaemulated::VoteOrderUse::Automatic);
   emulator.sequence.SetWholeComponents(cudaemulated::WholeComponentsUse::Automatic);
   emulator.sequence.SetNarrowTable(cudaemulated::NarrowTableUse::Automatic);
