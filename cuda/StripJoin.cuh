@@ -126,9 +126,6 @@ CoveredRunParentsKernel(RunArrays<Index> runs,
 {
   AwaitPrecedingKernel();
   using Row = RowCoord<Small>;
-  const auto  height = static_cast<Row>(pixels.height);
-  const auto  stripHeight = static_cast<Row>(StripGeometry(pixels).height);
-  const bool  tubes = StripsAreTubes(pixels);
   const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
   for (Index base = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; base < runs.count;
        base += stride * CoveredRunsTogether)
@@ -140,11 +137,7 @@ CoveredRunParentsKernel(RunArrays<Index> runs,
       const Index i = base + static_cast<Index>(k) * stride;
       if (i < runs.count)
       {
-        // StripRowOver in Row arithmetic.
-        const auto row = static_cast<Row>(runs.row[i]);
-        const Row  z = row / height;
-        const Row  y = row - z * height;
-        const Row  s = (tubes ? z / 2 : z) * stripHeight + y / 2;
+        const Row s = StripRowOver(pixels, static_cast<Row>(runs.row[i]));
         first[k] = stripFirst[FirstRunPast(strips, s, runs.x[i], strips.rowOffsets[s], strips.rowOffsets[s + 1])];
       }
     }

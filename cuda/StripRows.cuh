@@ -136,14 +136,17 @@ __host__ __device__ inline std::int64_t
 }
 
 /** The strip row over image row `row` (z height + y): the inverse of
- *  StripImageRow. */
-__host__ __device__ inline std::int64_t
-         StripRowOver(const Geometry & pixels, std::int64_t row)
+ *  StripImageRow, computed in Row: std::int64_t, or std::int32_t where the
+ *  image is a SmallImage (RowCoord), whose divisions are far cheaper. */
+template <class Row>
+__host__ __device__ inline Row
+StripRowOver(const Geometry & pixels, Row row)
 {
-  const std::int64_t z = row / pixels.height;
-  const std::int64_t y = row - z * pixels.height;
-  const std::int64_t q = StripsAreTubes(pixels) ? z / 2 : z;
-  return q * StripGeometry(pixels).height + y / 2;
+  const auto height = static_cast<Row>(pixels.height);
+  const Row  z = row / height;
+  const Row  y = row - z * height;
+  const Row  q = StripsAreTubes(pixels) ? z / 2 : z;
+  return q * static_cast<Row>(StripGeometry(pixels).height) + y / 2;
 }
 
 /** The image rows of the strip at position. */
