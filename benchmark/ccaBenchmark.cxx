@@ -26,6 +26,7 @@
 //                      [--narrow-table auto|host|never] [--planar-table auto|never]
 //                      [--largest-apart auto|always|never] [--largest-subtracted auto|always|never]
 //                      [--full-pairs-after-labels] [--run-end-index auto|never]
+//                      [--region-piece-bytes N]
 //                      [--json FILE]
 // --block-labeling: where labels only under full connectivity may take the
 // block labeling (cuda/BlockLabeling.cuh), when it does (auto: by the runs'
@@ -96,6 +97,9 @@
 // which the searches for a neighbour row's runs take one load
 // (cuda/RunNeighbours.cuh; auto: wherever rows have at most 65,536 pixels,
 // as users get it; never: binary searches, to compare).
+// --region-piece-bytes: the pieces in which an upload or download by
+// regions (one a copy thread, cuda/HostStaging.h) crosses the bus, in place
+// of the default, to compare (the upload column of an image in host memory).
 #include "RandomImages.h"
 #include "cca/Engine.h"
 
@@ -144,6 +148,7 @@ struct Settings : ccabench::ProtocolOptions
   std::int64_t                linkFanIn = 0;                ///< --link-fan-in N (0: the default)
   std::string                 rowBitLinks = "auto";         ///< --row-bit-links auto|always|never
   std::string                 runEndIndex = "auto";         ///< --run-end-index auto|never
+  std::int64_t                regionPieceBytes = 0;         ///< --region-piece-bytes N (0: the default)
   std::string                 voteOrder = "auto";           ///< --vote-order auto|always|never
   std::string                 wholeComponents = "auto";     ///< --whole-components auto|always|never
   std::string                 narrowTable = "auto";         ///< --narrow-table auto|host|never
@@ -379,6 +384,7 @@ WriteJson(const std::string &              file,
       << ",\n  \"planarTable\": \"" << s.planarTable << "\""
       << ",\n  \"largestApart\": \"" << s.largestApart << "\""
       << ",\n  \"runEndIndex\": \"" << s.runEndIndex << "\""
+      << ",\n  \"regionPieceBytes\": " << s.regionPieceBytes
       << ",\n  \"fullPairsAfterLabels\": " << (s.fullPairsAfterLabels ? "true" : "false")
       << ",\n  \"linkBlockRows\": " << s.linkBlockRows << ",\n  \"sharedRowLinks\": \"" << s.sharedRowLinks << "\""
       << ",\n  \"queuedMerges\": \"" << s.queuedMerges << "\""
@@ -464,7 +470,7 @@ const char * const Usage =
   " [--vote-order auto|always|never]"
   " [--whole-components auto|always|never] [--narrow-table auto|host|never] [--planar-table auto|never]"
   " [--largest-apart auto|always|never] [--largest-subtracted auto|always|never] [--full-pairs-after-labels] "
-  "[--run-end-index auto|never]"
+  "[--run-end-index auto|never] [--region-piece-bytes N]"
   " [--json FILE]\n";
 
 /** Parses the command line into s; returns 0 to go on, else the exit code. */
@@ -529,6 +535,8 @@ Parse(int argc, char * argv[], Settings & s)
       s.rowBitLinks = next();
     else if (arg == "--run-end-index")
       s.runEndIndex = next();
+    else if (arg == "--region-piece-bytes")
+      s.regionPieceBytes = std::stoll(next());
     else if (arg == "--vote-order")
       s.voteOrder = next();
     else if (arg == "--whole-components")
@@ -631,6 +639,8 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--run-end-index must be auto or never";
   else if (s.linkBlockRows < 0)
     problem = "--link-block-rows must be 0 (the default) or more";
+  else if (s.regionPieceBytes < 0)
+    problem = "--region-piece-bytes must be 0 (the default) or more";
   else if (s.sharedRowLinks != "auto" && s.sharedRowLinks != "never")
     problem = "--shared-row-links must be auto or never";
   else if (s.queuedMerges != "auto" && s.queuedMerges != "never")
@@ -641,13 +651,15 @@ Parse(int argc, char * argv[], Settings & s)
            s.sharedRowLinks != "auto" || s.queuedMerges != "auto" || s.voteOrder != "auto" ||
            s.wholeComponents != "auto" || s.narrowTable != "auto" || s.planarTable != "auto" ||
            s.largestApart != "auto" || s.largestSubtracted != "auto" || s.fullPairsAfterLabels ||
-           s.runEndIndex != "auto")
+           s.runEndIndex != "auto" || s.regionPieceBytes != 0)
     problem =
       "--block-labeling, --strip-labeling, --no-dependent-launches, --no-side-stream, --wide-cub-counts, "
       "--link-fan-in, "
       "--link-block-rows, --shared-row-links, --queued-merges, --row-bit-links, --vote-order, --whole-components, "
       "--narrow-table, --planar-table, "
-      "--largest-apart, --largest-subtracted, --full-pairs-after-labels and --run-end-index need a build with the "
+      "--largest-apart, --largest-subtracted, --full-pairs-after-labels, --run-end-index and --region-piece-bytes need "
+      "a "
+      "build with the "
       "CUDA backend";
 #endif
   if (!problem.empty())
@@ -827,6 +839,7 @@ main(int argc, char * argv[])
   cca::cuda::SetFullPairsAfterLabels(s.fullPairsAfterLabels);
   cca::cuda::SetRunEndIndex(s.runEndIndex == "never" ? cca::cuda::RunEndIndexUse::Never
                                                      : cca::cuda::RunEndIndexUse::Automatic);
+  cca::cuda::SetRegionCopies(0, static_cast<std::size_t>(s.regionPieceBytes));
 #endif
   if (s.backend == "cuda" && !cca::Engine::CudaAvailable())
   {
