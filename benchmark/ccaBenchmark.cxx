@@ -657,10 +657,8 @@ Parse(int argc, char * argv[], Settings & s)
       "--link-fan-in, "
       "--link-block-rows, --shared-row-links, --queued-merges, --row-bit-links, --vote-order, --whole-components, "
       "--narrow-table, --planar-table, "
-      "--largest-apart, --largest-subtracted, --full-pairs-after-labels, --run-end-index and --region-piece-bytes need "
-      "a "
-      "build with the "
-      "CUDA backend";
+      "--largest-apart, --largest-subtracted, --full-pairs-after-labels, --run-end-index and --region-piece-bytes "
+      "need a build with the CUDA backend";
 #endif
   if (!problem.empty())
   {
