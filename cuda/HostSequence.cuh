@@ -627,6 +627,14 @@ public:
     m_LargestSubtracted = use;
   }
 
+  /** Tests: whether the last run's pairs' pass placed the largest
+   *  component's runs (PlacedLargest.cuh). */
+  bool
+  PlacedLargestLastRun() const
+  {
+    return m_PlacedLargestLastRun;
+  }
+
   /** Tests and benchmarks: whether the votes in component order store the
    *  components of a chunk whole (VotesStoreWholeComponents). */
   void
@@ -775,6 +783,7 @@ private:
     const RunGroups groups =
       m_Outputs.GroupRunsInVotes(frame, labeled, components, votesInGroupOrder && (ordered || placing));
     PlacedLargest<Index> placed;
+    m_PlacedLargestLastRun = false;
     if (placing && groups.runs != nullptr)
     {
       const LargestComponent<Index> & largest = components.largest;
@@ -785,6 +794,7 @@ private:
                                      largest.bits,
                                      m_Sorts.LargestWordRanks(device, labeled.units.count, largest),
                                      subtracted.Box() };
+      m_PlacedLargestLastRun = true;
     }
     // The label image and those pairs read the labels and the runs, which
     // nothing after them writes, and nothing reads what they write before
@@ -1284,10 +1294,16 @@ private:
    *  against never, n a a n): 512^3 6-conn. g = 1 d = 0.7 ... 0.9 (at
    *  most 0.003 components a run) 0.26-0.52 ms an image faster, d = 0.6
    *  (0.011) even, d = 0.1 ... 0.5 0.3-1.5 ms slower; g = 4 0.06-0.38 and
-   *  8192^2 4-conn. 0.04-0.51 slower everywhere: the same constants take
-   *  it exactly where it gains. */
+   *  8192^2 4-conn. 0.04-0.51 slower everywhere. Since the placing pass
+   *  queues the other runs' searches (CountPrecedingPairsKernel), p
+   *  against p --largest-subtracted always, per image, p a a p
+   *  (benchmark/results/h200-queued-placing-searches calls 2 and 3):
+   *  512^3 6-conn. g = 1 d = 0.4 (0.103 components a run) 5.21 -> 4.60
+   *  ms, d = 0.5 (0.036) 5.07 -> 3.86, d = 0.6 (0.011) 4.93 -> 3.61,
+   *  d = 0.3 (0.274) 5.57 -> 7.52; 26-conn. d = 0.1 (0.140) 3.13 -> 3.31:
+   *  the bound now lies between 0.103 and 0.140. */
   static constexpr double LargestSubtractedLeastUnitsPerPixel = 0.08;
-  static constexpr double LargestSubtractedMostComponentsPerUnit = 0.01;
+  static constexpr double LargestSubtractedMostComponentsPerUnit = 0.12;
   /** The same in planes, where the pairs' pass also places the largest
    *  component's runs (PlacedLargest.cuh; before, planes did not gain from
    *  the subtraction alone). H200, full table, 8192^2, always against
@@ -1298,8 +1314,11 @@ private:
    *  0.04-0.06 faster, d = 0.7 (0.035) within 0.03 ms (left out: the
    *  losses begin at 0.066), d = 0.6 (0.106) and below 0.2-0.8 slower;
    *  g = 4 (fewer than 0.08 runs a pixel) and the all-on image slower
-   *  everywhere. */
-  static constexpr double LargestSubtractedMostComponentsPerUnitInPlanes = 0.02;
+   *  everywhere. With the placing pass's searches queued (as above, calls
+   *  2 and 3): 4-conn. d = 0.7 (0.035) 1.66 -> 1.45 ms, d = 0.6 (0.106)
+   *  1.94 -> 1.98; 8-conn. d = 0.4 (0.066) 2.21 -> 2.67, d = 0.3 (0.225)
+   *  1.91 -> 2.12: the bound now lies between 0.035 and 0.066. */
+  static constexpr double LargestSubtractedMostComponentsPerUnitInPlanes = 0.05;
   /** A volume takes the tubes when its runs are shorter on average than
    *  TubePixelsPerRun pixels of a row: at g = 1, d = 0.1 ... 0.9 (11 and
    *  fewer pixels a run) and at g = 4, d = 0.2 ... 0.8 (16 to 25), not at
@@ -1345,6 +1364,7 @@ private:
   PlanarTableUse             m_PlanarTable = PlanarTableUse::Automatic;
   LargestApartUse            m_LargestApart = LargestApartUse::Automatic;
   LargestSubtractedUse       m_LargestSubtracted = LargestSubtractedUse::Automatic;
+  bool                       m_PlacedLargestLastRun = false;
   typename Device::Buffer    m_SubtractedWords;
 };
 

@@ -445,6 +445,126 @@ StraddlingSlot(int c)
  *  and their first candidates took 38 % of a volume's instructions, more
  *  than the visits (H200, ncu source counters, 512^3 6-conn. d = 0.3,
  *  benchmark/results/h200-pairs-compacted call 4). */
+/** The pass's work for run a, not a placed run (CountPrecedingPairsKernel):
+ *  where search, its pairs with its component's runs in its preceding rows
+ *  (straddles: with the other components' too, and with the skipped
+ *  component's in its following rows, into straddlingCounts), stored where
+ *  a vote (linkedRun or SinglesVote) or a record needs them. */
+template <bool SinglesVote, bool TouchingShareComponent, bool Straddling, bool Volume, bool Small, class Index>
+__device__ __forceinline__ void
+CountRunPairs(const RunArrays<Index> & runs,
+              Index                    a,
+              bool                     linkedRun,
+              bool                     search,
+              bool                     straddles,
+              const Index * __restrict__ label,
+              const Geometry &       geometry,
+              const PrecedingPairs & pairs,
+              Index                  skipped,
+              unsigned long long (&straddlingCounts)[StraddlingClasses])
+{
+  using Coord = RowCoord<Small>;
+  constexpr SearchDepth Depth = Volume ? SearchDepth::Volume : SearchDepth::Plane;
+  const std::int64_t    r = runs.row[a];
+  const std::int32_t    x = runs.x[a];
+  const std::int32_t    end = runs.end[a];
+  PairTally             rowTally;   // the previous row of the slice
+  PairTally             sliceTally; // the previous slice's rows
+  if (search)
+  {
+    const Index key = TouchingShareComponent ? Index{ 0 } : label[a];
+    const auto  row = static_cast<Coord>(r);
+    const auto  height = static_cast<Coord>(geometry.height);
+    PairTally   rowApart;   // straddling: the pairs with other components' runs
+    PairTally   sliceApart; // (of the previous slice's rows)
+    VisitPrecedingRuns<Depth>(
+      runs, geometry, row % height, row / height, x, end, true, true, [&](bool inRow, Index b, RowStep step) {
+        if (TouchingShareComponent || label[b] == key)
+        {
+          TallyPairs(runs, x, end, inRow, b, step, rowTally, sliceTally);
+        }
+        else if (Straddling)
+        {
+          TallyPairs(runs, x, end, inRow, b, step, rowApart, sliceApart);
+        }
+      });
+    if (straddles)
+    {
+      SearchFollowingPairsWith<Depth>(
+        runs, label, skipped, geometry, row % height, row / height, x, end, rowApart, sliceApart);
+      AddStraddling(rowApart, sliceApart, straddlingCounts);
+    }
+  }
+  if (SinglesVote || linkedRun || pairs.records != nullptr)
+  {
+    StoreRowPairs(pairs, static_cast<std::int64_t>(a), x, end, r, rowTally.PackedRow());
+  }
+  if (Volume && (SinglesVote || linkedRun))
+  {
+    pairs.slice[a] = sliceTally.PackedSlice();
+  }
+}
+
+/** Runs a block of the placing pass takes at a time (PlacingRunsPerThread
+ *  a thread): its placed runs first, the others' searches queued in
+ *  shared memory and made after them by all its threads. */
+constexpr int PlacingRunsPerThread = 8;
+constexpr int PlacingTileRuns = BlockThreads * PlacingRunsPerThread;
+static_assert(PlacingTileRuns <= 65536, "a tile's queue holds 16-bit offsets");
+
+/** Once every run has its label: each run's pairs with the runs of its
+ *  component (the same label; TouchingShareComponent: full connectivity on
+ *  a mask, where every touching run does, so no label is read) in its
+ *  preceding rows,
+ *  stored as the union-find stores them under full connectivity, for the
+ *  votes to add. With records, the previous row's pairs go into each run's
+ *  RunRecord beside its place, and every run gets its record, for the run
+ *  gathering too (OutputStage.cuh). Runs of single-run components (linked
+ *  0) have no pairs; where such components are written whole
+ *  (SingleUnitComponents::WrittenWhole) no vote reads them, so nothing but
+ *  their record is stored for them.
+ *
+ *  Volume: a volume's pass (four rows searched together) or a plane's (one
+ *  row), each compiled alone: with both in one kernel the plane's pass took
+ *  the volume's 39 registers, six blocks a multiprocessor; alone it takes
+ *  22. Held to eight blocks, the volume's takes 32 (16 bytes of spills
+ *  under face connectivity). H200, ncu, d = 0.3: 8192^2 4-conn. 225 -> 176
+ *  us, 512^3 6-conn. 890 -> 796 us (benchmark/results/h200-records-in-order
+ *  call 3). The Straddling variant, whose following rows' search adds
+ *  registers, is held to six blocks: 40 registers and 44 bytes of spills,
+ *  where eight gave 32 and 116 (five: 48 and none). H200, full table,
+ *  512^3 6-conn. g = 1, summed, eight / six / five in one call: 38.79 /
+ *  38.82, 38.91 / 38.95, 38.71 / 38.86 Gvox/s; the three images it runs
+ *  on (d = 0.7-0.9) 9.87 -> 9.73 ms at six
+ *  (benchmark/results/h200-pass-pixel-pairs call 1).
+ *
+ *  skipped: the label of a component whose runs get their records only
+ *  (no vote adds their pairs: LargestBySubtraction.cuh), or NoLabel.
+ *  Straddling (face connectivity, skipped a label): the pairs whose two
+ *  runs lie in different components, which count in no entry, are added
+ *  into straddling (StraddlingClasses words, by class): every run but
+ *  skipped's, linked or not, counts those with the runs of its preceding
+ *  rows, and those with skipped's runs in its following rows, whose own
+ *  search is skipped; each such pair so counts once.
+ *
+ *  Placing (placed active): skipped's runs go straight to their places
+ *  among the runs grouped by component, their bounding box folded, and
+ *  get neither record nor pairs (PlacedLargest.cuh). A variant of its
+ *  own, whose threads keep their box in shared memory: its code cost the
+ *  other variants registers (the plain volume pass spilled 16 bytes, the
+ *  straddling one 100 instead of 44), and a box in registers through the
+ *  loop cost this one 64-92 bytes of spills. Its grid takes
+ *  PlacingTileRuns runs a block: where most runs are placed, a warp of
+ *  32 runs a thread each waited on the searches of its few others (at 1 %
+ *  of the runs, a quarter of the warps hold one), so a block places its
+ *  tile's runs first and queues the searches, which its warps then make
+ *  side by side.
+ *
+ *  Small (SmallImage): a run's row, its neighbour rows and their end
+ *  index words in 32-bit arithmetic. In 64 bits, finding the four rows
+ *  and their first candidates took 38 % of a volume's instructions, more
+ *  than the visits (H200, ncu source counters, 512^3 6-conn. d = 0.3,
+ *  benchmark/results/h200-pairs-compacted call 4). */
 template <class Index,
           bool SinglesVote,
           bool TouchingShareComponent,
@@ -464,82 +584,100 @@ __launch_bounds__(BlockThreads, Straddling ? 6 : 8) CountPrecedingPairsKernel(Ru
 {
   AwaitPrecedingKernel();
   static_assert(!(TouchingShareComponent && Straddling), "touching runs that share the component straddle none");
-  using Coord = RowCoord<Small>;
-  constexpr SearchDepth Depth = Volume ? SearchDepth::Volume : SearchDepth::Plane;
-  unsigned long long    straddlingCounts[StraddlingClasses] = {};
-  __shared__ PlacedBoxSlots<Placing ? BlockThreads : 1> box;
+  unsigned long long straddlingCounts[StraddlingClasses] = {};
+  const auto         countPairs = [&](Index a, bool linkedRun, bool search, bool straddles) {
+    CountRunPairs<SinglesVote, TouchingShareComponent, Straddling, Volume, Small>(
+      runs, a, linkedRun, search, straddles, label, geometry, pairs, skipped, straddlingCounts);
+  };
   if constexpr (Placing)
   {
+    using Coord = RowCoord<Small>;
+    __shared__ PlacedBoxSlots<BlockThreads> box;
+    __shared__ std::uint16_t queue[PlacingTileRuns]; // tile offsets of the runs to search
+    __shared__ unsigned      queued;
     box.Clear();
-  }
-  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
-  {
-    const bool linkedRun = linked[a] != 0;
-    // The component whose pairs come from the foreground's totals
-    // (LargestBySubtraction.cuh) has its records, not its pairs, counted.
-    const bool skippedRun = (linkedRun || Straddling) && skipped != NoLabel<Index> && label[a] == skipped;
-    const bool straddles = Straddling && !skippedRun;
-    if (!SinglesVote && !linkedRun && pairs.records == nullptr && !straddles)
+    const std::int64_t count = static_cast<std::int64_t>(runs.count);
+    for (std::int64_t tile = static_cast<std::int64_t>(blockIdx.x) * PlacingTileRuns; tile < count;
+         tile += static_cast<std::int64_t>(gridDim.x) * PlacingTileRuns)
     {
-      continue;
-    }
-    const std::int64_t r = runs.row[a];
-    const std::int32_t x = runs.x[a];
-    const std::int32_t end = runs.end[a];
-    if (Placing && skippedRun)
-    {
-      const auto row = static_cast<Coord>(r);
-      const auto height = static_cast<Coord>(geometry.height);
-      const auto y = static_cast<std::int32_t>(row % height);
-      const auto z = static_cast<std::int32_t>(row / height);
-      PlaceLargestRun(placed, a, x, end, y, z);
-      box.Add(x, end, y, z);
-      continue;
-    }
-    PairTally rowTally;   // the previous row of the slice
-    PairTally sliceTally; // the previous slice's rows
-    if ((linkedRun || straddles) && !skippedRun)
-    {
-      const Index key = TouchingShareComponent ? Index{ 0 } : label[a];
-      const auto  row = static_cast<Coord>(r);
-      const auto  height = static_cast<Coord>(geometry.height);
-      PairTally   rowApart;   // straddling: the pairs with other components' runs
-      PairTally   sliceApart; // (of the previous slice's rows)
-      VisitPrecedingRuns<Depth>(
-        runs, geometry, row % height, row / height, x, end, true, true, [&](bool inRow, Index b, RowStep step) {
-          if (TouchingShareComponent || label[b] == key)
-          {
-            TallyPairs(runs, x, end, inRow, b, step, rowTally, sliceTally);
-          }
-          else if (Straddling)
-          {
-            TallyPairs(runs, x, end, inRow, b, step, rowApart, sliceApart);
-          }
-        });
-      if (straddles)
+      if (threadIdx.x == 0)
       {
-        SearchFollowingPairsWith<Depth>(
-          runs, label, skipped, geometry, row % height, row / height, x, end, rowApart, sliceApart);
-        AddStraddling(rowApart, sliceApart, straddlingCounts);
+        queued = 0;
       }
+      __syncthreads();
+      for (int k = 0; k < PlacingRunsPerThread; ++k)
+      {
+        const int          offset = k * BlockThreads + static_cast<int>(threadIdx.x);
+        const std::int64_t i = tile + offset;
+        bool               search = false;
+        if (i < count)
+        {
+          const auto a = static_cast<Index>(i);
+          const bool linkedRun = linked[a] != 0;
+          const bool skippedRun = (linkedRun || Straddling) && skipped != NoLabel<Index> && label[a] == skipped;
+          if (skippedRun)
+          {
+            const auto         row = static_cast<Coord>(runs.row[a]);
+            const auto         height = static_cast<Coord>(geometry.height);
+            const auto         y = static_cast<std::int32_t>(row % height);
+            const auto         z = static_cast<std::int32_t>(row / height);
+            const std::int32_t x = runs.x[a];
+            const std::int32_t end = runs.end[a];
+            PlaceLargestRun(placed, a, x, end, y, z);
+            box.Add(x, end, y, z);
+          }
+          else if (linkedRun || Straddling)
+          {
+            search = true;
+          }
+          else if (SinglesVote || pairs.records != nullptr)
+          {
+            countPairs(a, false, false, false); // no search: its record, no pairs
+          }
+        }
+        const unsigned searching = __ballot_sync(FullWarp, search);
+        unsigned       first = 0;
+        if (LaneId() == 0 && searching != 0)
+        {
+          first = atomicAdd(&queued, static_cast<unsigned>(__popc(searching)));
+        }
+        first = __shfl_sync(FullWarp, first, 0);
+        if (search)
+        {
+          queue[first + static_cast<unsigned>(__popc(searching & LanesBelow()))] = static_cast<std::uint16_t>(offset);
+        }
+      }
+      __syncthreads();
+      const unsigned searches = queued;
+      for (unsigned q = threadIdx.x; q < searches; q += BlockThreads)
+      {
+        const auto a = static_cast<Index>(tile + queue[q]);
+        countPairs(a, linked[a] != 0, true, Straddling);
+      }
+      __syncthreads(); // the queue is read before the next tile refills it
     }
-    if (SinglesVote || linkedRun || pairs.records != nullptr)
+    AddPlacedBox(box.Mine(), placed.box);
+  }
+  else
+  {
+    const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+    for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
     {
-      StoreRowPairs(pairs, static_cast<std::int64_t>(a), x, end, r, rowTally.PackedRow());
-    }
-    if (Volume && (SinglesVote || linkedRun))
-    {
-      pairs.slice[a] = sliceTally.PackedSlice();
+      const bool linkedRun = linked[a] != 0;
+      // The component whose pairs come from the foreground's totals
+      // (LargestBySubtraction.cuh) has its records, not its pairs, counted.
+      const bool skippedRun = (linkedRun || Straddling) && skipped != NoLabel<Index> && label[a] == skipped;
+      const bool straddles = Straddling && !skippedRun;
+      if (!SinglesVote && !linkedRun && pairs.records == nullptr && !straddles)
+      {
+        continue;
+      }
+      countPairs(a, linkedRun, (linkedRun || straddles) && !skippedRun, straddles);
     }
   }
   if constexpr (Straddling)
   {
     AddBlockWords(straddlingCounts, straddling);
-  }
-  if constexpr (Placing)
-  {
-    AddPlacedBox(box.Mine(), placed.box);
   }
 }
 

@@ -632,6 +632,69 @@ PrecedingPairsSuite(int cases, std::uint32_t seed)
   return failed;
 }
 
+/** The largest component's runs placed by the pairs' pass after the labels
+ *  (cuda/PlacedLargest.cuh), whose blocks place a tile's runs of that
+ *  component first and queue the other runs' searches
+ *  (CountPrecedingPairsKernel): masks of whole 16-pixel lanes above the
+ *  percolation threshold, large enough for several tiles of runs, 2D and
+ *  3D, both connectivities (face: the pairs between components counted
+ *  too), the largest component subtracted always, with or without the
+ *  label image, the side work in order or deferred, 32- or 64-bit
+ *  indices and row arithmetic, host masks (as bits) and device images
+ *  read in place under every foreground rule; the table, the runs and the
+ *  label image against the CPU backend. The suite fails if no case
+ *  placed. */
+int
+PlacedLargestSuite(int cases, std::uint32_t seed)
+{
+  Engine   engine;
+  Emulator emulator;
+  int      placedCases = 0;
+  int      failed = SeededCases("placed largest", cases, seed, [&](std::uint32_t caseSeed, auto & pick) {
+    Case c;
+    c.dimension = pick(2) == 0 ? 3 : 2;
+    c.size[0] = 16 * (4 + pick(12));
+    c.size[1] = c.dimension == 2 ? 48 + pick(80) : 8 + pick(16);
+    c.size[2] = c.dimension == 3 ? 4 + pick(8) : 1;
+    const bool full = pick(2) == 0;
+    // Above each connectivity's percolation threshold, so that one
+    // component holds most runs and the others' searches are few a tile.
+    const double least = c.dimension == 2 ? (full ? 0.5 : 0.65) : (full ? 0.25 : 0.4);
+    const double density = least + pick(5) * (0.95 - least) / 4.0;
+    c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, 1, caseSeed * 2246822519u);
+    Options options = OptionsFor(Algorithm::Default, full);
+    options.computeRuns = true;
+    options.labelImageType = pick(3) == 0 ? LabelImageType::None : LabelImageType::UInt32;
+    emulator.device.SetDeferredSideWork(pick(2) == 0);
+    emulator.sequence.SetVoteOrder(VoteOrderUse::Automatic);
+    emulator.sequence.SetWholeComponents(WholeComponentsUse::Automatic);
+    emulator.sequence.SetRunRecords(true);
+    emulator.sequence.SetWideRowArithmetic(pick(2) == 0);
+    // Under full connectivity the pairs wait for the labels only where
+    // asked (or where strips, tubes or the rows' bits join the runs).
+    emulator.sequence.SetFullPairsAfterLabels(full);
+    emulator.sequence.SetLargestApart(LargestApartUse::Always);
+    emulator.sequence.SetLargestSubtracted(LargestSubtractedUse::Always);
+    // The subtraction reads the mask's bytes 16 a lane: a host mask crosses
+    // as bits, a device image's bytes are read in place.
+    const auto        run = BytesInPlaceOrBits(c, options, pick);
+    const std::string problem = EmulateAndCompare(engine, emulator, c, options, pick(4) == 0, run);
+    placedCases += emulator.sequence.PlacedLargestLastRun() ? 1 : 0;
+    return Described(c, problem);
+  });
+  emulator.sequence.SetFullPairsAfterLabels(false);
+  emulator.sequence.SetWideRowArithmetic(false);
+  emulator.sequence.SetLargestApart(LargestApartUse::Automatic);
+  emulator.sequence.SetLargestSubtracted(LargestSubtractedUse::Automatic);
+  if (placedCases == 0)
+  {
+    std::cout << "FAIL placed largest: no case placed the largest component's runs" << std::endl;
+    return failed + 1;
+  }
+  std::cout << "placed largest: " << placedCases << " of " << cases << " cases placed" << std::endl;
+  return failed;
+}
+
 /** The default algorithm's feature table with its votes in component order
  *  always, never or where the runs' grouping shares the sort
  *  (cuda/ComponentOrder.cuh), the runs asked or not, three cases in four
@@ -1382,6 +1445,7 @@ main(int argc, char * argv[])
   failed += WideRowSuite(cases * 2, seed + 900000);
   failed += LabelsOnlyRowBlockSuite(cases * 2, seed + 1200000);
   failed += PrecedingPairsSuite(cases * 2, seed + 1000000);
+  failed += PlacedLargestSuite(cases * 2, seed + 1300000);
   failed += StripSuite(cases * 8, seed + 700000);
   failed += StripJoinSuite(cases * 8, seed + 1100000);
   failed += StripFirstPixelShapes();
