@@ -682,10 +682,6 @@ PlacedLargestSuite(int cases, std::uint32_t seed)
     placedCases += emulator.sequence.PlacedLargestLastRun() ? 1 : 0;
     return Described(c, problem);
   });
-  emulator.sequence.SetFullPairsAfterLabels(false);
-  emulator.sequence.SetWideRowArithmetic(false);
-  emulator.sequence.SetLargestApart(LargestApartUse::Automatic);
-  emulator.sequence.SetLargestSubtracted(LargestSubtractedUse::Automatic);
   if (placedCases == 0)
   {
     std::cout << "FAIL placed largest: no case placed the largest component's runs" << std::endl;
