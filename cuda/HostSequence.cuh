@@ -783,7 +783,6 @@ private:
     const RunGroups groups =
       m_Outputs.GroupRunsInVotes(frame, labeled, components, votesInGroupOrder && (ordered || placing));
     PlacedLargest<Index> placed;
-    m_PlacedLargestLastRun = false;
     if (placing && groups.runs != nullptr)
     {
       const LargestComponent<Index> & largest = components.largest;
@@ -794,8 +793,8 @@ private:
                                      largest.bits,
                                      m_Sorts.LargestWordRanks(device, labeled.units.count, largest),
                                      subtracted.Box() };
-      m_PlacedLargestLastRun = true;
     }
+    m_PlacedLargestLastRun = placed.Active();
     // The label image and those pairs read the labels and the runs, which
     // nothing after them writes, and nothing reads what they write before
     // the table: they run as side work beside the component order's sort

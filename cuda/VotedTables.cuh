@@ -171,9 +171,12 @@ CountPairsAfterLabels(Device &                         device,
     // run's component: no label is compared. Under face connectivity with
     // the largest component subtracted, the pairs between components are
     // counted too (Straddling).
-    const auto launch = [&](auto kernel, bool placing = false) {
+    // The placing variants take PlacingTileRuns runs a block.
+    const unsigned blocks =
+      BlocksFor(static_cast<std::int64_t>(l.units.count), placed.Active() ? PlacingTileRuns : BlockThreads);
+    const auto launch = [&](auto kernel) {
       device.Launch("pair count kernel",
-                    BlocksFor(static_cast<std::int64_t>(l.units.count), placing ? PlacingTileRuns : BlockThreads),
+                    blocks,
                     BlockThreads,
                     kernel,
                     l.units,
@@ -195,12 +198,12 @@ CountPairsAfterLabels(Device &                         device,
       const bool placing = placed.Active();
       if (frame.fullMask)
       {
-        placing ? launch(CountPrecedingPairsKernel<Index, Singles, true, false, Volume, Small, true>, true)
+        placing ? launch(CountPrecedingPairsKernel<Index, Singles, true, false, Volume, Small, true>)
                     : launch(CountPrecedingPairsKernel<Index, Singles, true, false, Volume, Small>);
       }
       else if (subtracted.Active())
       {
-        placing ? launch(CountPrecedingPairsKernel<Index, Singles, false, true, Volume, Small, true>, true)
+        placing ? launch(CountPrecedingPairsKernel<Index, Singles, false, true, Volume, Small, true>)
                     : launch(CountPrecedingPairsKernel<Index, Singles, false, true, Volume, Small>);
       }
       else

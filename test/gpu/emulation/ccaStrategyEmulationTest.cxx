@@ -666,9 +666,6 @@ PlacedLargestSuite(int cases, std::uint32_t seed)
     options.computeRuns = true;
     options.labelImageType = pick(3) == 0 ? LabelImageType::None : LabelImageType::UInt32;
     emulator.device.SetDeferredSideWork(pick(2) == 0);
-    emulator.sequence.SetVoteOrder(VoteOrderUse::Automatic);
-    emulator.sequence.SetWholeComponents(WholeComponentsUse::Automatic);
-    emulator.sequence.SetRunRecords(true);
     emulator.sequence.SetWideRowArithmetic(pick(2) == 0);
     // Under full connectivity the pairs wait for the labels only where
     // asked (or where strips, tubes or the rows' bits join the runs).
