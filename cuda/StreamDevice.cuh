@@ -17,6 +17,7 @@
 #include "HostStaging.h"
 #include "Milestones.h"
 #include "NarrowFeatures.h"
+#include "StreamingStores.h"
 
 #include "cca/HostImageMemory.h"
 
@@ -476,10 +477,32 @@ public:
     }
     AdviseHugePages(host, bytes);
     auto * destination = static_cast<unsigned char *>(host);
-    m_Staging.Download(device, bytes, Stream(), [destination](std::size_t offset, std::size_t n, const void * staged) {
-      std::memcpy(destination + offset, staged, n);
-    });
+    if (StoresFor(bytes) == HostStores::Streaming)
+    {
+      m_Staging.Download(
+        device, bytes, Stream(), [destination](std::size_t offset, std::size_t n, const void * staged) {
+          CopyStreaming(destination + offset, staged, n);
+        });
+    }
+    else
+    {
+      m_Staging.Download(
+        device, bytes, Stream(), [destination](std::size_t offset, std::size_t n, const void * staged) {
+          std::memcpy(destination + offset, staged, n);
+        });
+    }
     m_BytesToHost += static_cast<std::int64_t>(bytes);
+  }
+
+  /** Downloads from this size on are written by the host with streaming
+   *  stores (StreamingStores.h); smaller ones, which their caller reads at
+   *  once, stay in the caches. */
+  static constexpr std::size_t StreamedDownloadBytes = std::size_t{ 8 } << 20;
+
+  static HostStores
+  StoresFor(std::size_t bytes)
+  {
+    return bytes >= StreamedDownloadBytes ? HostStores::Streaming : HostStores::Cached;
   }
 
   /** Queues a copy of device memory to the host, which holds it once
@@ -519,15 +542,16 @@ public:
       return;
     }
     AdviseHugePages(host, count * sizeof(std::uint64_t));
-    m_Staging.Download(
-      device, count * sizeof(std::uint32_t), Stream(), [host](std::size_t offset, std::size_t n, const void * staged) {
-        const auto *    in = static_cast<const std::uint32_t *>(staged);
-        std::uint64_t * out = host + offset / sizeof(std::uint32_t);
-        for (std::size_t i = 0; i < n / sizeof(std::uint32_t); ++i)
-        {
-          out[i] = in[i];
-        }
-      });
+    const HostStores stores = StoresFor(count * sizeof(std::uint64_t));
+    m_Staging.Download(device,
+                       count * sizeof(std::uint32_t),
+                       Stream(),
+                       [host, stores](std::size_t offset, std::size_t n, const void * staged) {
+                         WidenLabels(static_cast<const std::uint32_t *>(staged),
+                                     host + offset / sizeof(std::uint32_t),
+                                     n / sizeof(std::uint32_t),
+                                     stores);
+                       });
     m_BytesToHost += static_cast<std::int64_t>(count * sizeof(std::uint32_t));
   }
 
@@ -541,12 +565,13 @@ public:
   DownloadWidenedFeatures(ComponentFeatures * host, const Narrow * device, std::size_t count)
   {
     AdviseHugePages(host, count * sizeof(ComponentFeatures));
+    const HostStores stores = StoresFor(count * sizeof(ComponentFeatures));
     m_Staging.Download(
       device,
       count * sizeof(Narrow),
       Stream(),
-      [host](std::size_t offset, std::size_t n, const void * staged) {
-        WidenNarrowEntries<Narrow>(staged, host + offset / sizeof(Narrow), n / sizeof(Narrow));
+      [host, stores](std::size_t offset, std::size_t n, const void * staged) {
+        WidenNarrowEntries<Narrow>(staged, host + offset / sizeof(Narrow), n / sizeof(Narrow), stores);
       },
       sizeof(Narrow));
     m_BytesToHost += static_cast<std::int64_t>(count * sizeof(Narrow));

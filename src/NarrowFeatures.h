@@ -11,6 +11,7 @@
 #define cca_NarrowFeatures_h
 
 #include "HostDevice.h"
+#include "StreamingStores.h"
 
 #include "cca/Types.h"
 
@@ -137,29 +138,39 @@ WidenFeatures(const PlanarFeatures & n, ComponentFeatures & f)
  *  (any alignment, as a staging buffer holds them): with AVX2 a few vector
  *  moves an entry, so that the host writes them as fast as it would copy
  *  wide entries (H200 host, 16 threads: field by field took 1.4-1.5 times
- *  a memcpy's time). */
+ *  a memcpy's time). stores: HostStores::Streaming for a large table
+ *  (StreamingStores.h). */
 void
-WidenFeatureEntries(const void * narrow, ComponentFeatures * wide, std::size_t count);
+WidenFeatureEntries(const void *        narrow,
+                    ComponentFeatures * wide,
+                    std::size_t         count,
+                    HostStores          stores = HostStores::Cached);
 
 /** The same for PlanarFeatures entries. */
 void
-WidenPlanarFeatureEntries(const void * planar, ComponentFeatures * wide, std::size_t count);
+WidenPlanarFeatureEntries(const void *        planar,
+                          ComponentFeatures * wide,
+                          std::size_t         count,
+                          HostStores          stores = HostStores::Cached);
 
 /** WidenFeatureEntries or WidenPlanarFeatureEntries, by the entries' type
  *  Narrow (NarrowFeatures, PlanarFeatures): what a device's download of a
  *  narrow table calls on its staged pieces. */
 template <class Narrow>
 void
-WidenNarrowEntries(const void * narrow, ComponentFeatures * wide, std::size_t count)
+WidenNarrowEntries(const void *        narrow,
+                   ComponentFeatures * wide,
+                   std::size_t         count,
+                   HostStores          stores = HostStores::Cached)
 {
   static_assert(IsNarrowEntry<Narrow>, "a narrow table's entries");
   if constexpr (std::is_same_v<Narrow, PlanarFeatures>)
   {
-    WidenPlanarFeatureEntries(narrow, wide, count);
+    WidenPlanarFeatureEntries(narrow, wide, count, stores);
   }
   else
   {
-    WidenFeatureEntries(narrow, wide, count);
+    WidenFeatureEntries(narrow, wide, count, stores);
   }
 }
 

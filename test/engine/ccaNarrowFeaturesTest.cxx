@@ -6,7 +6,9 @@
 // planar records by the formulas the kernels use (src/RunFeatures.h), then
 // widened (WidenPlanarFeatureEntries), against the same components as
 // ComponentFeatures; and its AVX2 path against WidenFeatures field by field
-// on random planar bytes.
+// on random planar bytes. Each widening also with streaming stores
+// (HostStores::Streaming: batches of entries streamed from an L1 buffer),
+// into wide entries at each 8-byte offset from a 32-byte boundary.
 #include "NarrowFeatures.h"
 #include "RunFeatures.h"
 
@@ -92,28 +94,38 @@ CheckPlanarEntries(std::uint32_t seed)
 /** A staged widening (WidenFeatureEntries, WidenPlanarFeatureEntries: their
  *  AVX2 paths where the CPU has them) against WidenFeatures field by field
  *  on random Entry bytes, at every alignment of the staged bytes, and
- *  nothing written past the entries. */
+ *  nothing written before or past the entries. With streaming stores the
+ *  wide entries start at each 8-byte offset from a 32-byte boundary (the
+ *  batches start at the first entry on one), and the counts reach past
+ *  three batches. */
 template <class Entry>
 int
 CheckWidenedBytes(std::uint32_t seed,
-                  void (*widen)(const void *, cca::ComponentFeatures *, std::size_t),
-                  const char * what)
+                  void (*widen)(const void *, cca::ComponentFeatures *, std::size_t, cca::HostStores),
+                  cca::HostStores stores,
+                  const char *    what)
 {
   std::mt19937_64 rng(seed);
   int             failed = 0;
+  const bool      streaming = stores == cca::HostStores::Streaming;
   for (int k = 0; k < 2000; ++k)
   {
-    const std::size_t          count = rng() % 70;
+    const std::size_t          count = rng() % (streaming ? 140 : 70);
     const std::size_t          shift = rng() % 8; // staged bytes need not be aligned
     std::vector<unsigned char> staged(count * sizeof(Entry) + shift);
     for (unsigned char & b : staged)
     {
       b = static_cast<unsigned char>(rng());
     }
-    std::vector<cca::ComponentFeatures> wide(count + 1);
-    std::memset(wide.data(), 0xa5, wide.size() * sizeof(cca::ComponentFeatures));
-    const cca::ComponentFeatures guard = wide[count];
-    widen(staged.data() + shift, wide.data(), count);
+    // The wide entries from the 32-byte boundary plus 0, 8, 16 or 24 bytes,
+    // one guard entry before and after them.
+    constexpr std::size_t      wideBytes = sizeof(cca::ComponentFeatures);
+    const std::size_t          offset = 8 * (rng() % 4);
+    std::vector<unsigned char> memory((count + 2) * wideBytes + 64);
+    std::memset(memory.data(), 0xa5, memory.size());
+    unsigned char * aligned = memory.data() + (32 - reinterpret_cast<std::uintptr_t>(memory.data()) % 32) % 32;
+    auto *          wide = reinterpret_cast<cca::ComponentFeatures *>(aligned + offset + wideBytes);
+    widen(staged.data() + shift, wide, count, stores);
     for (std::size_t i = 0; i < count; ++i)
     {
       Entry entry;
@@ -122,12 +134,26 @@ CheckWidenedBytes(std::uint32_t seed,
       cca::WidenFeatures(entry, expected);
       if (std::memcmp(&expected, &wide[i], sizeof(expected)) != 0 && failed++ < 10)
       {
-        std::cout << "FAIL " << what << ", entry " << i << " of case " << k << " (seed " << seed << ")" << std::endl;
+        std::cout << "FAIL " << what << ", entry " << i << " of " << count << " in case " << k << " (offset " << offset
+                  << ", seed " << seed << ")" << std::endl;
       }
     }
-    if (std::memcmp(&guard, &wide[count], sizeof(guard)) != 0 && failed++ < 10)
+    const auto untouched = [](const unsigned char * b) {
+      for (std::size_t j = 0; j < wideBytes; ++j)
+      {
+        if (b[j] != 0xa5)
+        {
+          return false;
+        }
+      }
+      return true;
+    };
+    const auto * before = reinterpret_cast<const unsigned char *>(wide - 1);
+    const auto * after = reinterpret_cast<const unsigned char *>(wide + count);
+    if ((!untouched(before) || !untouched(after)) && failed++ < 10)
     {
-      std::cout << "FAIL " << what << ", case " << k << " wrote past its entries (seed " << seed << ")" << std::endl;
+      std::cout << "FAIL " << what << ", case " << k << " wrote outside its entries (offset " << offset << ", seed "
+                << seed << ")" << std::endl;
     }
   }
   std::cout << what << " widened: " << (failed == 0 ? "all match" : "FAILED") << std::endl;
@@ -140,8 +166,14 @@ int
 main()
 {
   constexpr std::uint32_t seed = 20261130;
-  int failed = CheckWidenedBytes<cca::NarrowFeatures>(seed, cca::WidenFeatureEntries, "narrow entries");
+  constexpr auto          cached = cca::HostStores::Cached;
+  constexpr auto          streaming = cca::HostStores::Streaming;
+  int failed = CheckWidenedBytes<cca::NarrowFeatures>(seed, cca::WidenFeatureEntries, cached, "narrow entries");
+  failed +=
+    CheckWidenedBytes<cca::NarrowFeatures>(seed, cca::WidenFeatureEntries, streaming, "narrow entries, streamed");
   failed += CheckPlanarEntries(seed);
-  failed += CheckWidenedBytes<cca::PlanarFeatures>(seed, cca::WidenPlanarFeatureEntries, "planar bytes");
+  failed += CheckWidenedBytes<cca::PlanarFeatures>(seed, cca::WidenPlanarFeatureEntries, cached, "planar bytes");
+  failed +=
+    CheckWidenedBytes<cca::PlanarFeatures>(seed, cca::WidenPlanarFeatureEntries, streaming, "planar bytes, streamed");
   return failed == 0 ? 0 : 1;
 }
