@@ -476,21 +476,12 @@ public:
       return;
     }
     AdviseHugePages(host, bytes);
-    auto * destination = static_cast<unsigned char *>(host);
-    if (StoresFor(bytes) == HostStores::Streaming)
-    {
-      m_Staging.Download(
-        device, bytes, Stream(), [destination](std::size_t offset, std::size_t n, const void * staged) {
-          CopyStreaming(destination + offset, staged, n);
-        });
-    }
-    else
-    {
-      m_Staging.Download(
-        device, bytes, Stream(), [destination](std::size_t offset, std::size_t n, const void * staged) {
-          std::memcpy(destination + offset, staged, n);
-        });
-    }
+    auto *           destination = static_cast<unsigned char *>(host);
+    const HostStores stores = StoresFor(bytes);
+    m_Staging.Download(
+      device, bytes, Stream(), [destination, stores](std::size_t offset, std::size_t n, const void * staged) {
+        CopyBytes(destination + offset, staged, n, stores);
+      });
     m_BytesToHost += static_cast<std::int64_t>(bytes);
   }
 

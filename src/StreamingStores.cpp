@@ -10,6 +10,19 @@
 namespace cca
 {
 
+void
+CopyBytes(void * to, const void * from, std::size_t bytes, HostStores stores)
+{
+  if (stores == HostStores::Streaming)
+  {
+    CopyStreaming(to, from, bytes);
+  }
+  else
+  {
+    std::memcpy(to, from, bytes);
+  }
+}
+
 #if defined(CCA_STREAMING_AVX2)
 bool
 StreamingStoresAvailable()

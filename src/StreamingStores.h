@@ -33,6 +33,10 @@ StreamingStoresAvailable();
 void
 CopyStreaming(void * to, const void * from, std::size_t bytes);
 
+/** CopyStreaming where stores is Streaming, else std::memcpy. */
+void
+CopyBytes(void * to, const void * from, std::size_t bytes, HostStores stores);
+
 /** out[i] = in[i] for count values, with streaming stores and a fence as
  *  CopyStreaming (where stores is Streaming), else ordinary stores: 32-bit
  *  labels widened into a 64-bit label image. */

@@ -1,5 +1,5 @@
 // The host's streaming stores for large downloads (src/StreamingStores.h):
-// CopyStreaming against std::memcpy, and WidenLabels (32-bit labels into a
+// CopyStreaming (and CopyBytes streaming) against std::memcpy, and WidenLabels (32-bit labels into a
 // 64-bit image, streamed and not) against the values, on random bytes of
 // random sizes at every offset of source and destination from a 32-byte
 // boundary (the head and tail that ordinary stores write), with nothing
@@ -58,7 +58,15 @@ CheckCopies(std::uint32_t seed)
     std::vector<unsigned char> target(bytes + 128, Guard);
     unsigned char *            destination = AlignedPlus(target, 32 + to);
     const auto                 begin = static_cast<std::size_t>(destination - target.data());
-    cca::CopyStreaming(destination, AlignedPlus(source, from), bytes);
+    // CopyBytes in every tenth case: its streaming branch is CopyStreaming's.
+    if (k % 10 == 1)
+    {
+      cca::CopyBytes(destination, AlignedPlus(source, from), bytes, cca::HostStores::Streaming);
+    }
+    else
+    {
+      cca::CopyStreaming(destination, AlignedPlus(source, from), bytes);
+    }
     const bool same = std::memcmp(destination, AlignedPlus(source, from), bytes) == 0;
     if ((!same || !Untouched(target, 0, begin) || !Untouched(target, begin + bytes, target.size())) && failed++ < 10)
     {
