@@ -70,6 +70,7 @@ struct RunSummary
   double                   outputsSeconds = 0;     ///< writing --labels and --csv, wall time
   double                   cudaStartupSeconds = 0; ///< CUDA's start-up on its thread, overlapping the read
   double                   cudaWaitSeconds = 0;    ///< what the analysis waited for it
+  double                   labelMemorySeconds = 0; ///< the label image's memory made ready before that wait
   double                   commitSeconds = 0;      ///< the outputs flushed to disk and renamed into place
   bool                     cudaStartupRan = false;
   cca::StageTimes          stageTimes;

@@ -2,6 +2,7 @@
 
 #include "cca/Engine.h"
 
+#include <atomic>
 #include <chrono>
 #include <system_error>
 #include <thread>
@@ -15,8 +16,9 @@ using Clock = std::chrono::steady_clock;
 
 // The program ends through std::_Exit, which runs no static destructor: a
 // thread still running then (a run that failed while reading) is no error.
-std::thread      g_Thread;
-CudaStartupTimes g_Times;
+std::thread       g_Thread;
+CudaStartupTimes  g_Times;
+std::atomic<bool> g_Running{ false };
 
 double
 SecondsSince(Clock::time_point start)
@@ -35,6 +37,7 @@ StartCudaInBackground(const std::string & backend, int device)
   }
   try
   {
+    g_Running = true;
     g_Thread = std::thread([device] {
       const auto start = Clock::now();
       try
@@ -46,13 +49,21 @@ StartCudaInBackground(const std::string & backend, int device)
         // The analysis starts CUDA again and reports what fails.
       }
       g_Times.seconds = SecondsSince(start);
+      g_Running = false;
     });
     g_Times.ran = true;
   }
   catch (const std::system_error &)
   {
     // No thread (a thread limit, an address-space limit): no overlap.
+    g_Running = false;
   }
+}
+
+bool
+CudaStartupRunning()
+{
+  return g_Running;
 }
 
 CudaStartupTimes

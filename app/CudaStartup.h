@@ -23,6 +23,11 @@ struct CudaStartupTimes
   double waitedSeconds = 0; ///< what the analysis waited for it (the part not overlapped)
 };
 
+/** Whether the start-up thread still runs (work done meanwhile on other
+ *  threads costs the analysis nothing). */
+bool
+CudaStartupRunning();
+
 /** Waits for the start-up thread (the analysis calls it before using the
  *  engine, which then finds CUDA started); later calls return the same times. */
 CudaStartupTimes

@@ -206,10 +206,12 @@ PrintSummary(const AppOptions & options, const RunSummary & summary, double tota
   // rest (threads started, outputs planned, memory released).
   const auto & t = summary.stageTimes;
   const double writeSeconds = summary.saveInputSeconds + summary.outputsSeconds;
-  const double otherSeconds = totalSeconds - summary.readSeconds - summary.cudaWaitSeconds - summary.filterSeconds -
-                              writeSeconds - summary.commitSeconds;
+  const double otherSeconds = totalSeconds - summary.readSeconds - summary.labelMemorySeconds -
+                              summary.cudaWaitSeconds - summary.filterSeconds - writeSeconds - summary.commitSeconds;
   out << "time:        total " << Milliseconds(totalSeconds) << ": " << (options.input.empty() ? "generate " : "read ")
       << Milliseconds(summary.readSeconds);
+  if (summary.labelMemorySeconds >= 0.0005)
+    out << ", label image memory " << Milliseconds(summary.labelMemorySeconds);
   if (summary.cudaStartupRan)
     out << ", waiting for CUDA " << Milliseconds(summary.cudaWaitSeconds);
   out << ", analysis " << Milliseconds(summary.filterSeconds) << ", write " << Milliseconds(writeSeconds)

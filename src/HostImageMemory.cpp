@@ -15,6 +15,7 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -85,6 +86,50 @@ MapBlock(std::size_t bytes)
   (void)bytes;
   return nullptr;
 #endif
+}
+
+/** Writes a byte of every page of a new block, on up to 16 threads, each a
+ *  stretch of whole huge pages: the kernel then maps (and zeroes) its pages
+ *  now, several at once, instead of at the engine's first writes. One
+ *  thread of the download by regions, whose pieces are its own, faults
+ *  each page where the bytes arrive; a block written here first takes them
+ *  at the copy's speed. */
+void
+WritePages(void * memory, std::size_t bytes)
+{
+  const unsigned    cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t hugePages = (bytes + HugePage - 1) / HugePage;
+  const auto        threads = static_cast<std::size_t>(std::min<std::size_t>({ cores, 16, hugePages }));
+  const auto        write = [memory, bytes, hugePages, threads](std::size_t part) {
+    auto *            base = static_cast<volatile unsigned char *>(memory);
+    const std::size_t begin = std::min(bytes, hugePages * part / threads * HugePage);
+    const std::size_t end = std::min(bytes, hugePages * (part + 1) / threads * HugePage);
+    for (std::size_t offset = begin; offset < end; offset += 4096)
+    {
+      base[offset] = 0;
+    }
+  };
+  std::vector<std::thread> helpers;
+  try
+  {
+    for (std::size_t part = 1; part < threads; ++part)
+    {
+      helpers.emplace_back(write, part);
+    }
+  }
+  catch (const std::system_error &)
+  {
+    // Fewer threads: the parts without one are written below.
+    for (std::size_t part = helpers.size() + 1; part < threads; ++part)
+    {
+      write(part);
+    }
+  }
+  write(0);
+  for (auto & helper : helpers)
+  {
+    helper.join();
+  }
 }
 
 void
@@ -243,6 +288,46 @@ public:
     block.state = State::InUse;
     block.uses = 1;
     return memory;
+  }
+
+  bool
+  Prepare(std::size_t requested)
+  {
+    // An idle block of the size if there is one (its pages were written
+    // when it was used), else a new one, held meanwhile so that no image
+    // takes it half written.
+    void * const memory = Acquire(requested);
+    if (memory == nullptr)
+    {
+      return false;
+    }
+    std::size_t bytes = 0;
+    bool        fresh = false;
+    {
+      std::lock_guard<std::mutex> lock(m_Mutex);
+      Block &                     block = m_Blocks[reinterpret_cast<std::uintptr_t>(memory)];
+      bytes = block.bytes;
+      fresh = block.uses == 1;
+      --block.uses; // made ready, not used: the pinning counts the images' uses
+    }
+    if (fresh)
+    {
+      WritePages(memory, bytes);
+    }
+    std::vector<Block> freed;
+    {
+      std::lock_guard<std::mutex> lock(m_Mutex);
+      Block &                     block = m_Blocks[reinterpret_cast<std::uintptr_t>(memory)];
+      block.state = State::Idle;
+      block.idleOrder = ++m_IdleClock;
+      m_IdleBytes += block.bytes;
+      freed = TakeOverLimit();
+    }
+    Free(freed);
+    m_Changed.notify_all();
+    std::lock_guard<std::mutex> lock(m_Mutex);
+    const auto                  found = m_Blocks.find(reinterpret_cast<std::uintptr_t>(memory));
+    return found != m_Blocks.end() && found->second.state == State::Idle;
   }
 
   bool
@@ -593,6 +678,12 @@ bool
 HostImageMemory::Release(void * memory)
 {
   return ThePool().Release(memory);
+}
+
+bool
+HostImageMemory::Prepare(std::size_t bytes)
+{
+  return ThePool().Prepare(bytes);
 }
 
 bool

@@ -60,6 +60,17 @@ public:
   static bool
   Release(void * memory);
 
+  /** Makes an idle block for an image of bytes bytes ready before it is
+   *  asked for: a new block's pages are written once on up to 16 threads,
+   *  so that the engine's copy into it does not wait for the kernel to map
+   *  fresh memory (a program whose label image comes from the pool calls
+   *  it while CUDA starts). The next Acquire of that size takes it; this
+   *  is not one of the block's uses (no page-locking follows from it).
+   *  True when such a block is idle now; false below MinimumBytes, with
+   *  the pool off or over its idle limit, or without memory to map. */
+  static bool
+  Prepare(std::size_t bytes);
+
   /** Blocks are page-locked in chunks of this size from their start (one
    *  lock of gigabytes would stall the process's page faults for seconds);
    *  a single copy may not cross from one chunk into the next. */

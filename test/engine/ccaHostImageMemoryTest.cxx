@@ -1,7 +1,8 @@
 // cca::HostImageMemory, the pool of large host images, with a recording
 // stand-in for CUDA's page-locking (so that it runs where no GPU is): which
 // block an image gets, when a block is locked and unlocked, the idle limit,
-// Trim, Release of what is not a block, and many threads at once.
+// Trim, Release of what is not a block, a block made ready before an image
+// asks for it (Prepare), and many threads at once.
 #include "cca/HostImageMemory.h"
 
 #include "HostImagePinning.h"
@@ -15,6 +16,11 @@
 #include <set>
 #include <thread>
 #include <vector>
+
+#ifdef __linux__
+#  include <sys/mman.h>
+#  include <unistd.h>
+#endif
 
 namespace
 {
@@ -159,6 +165,64 @@ TestBlocks()
   EXPECT(HostImageMemory::Use().idleBytes == 0 && HostImageMemory::Use().inUseBytes == 0);
 }
 
+/** Whether every page of [memory, memory + bytes) is in memory (mincore). */
+bool
+Resident(void * memory, std::size_t bytes)
+{
+#ifdef __linux__
+  const auto                 page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> pages((bytes + page - 1) / page);
+  if (mincore(memory, bytes, pages.data()) != 0)
+  {
+    return false;
+  }
+  for (const unsigned char p : pages)
+  {
+    if ((p & 1) == 0)
+    {
+      return false;
+    }
+  }
+  return true;
+#else
+  (void)memory;
+  (void)bytes;
+  return true; // the pool is Linux only (main)
+#endif
+}
+
+/** Prepare: an idle block whose pages are in memory before any image
+ *  writes it, which the next image of its size takes; making it ready is
+ *  not a use (given back after the image's one use, it is not locked). */
+void
+TestPrepare()
+{
+  EXPECT(!HostImageMemory::Prepare(HostImageMemory::MinimumBytes - 1));
+  const int pinsBefore = pins;
+  EXPECT(HostImageMemory::Prepare(100 * MiB + 5));
+  EXPECT(HostImageMemory::Use().idleBytes == 102 * MiB && HostImageMemory::Use().inUseBytes == 0);
+  void * image = HostImageMemory::Acquire(100 * MiB);
+  EXPECT(image != nullptr && HostImageMemory::Use().idleBytes == 0 && HostImageMemory::Use().inUseBytes == 102 * MiB);
+  if (image == nullptr)
+  {
+    return;
+  }
+  EXPECT(Resident(image, 102 * MiB)); // written by Prepare, not yet by the image
+  EXPECT(HostImageMemory::Release(image));
+  HostImageMemory::WaitForPinning();
+  EXPECT(pins == pinsBefore);
+  // Ready again: the same idle block, no second one.
+  EXPECT(HostImageMemory::Prepare(100 * MiB));
+  EXPECT(HostImageMemory::Use().idleBytes == 102 * MiB);
+  // The pool off: nothing made ready.
+  const std::size_t limit = HostImageMemory::IdleLimit();
+  HostImageMemory::SetIdleLimit(0);
+  EXPECT(!HostImageMemory::Prepare(100 * MiB));
+  EXPECT(HostImageMemory::Use().idleBytes == 0);
+  HostImageMemory::SetIdleLimit(limit);
+  HostImageMemory::Trim();
+}
+
 void
 TestRefusedLock()
 {
@@ -278,6 +342,7 @@ main()
   recording.unpin = RecordUnpin;
   cca::SetHostImagePinning(recording);
   TestBlocks();
+  TestPrepare();
   TestRefusedLock();
   TestRunGate();
   TestThreads();
