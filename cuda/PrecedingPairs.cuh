@@ -397,54 +397,6 @@ StraddlingSlot(int c)
                   : InterceptSlot(true, true, true);
 }
 
-/** Once every run has its label: each run's pairs with the runs of its
- *  component (the same label; TouchingShareComponent: full connectivity on
- *  a mask, where every touching run does, so no label is read) in its
- *  preceding rows,
- *  stored as the union-find stores them under full connectivity, for the
- *  votes to add. With records, the previous row's pairs go into each run's
- *  RunRecord beside its place, and every run gets its record, for the run
- *  gathering too (OutputStage.cuh). Runs of single-run components (linked
- *  0) have no pairs; where such components are written whole
- *  (SingleUnitComponents::WrittenWhole) no vote reads them, so nothing but
- *  their record is stored for them.
- *
- *  Volume: a volume's pass (four rows searched together) or a plane's (one
- *  row), each compiled alone: with both in one kernel the plane's pass took
- *  the volume's 39 registers, six blocks a multiprocessor; alone it takes
- *  22. Held to eight blocks, the volume's takes 32 (16 bytes of spills
- *  under face connectivity). H200, ncu, d = 0.3: 8192^2 4-conn. 225 -> 176
- *  us, 512^3 6-conn. 890 -> 796 us (benchmark/results/h200-records-in-order
- *  call 3). The Straddling variant, whose following rows' search adds
- *  registers, is held to six blocks: 40 registers and 44 bytes of spills,
- *  where eight gave 32 and 116 (five: 48 and none). H200, full table,
- *  512^3 6-conn. g = 1, summed, eight / six / five in one call: 38.79 /
- *  38.82, 38.91 / 38.95, 38.71 / 38.86 Gvox/s; the three images it runs
- *  on (d = 0.7-0.9) 9.87 -> 9.73 ms at six
- *  (benchmark/results/h200-pass-pixel-pairs call 1).
- *
- *  skipped: the label of a component whose runs get their records only
- *  (no vote adds their pairs: LargestBySubtraction.cuh), or NoLabel.
- *  Straddling (face connectivity, skipped a label): the pairs whose two
- *  runs lie in different components, which count in no entry, are added
- *  into straddling (StraddlingClasses words, by class): every run but
- *  skipped's, linked or not, counts those with the runs of its preceding
- *  rows, and those with skipped's runs in its following rows, whose own
- *  search is skipped; each such pair so counts once.
- *
- *  Placing (placed active): skipped's runs go straight to their places
- *  among the runs grouped by component, their bounding box folded, and
- *  get neither record nor pairs (PlacedLargest.cuh). A variant of its
- *  own, whose threads keep their box in shared memory: its code cost the
- *  other variants registers (the plain volume pass spilled 16 bytes, the
- *  straddling one 100 instead of 44), and a box in registers through the
- *  loop cost this one 64-92 bytes of spills.
- *
- *  Small (SmallImage): a run's row, its neighbour rows and their end
- *  index words in 32-bit arithmetic. In 64 bits, finding the four rows
- *  and their first candidates took 38 % of a volume's instructions, more
- *  than the visits (H200, ncu source counters, 512^3 6-conn. d = 0.3,
- *  benchmark/results/h200-pairs-compacted call 4). */
 /** The pass's work for run a, not a placed run (CountPrecedingPairsKernel):
  *  where search, its pairs with its component's runs in its preceding rows
  *  (straddles: with the other components' too, and with the skipped

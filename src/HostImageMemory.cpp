@@ -4,6 +4,7 @@
 #include "cca/HostImageMemory.h"
 
 #include "HostImagePinning.h"
+#include "ParallelFor.h"
 
 #include <algorithm>
 #include <atomic>
@@ -15,7 +16,6 @@
 #include <iterator>
 #include <map>
 #include <mutex>
-#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -90,17 +90,16 @@ MapBlock(std::size_t bytes)
 
 /** Writes a byte of every page of a new block, on up to 16 threads, each a
  *  stretch of whole huge pages: the kernel then maps (and zeroes) its pages
- *  now, several at once, instead of at the engine's first writes. One
- *  thread of the download by regions, whose pieces are its own, faults
- *  each page where the bytes arrive; a block written here first takes them
- *  at the copy's speed. */
+ *  now, several at once, instead of when the engine's copy threads first
+ *  write there. */
 void
 WritePages(void * memory, std::size_t bytes)
 {
-  const unsigned    cores = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t hugePages = (bytes + HugePage - 1) / HugePage;
-  const auto        threads = static_cast<std::size_t>(std::min<std::size_t>({ cores, 16, hugePages }));
-  const auto        write = [memory, bytes, hugePages, threads](std::size_t part) {
+  const auto        threads =
+    static_cast<std::size_t>(std::min<std::size_t>({ static_cast<std::size_t>(HostThreads(0)), 16, hugePages }));
+  ParallelForChunks(static_cast<int>(threads), [memory, bytes, hugePages, threads](int chunk) {
+    const auto        part = static_cast<std::size_t>(chunk);
     auto *            base = static_cast<volatile unsigned char *>(memory);
     const std::size_t begin = std::min(bytes, hugePages * part / threads * HugePage);
     const std::size_t end = std::min(bytes, hugePages * (part + 1) / threads * HugePage);
@@ -108,28 +107,7 @@ WritePages(void * memory, std::size_t bytes)
     {
       base[offset] = 0;
     }
-  };
-  std::vector<std::thread> helpers;
-  try
-  {
-    for (std::size_t part = 1; part < threads; ++part)
-    {
-      helpers.emplace_back(write, part);
-    }
-  }
-  catch (const std::system_error &)
-  {
-    // Fewer threads: the parts without one are written below.
-    for (std::size_t part = helpers.size() + 1; part < threads; ++part)
-    {
-      write(part);
-    }
-  }
-  write(0);
-  for (auto & helper : helpers)
-  {
-    helper.join();
-  }
+  });
 }
 
 void

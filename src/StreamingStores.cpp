@@ -10,30 +10,10 @@
 namespace cca
 {
 
-void
-CopyBytes(void * to, const void * from, std::size_t bytes, HostStores stores)
-{
-  if (stores == HostStores::Streaming)
-  {
-    CopyStreaming(to, from, bytes);
-  }
-  else
-  {
-    std::memcpy(to, from, bytes);
-  }
-}
-
-#if defined(CCA_STREAMING_AVX2)
-bool
-StreamingStoresAvailable()
-{
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  return avx2;
-}
-
 namespace
 {
 
+#if defined(CCA_STREAMING_AVX2)
 /** Bytes from p to the next 32-byte boundary (0 when aligned). */
 std::size_t
 ToBlockBoundary(const void * p)
@@ -92,29 +72,60 @@ WidenLabelsStreamingAvx2(const std::uint32_t * in, std::uint64_t * out, std::siz
   }
   _mm_sfence();
 }
+#endif
 
 } // namespace
+
+bool
+StreamingStoresAvailable()
+{
+#if defined(CCA_STREAMING_AVX2)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  return avx2;
+#else
+  return false;
+#endif
+}
 
 void
 CopyStreaming(void * to, const void * from, std::size_t bytes)
 {
+#if defined(CCA_STREAMING_AVX2)
   // Below a few blocks the head and tail are most of it.
-  if (bytes < 256 || !StreamingStoresAvailable())
+  if (bytes >= 256 && StreamingStoresAvailable())
   {
-    std::memcpy(to, from, bytes);
+    CopyStreamingAvx2(static_cast<unsigned char *>(to), static_cast<const unsigned char *>(from), bytes);
     return;
   }
-  CopyStreamingAvx2(static_cast<unsigned char *>(to), static_cast<const unsigned char *>(from), bytes);
+#endif
+  std::memcpy(to, from, bytes);
+}
+
+void
+CopyBytes(void * to, const void * from, std::size_t bytes, HostStores stores)
+{
+  if (stores == HostStores::Streaming)
+  {
+    CopyStreaming(to, from, bytes);
+  }
+  else
+  {
+    std::memcpy(to, from, bytes);
+  }
 }
 
 void
 WidenLabels(const std::uint32_t * in, std::uint64_t * out, std::size_t count, HostStores stores)
 {
+#if defined(CCA_STREAMING_AVX2)
   if (stores == HostStores::Streaming && StreamingStoresAvailable() && (reinterpret_cast<std::uintptr_t>(out) & 7) == 0)
   {
     WidenLabelsStreamingAvx2(in, out, count);
     return;
   }
+#else
+  (void)stores;
+#endif
   for (std::size_t i = 0; i < count; ++i)
   {
     out[i] = in[i];
@@ -123,6 +134,7 @@ WidenLabels(const std::uint32_t * in, std::uint64_t * out, std::size_t count, Ho
 
 namespace detail
 {
+#if defined(CCA_STREAMING_AVX2)
 __attribute__((target("avx2"))) void
 StreamAlignedBlocks(void * to, const void * from, std::size_t bytes)
 {
@@ -139,33 +151,7 @@ StoreFence()
 {
   _mm_sfence();
 }
-} // namespace detail
-
 #else
-
-bool
-StreamingStoresAvailable()
-{
-  return false;
-}
-
-void
-CopyStreaming(void * to, const void * from, std::size_t bytes)
-{
-  std::memcpy(to, from, bytes);
-}
-
-void
-WidenLabels(const std::uint32_t * in, std::uint64_t * out, std::size_t count, HostStores)
-{
-  for (std::size_t i = 0; i < count; ++i)
-  {
-    out[i] = in[i];
-  }
-}
-
-namespace detail
-{
 void
 StreamAlignedBlocks(void * to, const void * from, std::size_t bytes)
 {
@@ -175,8 +161,7 @@ StreamAlignedBlocks(void * to, const void * from, std::size_t bytes)
 void
 StoreFence()
 {}
-} // namespace detail
-
 #endif
+} // namespace detail
 
 } // namespace cca
