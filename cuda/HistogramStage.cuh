@@ -396,7 +396,8 @@ public:
     }
   }
 
-  /** Medians into medians (host, objects entries), histograms into result. */
+  /** Medians into medians (host, objects entries), histograms into result:
+   *  there once device.FinishDownloads() returns. */
   void
   Download(Device & device, const Frame & frame, std::vector<double> & medians, Result & result)
   {
@@ -418,18 +419,20 @@ public:
     }
     if (h.median)
     {
-      device.Download(medians.data(), m_Medians, medians.size() * sizeof(double));
+      device.DownloadLater(medians.data(), m_Medians, medians.size() * sizeof(double));
     }
     if (h.keep)
     {
       result.histogramOffsets.resize(static_cast<std::size_t>(m_Objects) + 1);
-      device.Download(result.histogramOffsets.data(), m_Offsets, result.histogramOffsets.size() * sizeof(std::int64_t));
+      device.DownloadLater(
+        result.histogramOffsets.data(), m_Offsets, result.histogramOffsets.size() * sizeof(std::int64_t));
       result.histogramBins.resize(static_cast<std::size_t>(m_Entries));
       result.histogramCounts.resize(static_cast<std::size_t>(m_Entries));
       if (m_Entries > 0)
       {
-        device.Download(result.histogramBins.data(), m_Bins, result.histogramBins.size() * sizeof(std::uint32_t));
-        device.Download(result.histogramCounts.data(), m_Counts, result.histogramCounts.size() * sizeof(std::int64_t));
+        device.DownloadLater(result.histogramBins.data(), m_Bins, result.histogramBins.size() * sizeof(std::uint32_t));
+        device.DownloadLater(
+          result.histogramCounts.data(), m_Counts, result.histogramCounts.size() * sizeof(std::int64_t));
       }
     }
   }

@@ -51,6 +51,9 @@
 //   Download(host, source, bytes)          device memory to the host; returns when it is there
 //   DownloadLater(host, source, bytes)     the same, there once FinishDownloads() returns
 //   DownloadWidened(host, source, count)   count 32-bit values to the host as 64-bit ones
+//   DownloadWidenedFeaturesLater(host, source, count)
+//                                          a narrow feature table widened on the host, there once
+//                                          FinishDownloads() returns
 //   BeginSideWork(), EndSideWork()         launches and fills between them go to a second stream,
 //                                          after the work so far, beside what follows on the run's
 //   JoinSideWork()                         ... until the run's stream waits for them here (End

@@ -100,7 +100,7 @@ bool
 HostStaging::GatherLater(void * host, const void * device, std::size_t bytes, cudaStream_t stream)
 {
   const std::size_t offset = m_Gathered.empty() ? 0 : (m_Gathered.back().offset + m_Gathered.back().bytes + 7) / 8 * 8;
-  if (bytes == 0 || offset + bytes > GatherBytes)
+  if (bytes == 0 || offset + bytes > GatherBytes || bytes >= m_RegionDownloadBytes)
   {
     return bytes == 0;
   }
@@ -180,22 +180,20 @@ HostStaging::PrepareRegionCopies()
   return cudaDevice;
 }
 
+std::size_t
+HostStaging::RegionBytes(std::size_t bytes, bool wholeHugePages) const
+{
+  constexpr std::size_t hugePage = std::size_t{ 2 } << 20;
+  const auto            parts = static_cast<std::size_t>(m_Workers->Parts());
+  const std::size_t     share = (bytes + parts - 1) / parts;
+  return wholeHugePages && share >= hugePage ? (share + hugePage - 1) / hugePage * hugePage : (share + 7) / 8 * 8;
+}
+
 void
-HostStaging::ByRegions(std::size_t                                                              bytes,
-                       cudaStream_t                                                             stream,
-                       const std::function<void(CopyLanes::Lane &, std::size_t, std::size_t)> & copy,
-                       std::size_t                                                              granule)
+HostStaging::OnLanes(cudaStream_t stream, const std::function<void(CopyLanes::Lane &, std::size_t part)> & copy)
 {
   const int  cudaDevice = PrepareRegionCopies();
   const auto parts = static_cast<std::size_t>(m_Workers->Parts());
-  // Regions of whole huge pages (2 MiB, a multiple of the 8 bytes a piece
-  // must be) where the bytes allow: one thread writes each page. Records of
-  // another granule are written elsewhere than they are read (widened):
-  // regions of whole records.
-  constexpr std::size_t hugePage = std::size_t{ 2 } << 20;
-  const std::size_t     share = (bytes + parts - 1) / parts;
-  const std::size_t     region = granule == 8 && share >= hugePage ? (share + hugePage - 1) / hugePage * hugePage
-                                                                   : (share + granule - 1) / granule * granule;
   // The copies start once the work queued on stream so far is done.
   m_RegionsMayStart.Record(stream);
   for (std::size_t p = 0; p < parts; ++p)
@@ -209,8 +207,7 @@ HostStaging::ByRegions(std::size_t                                              
     {
       // The CUDA runtime's current device is the thread's own.
       Check(cudaSetDevice(cudaDevice), "selecting the CUDA device");
-      const std::size_t begin = std::min(bytes, static_cast<std::size_t>(part) * region);
-      copy(*m_Lanes->lanes[static_cast<std::size_t>(part)], begin, std::min(bytes, begin + region));
+      copy(*m_Lanes->lanes[static_cast<std::size_t>(part)], static_cast<std::size_t>(part));
     }
     catch (...)
     {
@@ -232,7 +229,10 @@ HostStaging::UploadByRegions(void * device, std::size_t bytes, const Producer & 
 {
   auto *            destination = static_cast<unsigned char *>(device);
   const std::size_t piece = m_RegionPieceBytes;
-  ByRegions(bytes, stream, [&](CopyLanes::Lane & lane, std::size_t begin, std::size_t end) {
+  const std::size_t region = RegionBytes(bytes, true);
+  OnLanes(stream, [&](CopyLanes::Lane & lane, std::size_t part) {
+    const std::size_t begin = std::min(bytes, part * region);
+    const std::size_t end = std::min(bytes, begin + region);
     for (std::size_t k = 0, at = begin; at < end; ++k, at += piece)
     {
       const int         b = static_cast<int>(k % 2);
@@ -256,46 +256,93 @@ HostStaging::UploadByRegions(void * device, std::size_t bytes, const Producer & 
 }
 
 void
-HostStaging::DownloadByRegions(const void *          device,
-                               std::size_t           bytes,
-                               cudaStream_t          stream,
-                               const BytesConsumer & consume,
-                               std::size_t           granule)
+HostStaging::DownloadLater(const void * device, std::size_t bytes, BytesConsumer consume, std::size_t granule)
 {
-  const auto *      source = static_cast<const unsigned char *>(device);
-  const std::size_t piece = std::max(granule, m_RegionPieceBytes / granule * granule);
-  ByRegions(
-    bytes,
-    stream,
-    [&](CopyLanes::Lane & lane, std::size_t begin, std::size_t end) {
-      const std::size_t pieces = (end - begin + piece - 1) / piece;
-      auto              at = [&](std::size_t k) { return begin + k * piece; };
-      auto              issue = [&](std::size_t k) {
-        const int b = static_cast<int>(k % 2);
-        Check(cudaMemcpyAsync(lane.buffers[b].Reserve(piece, "a pinned staging buffer"),
-                              source + at(k),
-                              std::min(piece, end - at(k)),
-                              cudaMemcpyDeviceToHost,
-                              lane.stream.Get()),
-              "copying results to the host");
-        lane.copied[b].Record(lane.stream.Get());
-      };
-      for (std::size_t k = 0; k < std::min<std::size_t>(pieces, 2); ++k)
+  if (bytes > 0)
+  {
+    m_Queued.push_back({ device, bytes, std::move(consume), granule });
+  }
+}
+
+void
+HostStaging::FinishQueued(cudaStream_t stream)
+{
+  if (m_Queued.empty())
+  {
+    return;
+  }
+  // Cleared whatever happens: a failed download is not made again.
+  const std::vector<QueuedDownload> queued = std::move(m_Queued);
+  m_Queued.clear();
+  DownloadByRegions(queued, stream);
+}
+
+void
+HostStaging::DownloadByRegions(const std::vector<QueuedDownload> & downloads, cudaStream_t stream)
+{
+  // The downloads end to end: download d holds bytes [start[d], start[d + 1]).
+  std::vector<std::size_t> start(downloads.size() + 1, 0);
+  bool                     bytesOnly = true; // no records wider than 8 bytes, whose edges move
+  for (std::size_t d = 0; d < downloads.size(); ++d)
+  {
+    start[d + 1] = start[d] + downloads[d].bytes;
+    bytesOnly = bytesOnly && downloads[d].granule == 8;
+  }
+  const std::size_t total = start.back();
+  const std::size_t region = RegionBytes(total, bytesOnly);
+  // Where a region's edge at x (of all the bytes) falls in download d: the
+  // same function for both regions beside the edge, so that each download
+  // is covered once, in pieces of whole granules.
+  auto edgeIn = [&](std::size_t d, std::size_t x) {
+    const std::size_t granule = downloads[d].granule;
+    const std::size_t local = std::min(downloads[d].bytes, x - std::min(x, start[d]));
+    return std::min(downloads[d].bytes, (local + granule - 1) / granule * granule);
+  };
+  struct Piece
+  {
+    std::size_t download, offset, count;
+  };
+  OnLanes(stream, [&](CopyLanes::Lane & lane, std::size_t part) {
+    const std::size_t  first = std::min(total, part * region);
+    const std::size_t  last = std::min(total, first + region);
+    std::vector<Piece> pieces;
+    for (std::size_t d = 0; d < downloads.size(); ++d)
+    {
+      const std::size_t granule = downloads[d].granule;
+      const std::size_t piece = std::max(granule, m_RegionPieceBytes / granule * granule);
+      for (std::size_t at = edgeIn(d, first), end = edgeIn(d, last); at < end; at += piece)
       {
-        issue(k);
+        pieces.push_back({ d, at, std::min(piece, end - at) });
       }
-      for (std::size_t k = 0; k < pieces; ++k)
+    }
+    auto issue = [&](std::size_t k) {
+      const int     b = static_cast<int>(k % 2);
+      const Piece & p = pieces[k];
+      Check(cudaMemcpyAsync(lane.buffers[b].Reserve(m_RegionPieceBytes, "a pinned staging buffer"),
+                            static_cast<const unsigned char *>(downloads[p.download].device) + p.offset,
+                            p.count,
+                            cudaMemcpyDeviceToHost,
+                            lane.stream.Get()),
+            "copying results to the host");
+      lane.copied[b].Record(lane.stream.Get());
+    };
+    for (std::size_t k = 0; k < std::min<std::size_t>(pieces.size(), 2); ++k)
+    {
+      issue(k);
+    }
+    for (std::size_t k = 0; k < pieces.size(); ++k)
+    {
+      const int b = static_cast<int>(k % 2);
+      lane.copied[b].Synchronize();
+      const Piece & p = pieces[k];
+      downloads[p.download].consume(
+        p.offset, p.count, lane.buffers[b].Reserve(m_RegionPieceBytes, "a pinned staging buffer"));
+      if (k + 2 < pieces.size())
       {
-        const int b = static_cast<int>(k % 2);
-        lane.copied[b].Synchronize();
-        consume(at(k), std::min(piece, end - at(k)), lane.buffers[b].Reserve(piece, "a pinned staging buffer"));
-        if (k + 2 < pieces)
-        {
-          issue(k + 2);
-        }
+        issue(k + 2);
       }
-    },
-    granule);
+    }
+  });
 }
 
 void
@@ -311,7 +358,7 @@ HostStaging::Download(const void *          device,
   }
   if (bytes >= m_RegionDownloadBytes && m_Workers->Parts() > 1)
   {
-    DownloadByRegions(device, bytes, stream, consume, granule);
+    DownloadByRegions({ { device, bytes, consume, granule } }, stream);
     return;
   }
   const auto *             source = static_cast<const unsigned char *>(device);

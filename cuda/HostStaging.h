@@ -82,7 +82,8 @@ public:
 
   /** Queues a copy of bytes of device memory, ordered on stream, into the
    *  gather buffer, for FinishGathered to write to host; false (nothing
-   *  queued) where they do not fit in what is left of the buffer. */
+   *  queued) where they do not fit in what is left of the buffer, or are
+   *  large enough to go by regions (SetRegionCopies). */
   bool
   GatherLater(void * host, const void * device, std::size_t bytes, cudaStream_t stream);
 
@@ -92,11 +93,28 @@ public:
   void
   FinishGathered();
 
-  /** Forgets gathered copies not finished (a run that failed); the stream
-   *  must be idle. */
+  /** Queues a download that FinishQueued makes: bytes of device memory
+   *  that consume writes to the host in pieces of whole granules (as
+   *  Download). The copies of every queued download then cross the bus back
+   *  to back, while the host writes out the pieces that have arrived: made
+   *  one after another, each download's last pieces left the bus idle while
+   *  the host wrote them (300-550 us between a table and its runs,
+   *  benchmark/results/h200-batched-downloads). */
+  void
+  DownloadLater(const void * device, std::size_t bytes, BytesConsumer consume, std::size_t granule = 8);
+
+  /** Makes the downloads queued by DownloadLater, ordered on stream after
+   *  the work queued so far, by regions (DownloadByRegions); returns when
+   *  all are consumed. */
+  void
+  FinishQueued(cudaStream_t stream);
+
+  /** Forgets gathered and queued copies not finished (a run that failed);
+   *  the stream must be idle. */
   void
   DropGathered()
   {
+    m_Queued.clear();
     m_Gathered.clear();
   }
 
@@ -139,29 +157,38 @@ public:
 private:
   static constexpr int Buffers = 3;
 
-  /** Calls copy(lane, begin, end) on each copy worker with its own lane and
-   *  contiguous region [begin, end) of bytes (multiples of granule apart),
-   *  once the work queued on stream so far is done. */
-  void
-  ByRegions(std::size_t                                                              bytes,
-            cudaStream_t                                                             stream,
-            const std::function<void(CopyLanes::Lane &, std::size_t, std::size_t)> & copy,
-            std::size_t                                                              granule = 8);
+  /** A download of DownloadLater, or one of Download made by regions. */
+  struct QueuedDownload
+  {
+    const void *  device;
+    std::size_t   bytes;
+    BytesConsumer consume;
+    std::size_t   granule;
+  };
 
-  /** A large download: each copy worker drains its own contiguous region of
-   *  the bytes through a stream and two pinned buffers of its own. The
-   *  destination is often fresh memory (a new image), whose first write
-   *  faults its pages in: in whole huge pages, each written by one thread,
-   *  that ran at 30 GB/s on the H100 machine (16 threads), the speed of
-   *  memory written before, against 12.7 GB/s when each 16 MiB chunk is
-   *  split among the threads (two threads in one huge page, the threads
-   *  waiting for each other after every chunk). */
+  /** Calls copy(lane, part) on each copy worker with its own lane, once the
+   *  work queued on stream so far is done. */
   void
-  DownloadByRegions(const void *          device,
-                    std::size_t           bytes,
-                    cudaStream_t          stream,
-                    const BytesConsumer & consume,
-                    std::size_t           granule);
+  OnLanes(cudaStream_t stream, const std::function<void(CopyLanes::Lane &, std::size_t part)> & copy);
+
+  /** The bytes of each copy worker's region when bytes are shared among
+   *  them: whole huge pages (2 MiB, a multiple of the 8 bytes a piece must
+   *  be) where asked and the bytes allow, so that one thread writes each
+   *  page; else a multiple of 8. */
+  std::size_t
+  RegionBytes(std::size_t bytes, bool wholeHugePages) const;
+
+  /** Large downloads: the bytes of all of them, end to end, shared among
+   *  the copy workers in contiguous regions, each drained through a
+   *  stream and two pinned buffers of its own. The destination is often
+   *  fresh memory (a new image), whose first write faults its pages in: in
+   *  whole huge pages, each written by one thread, that ran at 30 GB/s on
+   *  the H100 machine (16 threads), the speed of memory written before,
+   *  against 12.7 GB/s when each 16 MiB chunk is split among the threads
+   *  (two threads in one huge page, the threads waiting for each other
+   *  after every chunk). */
+  void
+  DownloadByRegions(const std::vector<QueuedDownload> & downloads, cudaStream_t stream);
 
   /** task(offset, count) split over the copy workers when large, in parts
    *  of whole multiples of granule bytes. */
@@ -189,6 +216,7 @@ private:
   PinnedBuffer                        m_Gather;       ///< GatherBytes, taken with the copy lanes
   std::vector<Gathered>               m_Gathered;     ///< queued, not yet written to the host
   std::vector<std::unique_ptr<Event>> m_GatherCopied; ///< per gathered copy: done
+  std::vector<QueuedDownload>         m_Queued;       ///< DownloadLater's, not yet made
   std::size_t                         m_RegionUploadBytes = DefaultRegionUploadBytes;
   std::size_t                         m_RegionDownloadBytes = DefaultRegionDownloadBytes;
   std::size_t                         m_RegionPieceBytes = DefaultRegionPieceBytes;

@@ -111,11 +111,12 @@ public:
     });
   }
 
+  /** The records to the host, there once device.FinishDownloads() returns. */
   void
   Download(Device & device)
   {
     m_Host.resize(m_Objects * m_RecordBytes / sizeof(std::uint64_t));
-    device.Download(m_Host.data(), m_Device, m_Objects * m_RecordBytes);
+    device.DownloadLater(m_Host.data(), m_Device, m_Objects * m_RecordBytes);
   }
 
   /** result.intensity from the records, the medians and result.features. */

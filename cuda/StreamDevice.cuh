@@ -500,25 +500,39 @@ public:
    *  FinishDownloads returns (the host memory is not to be used before).
    *  Such copies cross the bus back to back and the host writes each out of
    *  staging while the next ones cross: one wait for all, where each
-   *  Download waits for its own (CT-like masks: 230 us for the table, the
-   *  run offsets and 6 MB of runs, against 120 us on the bus;
-   *  benchmark/results/h200-small-mask-stages). Too large for the gather
-   *  buffer, or page-locked, the copy is made at once. */
+   *  Download waits for its own. Small ones go through one gather buffer
+   *  (CT-like masks: 230 us for the table, the run offsets and 6 MB of
+   *  runs, against 120 us on the bus; benchmark/results/h200-small-mask-stages),
+   *  larger ones by regions, all together (HostStaging::DownloadLater).
+   *  Page-locked, the copy is made at once. */
   void
   DownloadLater(void * host, const void * device, std::size_t bytes)
   {
-    if (HostImageMemory::Pinned(host, bytes) || !m_Staging.GatherLater(host, device, bytes, Stream()))
+    if (HostImageMemory::Pinned(host, bytes))
     {
       Download(host, device, bytes);
       return;
     }
+    if (!m_Staging.GatherLater(host, device, bytes, Stream()))
+    {
+      AdviseHugePages(host, bytes);
+      auto *           destination = static_cast<unsigned char *>(host);
+      const HostStores stores = StoresFor(bytes);
+      m_Staging.DownloadLater(
+        device, bytes, [destination, stores](std::size_t offset, std::size_t n, const void * staged) {
+          CopyBytes(destination + offset, staged, n, stores);
+        });
+    }
     m_BytesToHost += static_cast<std::int64_t>(bytes);
   }
 
-  /** Returns when the copies of DownloadLater are on the host. */
+  /** Returns when the copies of DownloadLater and
+   *  DownloadWidenedFeaturesLater are on the host. */
   void
   FinishDownloads()
   {
+    // The large ones first: the gathered ones crossed before them.
+    m_Staging.FinishQueued(Stream());
     m_Staging.FinishGathered();
   }
 
@@ -546,21 +560,21 @@ public:
     m_BytesToHost += static_cast<std::int64_t>(count * sizeof(std::uint32_t));
   }
 
-  /** Copies the count entries of a narrow feature table (NarrowFeatures,
-   *  PlanarFeatures) to the host, widened there into ComponentFeatures as
-   *  each staged piece arrives (pieces of whole entries): 160 or 96 bytes
-   *  an entry cross the bus instead of 216, and the host writes what it
-   *  would have copied anyway. Returns when host holds them. */
+  /** Queues the copy of the count entries of a narrow feature table
+   *  (NarrowFeatures, PlanarFeatures) to the host, widened there into
+   *  ComponentFeatures as each staged piece arrives (pieces of whole
+   *  entries): 160 or 96 bytes an entry cross the bus instead of 216, and
+   *  the host writes what it would have copied anyway. The host holds them
+   *  once FinishDownloads returns (as DownloadLater). */
   template <class Narrow>
   void
-  DownloadWidenedFeatures(ComponentFeatures * host, const Narrow * device, std::size_t count)
+  DownloadWidenedFeaturesLater(ComponentFeatures * host, const Narrow * device, std::size_t count)
   {
     AdviseHugePages(host, count * sizeof(ComponentFeatures));
     const HostStores stores = StoresFor(count * sizeof(ComponentFeatures));
-    m_Staging.Download(
+    m_Staging.DownloadLater(
       device,
       count * sizeof(Narrow),
-      Stream(),
       [host, stores](std::size_t offset, std::size_t n, const void * staged) {
         WidenNarrowEntries<Narrow>(staged, host + offset / sizeof(Narrow), n / sizeof(Narrow), stores);
       },

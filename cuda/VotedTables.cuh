@@ -334,7 +334,7 @@ VoteTable(Device &                         device,
 /** The dense table's entries: ComponentFeatures, or narrow ones
  *  (NarrowFeatures; PlanarFeatures in 2D images) widened on the device
  *  once the votes are in (the table then reads as a wide one) or on the
- *  host as they arrive (DownloadWidenedFeatures). */
+ *  host as they arrive (DownloadWidenedFeaturesLater). */
 enum class TableEntries
 {
   Wide,
@@ -424,12 +424,12 @@ public:
     result.features.resize(m_Entries);
     if (m_Narrow != nullptr)
     {
-      device.DownloadWidenedFeatures(result.features.data(), m_Narrow, m_Entries);
+      device.DownloadWidenedFeaturesLater(result.features.data(), m_Narrow, m_Entries);
       return;
     }
     if (m_Planar != nullptr)
     {
-      device.DownloadWidenedFeatures(result.features.data(), m_Planar, m_Entries);
+      device.DownloadWidenedFeaturesLater(result.features.data(), m_Planar, m_Entries);
       return;
     }
     device.DownloadLater(result.features.data(), m_Device, m_Entries * sizeof(ComponentFeatures));

@@ -3,7 +3,7 @@
 // (NarrowFeatures), and in 2D images 96 (PlanarFeatures: without the z
 // axis's fields, which are constants there). Where components are many the
 // votes write one entry each, and they fold fewer words; the host widens
-// the entries as they arrive (StreamDevice::DownloadWidenedFeatures;
+// the entries as they arrive (StreamDevice::DownloadWidenedFeaturesLater;
 // benchmark/results/h200-narrow-counts, h200-planar-entries).
 // No CUDA here: the emulated device, whose kernels live in another
 // namespace than cca::cuda, widens them too.

@@ -1882,7 +1882,7 @@ main(int argc, char * argv[])
         cca::cuda::SetRegionCopies(i % 4 == 3 ? 0 : static_cast<std::size_t>(1 + (i * 389) % 20000),
                                    static_cast<std::size_t>(8 * (1 + (i * 53) % 700)));
         // The default algorithm's narrow table entries, widened as they
-        // arrive, in pieces of whole entries (StreamDevice::DownloadWidenedFeatures).
+        // arrive, in pieces of whole entries (StreamDevice::DownloadWidenedFeaturesLater).
         cca::cuda::SetNarrowTable(i % 3 == 2 ? cca::cuda::NarrowTableUse::Automatic
                                              : cca::cuda::NarrowTableUse::HostWidening);
         cca::Engine fresh;

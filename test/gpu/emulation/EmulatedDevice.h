@@ -301,7 +301,7 @@ public:
 
   template <class Narrow>
   void
-  DownloadWidenedFeatures(cca::ComponentFeatures * host, const Narrow * device, std::size_t count)
+  DownloadWidenedFeaturesLater(cca::ComponentFeatures * host, const Narrow * device, std::size_t count)
   {
     RunStreamOnly("a widened table download");
     cca::WidenNarrowEntries<Narrow>(device, host, count);
