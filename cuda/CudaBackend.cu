@@ -50,6 +50,7 @@ std::atomic<bool>                 queuedMerges{ true };
 std::atomic<bool>                 dependentLaunches{ true };
 std::atomic<bool>                 sideStream{ true };
 std::atomic<bool>                 narrowCubCounts{ true };
+std::atomic<PinnedLabelWidening>  pinnedLabelWidening{ PinnedLabelWidening::Automatic };
 
 /** The caller's current CUDA device is theirs: selected for a run, given back after it. */
 class CurrentDeviceScope
@@ -238,6 +239,10 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   m_StreamDevice->SetDependentLaunches(dependentLaunches);
   m_StreamDevice->SetSideWork(sideStream);
   m_StreamDevice->SetNarrowCubCounts(narrowCubCounts);
+  const PinnedLabelWidening widening = pinnedLabelWidening;
+  m_StreamDevice->SetPinnedLabelsWidenedOnDevice(
+    widening == PinnedLabelWidening::OnDevice ||
+    (widening == PinnedLabelWidening::Automatic && !StreamingStoresAvailable()));
   const std::int64_t secondCopies = m_Sequence->TreeMergeSecondCopies();
   m_Sequence->Run(*m_StreamDevice, image, options, result);
   treeMergeSecondCopies += m_Sequence->TreeMergeSecondCopies() - secondCopies;
@@ -405,6 +410,12 @@ void
 SetNarrowCubCounts(bool narrow)
 {
   narrowCubCounts = narrow;
+}
+
+void
+SetPinnedLabelWidening(PinnedLabelWidening where)
+{
+  pinnedLabelWidening = where;
 }
 
 double

@@ -177,6 +177,22 @@ SetSideStream(bool side);
 void
 SetNarrowCubCounts(bool narrow);
 
+/** Where CUDA backends widen 32-bit labels into a 64-bit host label image
+ *  that lies in a page-locked block of the host image pool (HostImageMemory):
+ *  on the host as the staged pieces arrive (half the bytes cross the bus,
+ *  the host writes them with streaming stores), or on the device, slab by
+ *  slab DMA'd into place (twice the bytes on the bus, no host thread).
+ *  Automatic, the default: on the host where it has the streaming stores
+ *  (StreamingStores.h), else on the device. Tests take each. */
+enum class PinnedLabelWidening
+{
+  Automatic,
+  OnHost,
+  OnDevice
+};
+void
+SetPinnedLabelWidening(PinnedLabelWidening where);
+
 /** The foreground fraction that the last run of a CUDA backend in this
  *  process sampled while counting runs (one row in 64, at most about 512 rows), as it chose its
  *  labeling kernels by it; -1 when that run read no sample. */

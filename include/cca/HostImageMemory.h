@@ -34,7 +34,9 @@ struct HostImageMemoryUse
  *  - a block given back after its second use is page-locked by a thread of
  *    the pool in the background (when a CUDA device is usable), a chunk at a
  *    time, and from then on the engine copies labels into it directly
- *    (Pinned(), PinnedExtent()).
+ *    (Pinned(), PinnedExtent()); 64-bit labels that the device holds as
+ *    32-bit ones are widened on the host from staging all the same where
+ *    the CPU has streaming stores (half the bytes on the bus).
  *
  *  A program that labels one image pays nothing for the pool; one that labels
  *  many of similar sizes gets them at the bus's speed from the third on.
