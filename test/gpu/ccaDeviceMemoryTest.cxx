@@ -14,6 +14,7 @@
 #include "cca/RandomImages.h"
 
 #include "CudaBackendTesting.h"
+#include "ccaGpuTestTally.h"
 #include "DeviceMemory.h"
 
 #include <cuda_runtime.h>
@@ -28,31 +29,7 @@
 
 namespace
 {
-int g_Passed = 0;
-int g_Failed = 0;
-
-void
-Report(bool ok, const std::string & what)
-{
-  if (ok)
-  {
-    ++g_Passed;
-  }
-  else
-  {
-    ++g_Failed;
-    std::cout << "FAIL " << what << std::endl;
-  }
-}
-
-void
-CheckCuda(cudaError_t status, const char * what)
-{
-  if (status != cudaSuccess)
-  {
-    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(status));
-  }
-}
+using namespace ccaGpuTest;
 
 /** Device memory owned for the length of a case. */
 struct DeviceArray

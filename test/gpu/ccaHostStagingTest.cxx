@@ -10,6 +10,7 @@
 #include "cca/Engine.h"
 
 #include "HostStaging.h"
+#include "ccaGpuTestTally.h"
 
 #include <cuda_runtime.h>
 
@@ -26,31 +27,7 @@
 
 namespace
 {
-int g_Passed = 0;
-int g_Failed = 0;
-
-void
-Report(bool ok, const std::string & what)
-{
-  if (ok)
-  {
-    ++g_Passed;
-  }
-  else
-  {
-    ++g_Failed;
-    std::cout << "FAIL " << what << std::endl;
-  }
-}
-
-void
-CheckCuda(cudaError_t status, const char * what)
-{
-  if (status != cudaSuccess)
-  {
-    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(status));
-  }
-}
+using namespace ccaGpuTest;
 
 /** One queued download: its device bytes, their host copy, where they go. */
 struct Transfer
