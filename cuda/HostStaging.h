@@ -112,7 +112,7 @@ public:
   /** Forgets gathered and queued copies not finished (a run that failed);
    *  the stream must be idle. */
   void
-  DropGathered()
+  DropUnfinished()
   {
     m_Queued.clear();
     m_Gathered.clear();

@@ -240,7 +240,7 @@ public:
     m_BytesToHost = 0;
     LeaveSideWork();
     m_Stream.Synchronize("finishing earlier work");
-    m_Staging.DropGathered();        // a failed run's
+    m_Staging.DropUnfinished();      // a failed run's
     StreamSlot::SetCurrent(&m_Slot); // the buffers of the run are allocated on its stream
   }
 

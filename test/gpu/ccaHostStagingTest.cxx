@@ -95,7 +95,7 @@ Case(std::uint32_t seed, cca::cuda::HostStaging & staging, cudaStream_t stream, 
   if (drop)
   {
     CheckCuda(cudaStreamSynchronize(stream), "waiting");
-    staging.DropGathered();
+    staging.DropUnfinished();
   }
   staging.FinishQueued(stream); // after a drop: nothing left to make
   for (std::size_t k = 0; k < transfers.size(); ++k)
