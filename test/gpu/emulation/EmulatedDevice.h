@@ -73,7 +73,8 @@ public:
   {
     m_BytesToHost = 0;
     m_OnSide = false;
-    m_Side.clear(); // a failed run's
+    m_Side.clear();  // a failed run's
+    m_Later.clear(); // the same
   }
 
   /** Side work (StreamDevice::BeginSideWork): with deferral set, launches
@@ -280,16 +281,30 @@ public:
     m_BytesToHost += static_cast<std::int64_t>(bytes);
   }
 
-  /** At once: the emulated device has no bus to wait for. */
+  /** Made at FinishDownloads, as the GPU makes its queued copies only then
+   *  (HostStaging::DownloadLater): a device buffer reused, or a host
+   *  destination read, before FinishDownloads shows as wrong results. */
   void
   DownloadLater(void * host, const void * device, std::size_t bytes)
   {
-    Download(host, device, bytes);
+    RunStreamOnly("a download");
+    if (bytes > 0)
+    {
+      m_Later.push_back([=] { std::memcpy(host, device, bytes); });
+    }
+    m_BytesToHost += static_cast<std::int64_t>(bytes);
   }
 
   void
   FinishDownloads()
-  {}
+  {
+    std::vector<std::function<void()>> later;
+    later.swap(m_Later);
+    for (const auto & copy : later)
+    {
+      copy();
+    }
+  }
 
   void
   DownloadWidened(std::uint64_t * host, const std::uint32_t * device, std::size_t count)
@@ -304,7 +319,7 @@ public:
   DownloadWidenedFeaturesLater(cca::ComponentFeatures * host, const Narrow * device, std::size_t count)
   {
     RunStreamOnly("a widened table download");
-    cca::WidenNarrowEntries<Narrow>(device, host, count);
+    m_Later.push_back([=] { cca::WidenNarrowEntries<Narrow>(device, host, count); });
     m_BytesToHost += static_cast<std::int64_t>(count * sizeof(Narrow));
   }
 
@@ -355,7 +370,8 @@ private:
   }
 
   Buffer                                m_Scratch[ScratchSlots];
-  std::vector<std::function<void()>>    m_Side; ///< deferred side work
+  std::vector<std::function<void()>>    m_Side;  ///< deferred side work
+  std::vector<std::function<void()>>    m_Later; ///< DownloadLater's copies, made at FinishDownloads
   bool                                  m_OnSide = false;
   bool                                  m_DeferSide = false;
   std::chrono::steady_clock::time_point m_Milestones[cca::NumberOfMilestones];
