@@ -4,7 +4,8 @@
 // CUB's contract, stage times come from the host clock. Stricter than the
 // GPU where that finds bugs: every Reserve poisons the buffer it returns
 // (kernels must write what they read), and SortPairs checks that the keys
-// fit in the bits it is told to sort. Side work (StreamDevice's second
+// fit in the bits it is told to sort, and DownloadLater copies nothing
+// before FinishDownloads. Side work (StreamDevice's second
 // stream) runs in order, or, where a test defers it, once it is joined:
 // after the work the run's stream took meanwhile, the other extreme of the
 // orders a GPU may take, so that a missing wait shows as wrong results.
