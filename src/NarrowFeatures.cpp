@@ -41,14 +41,6 @@ WidenEntriesPlain(const unsigned char * in, ComponentFeatures * out, std::size_t
 }
 
 #if defined(CCA_WIDEN_AVX2)
-/** Whether this CPU runs the vector paths (asked once). */
-bool
-HasAvx2()
-{
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  return avx2;
-}
-
 __attribute__((target("avx2"))) void
 WidenEntriesAvx2(const unsigned char * in, ComponentFeatures * out, std::size_t count)
 {
@@ -176,7 +168,7 @@ WidenFeatureEntries(const void * narrow, ComponentFeatures * wide, std::size_t c
 {
   const auto * in = static_cast<const unsigned char *>(narrow);
 #if defined(CCA_WIDEN_AVX2)
-  if (HasAvx2())
+  if (StreamingStoresAvailable()) // AVX2, as the vector paths need
   {
     stores == HostStores::Streaming ? WidenStreamingAvx2<WidenEntriesAvx2, sizeof(NarrowFeatures)>(in, wide, count)
                                     : WidenEntriesAvx2(in, wide, count);
@@ -191,7 +183,7 @@ WidenPlanarFeatureEntries(const void * planar, ComponentFeatures * wide, std::si
 {
   const auto * in = static_cast<const unsigned char *>(planar);
 #if defined(CCA_WIDEN_AVX2)
-  if (HasAvx2())
+  if (StreamingStoresAvailable()) // AVX2, as the vector paths need
   {
     stores == HostStores::Streaming
       ? WidenStreamingAvx2<WidenPlanarEntriesAvx2, sizeof(PlanarFeatures)>(in, wide, count)

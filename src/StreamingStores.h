@@ -22,7 +22,8 @@ enum class HostStores
   Streaming
 };
 
-/** Whether this CPU has the streaming stores used here (asked once). */
+/** Whether this CPU has the streaming stores used here, AVX2's (asked
+ *  once); NarrowFeatures.cpp's vector widenings ask it too. */
 bool
 StreamingStoresAvailable();
 
