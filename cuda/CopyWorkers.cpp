@@ -3,6 +3,11 @@
 #include "IdlePool.h"
 
 #include <algorithm>
+#include <chrono>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#  include <immintrin.h>
+#endif
 
 namespace cca
 {
@@ -53,8 +58,10 @@ CopyWorkers::Work(int part)
     }
     (*task)(part);
     {
+      // Under the mutex, so that a caller that has stopped spinning and
+      // checks m_Pending under it before sleeping cannot miss the wake-up.
       std::lock_guard<std::mutex> lock(m_Mutex);
-      if (--m_Pending == 0)
+      if (m_Pending.fetch_sub(1, std::memory_order_acq_rel) == 1)
       {
         m_Done.notify_one();
       }
@@ -73,13 +80,21 @@ CopyWorkers::Run(const std::function<void(int part)> & task)
   {
     std::lock_guard<std::mutex> lock(m_Mutex);
     m_Task = &task;
-    m_Pending = static_cast<int>(m_Threads.size());
+    m_Pending.store(static_cast<int>(m_Threads.size()), std::memory_order_relaxed);
     ++m_Generation;
   }
   m_Wake.notify_all();
   task(0);
+  // The acquire load pairs with the workers' release of their parts' writes.
+  const auto spinUntil = std::chrono::steady_clock::now() + std::chrono::microseconds(JoinSpinMicroseconds);
+  while (m_Pending.load(std::memory_order_acquire) != 0 && std::chrono::steady_clock::now() < spinUntil)
+  {
+#if defined(__x86_64__) || defined(_M_X64)
+    _mm_pause();
+#endif
+  }
   std::unique_lock<std::mutex> lock(m_Mutex);
-  m_Done.wait(lock, [&] { return m_Pending == 0; });
+  m_Done.wait(lock, [&] { return m_Pending.load(std::memory_order_acquire) == 0; });
 }
 
 void

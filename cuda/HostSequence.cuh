@@ -206,30 +206,59 @@ private:
     auto * dense = Reserve<std::uint8_t>(m_Image, static_cast<std::size_t>(frame.pixels), "the foreground image");
     auto * bits = Reserve<std::uint8_t>(m_Bits, bytes, "the image's foreground bits");
     const std::size_t slabRows = std::max<std::size_t>(1, m_SlabBytes / static_cast<std::size_t>(width));
-    device.Upload(
-      bits,
-      bytes,
-      ForegroundBitsProducer(frame.image, frame.options),
-      slabRows * rowBytes,
-      [&](std::size_t begin, std::size_t end) {
-        const auto firstRow = static_cast<std::int64_t>(begin / rowBytes);
-        const auto endRow = static_cast<std::int64_t>(end / rowBytes);
-        const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(
-          BlocksFor((endRow - firstRow) * static_cast<std::int64_t>(rowBytes), BlockThreads), std::int64_t{ 1 } << 16));
-        device.Launch("foreground unpacking kernel",
-                      blocks,
-                      BlockThreads,
-                      UnpackForegroundBitsKernel,
-                      static_cast<const std::uint8_t *>(bits),
-                      width,
-                      static_cast<std::int64_t>(rowBytes),
-                      firstRow,
-                      endRow,
-                      dense);
-        onSlab(static_cast<const void *>(dense), firstRow, endRow);
-      });
+    device.Upload(bits,
+                  bytes,
+                  ForegroundBitsProducer(frame.image, frame.options),
+                  slabRows * rowBytes,
+                  [&](std::size_t begin, std::size_t end) {
+                    const auto firstRow = static_cast<std::int64_t>(begin / rowBytes);
+                    const auto endRow = static_cast<std::int64_t>(end / rowBytes);
+                    Unpack(device, bits, width, static_cast<std::int64_t>(rowBytes), firstRow, endRow, dense);
+                    onSlab(static_cast<const void *>(dense), firstRow, endRow);
+                  });
     m_BytesToDevice = static_cast<std::int64_t>(bytes);
     return dense;
+  }
+
+  /** Unpacks rows [firstRow, endRow) of bits into dense: by half-words
+   *  where the rows' bits are one stream of them (UnpacksByHalfWords), else
+   *  a byte of bits a thread. */
+  static void
+  Unpack(Device &             device,
+         const std::uint8_t * bits,
+         std::int64_t         width,
+         std::int64_t         rowBytes,
+         std::int64_t         firstRow,
+         std::int64_t         endRow,
+         std::uint8_t *       dense)
+  {
+    constexpr std::int64_t mostBlocks = std::int64_t{ 1 } << 16;
+    if (UnpacksByHalfWords(width))
+    {
+      const std::int64_t firstWord = firstRow * rowBytes / 2;
+      const std::int64_t endWord = endRow * rowBytes / 2;
+      device.Launch(
+        "foreground unpacking kernel",
+        static_cast<unsigned>(std::min<std::int64_t>(BlocksFor(endWord - firstWord, BlockThreads), mostBlocks)),
+        BlockThreads,
+        UnpackForegroundHalfWordsKernel,
+        reinterpret_cast<const std::uint16_t *>(bits),
+        firstWord,
+        endWord,
+        reinterpret_cast<uint4 *>(dense));
+      return;
+    }
+    device.Launch("foreground unpacking kernel",
+                  static_cast<unsigned>(
+                    std::min<std::int64_t>(BlocksFor((endRow - firstRow) * rowBytes, BlockThreads), mostBlocks)),
+                  BlockThreads,
+                  UnpackForegroundBitsKernel,
+                  bits,
+                  width,
+                  rowBytes,
+                  firstRow,
+                  endRow,
+                  dense);
   }
 
   typename Device::Buffer m_Image;

@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -342,18 +343,59 @@ enum class TableEntries
   NarrowWidenedOnHost
 };
 
+/** WidenTableKernel's blocks: 4 warps, 27 KiB of staged entries. */
+constexpr int WidenBlockThreads = 128;
+
 /** The narrow table's entries (NarrowFeatures, PlanarFeatures) as
- *  ComponentFeatures, a thread an entry (few entries:
- *  HostSequence::NarrowTableLeastComponents). */
+ *  ComponentFeatures (few entries: HostSequence::NarrowTableLeastComponents).
+ *  A warp takes 32 entries at a time: it loads their narrow words side by
+ *  side into shared memory, each lane widens its entry there, and the warp
+ *  stores the wide words side by side, so that every load and store of the
+ *  warp is one contiguous stretch. A thread an entry, each reading and
+ *  writing its own 160- and 216-byte stretch, took 55 us for the 53,640
+ *  entries of 60000 small balls (H200), a fifth of the bus's speed for
+ *  their 20 MB. */
 template <class Index, class Narrow>
 __global__ void
-WidenTableKernel(Index count, const Narrow * __restrict__ narrow, ComponentFeatures * __restrict__ wide)
+__launch_bounds__(WidenBlockThreads)
+  WidenTableKernel(Index count, const Narrow * __restrict__ narrow, ComponentFeatures * __restrict__ wide)
 {
   AwaitPrecedingKernel();
-  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index c = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; c < count; c += stride)
+  constexpr int NarrowWords = static_cast<int>(sizeof(Narrow) / 8);
+  constexpr int WideWords = static_cast<int>(sizeof(ComponentFeatures) / 8);
+  static_assert(sizeof(Narrow) % 8 == 0 && sizeof(ComponentFeatures) % 8 == 0, "entries are moved as 64-bit words");
+  __shared__ std::uint64_t staged[WidenBlockThreads / WarpSize][WarpSize * WideWords];
+  std::uint64_t *          words = staged[threadIdx.x / WarpSize];
+  const int                lane = static_cast<int>(LaneId());
+  const auto *             from = reinterpret_cast<const std::uint64_t *>(narrow);
+  auto *                   to = reinterpret_cast<std::uint64_t *>(wide);
+  const std::int64_t       entries = static_cast<std::int64_t>(count);
+  for (std::int64_t first = GlobalWarp() * WarpSize; first < entries; first += WarpCount() * WarpSize)
   {
-    WidenFeatures(narrow[c], wide[c]);
+    const int n = entries - first < WarpSize ? static_cast<int>(entries - first) : WarpSize;
+    for (int w = lane; w < n * NarrowWords; w += WarpSize)
+    {
+      words[w] = from[first * NarrowWords + w];
+    }
+    __syncwarp();
+    ComponentFeatures f;
+    if (lane < n)
+    {
+      Narrow entry; // copied out, not read through a cast of the words
+      std::memcpy(&entry, words + lane * NarrowWords, sizeof(Narrow));
+      WidenFeatures(entry, f);
+    }
+    __syncwarp(); // every lane has read its narrow entry before the wide ones overwrite them
+    if (lane < n)
+    {
+      std::memcpy(words + lane * WideWords, &f, sizeof(ComponentFeatures));
+    }
+    __syncwarp();
+    for (int w = lane; w < n * WideWords; w += WarpSize)
+    {
+      to[first * WideWords + w] = words[w];
+    }
+    __syncwarp(); // the stores have read the words before the next entries' loads
   }
 }
 
@@ -504,8 +546,8 @@ private:
     }
     m_Device = Reserve<ComponentFeatures>(m_Widened, c.count, "the widened feature table");
     device.Launch("table widening kernel",
-                  BlocksFor(static_cast<std::int64_t>(c.count), BlockThreads),
-                  BlockThreads,
+                  BlocksFor(static_cast<std::int64_t>(c.count), WidenBlockThreads),
+                  WidenBlockThreads,
                   WidenTableKernel<Index, Narrow>,
                   c.count,
                   narrow,
