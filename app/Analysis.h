@@ -75,6 +75,12 @@ struct RunSummary
   bool                     cudaStartupRan = false;
   cca::StageTimes          stageTimes;
   std::vector<std::string> warnings; ///< printed as "warning: ..." lines
+  /** The analysed image and the filter (its LabelMap, its label image),
+   *  for the caller to release: the program releases them on a thread of
+   *  its own while the outputs are flushed to disk, where destroying them
+   *  as the analysis returned took about 130 ms of a 3-4 s run on 2 cores
+   *  (512^3, 124,000 objects, labels and CSV written). */
+  std::vector<itk::LightObject::Pointer> analysisObjects;
 };
 
 /** Analyses an image in memory and writes the plan's image and table outputs. */

@@ -308,6 +308,7 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image,
     csvWritten.Finish(); // its error, if any; a label image's error was thrown above (the destructor waited)
   }
   summary.outputsSeconds = detail::SecondsSince(outputsStart);
+  summary.analysisObjects = { itk::LightObject::Pointer(image), itk::LightObject::Pointer(filter.GetPointer()) };
   return summary;
 }
 
