@@ -353,8 +353,8 @@ constexpr int WidenBlockThreads = 128;
  *  stores the wide words side by side, so that every load and store of the
  *  warp is one contiguous stretch. A thread an entry, each reading and
  *  writing its own 160- and 216-byte stretch, took 55 us for the 53,640
- *  entries of 60000 small balls (H200), a fifth of the bus's speed for
- *  their 20 MB. */
+ *  entries of 60000 small balls (H200: 0.36 TB/s for their 20 MB); this
+ *  way 14 us. */
 template <class Index, class Narrow>
 __global__ void
 __launch_bounds__(WidenBlockThreads)
