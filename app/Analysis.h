@@ -77,9 +77,10 @@ struct RunSummary
   std::vector<std::string> warnings; ///< printed as "warning: ..." lines
   /** The analysed image and the filter (its LabelMap, its label image),
    *  for the caller to release: the program releases them on a thread of
-   *  its own while the outputs are flushed to disk, where destroying them
-   *  as the analysis returned took 137-170 ms on 2 cores (512^3, 124,000
-   *  objects, labels and CSV written: benchmark/results/dev-program-release). */
+   *  its own, not waited for, while the outputs are flushed to disk, where
+   *  destroying them as the analysis returned took 137-170 ms on 2 cores
+   *  (512^3, 124,000 objects, labels and CSV written:
+   *  benchmark/results/dev-program-release). */
   std::vector<itk::LightObject::Pointer> analysisObjects;
 };
 

@@ -203,7 +203,9 @@ PrintSummary(const AppOptions & options, const RunSummary & summary, double tota
   // Every stage, so that what a run waits for is visible (issue 10), and
   // they add up to the total: the files reach the disk when the outputs
   // are committed (ITK's writers do not flush them), and "other" is the
-  // rest (threads started, outputs planned, memory released).
+  // rest (threads started, outputs planned). The analysis's objects are
+  // released beside the flush and not waited for (ReleaseInBackground): the
+  // process's exit, after this summary, takes back what they still hold.
   const auto & t = summary.stageTimes;
   const double writeSeconds = summary.saveInputSeconds + summary.outputsSeconds;
   const double otherSeconds = totalSeconds - summary.readSeconds - summary.labelMemorySeconds -
@@ -295,40 +297,25 @@ Exit(int status)
 }
 
 /** Releases the analysis's objects (RunSummary::analysisObjects) on a
- *  thread of its own, joined when this is destroyed, so that freeing them
- *  (a LabelMap's objects, the images' pages) overlaps the outputs' flush
- *  to disk; here at once if no thread can start. */
-class BackgroundRelease
+ *  thread of its own that nothing waits for: freeing them (a LabelMap's
+ *  objects, the filter's cached result, the images' pages) overlaps the
+ *  outputs' flush to disk and the summary, and what is still held when the
+ *  program ends (Exit: no destructor runs there) goes back with the rest of
+ *  the process. Waiting for it had cost 125-160 ms after a short flush on
+ *  the H200 (benchmark/results/h200-idle-device-states call 5). Here at once
+ *  if no thread can start. */
+void
+ReleaseInBackground(std::vector<itk::LightObject::Pointer> && objects)
 {
-public:
-  explicit BackgroundRelease(std::vector<itk::LightObject::Pointer> && objects)
+  try
   {
-    try
-    {
-      m_Thread = std::thread([held = std::move(objects)]() mutable { held.clear(); });
-    }
-    catch (const std::system_error &)
-    {
-      // No thread: the lambda that held the objects released them as it went.
-    }
+    std::thread([held = std::move(objects)]() mutable { held.clear(); }).detach();
   }
-  ~BackgroundRelease() { Join(); }
-  BackgroundRelease(const BackgroundRelease &) = delete;
-  BackgroundRelease &
-  operator=(const BackgroundRelease &) = delete;
-
-  void
-  Join()
+  catch (const std::system_error &)
   {
-    if (m_Thread.joinable())
-    {
-      m_Thread.join();
-    }
+    // No thread: the lambda that held the objects released them as it went.
   }
-
-private:
-  std::thread m_Thread;
-};
+}
 
 [[noreturn]] void
 Fail(const std::string & message)
@@ -399,11 +386,10 @@ main(int argc, char * argv[])
     {
       WriteReturnParameters(plan.returnParameters, options.returnParameterFile, summary);
     }
-    BackgroundRelease released(std::move(summary.analysisObjects));
-    const auto        commitStart = std::chrono::steady_clock::now();
+    ReleaseInBackground(std::move(summary.analysisObjects));
+    const auto commitStart = std::chrono::steady_clock::now();
     plan.transaction.Commit();
     summary.commitSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - commitStart).count();
-    released.Join(); // what outlasts the flush shows as "other"
   }
   catch (const itk::ExceptionObject & error)
   {

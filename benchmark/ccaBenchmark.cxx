@@ -342,7 +342,10 @@ Measure(cca::Engine &                     engine,
   if (s.backend == "cuda")
   {
     // The device memory that a fresh engine's buffers need for this image
-    // (the engine above keeps its own between runs): one more, untimed run.
+    // (the engine above keeps its own between runs): one more, untimed run,
+    // on a new device state (a new engine would take the idle one of an
+    // earlier image, with its buffers at that image's sizes).
+    cca::Engine::ReleaseCachedMemory();
     cca::Engine::ResetDeviceMemoryPeak();
     const std::int64_t held = cca::Engine::DeviceMemoryInUse().heldBytes;
     {

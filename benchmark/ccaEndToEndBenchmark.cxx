@@ -6,7 +6,8 @@
 // volume with a label image, CUDA against our CPU backend. Per mask: the
 // stage breakdown (engine: upload, labeling, features, download; LabelMap;
 // the rest of Update), and at the engine level (a fresh cca::Engine per run,
-// the filter's options) the bytes moved, the pinned bandwidth measured at the
+// which takes the device state the one before it left, as a user's new
+// engine does; the filter's options) the bytes moved, the pinned bandwidth measured at the
 // start of the run and the bound (bytes up / H2D + bytes down / D2H + kernel
 // time) the engine time is compared with; and beside it the bound with the
 // host's part of the upload, the mask read once on the copy threads (its

@@ -10,7 +10,8 @@
 # (read, analysis with engine and LabelMap, CUDA start-up, each write). The
 # input is read from the page cache (it was just written); the program
 # flushes the outputs to disk when it commits them ("sync and rename" in its
-# summary's time line, after the writes).
+# summary's time line, after the writes); "process" is the wall time from
+# the program's start to its exit, as its caller waits.
 # Usage: benchmark/program-files.sh PROGRAM [compression|formats] [WORKDIR]
 set -uo pipefail
 program=$(realpath "$1")
@@ -23,9 +24,15 @@ if [[ ! -f in.nrrd ]]; then
 fi
 run() {
   echo "== CudaLabelStatistics in.nrrd $*"
-  "$program" in.nrrd "$@" | grep -E '^(backend|components|time|analysis|cuda|write):'
+  local begin end
+  begin=$(date +%s%N)
+  "$program" in.nrrd "$@" > summary.txt
+  end=$(date +%s%N)
+  grep -E '^(backend|components|time|analysis|cuda|write):' summary.txt
+  # What the caller waits for: the program's total, then its exit.
+  echo "process:     $(((end - begin) / 1000000)) ms from its start to its exit"
   du -bc labels.* 2>/dev/null | tail -1 | sed 's/total/bytes of the label image/'
-  rm -f labels.* components.csv
+  rm -f labels.* components.csv summary.txt
 }
 if [[ $mode == compression ]]; then
   for c in none fast small; do

@@ -29,7 +29,7 @@ namespace cuda
 
 namespace
 {
-thread_local const StreamSlot * currentSlot = nullptr;
+thread_local StreamSlot * currentSlot = nullptr;
 
 class DevicePools
 {
@@ -249,14 +249,14 @@ CountHeld(std::size_t bytes)
 }
 } // namespace
 
-const StreamSlot *
+StreamSlot *
 StreamSlot::Current()
 {
   return currentSlot;
 }
 
 void
-StreamSlot::SetCurrent(const StreamSlot * slot)
+StreamSlot::SetCurrent(StreamSlot * slot)
 {
   currentSlot = slot;
 }
@@ -268,8 +268,27 @@ DeviceMemoryPool(int device)
 }
 
 void
+CountSlotBuffers(StreamSlot & slot, bool held)
+{
+  if (slot.counted == held)
+  {
+    return;
+  }
+  slot.counted = held;
+  if (held)
+  {
+    CountHeld(slot.bufferBytes);
+  }
+  else
+  {
+    bytesHeld.fetch_sub(slot.bufferBytes);
+  }
+}
+
+void
 ReleaseCachedMemory()
 {
+  ReleaseIdleDeviceStates(-1);
   Pools().Trim();
   Pinned().Trim();
 }
@@ -329,6 +348,7 @@ DeviceBuffer::Reserve(std::size_t bytes, const char * what)
   if (status == cudaErrorMemoryAllocation)
   {
     cudaGetLastError();
+    ReleaseIdleDeviceStates(device);
     Pools().Trim();
     status = cudaMallocFromPoolAsync(&pointer, capacity, pool, stream);
   }
@@ -339,7 +359,11 @@ DeviceBuffer::Reserve(std::size_t bytes, const char * what)
   }
   m_Pointer = pointer;
   m_Capacity = capacity;
-  CountHeld(capacity);
+  m_Slot->bufferBytes += capacity;
+  if (m_Slot->counted)
+  {
+    CountHeld(capacity);
+  }
   return m_Pointer;
 }
 
@@ -349,7 +373,11 @@ DeviceBuffer::Release()
   if (m_Pointer != nullptr)
   {
     cudaFreeAsync(m_Pointer, m_Slot->stream);
-    bytesHeld.fetch_sub(m_Capacity);
+    m_Slot->bufferBytes -= m_Capacity;
+    if (m_Slot->counted)
+    {
+      bytesHeld.fetch_sub(m_Capacity);
+    }
     m_Pointer = nullptr;
     m_Capacity = 0;
   }

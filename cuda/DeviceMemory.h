@@ -23,14 +23,32 @@ namespace cuda
 struct StreamSlot
 {
   cudaStream_t stream = nullptr;
+  /** The capacities of the buffers allocated on this slot now, and whether
+   *  they count as held by an engine (DeviceBytesHeld). A device's state
+   *  that the process keeps idle for its next engine (CudaBackend.cu)
+   *  holds them uncounted, as the device pool holds its idle memory. Only
+   *  the owner of the slot's device changes them. */
+  std::size_t bufferBytes = 0;
+  bool        counted = true;
 
   /** The slot of the device running on this thread (StreamDevice::Begin
    *  sets it), for buffers that were not given one; null before any run. */
-  static const StreamSlot *
+  static StreamSlot *
   Current();
   static void
-  SetCurrent(const StreamSlot * slot);
+  SetCurrent(StreamSlot * slot);
 };
+
+/** Counts the slot's buffers off DeviceBytesHeld (held = false: their device
+ *  state goes idle) or on again (a new engine takes it; the peak follows). */
+void
+CountSlotBuffers(StreamSlot & slot, bool held);
+
+/** Destroys the device states kept idle for the next engines on the device
+ *  (every device: -1), so that their buffers go back to the device pool
+ *  (CudaBackend.cu). */
+void
+ReleaseIdleDeviceStates(int device);
 
 /** The process's pool of device memory of one CUDA device: buffers given
  *  back stay in it (its release threshold is unlimited) for the next
@@ -62,7 +80,7 @@ public:
   /** Allocates on the stream of the device running on this thread. */
   DeviceBuffer() = default;
   /** Allocates on the stream slot's stream. */
-  explicit DeviceBuffer(const StreamSlot & slot)
+  explicit DeviceBuffer(StreamSlot & slot)
     : m_Slot(&slot)
   {}
   ~DeviceBuffer() { Release(); }
@@ -87,9 +105,9 @@ public:
   Release();
 
 private:
-  const StreamSlot * m_Slot = nullptr;
-  void *             m_Pointer = nullptr;
-  std::size_t        m_Capacity = 0;
+  StreamSlot * m_Slot = nullptr;
+  void *       m_Pointer = nullptr;
+  std::size_t  m_Capacity = 0;
 };
 
 /** Page-locked host memory, for asynchronous copies at full bus speed, from

@@ -124,6 +124,13 @@ public:
     return m_OnSide ? m_SideStream.Get() : RunStream();
   }
 
+  /** The slot its buffers are allocated on (and counted by). */
+  StreamSlot &
+  Slot()
+  {
+    return m_Slot;
+  }
+
   /** The stream of the current run: the caller's (UseCallerStream) or the device's own. */
   cudaStream_t
   RunStream() const

@@ -62,9 +62,10 @@ public:
   StartCuda(int device = -1);
 
   /** Gives back the device memory and pinned host memory that the process
-   *  keeps for its next engines (a new engine otherwise allocates nothing),
-   *  and the idle blocks of the host image pool (HostImageMemory.h): for
-   *  callers that need that memory elsewhere once done with the engine. */
+   *  keeps for its next engines (a new engine otherwise takes the streams
+   *  and buffers of one that went before it, and allocates nothing), and the
+   *  idle blocks of the host image pool (HostImageMemory.h): for callers
+   *  that need that memory elsewhere once done with the engine. */
   static void
   ReleaseCachedMemory();
 

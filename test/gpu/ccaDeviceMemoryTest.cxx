@@ -6,7 +6,8 @@
 // stream) with the input still being copied on that stream when Run is
 // called, feature images in device memory (the intensity group equal to
 // the CPU backend's), and pointers that are not device memory refused; and the count of
-// the device memory that engines hold (Engine::DeviceMemoryInUse), byte
+// the device memory that engines hold (Engine::DeviceMemoryInUse), the
+// device states that engines leave to the next, byte
 // planes for the strip labeling aligned and not, and the
 // process's pinned blocks that the copies stage through. Exits 77 (skipped)
 // where no CUDA device is usable.
@@ -24,6 +25,7 @@
 #include <iostream>
 #include <random>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -444,6 +446,137 @@ DeviceMemoryCount()
            name + ": the peak stays the high-water mark");
   }
 }
+
+/** Bytes of the device pool allocated now (buffers held by engines or by
+ *  the idle device states), once the frees queued so far are done. */
+std::int64_t
+PoolBytesInUse(int device)
+{
+  CheckCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  std::uint64_t used = 0;
+  CheckCuda(cudaMemPoolGetAttribute(cca::cuda::DeviceMemoryPool(device), cudaMemPoolAttrUsedMemCurrent, &used),
+            "reading the pool's memory in use");
+  return static_cast<std::int64_t>(used);
+}
+
+/** The idle device states (CudaBackend.cu): an engine that goes leaves its
+ *  streams and buffers to the next, which allocates nothing for an image
+ *  of the same size, while Engine::DeviceMemoryInUse counts them off; a
+ *  new engine's results stay the CPU backend's whatever engine, thread,
+ *  image or options the state served before (engines made and destroyed
+ *  on four threads at once, images from 1 to 10^6 pixels); and
+ *  Engine::ReleaseCachedMemory destroys the idle states. */
+void
+IdleDeviceStates(int device)
+{
+  cca::Engine::ReleaseCachedMemory();
+  const auto     image = cca::RandomBlockImage(700, 500, 1, 0.4, 2, 4100);
+  cca::ImageView view;
+  view.data = image.data();
+  view.size[0] = 700;
+  view.size[1] = 500;
+  cca::Options options;
+  options.backend = cca::Backend::Cuda;
+  const std::int64_t held = cca::Engine::DeviceMemoryInUse().heldBytes;
+  const std::int64_t used = PoolBytesInUse(device);
+  cca::Result        first;
+  {
+    cca::Engine engine;
+    engine.Run(view, options, first);
+  }
+  const std::int64_t usedIdle = PoolBytesInUse(device);
+  Report(usedIdle > used,
+         "idle device state: the engine that went left its buffers (pool " + std::to_string(used) + " -> " +
+           std::to_string(usedIdle) + " bytes)");
+  Report(cca::Engine::DeviceMemoryInUse().heldBytes == held, "idle device state: its buffers are not counted as held");
+  {
+    cca::Engine engine;
+    cca::Result again;
+    engine.Run(view, options, again);
+    Report(PoolBytesInUse(device) == usedIdle, "idle device state: the next engine allocated nothing");
+    Report(cca::Engine::DeviceMemoryInUse().heldBytes == held + (usedIdle - used),
+           "idle device state: counted as held again by the engine that took it");
+    std::string why;
+    Report(SameTables(first, again, why), "idle device state: the next engine's table is the first's " + why);
+  }
+  cca::Engine::ReleaseCachedMemory();
+  Report(PoolBytesInUse(device) == used, "idle device state: destroyed by Engine::ReleaseCachedMemory");
+
+  constexpr int            threads = 4;
+  constexpr int            runsEach = 8;
+  std::vector<char>        ok(threads * runsEach, 0);
+  std::vector<std::string> names(threads * runsEach);
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t)
+  {
+    workers.emplace_back([t, &ok, &names] {
+      for (int k = 0; k < runsEach; ++k)
+      {
+        const std::uint32_t seed = 4200 + static_cast<std::uint32_t>(t * runsEach + k);
+        std::mt19937        rng(seed);
+        auto                pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
+        // Sizes from a few pixels to a million, so that a state taken from
+        // another engine has buffers both larger and smaller than needed.
+        const int          dimension = pick(2) == 0 ? 3 : 2;
+        const std::int64_t side = dimension == 3 ? 1 + pick(100) : 1 + pick(1000);
+        const std::int64_t size[3] = { side, 1 + pick(static_cast<int>(side)), dimension == 3 ? 1 + pick(100) : 1 };
+        const auto     mask = cca::RandomBlockImage(size[0], size[1], size[2], 0.1 + pick(8) / 10.0, 1 + pick(4), seed);
+        cca::ImageView maskView;
+        maskView.dimension = dimension;
+        maskView.data = mask.data();
+        for (int i = 0; i < 3; ++i)
+        {
+          maskView.size[i] = size[i];
+        }
+        cca::Options runOptions;
+        runOptions.connectivity = pick(2) ? cca::Connectivity::Full : cca::Connectivity::Face;
+        runOptions.computeRuns = pick(3) != 0;
+        runOptions.labelImageType = pick(2) ? cca::LabelImageType::UInt32 : cca::LabelImageType::UInt64;
+        const std::size_t          labelBytes = runOptions.labelImageType == cca::LabelImageType::UInt32 ? 4 : 8;
+        std::vector<unsigned char> cpuLabels(mask.size() * labelBytes, 0xAB);
+        std::vector<unsigned char> gpuLabels(mask.size() * labelBytes, 0xCD);
+        const std::size_t          index = static_cast<std::size_t>(t * runsEach + k);
+        names[index] = "idle device states, thread " + std::to_string(t) + " seed " + std::to_string(seed) + " " +
+                       std::to_string(size[0]) + "x" + std::to_string(size[1]) + "x" + std::to_string(size[2]);
+        try
+        {
+          cca::Engine  engine; // new each time: a state that another thread's engine may have left
+          cca::Options cpuOptions = runOptions;
+          cpuOptions.backend = cca::Backend::Cpu;
+          cpuOptions.labelImage = cpuLabels.data();
+          const cca::Result cpu = engine.Run(maskView, cpuOptions);
+          runOptions.backend = cca::Backend::Cuda;
+          runOptions.labelImage = gpuLabels.data();
+          const cca::Result gpu = engine.Run(maskView, runOptions);
+          std::string       why;
+          ok[index] = SameTables(cpu, gpu, why) && cpuLabels == gpuLabels;
+          if (!ok[index])
+          {
+            names[index] += why.empty() ? ": label images differ" : ": " + why;
+          }
+        }
+        catch (const std::exception & e)
+        {
+          names[index] += std::string(": ") + e.what();
+        }
+      }
+    });
+  }
+  for (auto & worker : workers)
+  {
+    worker.join();
+  }
+  for (std::size_t i = 0; i < ok.size(); ++i)
+  {
+    Report(ok[i] != 0, names[i]);
+  }
+  Report(cca::Engine::DeviceMemoryInUse().heldBytes == held,
+         "idle device states: nothing counted as held once every engine went");
+  cca::Engine::ReleaseCachedMemory();
+  Report(PoolBytesInUse(device) == used,
+         "idle device states: the four threads' states destroyed by ReleaseCachedMemory");
+}
+
 } // namespace
 
 /** The process's pinned blocks (cuda::PinnedBuffer, the copies' staging):
@@ -639,6 +772,7 @@ main()
   }
   RefusedPointers(engine);
   DeviceMemoryCount();
+  IdleDeviceStates(device);
   PinnedBlocks();
   DeviceReads();
   int after = -1;
