@@ -397,6 +397,17 @@ StraddlingSlot(int c)
                   : InterceptSlot(true, true, true);
 }
 
+/** Whether run a is of the skipped component, whose pairs come from the
+ *  foreground's totals (LargestBySubtraction.cuh): its records, not its
+ *  pairs, are counted, and the placing pass places it. Only a linked run,
+ *  or any run where components straddle, can be. */
+template <bool Straddling, class Index>
+__device__ __forceinline__ bool
+SkippedRun(Index a, bool linkedRun, const Index * __restrict__ label, Index skipped)
+{
+  return (linkedRun || Straddling) && skipped != NoLabel<Index> && label[a] == skipped;
+}
+
 /** The pass's work for run a, not a placed run (CountPrecedingPairsKernel):
  *  where search, its pairs with its component's runs in its preceding rows
  *  (straddles: with the other components' too, and with the skipped
@@ -566,8 +577,7 @@ __launch_bounds__(BlockThreads, Straddling ? 6 : 8) CountPrecedingPairsKernel(Ru
         {
           const auto a = static_cast<Index>(i);
           const bool linkedRun = linked[a] != 0;
-          const bool skippedRun = (linkedRun || Straddling) && skipped != NoLabel<Index> && label[a] == skipped;
-          if (skippedRun)
+          if (SkippedRun<Straddling>(a, linkedRun, label, skipped))
           {
             const auto         row = static_cast<Coord>(runs.row[a]);
             const auto         height = static_cast<Coord>(geometry.height);
@@ -616,9 +626,7 @@ __launch_bounds__(BlockThreads, Straddling ? 6 : 8) CountPrecedingPairsKernel(Ru
     for (Index a = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; a < runs.count; a += stride)
     {
       const bool linkedRun = linked[a] != 0;
-      // The component whose pairs come from the foreground's totals
-      // (LargestBySubtraction.cuh) has its records, not its pairs, counted.
-      const bool skippedRun = (linkedRun || Straddling) && skipped != NoLabel<Index> && label[a] == skipped;
+      const bool skippedRun = SkippedRun<Straddling>(a, linkedRun, label, skipped);
       const bool straddles = Straddling && !skippedRun;
       if (!SinglesVote && !linkedRun && pairs.records == nullptr && !straddles)
       {

@@ -492,14 +492,22 @@ public:
       m_BytesToHost += static_cast<std::int64_t>(bytes);
       return;
     }
-    AdviseHugePages(host, bytes);
-    auto *           destination = static_cast<unsigned char *>(host);
-    const HostStores stores = StoresFor(bytes);
-    m_Staging.Download(
-      device, bytes, Stream(), [destination, stores](std::size_t offset, std::size_t n, const void * staged) {
-        CopyBytes(destination + offset, staged, n, stores);
-      });
+    m_Staging.Download(device, bytes, Stream(), CopyingInto(host, bytes));
     m_BytesToHost += static_cast<std::int64_t>(bytes);
+  }
+
+  /** What writes a staged download into host memory that is not
+   *  page-locked: huge pages advised for the destination, each staged piece
+   *  copied into place with the stores StoresFor gives its size. */
+  static BytesConsumer
+  CopyingInto(void * host, std::size_t bytes)
+  {
+    AdviseHugePages(host, bytes);
+    auto * const     destination = static_cast<unsigned char *>(host);
+    const HostStores stores = StoresFor(bytes);
+    return [destination, stores](std::size_t offset, std::size_t n, const void * staged) {
+      CopyBytes(destination + offset, staged, n, stores);
+    };
   }
 
   /** Downloads from this size on are written by the host with streaming
@@ -532,13 +540,7 @@ public:
     }
     if (!m_Staging.GatherLater(host, device, bytes, Stream()))
     {
-      AdviseHugePages(host, bytes);
-      auto *           destination = static_cast<unsigned char *>(host);
-      const HostStores stores = StoresFor(bytes);
-      m_Staging.DownloadLater(
-        device, bytes, [destination, stores](std::size_t offset, std::size_t n, const void * staged) {
-          CopyBytes(destination + offset, staged, n, stores);
-        });
+      m_Staging.DownloadLater(device, bytes, CopyingInto(host, bytes));
     }
     m_BytesToHost += static_cast<std::int64_t>(bytes);
   }

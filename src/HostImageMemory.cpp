@@ -295,10 +295,7 @@ public:
     std::vector<Block> freed;
     {
       std::lock_guard<std::mutex> lock(m_Mutex);
-      Block &                     block = m_Blocks[reinterpret_cast<std::uintptr_t>(memory)];
-      block.state = State::Idle;
-      block.idleOrder = ++m_IdleClock;
-      m_IdleBytes += block.bytes;
+      MarkIdle(m_Blocks[reinterpret_cast<std::uintptr_t>(memory)]);
       freed = TakeOverLimit();
     }
     Free(freed);
@@ -324,9 +321,7 @@ public:
         return false; // not a block in use: nothing to give back
       }
       Block & block = found->second;
-      block.state = State::Idle;
-      block.idleOrder = ++m_IdleClock;
-      m_IdleBytes += block.bytes;
+      MarkIdle(block);
       if (!m_PinningChosen)
       {
         // Asked only now, when a block is reused: a program that labels one
@@ -506,6 +501,15 @@ private:
   WaitUntilNothingToPin(std::unique_lock<std::mutex> & lock)
   {
     m_Changed.wait(lock, [&] { return m_ToPin.empty() && !m_WorkerBusy; });
+  }
+
+  /** The block joins the idle ones, the newest of them (locked). */
+  void
+  MarkIdle(Block & block)
+  {
+    block.state = State::Idle;
+    block.idleOrder = ++m_IdleClock;
+    m_IdleBytes += block.bytes;
   }
 
   /** Idle blocks beyond the limit, oldest first, out of the pool (locked). */
