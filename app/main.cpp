@@ -301,7 +301,7 @@ Exit(int status)
  *  objects, the filter's cached result, the images' pages) overlaps the
  *  outputs' flush to disk and the summary, and what is still held when the
  *  program ends (Exit: no destructor runs there) goes back with the rest of
- *  the process. Waiting for it had cost 125-160 ms after a short flush on
+ *  the process. Waiting for it had cost 125-197 ms after a short flush on
  *  the H200 (benchmark/results/h200-idle-device-states call 5). Here at once
  *  if no thread can start. */
 void
