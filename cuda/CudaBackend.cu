@@ -86,15 +86,18 @@ private:
  *  full, destroy the idle ones. */
 struct DeviceState
 {
-  int                                         device = 0;
+  /** Made and destroyed with device current, as its buffers belong to it;
+   *  destroyed with its work done. The members go in reverse order: the
+   *  sequence's buffers before the stream device they are allocated on. */
+  explicit DeviceState(int current)
+    : device(current)
+    , streamDevice(std::make_unique<StreamDevice>())
+    , sequence(std::make_unique<HostSequence<StreamDevice>>())
+  {}
+
+  int                                         device;
   std::unique_ptr<StreamDevice>               streamDevice;
   std::unique_ptr<HostSequence<StreamDevice>> sequence;
-
-  /** Made and destroyed with device current, as its buffers belong to it. */
-  static std::unique_ptr<DeviceState>
-  Make(int device);
-  void
-  Destroy();
 };
 
 class CudaBackend final : public BackendImplementation
@@ -129,25 +132,6 @@ private:
    *  left is destroyed, not given to the next engine. */
   bool m_StateReusable = true;
 };
-
-std::unique_ptr<DeviceState>
-DeviceState::Make(int device)
-{
-  auto state = std::make_unique<DeviceState>();
-  state->device = device;
-  state->streamDevice = std::make_unique<StreamDevice>();
-  state->sequence = std::make_unique<HostSequence<StreamDevice>>();
-  return state;
-}
-
-void
-DeviceState::Destroy()
-{
-  // Work still in flight would write into buffers freed below.
-  cudaStreamSynchronize(streamDevice->Stream());
-  sequence.reset();
-  streamDevice.reset();
-}
 
 /** The idle state of the device given back last, counted as held again;
  *  null if none. */
@@ -192,7 +176,7 @@ CudaBackend::CudaBackend(int device)
   {
     // The streams and events belong to the device current when they are made.
     const CurrentDeviceScope deviceScope(m_Device);
-    m_State = DeviceState::Make(m_Device);
+    m_State = std::make_unique<DeviceState>(m_Device);
   }
 }
 
@@ -205,7 +189,8 @@ CudaBackend::~CudaBackend()
   int previous = 0;
   cudaGetDevice(&previous);
   cudaSetDevice(m_Device);
-  // The next engine finds the state's work done, as a run's Begin would.
+  // Its work done: the next engine finds it so, as a run's Begin would, or
+  // nothing in flight writes into the buffers freed below.
   const bool idle = cudaStreamSynchronize(m_State->streamDevice->Stream()) == cudaSuccess;
   cudaGetLastError();
   if (m_StateReusable && idle)
@@ -215,7 +200,7 @@ CudaBackend::~CudaBackend()
   }
   else
   {
-    m_State->Destroy();
+    m_State.reset();
   }
   cudaSetDevice(previous);
 }
@@ -341,8 +326,7 @@ ReleaseIdleDeviceStates(int device)
   for (; idle != nullptr; idle = IdleObjects<DeviceState>().Take(fits))
   {
     cudaSetDevice(idle->device);
-    idle->Destroy();
-    delete idle;
+    delete idle; // its work was done when it went idle
   }
   cudaSetDevice(previous);
   cudaGetLastError(); // nothing here is the next call's error
