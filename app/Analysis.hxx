@@ -5,6 +5,7 @@
 
 #include "Analysis.h"
 #include "CsvWriter.h"
+#include "EarlyWriteback.h"
 #include "CudaStartup.h"
 #include "FeatureImage.h"
 #include "ImageFileIO.h"
@@ -271,7 +272,10 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image,
     WriteComponentCsv<VDimension>(*filter->GetOutput(), plan.csv, options.csvPath, columns);
     summary.csvSeconds = detail::SecondsSince(csvStart);
   };
-  const auto          outputsStart = std::chrono::steady_clock::now();
+  const auto outputsStart = std::chrono::steady_clock::now();
+  // The disk writes each output while it is written (EarlyWriteback.h), so
+  // that the commit's fsync waits for the last part only.
+  EarlyWriteback      writeback(plan.transaction.TemporaryFiles());
   cca::BackgroundWork csvWritten(writeCsv);
   if (!plan.csv.empty() && !plan.labels.empty())
   {
@@ -307,6 +311,7 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image,
   {
     csvWritten.Finish(); // its error, if any; a label image's error was thrown above (the destructor waited)
   }
+  writeback.Stop();
   summary.outputsSeconds = detail::SecondsSince(outputsStart);
   summary.analysisObjects = { itk::LightObject::Pointer(image), itk::LightObject::Pointer(filter.GetPointer()) };
   return summary;

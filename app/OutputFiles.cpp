@@ -371,6 +371,20 @@ OutputTransaction::Add(const std::string &              target,
   return folder + "/" + output.names.front();
 }
 
+std::vector<std::string>
+OutputTransaction::TemporaryFiles() const
+{
+  std::vector<std::string> paths;
+  for (const auto & output : m_Outputs)
+  {
+    for (const auto & name : output.temporary.empty() ? std::vector<std::string>() : output.names)
+    {
+      paths.push_back(output.temporary + "/" + name);
+    }
+  }
+  return paths;
+}
+
 bool
 OutputTransaction::Replaces(const std::string & existingPath) const
 {

@@ -81,6 +81,11 @@ public:
       bool                             inPlaceAllowed,
       const std::string &              role);
 
+  /** The temporary files the writers write (outputs written in place left
+   *  out): what EarlyWriteback starts writing to disk. */
+  std::vector<std::string>
+  TemporaryFiles() const;
+
   /** True when `existingPath` is one of the files this transaction will replace. */
   bool
   Replaces(const std::string & existingPath) const;
