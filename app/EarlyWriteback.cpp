@@ -151,6 +151,8 @@ EarlyWriteback::StartWrites(bool last)
       }
     }
   }
+#else
+  (void)last;
 #endif
 }
 

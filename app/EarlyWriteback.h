@@ -70,7 +70,7 @@ private:
   std::vector<File>         m_Files; ///< the thread's alone
   std::chrono::milliseconds m_Period;
   std::atomic<std::size_t>  m_Started{ 0 };
-  mutable std::mutex        m_Mutex;
+  std::mutex                m_Mutex;
   std::condition_variable   m_Wake;
   bool                      m_Stopping = false;
   std::thread               m_Thread;
