@@ -377,16 +377,36 @@ public:
   void
   Run(Device & device, const ImageView & image, const Options & options, Result & result)
   {
+    if (UsesWideIndex(image, options))
+    {
+      RunWithIndex<unsigned long long>(device, image, options, result);
+    }
+    else
+    {
+      RunWithIndex<std::uint32_t>(device, image, options, result);
+    }
+  }
+
+  /** Whether Run labels image with 64-bit unit indices (NeedsWideIndex of
+   *  the strategy of options.algorithm). */
+  bool
+  UsesWideIndex(const ImageView & image, const Options & options) const
+  {
+    bool wide = false;
+    WithStrategy(options.algorithm,
+                 [&](auto entry) { wide = NeedsWideIndex<typename decltype(entry)::Strategy>(image); });
+    return wide;
+  }
+
+  /** Run with unit indices of type Index, as Run chooses them: the two
+   *  widths can be compiled in separate files (the emulation tests' library
+   *  does, to halve its longest compile). */
+  template <class Index>
+  void
+  RunWithIndex(Device & device, const ImageView & image, const Options & options, Result & result)
+  {
     WithStrategy(options.algorithm, [&](auto entry) {
-      using S = typename decltype(entry)::Strategy;
-      if (NeedsWideIndex<S>(image))
-      {
-        RunStrategy<unsigned long long, S>(device, image, options, result);
-      }
-      else
-      {
-        RunStrategy<std::uint32_t, S>(device, image, options, result);
-      }
+      RunStrategy<Index, typename decltype(entry)::Strategy>(device, image, options, result);
     });
   }
 

@@ -42,6 +42,10 @@ struct Backend
    *  a strategy outside the table, with 64-bit unit indices. */
   void
   RunUnregularizedDlp(const cca::ImageView & image, const cca::Options & options, cca::Result & result);
+
+  /** Run's 64-bit unit indices (EmulatedBackendWide.cpp). */
+  void
+  RunWideIndex(const cca::ImageView & image, const cca::Options & options, cca::Result & result);
 };
 
 /** A dense uint8 image of size[0] x size[1] x size[2]. */
