@@ -29,6 +29,8 @@ struct OutputPlan
   std::string       returnParameters;
   ImageFormat       labelsFormat = ImageFormat::Nrrd;
   ImageFormat       saveInputFormat = ImageFormat::Nrrd;
+  Compression       labelsCompression = Compression::None; ///< what --labels is written with (CompressionOf)
+  Compression       saveInputCompression = Compression::None;
 };
 
 /** Reserves every output of the options (refusing unsupported formats,
@@ -60,12 +62,13 @@ struct RunSummary
   bool                     cudaAvailable = false;
   int                      dimension = 2;
   std::int64_t             size[3] = { 0, 0, 1 };
-  std::string              pixelType;              ///< the type the image was analysed as
-  double                   readSeconds = 0;        ///< reading the input, or generating the default image
-  double                   filterSeconds = 0;      ///< the filter's Update(): engine, LabelMap, label image
-  double                   labelMapSeconds = 0;    ///< of filterSeconds: building the LabelMap
-  double                   saveInputSeconds = 0;   ///< writing --saveInput
-  double                   labelsSeconds = 0;      ///< writing --labels (and checking the written file)
+  std::string              pixelType;            ///< the type the image was analysed as
+  double                   readSeconds = 0;      ///< reading the input, or generating the default image
+  double                   filterSeconds = 0;    ///< the filter's Update(): engine, LabelMap, label image
+  double                   labelMapSeconds = 0;  ///< of filterSeconds: building the LabelMap
+  double                   saveInputSeconds = 0; ///< writing --saveInput
+  double                   labelsSeconds = 0;    ///< writing --labels (and checking a file ITK wrote)
+  Compression              labelsCompression = Compression::None; ///< what --labels was written with
   double                   csvSeconds = 0;         ///< writing --csv (beside --labels, on its own thread)
   double                   outputsSeconds = 0;     ///< writing --labels and --csv, wall time
   double                   cudaStartupSeconds = 0; ///< CUDA's start-up on its thread, overlapping the read

@@ -48,24 +48,6 @@ CheckedPixelValue(WideInteger value, const char * what)
   return static_cast<TPixel>(value);
 }
 
-template <typename TPixel>
-constexpr PixelComponent
-ComponentOf()
-{
-  constexpr bool isSigned = std::is_signed<TPixel>::value;
-  switch (sizeof(TPixel))
-  {
-    case 1:
-      return isSigned ? PixelComponent::Int8 : PixelComponent::UInt8;
-    case 2:
-      return isSigned ? PixelComponent::Int16 : PixelComponent::UInt16;
-    case 4:
-      return isSigned ? PixelComponent::Int32 : PixelComponent::UInt32;
-    default:
-      return isSigned ? PixelComponent::Int64 : PixelComponent::UInt64;
-  }
-}
-
 /** Why no pixel is foreground, with the values the image holds: a 0/255 mask
  *  under the equal rule with value 1 says so instead of reporting 0 silently. */
 template <typename TPixel, unsigned int VDimension>
@@ -212,8 +194,8 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image,
                    plan.saveInput,
                    options.saveInputPath,
                    plan.saveInputFormat,
-                   detail::ComponentOf<TPixel>(),
-                   options.compression);
+                   ComponentOf<TPixel>(),
+                   plan.saveInputCompression);
   }
   summary.saveInputSeconds = detail::SecondsSince(saveInputStart);
 
@@ -302,10 +284,15 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image,
     {
       fileComponent = PixelComponent::UInt16;
     }
-    WriteImageFile(
-      filter->GetLabelImage(), plan.labels, options.labelsPath, plan.labelsFormat, fileComponent, options.compression);
+    WriteImageFile(filter->GetLabelImage(),
+                   plan.labels,
+                   options.labelsPath,
+                   plan.labelsFormat,
+                   fileComponent,
+                   plan.labelsCompression);
   }
   summary.labelsSeconds = detail::SecondsSince(labelsStart);
+  summary.labelsCompression = plan.labelsCompression;
   progress.Report(0.9);
   if (!plan.csv.empty())
   {

@@ -206,14 +206,16 @@ ParseArguments(int argc, char * argv[])
       nullptr,
       true,
       [&](const std::string & s, const std::string & v) {
-        if (v == "none")
+        if (v == "auto")
+          options.compression = Compression::Auto;
+        else if (v == "none")
           options.compression = Compression::None;
         else if (v == "fast")
           options.compression = Compression::Fast;
         else if (v == "small")
           options.compression = Compression::Small;
         else
-          throw UsageError(s + " takes none, fast or small, not '" + v + "'");
+          throw UsageError(s + " takes auto, none, fast or small, not '" + v + "'");
       } },
     { "foregroundValue",
       "foreground-value",
@@ -433,9 +435,11 @@ UsageText(const char * programName)
        << "  --csv FILE               one row per component, every attribute a column\n"
        << "  --saveInput FILE         also write the input image (useful with the default image)\n"
        << "  --returnparameterfile F  write 'numberOfComponents = N' (3D Slicer)\n"
-       << "  --compression C          none (default) | fast | small: zlib level 0, 1 or 6 for the\n"
-       << "                           image outputs (.nrrd .nhdr .mha .mhd .tif .png; .nii .hdr\n"
-       << "                           .vtk are always uncompressed, .nii.gz always level 6)\n"
+       << "  --compression C          auto (default) | none | fast | small: zlib level 0, 1 or 6 for\n"
+       << "                           the image outputs (.nrrd .nhdr .mha .mhd .tif .png; .nii .hdr\n"
+       << "                           .vtk are always uncompressed, .nii.gz always level 6); auto:\n"
+       << "                           fast where the program deflates on all threads (.nrrd .nhdr\n"
+       << "                           .tif .png), none where ITK's writer uses one (.mha .mhd)\n"
        << "\n"
        << "Foreground (NaN pixels are never foreground):\n"
        << "  (default)                every pixel different from the background value (0)\n"

@@ -37,7 +37,7 @@ struct AppOptions
    *  writers: on the H100 machine a raw 537 MB label image is written in
    *  0.16 s, zlib's level 1 (25 times smaller) takes 2.4 s on one thread,
    *  six times the analysis (docs/results-history.md). */
-  Compression compression = Compression::None;
+  Compression compression = Compression::Auto; ///< resolved for each output by CompressionOf
 
   ForegroundMode foregroundMode = ForegroundMode::NotBackground;
   /** Unset: the largest value of the pixel type, as ITK's BinaryImageToShapeLabelMapFilter. */

@@ -182,6 +182,46 @@ ImageFormatName(ImageFormat format)
   return "?";
 }
 
+Compression
+CompressionOf(ImageFormat format, Compression asked)
+{
+  switch (format)
+  {
+    case ImageFormat::Nifti:
+    case ImageFormat::NiftiPair:
+    case ImageFormat::Vtk:
+      return Compression::None;
+    case ImageFormat::NiftiGz:
+      return Compression::Small;
+    case ImageFormat::MetaImage:
+    case ImageFormat::MetaImageDetached:
+      return asked == Compression::Auto ? Compression::None : asked;
+    case ImageFormat::Png:
+    case ImageFormat::Nrrd:
+    case ImageFormat::NrrdDetached:
+    case ImageFormat::Tiff:
+      break;
+  }
+  return asked == Compression::Auto ? Compression::Fast : asked;
+}
+
+const char *
+CompressionName(Compression compression)
+{
+  switch (compression)
+  {
+    case Compression::None:
+      return "none";
+    case Compression::Fast:
+      return "fast";
+    case Compression::Small:
+      return "small";
+    case Compression::Auto:
+      break;
+  }
+  return "auto";
+}
+
 int
 ZlibLevel(Compression compression)
 {
@@ -193,8 +233,10 @@ ZlibLevel(Compression compression)
       return 1;
     case Compression::Small:
       return 6;
+    case Compression::Auto:
+      break;
   }
-  return 1;
+  throw std::logic_error("ZlibLevel: Auto is resolved by CompressionOf first");
 }
 
 std::vector<std::string>

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ccaapp
@@ -30,15 +31,30 @@ enum class ImageFormat
  *  .vtk are always raw, and .nii.gz always gzip at zlib's default level (ITK
  *  5.2's NIfTI writer takes no level). Not 9:
  *  on a 512^3 label image level 9 took 34 s for a file 10 % smaller than
- *  level 6's (docs/results-history.md). */
+ *  level 6's (docs/results-history.md). Auto (the default) is a request,
+ *  which CompressionOf resolves for each output's format. */
 enum class Compression
 {
   None,
   Fast,
-  Small
+  Small,
+  Auto
 };
 
-/** zlib's level for a Compression: 0, 1 or 6. */
+/** What an output of `format` is written with when `asked` is asked: Auto is
+ *  fast where the program deflates on every thread (.nrrd .nhdr .tif .png:
+ *  on the H200 a 537 MB label image took 160 ms at level 1, as long as raw,
+ *  for a file 25 times smaller) and none where ITK deflates on one thread
+ *  (.mha .mhd: 2.8 s at level 1); formats without a choice give what they
+ *  write (.nii.gz: Small; .nii .hdr .vtk: None). */
+Compression
+CompressionOf(ImageFormat format, Compression asked);
+
+/** "none", "fast", "small" or "auto". */
+const char *
+CompressionName(Compression compression);
+
+/** zlib's level for a Compression but Auto: 0, 1 or 6. */
 int
 ZlibLevel(Compression compression);
 
@@ -56,6 +72,30 @@ enum class PixelComponent
   Float32,
   Float64
 };
+
+/** The component of a C++ pixel type. */
+template <typename TPixel>
+constexpr PixelComponent
+ComponentOf()
+{
+  static_assert(std::is_arithmetic<TPixel>::value, "a scalar pixel type");
+  if (std::is_floating_point<TPixel>::value)
+  {
+    return sizeof(TPixel) == 4 ? PixelComponent::Float32 : PixelComponent::Float64;
+  }
+  constexpr bool isSigned = std::is_signed<TPixel>::value;
+  switch (sizeof(TPixel))
+  {
+    case 1:
+      return isSigned ? PixelComponent::Int8 : PixelComponent::UInt8;
+    case 2:
+      return isSigned ? PixelComponent::Int16 : PixelComponent::UInt16;
+    case 4:
+      return isSigned ? PixelComponent::Int32 : PixelComponent::UInt32;
+    default:
+      return isSigned ? PixelComponent::Int64 : PixelComponent::UInt64;
+  }
+}
 
 int
 ComponentBytes(PixelComponent component);

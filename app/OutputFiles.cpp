@@ -160,8 +160,6 @@ CheckedFile::CheckedFile(const std::string & path, const std::string & displayPa
   {
     Fail("cannot create it", errno);
   }
-  struct stat status;
-  m_Regular = ::fstat(m_Descriptor, &status) == 0 && S_ISREG(status.st_mode);
 }
 
 CheckedFile::~CheckedFile()
@@ -186,8 +184,14 @@ CheckedFile::Write(const void * data, std::size_t count)
   {
     Flush();
   }
-  m_Buffer.append(static_cast<const char *>(data), count);
   m_Position += count;
+  if (count >= capacity)
+  {
+    // A large block (a raw image) goes to the file as it is, not copied through the buffer.
+    WriteAll(static_cast<const char *>(data), count);
+    return;
+  }
+  m_Buffer.append(static_cast<const char *>(data), count);
   if (m_Buffer.size() >= capacity)
   {
     Flush();
@@ -195,13 +199,12 @@ CheckedFile::Write(const void * data, std::size_t count)
 }
 
 void
-CheckedFile::Flush()
+CheckedFile::WriteAll(const char * data, std::size_t count)
 {
-  const char * data = m_Buffer.data();
-  std::size_t  left = m_Buffer.size();
-  while (left > 0)
+  while (count > 0)
   {
-    const ssize_t written = ::write(m_Descriptor, data, left);
+    // Linux writes at most about 2 GiB a call.
+    const ssize_t written = ::write(m_Descriptor, data, std::min<std::size_t>(count, std::size_t{ 1 } << 30));
     if (written < 0 && errno == EINTR)
     {
       continue;
@@ -211,8 +214,14 @@ CheckedFile::Flush()
       Fail("write error", written < 0 ? errno : ENOSPC);
     }
     data += written;
-    left -= static_cast<std::size_t>(written);
+    count -= static_cast<std::size_t>(written);
   }
+}
+
+void
+CheckedFile::Flush()
+{
+  WriteAll(m_Buffer.data(), m_Buffer.size());
   m_Buffer.clear();
 }
 
@@ -242,10 +251,6 @@ void
 CheckedFile::Finish()
 {
   Flush();
-  if (m_Regular && ::fsync(m_Descriptor) != 0)
-  {
-    Fail("cannot flush it to disk", errno);
-  }
   const int descriptor = m_Descriptor;
   m_Descriptor = -1;
   if (::close(descriptor) != 0)

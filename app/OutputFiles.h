@@ -40,19 +40,22 @@ public:
   {
     return m_Position;
   }
-  /** Flush, fsync (regular files), close; every step checked. */
+  /** Flush and close, both checked. No fsync: a regular file is an
+   *  OutputTransaction's temporary, which Commit fsyncs (once, after every
+   *  writer, while EarlyWriteback has had the disk write it meanwhile). */
   void
   Finish();
 
 private:
   void
   Flush();
+  void
+  WriteAll(const char * data, std::size_t count);
   [[noreturn]] void
   Fail(const std::string & what, int error) const;
 
   std::string   m_DisplayPath;
   int           m_Descriptor = -1;
-  bool          m_Regular = true;
   std::string   m_Buffer;
   std::uint64_t m_Position = 0;
 };

@@ -9,15 +9,18 @@ namespace ccaapp
 namespace
 {
 
-/** Reserves an image output and returns where to write it. */
+/** Reserves an image output and returns where to write it; sets its format
+ *  and what it is written with. */
 std::string
 AddImageOutput(OutputPlan &        plan,
                const std::string & path,
-               Compression         compression,
+               Compression         asked,
                ImageFormat &       format,
+               Compression &       compression,
                const std::string & role)
 {
   format = ImageFormatOf(path, true);
+  compression = CompressionOf(format, asked);
   auto companions = FilesWrittenFor(path, format, compression);
   companions.erase(companions.begin());
   return plan.transaction.Add(path, companions, false, role);
@@ -30,12 +33,13 @@ PlanOutputs(const AppOptions & options, OutputPlan & plan)
 {
   if (!options.labelsPath.empty())
   {
-    plan.labels = AddImageOutput(plan, options.labelsPath, options.compression, plan.labelsFormat, "--labels");
+    plan.labels = AddImageOutput(
+      plan, options.labelsPath, options.compression, plan.labelsFormat, plan.labelsCompression, "--labels");
   }
   if (!options.saveInputPath.empty())
   {
-    plan.saveInput =
-      AddImageOutput(plan, options.saveInputPath, options.compression, plan.saveInputFormat, "--saveInput");
+    plan.saveInput = AddImageOutput(
+      plan, options.saveInputPath, options.compression, plan.saveInputFormat, plan.saveInputCompression, "--saveInput");
   }
   if (!options.csvPath.empty())
   {

@@ -217,8 +217,9 @@ SlicerXmlDescription(const std::string & version)
       <name>compression</name>
       <label>Label image compression</label>
       <longflag>compression</longflag>
-      <description><![CDATA[zlib compression of the label image: none writes the raw labels (largest file); fast (zlib level 1) makes the file about 25 times smaller; small (level 6) about twice smaller again, and takes about twice as long to write]]></description>
-      <default>none</default>
+      <description><![CDATA[zlib compression of the label image: none writes the raw labels (largest file); fast (zlib level 1) makes the file about 25 times smaller; small (level 6) about twice smaller again, and takes about twice as long to write; auto is fast for NRRD, TIFF and PNG (deflated on every thread, as quick as raw) and none for MetaImage (which ITK deflates on one thread)]]></description>
+      <default>auto</default>
+      <element>auto</element>
       <element>none</element>
       <element>fast</element>
       <element>small</element>

@@ -239,13 +239,12 @@ PrintSummary(const AppOptions & options, const RunSummary & summary, double tota
   }
   if (writeSeconds > 0)
   {
-    const char * const compression[] = { "none", "fast", "small" };
     out << "write:       ";
     const char * separator = "";
     if (!options.labelsPath.empty())
     {
       out << "labels " << Milliseconds(summary.labelsSeconds) << " (compression "
-          << compression[static_cast<int>(options.compression)] << ")";
+          << ccaapp::CompressionName(summary.labelsCompression) << ")";
       separator = ", ";
     }
     if (!options.csvPath.empty())

@@ -1,0 +1,103 @@
+#include "ParallelGzip.h"
+
+#include "ImageFormats.h"
+#include "OutputFiles.h"
+#include "ParallelInOrder.h"
+
+#include "itk_zlib.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace ccaapp
+{
+namespace
+{
+
+constexpr std::uint64_t PieceBytes = std::uint64_t{ 1 } << 20;
+constexpr std::uint64_t WindowBytes = std::uint64_t{ 1 } << 15; // deflate's window: what a piece may refer back to
+
+struct Piece
+{
+  std::vector<Bytef> deflated;
+  uLong              crc = 0; ///< CRC-32 of the piece's input
+};
+
+/** Raw deflate of data[begin, end) with data[begin - 32 KiB, begin) as its
+ *  dictionary; a sync flush ends it on a byte boundary, or, for the last
+ *  piece, the stream's final block. False when zlib fails. */
+bool
+DeflatePiece(const Bytef * data, std::uint64_t begin, std::uint64_t end, bool last, int level, Piece & piece)
+{
+  z_stream stream{};
+  if (deflateInit2(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+  {
+    return false;
+  }
+  const std::uint64_t dictionaryBytes = std::min(begin, WindowBytes);
+  bool                done = dictionaryBytes == 0 ||
+              deflateSetDictionary(&stream, data + begin - dictionaryBytes, static_cast<uInt>(dictionaryBytes)) == Z_OK;
+  const auto inputBytes = static_cast<uLong>(end - begin);
+  // deflateBound covers the data; the sync flush's empty stored block adds 5 bytes.
+  piece.deflated.resize(deflateBound(&stream, inputBytes) + 16);
+  stream.next_in = const_cast<Bytef *>(data + begin);
+  stream.avail_in = static_cast<uInt>(inputBytes);
+  stream.next_out = piece.deflated.data();
+  stream.avail_out = static_cast<uInt>(piece.deflated.size());
+  if (done)
+  {
+    const int result = deflate(&stream, last ? Z_FINISH : Z_SYNC_FLUSH);
+    // A complete sync flush leaves room in the output; Z_FINISH reports the stream's end.
+    done = stream.avail_in == 0 && (last ? result == Z_STREAM_END : result == Z_OK && stream.avail_out > 0);
+  }
+  piece.deflated.resize(piece.deflated.size() - stream.avail_out);
+  deflateEnd(&stream);
+  return done;
+}
+
+void
+PutLittleEndian32(std::string & out, std::uint32_t value)
+{
+  for (int i = 0; i < 4; ++i)
+  {
+    out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+  }
+}
+
+} // namespace
+
+std::uint64_t
+WriteGzip(CheckedFile & file, const std::string & displayPath, int zlibLevel, const void * data, std::uint64_t bytes)
+{
+  const auto * input = static_cast<const Bytef *>(data);
+  const auto   start = file.Position();
+  // Magic, deflate, no flags, no time stamp, the level's hint, Unix.
+  const char extraFlags = zlibLevel == 1 ? 4 : zlibLevel == 9 ? 2 : 0;
+  file.Write(std::string{ '\x1f', '\x8b', 8, 0, 0, 0, 0, 0, extraFlags, 3 });
+  // An empty input is one piece: the final block alone.
+  const std::uint64_t pieces = std::max<std::uint64_t>(1, (bytes + PieceBytes - 1) / PieceBytes);
+  uLong               crc = crc32(0, Z_NULL, 0);
+  MakeInParallelWriteInOrder<Piece>(
+    pieces,
+    [&](std::uint64_t index, Piece & piece) {
+      const std::uint64_t begin = index * PieceBytes;
+      const std::uint64_t end = std::min(bytes, begin + PieceBytes);
+      if (!DeflatePiece(input, begin, end, index + 1 == pieces, zlibLevel, piece))
+      {
+        FailWriting(displayPath, "zlib could not compress the data");
+      }
+      piece.crc = crc32(0, input + begin, static_cast<uInt>(end - begin));
+    },
+    [&](std::uint64_t index, const Piece & piece) {
+      const auto length = static_cast<z_off_t>(std::min(bytes, (index + 1) * PieceBytes) - index * PieceBytes);
+      crc = crc32_combine(crc, piece.crc, length);
+      file.Write(piece.deflated.data(), piece.deflated.size());
+    });
+  std::string trailer;
+  PutLittleEndian32(trailer, static_cast<std::uint32_t>(crc));
+  PutLittleEndian32(trailer, static_cast<std::uint32_t>(bytes & 0xffffffffu)); // the length modulo 2^32
+  file.Write(trailer);
+  return file.Position() - start;
+}
+
+} // namespace ccaapp

@@ -1,0 +1,260 @@
+// The program's own NRRD writer (app/NrrdWriter, ParallelGzip) against
+// independent readers: ITK's NrrdImageIO must find the input's geometry bit
+// for bit (an oblique direction, spacings and an origin that decimal text
+// does not hold exactly), its pixels and its string metadata; zlib itself
+// must inflate the gzip data of several pieces to the same bytes, checking
+// the stream's CRC and length; the file must be hardly larger than zlib's
+// one-thread stream of the same bytes at the same level.
+//
+// Usage: ImageWriterCheck PROGRAM WORKDIR
+#include "AppTestSupport.h"
+
+#include "itkMetaDataObject.h"
+#include "itk_zlib.h"
+
+#include <cstdint>
+
+namespace
+{
+
+using namespace ccaapptest;
+
+using InputImage = itk::Image<std::uint16_t, 3>;
+using LabelImage = itk::Image<std::uint32_t, 3>;
+const char * const MetadataKey = "Segment0_Name";
+const char * const MetadataValue = "left \\ right\nsecond line";
+
+/** 150 x 130 x 60 uint16 (2.3 MB, three deflate pieces; its labels as
+ *  uint32 five), runs of a few values so that zlib has something to do;
+ *  rotated axes, spacings and an origin of no short decimal form. */
+InputImage::Pointer
+MakeInput(unsigned seed)
+{
+  auto image = InputImage::New();
+  image->SetRegions(itk::Size<3>{ { 150, 130, 60 } });
+  image->Allocate();
+  std::mt19937                         generator(seed);
+  std::uniform_int_distribution<int>   value(0, 5);
+  std::uniform_int_distribution<int>   run(1, 12);
+  itk::ImageRegionIterator<InputImage> it(image, image->GetLargestPossibleRegion());
+  for (int left = 0, current = 0; !it.IsAtEnd(); ++it, --left)
+  {
+    if (left == 0)
+    {
+      left = run(generator);
+      current = value(generator) < 3 ? 0 : value(generator);
+    }
+    it.Set(static_cast<std::uint16_t>(current));
+  }
+  InputImage::SpacingType spacing;
+  spacing[0] = 0.7;
+  spacing[1] = 1.0 / 3.0;
+  spacing[2] = 1.25;
+  image->SetSpacing(spacing);
+  InputImage::PointType origin;
+  origin[0] = -12.5;
+  origin[1] = 0.1 + 0.2;
+  origin[2] = 100.1;
+  image->SetOrigin(origin);
+  // 30 degrees about z, then 10 about x: orthonormal, no entry exact in decimal.
+  const double              a = 30.0 * std::acos(-1.0) / 180.0;
+  const double              b = 10.0 * std::acos(-1.0) / 180.0;
+  InputImage::DirectionType rz, rx;
+  rz.SetIdentity();
+  rz[0][0] = std::cos(a);
+  rz[0][1] = -std::sin(a);
+  rz[1][0] = std::sin(a);
+  rz[1][1] = std::cos(a);
+  rx.SetIdentity();
+  rx[1][1] = std::cos(b);
+  rx[1][2] = -std::sin(b);
+  rx[2][1] = std::sin(b);
+  rx[2][2] = std::cos(b);
+  image->SetDirection(rx * rz);
+  itk::EncapsulateMetaData<std::string>(image->GetMetaDataDictionary(), MetadataKey, MetadataValue);
+  return image;
+}
+
+template <typename TImage>
+typename TImage::Pointer
+Read(const std::string & path)
+{
+  auto reader = itk::ImageFileReader<TImage>::New();
+  reader->SetFileName(path);
+  reader->Update();
+  return reader->GetOutput();
+}
+
+/** Spacing, origin and direction equal bit for bit. */
+void
+RequireSameGeometry(const itk::ImageBase<3> * expected, const itk::ImageBase<3> * found, const std::string & what)
+{
+  Require(expected->GetLargestPossibleRegion() == found->GetLargestPossibleRegion(), what + ": size differs");
+  for (unsigned int i = 0; i < 3; ++i)
+  {
+    Require(expected->GetSpacing()[i] == found->GetSpacing()[i], what + ": spacing differs");
+    Require(expected->GetOrigin()[i] == found->GetOrigin()[i], what + ": origin differs");
+    for (unsigned int j = 0; j < 3; ++j)
+    {
+      Require(expected->GetDirection()[i][j] == found->GetDirection()[i][j], what + ": direction differs");
+    }
+  }
+}
+
+template <typename TImage>
+void
+RequireSamePixels(const TImage * expected, const TImage * found, const std::string & what)
+{
+  const auto count = expected->GetLargestPossibleRegion().GetNumberOfPixels();
+  Require(std::equal(expected->GetBufferPointer(), expected->GetBufferPointer() + count, found->GetBufferPointer()),
+          what + ": pixels differ");
+}
+
+std::string
+ReadBytes(const std::string & path)
+{
+  std::ifstream      file(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << file.rdbuf();
+  Require(file.good() || file.eof(), "cannot read " + path);
+  return bytes.str();
+}
+
+/** zlib's own gzip inflation of `deflated`, which must end exactly at its end
+ *  (inflate checks the trailer's CRC-32 and length). */
+std::string
+Gunzip(const std::string & deflated, const std::string & what)
+{
+  z_stream stream{};
+  Require(inflateInit2(&stream, 15 + 16) == Z_OK, "inflateInit2");
+  std::string out;
+  char        buffer[1 << 16];
+  stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(deflated.data()));
+  stream.avail_in = static_cast<uInt>(deflated.size());
+  int result = Z_OK;
+  while (result == Z_OK)
+  {
+    stream.next_out = reinterpret_cast<Bytef *>(buffer);
+    stream.avail_out = sizeof(buffer);
+    result = inflate(&stream, Z_NO_FLUSH);
+    out.append(buffer, sizeof(buffer) - stream.avail_out);
+  }
+  const uInt left = stream.avail_in;
+  inflateEnd(&stream);
+  Require(result == Z_STREAM_END, what + ": zlib finds the gzip stream damaged (" + std::to_string(result) + ")");
+  Require(left == 0, what + ": bytes after the gzip stream's end");
+  return out;
+}
+
+/** zlib's one-thread deflate of `bytes` at `level`: the size to stay near. */
+std::size_t
+OneThreadDeflatedSize(const std::string & bytes, int level)
+{
+  uLongf             size = compressBound(static_cast<uLong>(bytes.size()));
+  std::vector<Bytef> out(size);
+  Require(compress2(out.data(), &size, reinterpret_cast<const Bytef *>(bytes.data()), bytes.size(), level) == Z_OK,
+          "compress2");
+  return size;
+}
+
+/** The data of a NRRD file: after the header's blank line (.nrrd) or in the data file (.nhdr). */
+std::string
+NrrdData(const std::string & dir, const std::string & name)
+{
+  const std::string file = ReadBytes(dir + "/" + name);
+  if (name.size() > 5 && name.substr(name.size() - 5) == ".nhdr")
+  {
+    const auto at = file.find("data file: ");
+    Require(at != std::string::npos, name + ": no data file line");
+    const auto end = file.find('\n', at);
+    return ReadBytes(dir + "/" + file.substr(at + 11, end - at - 11));
+  }
+  const auto blank = file.find("\n\n");
+  Require(blank != std::string::npos, name + ": no blank line after the header");
+  return file.substr(blank + 2);
+}
+
+template <typename TImage>
+std::string
+PixelBytes(const TImage * image)
+{
+  return std::string(reinterpret_cast<const char *>(image->GetBufferPointer()),
+                     image->GetLargestPossibleRegion().GetNumberOfPixels() * sizeof(typename TImage::PixelType));
+}
+
+void
+CheckNrrdOutputs(const std::string & program,
+                 const std::string & dir,
+                 const std::string & extension,
+                 const std::string & compression)
+{
+  const std::string labels = "labels-" + compression + "." + extension;
+  const std::string copy = "copy-" + compression + "." + extension;
+  RequireSuccess(RunIn(
+    program,
+    dir,
+    { "in.nrrd", "--quiet", "--labels", labels, "--saveInput", copy, "--csv", "t.csv", "--compression", compression }));
+  const auto        input = Read<InputImage>(dir + "/in.nrrd");
+  const auto        copied = Read<InputImage>(dir + "/" + copy);
+  const std::string what = "." + extension + " --compression " + compression;
+  RequireSameGeometry(input, copied, "the input's copy " + what);
+  RequireSamePixels(input.GetPointer(), copied.GetPointer(), "the input's copy " + what);
+  std::string value;
+  Require(itk::ExposeMetaData<std::string>(copied->GetMetaDataDictionary(), MetadataKey, value) &&
+            value == MetadataValue,
+          "the input's copy " + what + ": the metadata entry is lost or changed ('" + value + "')");
+  const auto labelImage = Read<LabelImage>(dir + "/" + labels);
+  RequireSameGeometry(input, labelImage, "the label image " + what);
+  // Its pixels against ConnectedComponentImageFilter on the same mask.
+  CheckOutputs<3>(dir + "/in.nrrd", dir + "/" + labels, dir + "/t.csv", Expectation{});
+
+  const std::string raw = PixelBytes(labelImage.GetPointer());
+  const std::string data = NrrdData(dir, labels);
+  if (compression == "none")
+  {
+    Require(data == raw, "the label image " + what + ": raw data differs from the pixels ITK read");
+    return;
+  }
+  Require(Gunzip(data, "the label image " + what) == raw, "the label image " + what + ": zlib inflates other bytes");
+  Require(Gunzip(NrrdData(dir, copy), "the input's copy " + what) == PixelBytes(input.GetPointer()),
+          "the input's copy " + what + ": zlib inflates other bytes");
+  const std::size_t oneThread = OneThreadDeflatedSize(raw, compression == "fast" ? 1 : 6);
+  std::cout << what << ": label data " << raw.size() << " bytes deflated to " << data.size() << " (zlib on one thread "
+            << oneThread << ")\n";
+  Require(data.size() <= oneThread + oneThread / 50 + 64,
+          "the label image " + what + ": deflated data 2 % larger than zlib's one-thread stream");
+}
+
+} // namespace
+
+int
+main(int argc, char * argv[])
+{
+  if (argc != 3)
+  {
+    std::cerr << "Usage: " << argv[0] << " PROGRAM WORKDIR\n";
+    return 2;
+  }
+  const std::string dir = argv[2];
+  const unsigned    seed = 20261204;
+  try
+  {
+    FreshDirectory(dir);
+    // ITK's own writer makes the input: the reference for what its reader finds.
+    WriteImage(MakeInput(seed).GetPointer(), dir + "/in.nrrd");
+    for (const std::string extension : { "nrrd", "nhdr" })
+    {
+      for (const std::string compression : { "none", "fast", "small" })
+      {
+        CheckNrrdOutputs(argv[1], dir, extension, compression);
+      }
+    }
+    std::cout << "NRRD outputs: as ITK's reader and zlib find\n";
+    return 0;
+  }
+  catch (const std::exception & error)
+  {
+    std::cerr << "FAILED (seed " << seed << ", files kept in " << dir << "): " << error.what() << "\n";
+    return 1;
+  }
+}
