@@ -1,8 +1,8 @@
 // Reading and writing image files through ITK's ImageIO of their format (the
 // program never asks ITK's factories), with what the libraries print on
 // stderr and their exceptions turned into one-line FileErrors. Writing: PNG,
-// TIFF and NRRD by the program's own writers (PngFile, TiffWriter,
-// NrrdWriter), the other formats by ITK. ITK's files are read back
+// TIFF, NRRD and MetaImage by the program's own writers (PngFile,
+// TiffWriter, NrrdWriter, MetaImageWriter), NIfTI and VTK by ITK. ITK's files are read back
 // (ImageFileCheck, their compressed data inflated), so a write that ITK cut
 // short without reporting it is an error; the program's own writers check
 // every write and flush (CheckedFile), and reading their files back took as
@@ -12,6 +12,7 @@
 
 #include "ImageFileCheck.h"
 #include "ImageFormats.h"
+#include "MetaImageWriter.h"
 #include "NrrdWriter.h"
 #include "OutputFiles.h"
 #include "PngFile.h"
@@ -228,17 +229,16 @@ WriteImageFile(const itk::Image<TPixel, VDimension> * image,
               });
     file.Finish();
   }
-  else if (format == ImageFormat::Nrrd || format == ImageFormat::NrrdDetached)
+  else if (format == ImageFormat::Nrrd || format == ImageFormat::NrrdDetached || format == ImageFormat::MetaImage ||
+           format == ImageFormat::MetaImageDetached)
   {
-    // The program's own NRRD writer: ITK's deflates on one thread.
-    const auto files = FilesWrittenFor(path, format, compression);
-    WriteNrrd(path,
-              files.size() > 1 ? files[1] : std::string(),
-              displayPath,
-              detail::GeometryOf(*image),
-              ComponentOf<TPixel>(),
-              pixels,
-              ZlibLevel(compression));
+    // The program's own NRRD and MetaImage writers: ITK's deflate on one thread.
+    const auto        files = FilesWrittenFor(path, format, compression);
+    const std::string dataPath = files.size() > 1 ? files[1] : std::string();
+    const bool        nrrd = format == ImageFormat::Nrrd || format == ImageFormat::NrrdDetached;
+    const auto        write = nrrd ? WriteNrrd : WriteMetaImage;
+    write(
+      path, dataPath, displayPath, detail::GeometryOf(*image), ComponentOf<TPixel>(), pixels, ZlibLevel(compression));
   }
   else
   {

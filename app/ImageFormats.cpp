@@ -195,7 +195,6 @@ CompressionOf(ImageFormat format, Compression asked)
       return Compression::Small;
     case ImageFormat::MetaImage:
     case ImageFormat::MetaImageDetached:
-      return asked == Compression::Auto ? Compression::None : asked;
     case ImageFormat::Png:
     case ImageFormat::Nrrd:
     case ImageFormat::NrrdDetached:

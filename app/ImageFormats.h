@@ -42,11 +42,11 @@ enum class Compression
 };
 
 /** What an output of `format` is written with when `asked` is asked: Auto is
- *  fast where the program deflates on every thread (.nrrd .nhdr .tif .png:
- *  on the H200 a 537 MB label image took 160 ms at level 1, as long as raw,
- *  for a file 25 times smaller) and none where ITK deflates on one thread
- *  (.mha .mhd: 2.8 s at level 1); formats without a choice give what they
- *  write (.nii.gz: Small; .nii .hdr .vtk: None). */
+ *  fast where the format has a choice (the program deflates .nrrd .nhdr
+ *  .mha .mhd .tif .png on every thread: on the H200 a 537 MB label image
+ *  took 160 ms at level 1, as long as raw, for a file 25 times smaller);
+ *  formats without a choice give what they write (.nii.gz: Small; .nii
+ *  .hdr .vtk: None). */
 Compression
 CompressionOf(ImageFormat format, Compression asked);
 

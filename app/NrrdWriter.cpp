@@ -1,9 +1,8 @@
 #include "NrrdWriter.h"
 
 #include "OutputFiles.h"
-#include "ParallelGzip.h"
+#include "ParallelDeflate.h"
 
-#include <charconv>
 #include <stdexcept>
 
 namespace ccaapp
@@ -41,15 +40,6 @@ NrrdTypeName(PixelComponent component)
   throw std::logic_error("NrrdTypeName: unknown component");
 }
 
-/** The shortest text that reads back as the same double. */
-std::string
-Number(double value)
-{
-  char       text[32];
-  const auto end = std::to_chars(text, text + sizeof(text), value).ptr;
-  return std::string(text, end);
-}
-
 /** "(x,y,z)" */
 std::string
 Vector(const double * values, unsigned int count)
@@ -57,7 +47,7 @@ Vector(const double * values, unsigned int count)
   std::string text = "(";
   for (unsigned int i = 0; i < count; ++i)
   {
-    text += (i > 0 ? "," : "") + Number(values[i]);
+    text += (i > 0 ? "," : "") + ShortestText(values[i]);
   }
   return text + ")";
 }

@@ -1,10 +1,12 @@
-// The program's own NRRD writer (app/NrrdWriter, ParallelGzip) against
-// independent readers: ITK's NrrdImageIO must find the input's geometry bit
-// for bit (an oblique direction, spacings and an origin that decimal text
-// does not hold exactly), its pixels and its string metadata; zlib itself
-// must inflate the gzip data of several pieces to the same bytes, checking
-// the stream's CRC and length; the file must be hardly larger than zlib's
-// one-thread stream of the same bytes at the same level.
+// The program's own NRRD and MetaImage writers (app/NrrdWriter,
+// MetaImageWriter, ParallelDeflate) against independent readers: ITK's
+// NrrdImageIO and MetaImageIO must find the input's geometry bit for bit (an
+// oblique direction, spacings and an origin that decimal text does not hold
+// exactly), its pixels and its string metadata; zlib itself must inflate the
+// gzip or zlib data of several pieces to the same bytes, checking the
+// stream's checksum (and gzip's length); the data must be hardly larger than
+// zlib's one-thread stream of the same bytes at the same level, and
+// MetaImage's CompressedDataSize must be its size.
 //
 // Usage: ImageWriterCheck PROGRAM WORKDIR
 #include "AppTestSupport.h"
@@ -21,8 +23,12 @@ using namespace ccaapptest;
 
 using InputImage = itk::Image<std::uint16_t, 3>;
 using LabelImage = itk::Image<std::uint32_t, 3>;
-const char * const MetadataKey = "Segment0_Name";
-const char * const MetadataValue = "left \\ right\nsecond line";
+// Two string entries: one line (both formats), two lines (NRRD escapes the
+// newline; MetaImage, a header of lines, leaves it out).
+const char * const MetadataKey = "Segment0_Color";
+const char * const MetadataValue = "0.5 0.25 1";
+const char * const MultiLineKey = "Segment0_Name";
+const char * const MultiLineValue = "left \\ right\nsecond line";
 
 /** 150 x 130 x 60 uint16 (2.3 MB, three deflate pieces; its labels as
  *  uint32 five), runs of a few values so that zlib has something to do;
@@ -72,6 +78,7 @@ MakeInput(unsigned seed)
   rx[2][2] = std::cos(b);
   image->SetDirection(rx * rz);
   itk::EncapsulateMetaData<std::string>(image->GetMetaDataDictionary(), MetadataKey, MetadataValue);
+  itk::EncapsulateMetaData<std::string>(image->GetMetaDataDictionary(), MultiLineKey, MultiLineValue);
   return image;
 }
 
@@ -120,13 +127,14 @@ ReadBytes(const std::string & path)
   return bytes.str();
 }
 
-/** zlib's own gzip inflation of `deflated`, which must end exactly at its end
- *  (inflate checks the trailer's CRC-32 and length). */
+/** zlib's own inflation of a gzip or zlib stream, which must end exactly
+ *  at the end of `deflated` (inflate checks the trailer's checksum, and
+ *  gzip's length). */
 std::string
-Gunzip(const std::string & deflated, const std::string & what)
+Inflate(const std::string & deflated, bool gzip, const std::string & what)
 {
   z_stream stream{};
-  Require(inflateInit2(&stream, 15 + 16) == Z_OK, "inflateInit2");
+  Require(inflateInit2(&stream, gzip ? 15 + 16 : 15) == Z_OK, "inflateInit2");
   std::string out;
   char        buffer[1 << 16];
   stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(deflated.data()));
@@ -141,8 +149,8 @@ Gunzip(const std::string & deflated, const std::string & what)
   }
   const uInt left = stream.avail_in;
   inflateEnd(&stream);
-  Require(result == Z_STREAM_END, what + ": zlib finds the gzip stream damaged (" + std::to_string(result) + ")");
-  Require(left == 0, what + ": bytes after the gzip stream's end");
+  Require(result == Z_STREAM_END, what + ": zlib finds the stream damaged (" + std::to_string(result) + ")");
+  Require(left == 0, what + ": bytes after the stream's end");
   return out;
 }
 
@@ -157,21 +165,36 @@ OneThreadDeflatedSize(const std::string & bytes, int level)
   return size;
 }
 
-/** The data of a NRRD file: after the header's blank line (.nrrd) or in the data file (.nhdr). */
+bool
+EndsWith(const std::string & text, const std::string & end)
+{
+  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
+/** The value of "field" in a header of lines ("field: value", "field = value"). */
 std::string
-NrrdData(const std::string & dir, const std::string & name)
+HeaderValue(const std::string & header, const std::string & field, const std::string & name)
+{
+  const auto at = header.find("\n" + field);
+  Require(at != std::string::npos, name + ": no " + field + " line");
+  const auto begin = at + 1 + field.size();
+  return header.substr(begin, header.find('\n', begin) - begin);
+}
+
+/** The data of a NRRD or MetaImage file: after the header (its blank line;
+ *  "ElementDataFile = LOCAL"), or in the data file the header names. */
+std::string
+FileData(const std::string & dir, const std::string & name)
 {
   const std::string file = ReadBytes(dir + "/" + name);
-  if (name.size() > 5 && name.substr(name.size() - 5) == ".nhdr")
-  {
-    const auto at = file.find("data file: ");
-    Require(at != std::string::npos, name + ": no data file line");
-    const auto end = file.find('\n', at);
-    return ReadBytes(dir + "/" + file.substr(at + 11, end - at - 11));
-  }
-  const auto blank = file.find("\n\n");
-  Require(blank != std::string::npos, name + ": no blank line after the header");
-  return file.substr(blank + 2);
+  if (EndsWith(name, ".nhdr"))
+    return ReadBytes(dir + "/" + HeaderValue(file, "data file: ", name));
+  if (EndsWith(name, ".mhd"))
+    return ReadBytes(dir + "/" + HeaderValue(file, "ElementDataFile = ", name));
+  const std::string end = EndsWith(name, ".mha") ? "ElementDataFile = LOCAL\n" : "\n\n";
+  const auto        at = file.find(end);
+  Require(at != std::string::npos, name + ": no end of the header");
+  return file.substr(at + end.size());
 }
 
 template <typename TImage>
@@ -182,12 +205,15 @@ PixelBytes(const TImage * image)
                      image->GetLargestPossibleRegion().GetNumberOfPixels() * sizeof(typename TImage::PixelType));
 }
 
+/** One run of the program: the input's copy and its label image as
+ *  `extension` under `compression`, read back by ITK and by zlib. */
 void
-CheckNrrdOutputs(const std::string & program,
-                 const std::string & dir,
-                 const std::string & extension,
-                 const std::string & compression)
+CheckWrittenFiles(const std::string & program,
+                  const std::string & dir,
+                  const std::string & extension,
+                  const std::string & compression)
 {
+  const bool        nrrd = extension == "nrrd" || extension == "nhdr";
   const std::string labels = "labels-" + compression + "." + extension;
   const std::string copy = "copy-" + compression + "." + extension;
   RequireSuccess(RunIn(
@@ -203,21 +229,33 @@ CheckNrrdOutputs(const std::string & program,
   Require(itk::ExposeMetaData<std::string>(copied->GetMetaDataDictionary(), MetadataKey, value) &&
             value == MetadataValue,
           "the input's copy " + what + ": the metadata entry is lost or changed ('" + value + "')");
+  const bool multiLine = itk::ExposeMetaData<std::string>(copied->GetMetaDataDictionary(), MultiLineKey, value);
+  Require(nrrd ? multiLine && value == MultiLineValue : !multiLine,
+          "the input's copy " + what + ": the two-line metadata entry " +
+            (nrrd ? "lost or changed ('" + value + "')" : "written"));
   const auto labelImage = Read<LabelImage>(dir + "/" + labels);
   RequireSameGeometry(input, labelImage, "the label image " + what);
   // Its pixels against ConnectedComponentImageFilter on the same mask.
   CheckOutputs<3>(dir + "/in.nrrd", dir + "/" + labels, dir + "/t.csv", Expectation{});
 
   const std::string raw = PixelBytes(labelImage.GetPointer());
-  const std::string data = NrrdData(dir, labels);
+  const std::string data = FileData(dir, labels);
   if (compression == "none")
   {
     Require(data == raw, "the label image " + what + ": raw data differs from the pixels ITK read");
     return;
   }
-  Require(Gunzip(data, "the label image " + what) == raw, "the label image " + what + ": zlib inflates other bytes");
-  Require(Gunzip(NrrdData(dir, copy), "the input's copy " + what) == PixelBytes(input.GetPointer()),
+  Require(Inflate(data, nrrd, "the label image " + what) == raw,
+          "the label image " + what + ": zlib inflates other bytes");
+  Require(Inflate(FileData(dir, copy), nrrd, "the input's copy " + what) == PixelBytes(input.GetPointer()),
           "the input's copy " + what + ": zlib inflates other bytes");
+  if (!nrrd)
+  {
+    const std::string size = HeaderValue(ReadBytes(dir + "/" + labels), "CompressedDataSize = ", labels);
+    Require(std::stoull(size) == data.size(),
+            "the label image " + what + ": CompressedDataSize " + size + " for " + std::to_string(data.size()) +
+              " bytes");
+  }
   const std::size_t oneThread = OneThreadDeflatedSize(raw, compression == "fast" ? 1 : 6);
   std::cout << what << ": label data " << raw.size() << " bytes deflated to " << data.size() << " (zlib on one thread "
             << oneThread << ")\n";
@@ -242,14 +280,14 @@ main(int argc, char * argv[])
     FreshDirectory(dir);
     // ITK's own writer makes the input: the reference for what its reader finds.
     WriteImage(MakeInput(seed).GetPointer(), dir + "/in.nrrd");
-    for (const std::string extension : { "nrrd", "nhdr" })
+    for (const std::string extension : { "nrrd", "nhdr", "mha", "mhd" })
     {
       for (const std::string compression : { "none", "fast", "small" })
       {
-        CheckNrrdOutputs(argv[1], dir, extension, compression);
+        CheckWrittenFiles(argv[1], dir, extension, compression);
       }
     }
-    std::cout << "NRRD outputs: as ITK's reader and zlib find\n";
+    std::cout << "NRRD and MetaImage outputs: as ITK's readers and zlib find\n";
     return 0;
   }
   catch (const std::exception & error)

@@ -67,9 +67,9 @@ OutputCases()
 {
   std::vector<OutputCase>                     cases;
   const std::vector<std::vector<std::string>> labelFormats = {
-    // (the data files as the default --compression auto names them: gzip for .nhdr, raw for .mhd)
+    // (the data files as the default --compression auto, which compresses, names them)
     { "out.nrrd" }, { "out.nhdr", "out.raw.gz" }, { "out.nii" }, { "out.nii.gz" }, { "out.hdr", "out.img" },
-    { "out.mha" },  { "out.mhd", "out.raw" },     { "out.vtk" }, { "out.tif" },    { "out.png" }
+    { "out.mha" },  { "out.mhd", "out.zraw" },    { "out.vtk" }, { "out.tif" },    { "out.png" }
   };
   for (const auto & files : labelFormats)
   {
@@ -124,7 +124,7 @@ CheckUnwritable()
   }
   refused({ "--labels", "same.nrrd", "--saveInput", "same.nrrd" }, "--labels and --saveInput one file");
   refused({ "--labels", "same.csv.nrrd", "--csv", "same.csv.nrrd" }, "--labels and --csv one file");
-  // (.zraw: the data file of a compressed MetaImage; the default writes .raw.)
+  // (.zraw: the data file of a compressed MetaImage.)
   refused({ "--labels", "pair.mhd", "--compression", "fast", "--saveInput", "pair.zraw.nrrd", "--csv", "pair.zraw" },
           "--csv onto the data file of --labels");
   refused({ "--labels", "in.nrrd" }, "--labels onto the input");

@@ -1,4 +1,4 @@
-#include "ParallelGzip.h"
+#include "ParallelDeflate.h"
 
 #include "ImageFormats.h"
 #include "OutputFiles.h"
@@ -20,7 +20,7 @@ constexpr std::uint64_t WindowBytes = std::uint64_t{ 1 } << 15; // deflate's win
 struct Piece
 {
   std::vector<Bytef> deflated;
-  uLong              crc = 0; ///< CRC-32 of the piece's input
+  uLong              check = 0; ///< the piece's CRC-32 (gzip) or Adler-32 (zlib)
 };
 
 /** Raw deflate of data[begin, end) with data[begin - 32 KiB, begin) as its
@@ -55,28 +55,49 @@ DeflatePiece(const Bytef * data, std::uint64_t begin, std::uint64_t end, bool la
   return done;
 }
 
-void
-PutLittleEndian32(std::string & out, std::uint32_t value)
+/** The bytes of `value`, least significant first or last. */
+std::string
+Bytes32(std::uint32_t value, bool bigEndian)
 {
+  std::string out(4, '\0');
   for (int i = 0; i < 4; ++i)
   {
-    out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+    out[bigEndian ? 3 - i : i] = static_cast<char>((value >> (8 * i)) & 0xff);
   }
+  return out;
 }
 
-} // namespace
-
+/** The stream's header, its pieces deflated on ITK's threads and written in
+ *  order, its trailer. */
 std::uint64_t
-WriteGzip(CheckedFile & file, const std::string & displayPath, int zlibLevel, const void * data, std::uint64_t bytes)
+WriteStream(CheckedFile &       file,
+            const std::string & displayPath,
+            bool                gzip,
+            int                 zlibLevel,
+            const void *        data,
+            std::uint64_t       bytes)
 {
   const auto * input = static_cast<const Bytef *>(data);
   const auto   start = file.Position();
-  // Magic, deflate, no flags, no time stamp, the level's hint, Unix.
-  const char extraFlags = zlibLevel == 1 ? 4 : zlibLevel == 9 ? 2 : 0;
-  file.Write(std::string{ '\x1f', '\x8b', 8, 0, 0, 0, 0, 0, extraFlags, 3 });
+  if (gzip)
+  {
+    // Magic, deflate, no flags, no time stamp, the level's hint, Unix.
+    const char extraFlags = zlibLevel == 1 ? 4 : zlibLevel == 9 ? 2 : 0;
+    file.Write(std::string{ '\x1f', '\x8b', 8, 0, 0, 0, 0, 0, extraFlags, 3 });
+  }
+  else
+  {
+    // Deflate with a 32 KiB window, the level's hint, and the check bits
+    // that make the two bytes a multiple of 31.
+    const unsigned methodAndWindow = 0x78;
+    const unsigned levelHint = zlibLevel < 2 ? 0 : zlibLevel < 6 ? 1 : zlibLevel == 6 ? 2 : 3;
+    unsigned       flags = levelHint << 6;
+    flags += 31 - (methodAndWindow * 256 + flags) % 31;
+    file.Write(std::string{ static_cast<char>(methodAndWindow), static_cast<char>(flags) });
+  }
   // An empty input is one piece: the final block alone.
   const std::uint64_t pieces = std::max<std::uint64_t>(1, (bytes + PieceBytes - 1) / PieceBytes);
-  uLong               crc = crc32(0, Z_NULL, 0);
+  uLong               check = gzip ? crc32(0, Z_NULL, 0) : adler32(0, Z_NULL, 0);
   MakeInParallelWriteInOrder<Piece>(
     pieces,
     [&](std::uint64_t index, Piece & piece) {
@@ -86,18 +107,34 @@ WriteGzip(CheckedFile & file, const std::string & displayPath, int zlibLevel, co
       {
         FailWriting(displayPath, "zlib could not compress the data");
       }
-      piece.crc = crc32(0, input + begin, static_cast<uInt>(end - begin));
+      const auto length = static_cast<uInt>(end - begin);
+      piece.check = gzip ? crc32(0, input + begin, length) : adler32(adler32(0, Z_NULL, 0), input + begin, length);
     },
     [&](std::uint64_t index, const Piece & piece) {
       const auto length = static_cast<z_off_t>(std::min(bytes, (index + 1) * PieceBytes) - index * PieceBytes);
-      crc = crc32_combine(crc, piece.crc, length);
+      check = gzip ? crc32_combine(check, piece.check, length) : adler32_combine(check, piece.check, length);
       file.Write(piece.deflated.data(), piece.deflated.size());
     });
-  std::string trailer;
-  PutLittleEndian32(trailer, static_cast<std::uint32_t>(crc));
-  PutLittleEndian32(trailer, static_cast<std::uint32_t>(bytes & 0xffffffffu)); // the length modulo 2^32
-  file.Write(trailer);
+  // gzip: CRC-32 and the length modulo 2^32, least significant byte first;
+  // zlib: Adler-32, most significant first.
+  file.Write(gzip ? Bytes32(static_cast<std::uint32_t>(check), false) +
+                      Bytes32(static_cast<std::uint32_t>(bytes & 0xffffffffu), false)
+                  : Bytes32(static_cast<std::uint32_t>(check), true));
   return file.Position() - start;
+}
+
+} // namespace
+
+std::uint64_t
+WriteGzip(CheckedFile & file, const std::string & displayPath, int zlibLevel, const void * data, std::uint64_t bytes)
+{
+  return WriteStream(file, displayPath, true, zlibLevel, data, bytes);
+}
+
+std::uint64_t
+WriteZlib(CheckedFile & file, const std::string & displayPath, int zlibLevel, const void * data, std::uint64_t bytes)
+{
+  return WriteStream(file, displayPath, false, zlibLevel, data, bytes);
 }
 
 } // namespace ccaapp

@@ -1,0 +1,171 @@
+#include "MetaImageWriter.h"
+
+#include "OutputFiles.h"
+#include "ParallelDeflate.h"
+
+#include <stdexcept>
+
+namespace ccaapp
+{
+namespace
+{
+
+const char *
+MetaElementType(PixelComponent component)
+{
+  switch (component)
+  {
+    case PixelComponent::Int8:
+      return "MET_CHAR";
+    case PixelComponent::UInt8:
+      return "MET_UCHAR";
+    case PixelComponent::Int16:
+      return "MET_SHORT";
+    case PixelComponent::UInt16:
+      return "MET_USHORT";
+    case PixelComponent::Int32:
+      return "MET_INT";
+    case PixelComponent::UInt32:
+      return "MET_UINT";
+    case PixelComponent::Int64:
+      return "MET_LONG_LONG";
+    case PixelComponent::UInt64:
+      return "MET_ULONG_LONG";
+    case PixelComponent::Float32:
+      return "MET_FLOAT";
+    case PixelComponent::Float64:
+      return "MET_DOUBLE";
+  }
+  throw std::logic_error("MetaElementType: unknown component");
+}
+
+/** A MetaIO field name: one word without '='. */
+bool
+IsFieldName(const std::string & key)
+{
+  return !key.empty() && key.find_first_of(" \t\r\n=") == std::string::npos;
+}
+
+std::string
+BaseName(const std::string & path)
+{
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// The width of CompressedDataSize in a .mha header, whose value is known
+// only once the data after it is written: zero-padded, then set in place.
+constexpr std::size_t SizeDigits = 20;
+
+std::string
+Padded(std::uint64_t value)
+{
+  std::string digits = std::to_string(value);
+  return std::string(SizeDigits - digits.size(), '0') + digits;
+}
+
+/** The header up to ElementDataFile, which ends it; compressedSize: the
+ *  value of CompressedDataSize (compressed data only). */
+std::string
+Header(const ImageGeometry & geometry,
+       PixelComponent        component,
+       bool                  compressed,
+       const std::string &   compressedSize,
+       const std::string &   dataFile)
+{
+  const unsigned int n = geometry.dimension;
+  auto               list = [n](auto value) {
+    std::string text;
+    for (unsigned int i = 0; i < n; ++i)
+    {
+      text += (i > 0 ? " " : "") + value(i);
+    }
+    return text;
+  };
+  std::string header = "ObjectType = Image\n";
+  header += "NDims = " + std::to_string(n) + "\n";
+  header += "BinaryData = True\n";
+  header += "BinaryDataByteOrderMSB = False\n";
+  header += std::string("CompressedData = ") + (compressed ? "True" : "False") + "\n";
+  if (compressed)
+  {
+    header += "CompressedDataSize = " + compressedSize + "\n";
+  }
+  // Each axis's direction in turn: column a of ITK's direction matrix.
+  std::string matrix;
+  for (unsigned int axis = 0; axis < n; ++axis)
+  {
+    for (unsigned int row = 0; row < n; ++row)
+    {
+      matrix += (matrix.empty() ? "" : " ") + ShortestText(geometry.direction[row][axis]);
+    }
+  }
+  header += "TransformMatrix = " + matrix + "\n";
+  header += "Offset = " + list([&](unsigned int i) { return ShortestText(geometry.origin[i]); }) + "\n";
+  header += "CenterOfRotation = " + list([](unsigned int) { return std::string("0"); }) + "\n";
+  header += "ElementSpacing = " + list([&](unsigned int i) { return ShortestText(geometry.spacing[i]); }) + "\n";
+  header += "DimSize = " + list([&](unsigned int i) { return std::to_string(geometry.size[i]); }) + "\n";
+  for (const auto & [key, value] : geometry.keyValues)
+  {
+    if (IsFieldName(key) && value.find_first_of("\r\n") == std::string::npos)
+    {
+      header += key + " = " + value + "\n";
+    }
+  }
+  header += std::string("ElementType = ") + MetaElementType(component) + "\n";
+  header += "ElementDataFile = " + dataFile + "\n";
+  return header;
+}
+
+} // namespace
+
+void
+WriteMetaImage(const std::string &   path,
+               const std::string &   dataPath,
+               const std::string &   displayPath,
+               const ImageGeometry & geometry,
+               PixelComponent        component,
+               const void *          pixels,
+               int                   zlibLevel)
+{
+  if (geometry.dimension < 1 || geometry.dimension > 3)
+  {
+    throw std::logic_error("WriteMetaImage: images of 1 to 3 dimensions");
+  }
+  std::uint64_t bytes = static_cast<std::uint64_t>(ComponentBytes(component));
+  for (unsigned int axis = 0; axis < geometry.dimension; ++axis)
+  {
+    bytes *= geometry.size[axis];
+  }
+  const bool compressed = zlibLevel > 0;
+  auto       writeData = [&](CheckedFile & file) -> std::uint64_t {
+    if (compressed)
+    {
+      return WriteZlib(file, displayPath, zlibLevel, pixels, bytes);
+    }
+    file.Write(pixels, bytes);
+    return bytes;
+  };
+  CheckedFile header(path, displayPath);
+  if (dataPath.empty())
+  {
+    const std::string text = Header(geometry, component, compressed, Padded(0), "LOCAL");
+    header.Write(text);
+    const std::uint64_t written = writeData(header);
+    if (compressed)
+    {
+      const std::string size = Padded(written);
+      header.WriteAt(text.find("CompressedDataSize = ") + 21, size.data(), size.size());
+    }
+  }
+  else
+  {
+    CheckedFile         data(dataPath, displayPath);
+    const std::uint64_t written = writeData(data);
+    data.Finish();
+    header.Write(Header(geometry, component, compressed, std::to_string(written), BaseName(dataPath)));
+  }
+  header.Finish();
+}
+
+} // namespace ccaapp
