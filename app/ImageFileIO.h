@@ -1,8 +1,9 @@
 // Reading and writing image files through ITK's ImageIO of their format (the
 // program never asks ITK's factories), with what the libraries print on
 // stderr and their exceptions turned into one-line FileErrors. Writing: PNG,
-// TIFF, NRRD and MetaImage by the program's own writers (PngFile,
-// TiffWriter, NrrdWriter, MetaImageWriter), NIfTI and VTK by ITK. ITK's files are read back
+// TIFF, NRRD, MetaImage and .nii.gz by the program's own writers (PngFile,
+// TiffWriter, NrrdWriter, MetaImageWriter, NiftiGzWriter, with ITK's
+// NIfTI header), .nii, .hdr and .vtk by ITK. ITK's files are read back
 // (ImageFileCheck, their compressed data inflated), so a write that ITK cut
 // short without reporting it is an error; the program's own writers check
 // every write and flush (CheckedFile), and reading their files back took as
@@ -13,6 +14,7 @@
 #include "ImageFileCheck.h"
 #include "ImageFormats.h"
 #include "MetaImageWriter.h"
+#include "NiftiGzWriter.h"
 #include "NrrdWriter.h"
 #include "OutputFiles.h"
 #include "PngFile.h"
@@ -239,6 +241,38 @@ WriteImageFile(const itk::Image<TPixel, VDimension> * image,
     const auto        write = nrrd ? WriteNrrd : WriteMetaImage;
     write(
       path, dataPath, displayPath, detail::GeometryOf(*image), ComponentOf<TPixel>(), pixels, ZlibLevel(compression));
+  }
+  else if (format == ImageFormat::NiftiGz)
+  {
+    // ITK makes NIfTI's header (its qform and sform from the direction) for
+    // an image of 2 pixels an axis with this one's geometry and metadata;
+    // the program writes it, sized, with the pixels.
+    const ScratchFile scratch(path + ".itk-header.nii");
+    {
+      auto                         small = ImageType::New();
+      typename ImageType::SizeType two;
+      two.Fill(2);
+      small->SetRegions(two);
+      small->SetSpacing(image->GetSpacing());
+      small->SetOrigin(image->GetOrigin());
+      small->SetDirection(image->GetDirection());
+      small->SetMetaDataDictionary(image->GetMetaDataDictionary());
+      small->Allocate(true);
+      auto writer = itk::ImageFileWriter<ImageType>::New();
+      writer->SetInput(small);
+      writer->SetImageIO(ImageIOFor(ImageFormat::Nifti));
+      writer->SetFileName(scratch.Path());
+      CallItk("write", scratch.Path(), displayPath, [&writer] { writer->Update(); });
+    }
+    const std::uint64_t dimensions[3] = { size[0], size[1], VDimension == 3 ? size[VDimension - 1] : 1 };
+    WriteNiftiGz(path,
+                 displayPath,
+                 ReadNiftiHeader(scratch.Path(), displayPath),
+                 VDimension,
+                 dimensions,
+                 pixels,
+                 image->GetLargestPossibleRegion().GetNumberOfPixels() * sizeof(TPixel),
+                 ZlibLevel(compression));
   }
   else
   {

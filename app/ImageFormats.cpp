@@ -192,7 +192,6 @@ CompressionOf(ImageFormat format, Compression asked)
     case ImageFormat::Vtk:
       return Compression::None;
     case ImageFormat::NiftiGz:
-      return Compression::Small;
     case ImageFormat::MetaImage:
     case ImageFormat::MetaImageDetached:
     case ImageFormat::Png:

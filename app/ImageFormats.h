@@ -25,11 +25,10 @@ enum class ImageFormat
   Tiff               ///< .tif, .tiff (written by TiffWriter)
 };
 
-/** How image outputs are compressed (--compression): NRRD, MetaImage, TIFF
- *  and PNG use zlib at level 0 (none: raw data; PNG, always deflated, stores
- *  the data as it is), 1 (fast) or 6 (small, zlib's default). .nii, .hdr and
- *  .vtk are always raw, and .nii.gz always gzip at zlib's default level (ITK
- *  5.2's NIfTI writer takes no level). Not 9:
+/** How image outputs are compressed (--compression): NRRD, MetaImage, TIFF,
+ *  .nii.gz and PNG use zlib at level 0 (none: raw data; .nii.gz and PNG,
+ *  always deflated, store the data as it is), 1 (fast) or 6 (small, zlib's
+ *  default). .nii, .hdr and .vtk are always raw. Not 9:
  *  on a 512^3 label image level 9 took 34 s for a file 10 % smaller than
  *  level 6's (docs/results-history.md). Auto (the default) is a request,
  *  which CompressionOf resolves for each output's format. */
@@ -43,10 +42,9 @@ enum class Compression
 
 /** What an output of `format` is written with when `asked` is asked: Auto is
  *  fast where the format has a choice (the program deflates .nrrd .nhdr
- *  .mha .mhd .tif .png on every thread: on the H200 a 537 MB label image
- *  took 160 ms at level 1, as long as raw, for a file 25 times smaller);
- *  formats without a choice give what they write (.nii.gz: Small; .nii
- *  .hdr .vtk: None). */
+ *  .mha .mhd .nii.gz .tif .png on every thread: on the H200 a 537 MB label
+ *  image took 160 ms at level 1, as long as raw, for a file 25 times
+ *  smaller); .nii .hdr .vtk are None. */
 Compression
 CompressionOf(ImageFormat format, Compression asked);
 

@@ -137,7 +137,7 @@ WriteNrrd(const std::string &   path,
   auto writeData = [&](CheckedFile & file) {
     if (zlibLevel > 0)
     {
-      WriteGzip(file, displayPath, zlibLevel, pixels, bytes);
+      WriteGzip(file, displayPath, zlibLevel, std::string(), pixels, bytes);
     }
     else
     {

@@ -15,6 +15,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace ccaapp
 {
@@ -521,6 +522,20 @@ OutputTransaction::Abandon()
       output.temporary.clear();
     }
   }
+}
+
+ScratchFile::ScratchFile(std::string path)
+  : m_Path(std::move(path))
+{
+  SignalsBlocked blocked;
+  g_CleanupFiles.push_back(m_Path);
+}
+
+ScratchFile::~ScratchFile()
+{
+  ::unlink(m_Path.c_str());
+  SignalsBlocked blocked;
+  g_CleanupFiles.erase(std::remove(g_CleanupFiles.begin(), g_CleanupFiles.end(), m_Path), g_CleanupFiles.end());
 }
 
 } // namespace ccaapp

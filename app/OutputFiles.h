@@ -116,6 +116,27 @@ private:
   bool                m_Committed = false;
 };
 
+/** A file a writer needs for a moment beside its output (ITK's NIfTI header
+ *  for a .nii.gz): removed when this object goes, and by the interrupt
+ *  cleanup before its folder. */
+class ScratchFile
+{
+public:
+  explicit ScratchFile(std::string path);
+  ~ScratchFile();
+  ScratchFile(const ScratchFile &) = delete;
+  ScratchFile &
+  operator=(const ScratchFile &) = delete;
+  const std::string &
+  Path() const
+  {
+    return m_Path;
+  }
+
+private:
+  std::string m_Path;
+};
+
 /** Removes every temporary folder of live transactions on SIGINT, SIGTERM and
  *  SIGHUP before the signal ends the program, so an interrupted run leaves nothing. */
 void

@@ -68,17 +68,18 @@ Bytes32(std::uint32_t value, bool bigEndian)
 }
 
 /** The stream's header, its pieces deflated on ITK's threads and written in
- *  order, its trailer. */
+ *  order, its trailer. The stream's input is `prefix` (a piece of its own,
+ *  when not empty), then `bytes` of `data`. */
 std::uint64_t
 WriteStream(CheckedFile &       file,
             const std::string & displayPath,
             bool                gzip,
             int                 zlibLevel,
+            const std::string & prefix,
             const void *        data,
             std::uint64_t       bytes)
 {
-  const auto * input = static_cast<const Bytef *>(data);
-  const auto   start = file.Position();
+  const auto start = file.Position();
   if (gzip)
   {
     // Magic, deflate, no flags, no time stamp, the level's hint, Unix.
@@ -95,30 +96,48 @@ WriteStream(CheckedFile &       file,
     flags += 31 - (methodAndWindow * 256 + flags) % 31;
     file.Write(std::string{ static_cast<char>(methodAndWindow), static_cast<char>(flags) });
   }
-  // An empty input is one piece: the final block alone.
-  const std::uint64_t pieces = std::max<std::uint64_t>(1, (bytes + PieceBytes - 1) / PieceBytes);
-  uLong               check = gzip ? crc32(0, Z_NULL, 0) : adler32(0, Z_NULL, 0);
+  // Piece 0 is the prefix when there is one. An empty input is one piece:
+  // the final block alone.
+  const std::uint64_t prefixPieces = prefix.empty() ? 0 : 1;
+  const std::uint64_t dataPieces = (bytes + PieceBytes - 1) / PieceBytes;
+  const std::uint64_t pieces = std::max<std::uint64_t>(1, prefixPieces + dataPieces);
+  struct Span
+  {
+    const Bytef * base;
+    std::uint64_t begin, end;
+  };
+  auto span = [&](std::uint64_t index) {
+    if (index < prefixPieces)
+    {
+      return Span{ reinterpret_cast<const Bytef *>(prefix.data()), 0, prefix.size() };
+    }
+    const std::uint64_t begin = (index - prefixPieces) * PieceBytes;
+    return Span{ static_cast<const Bytef *>(data), begin, std::min(bytes, begin + PieceBytes) };
+  };
+  uLong check = gzip ? crc32(0, Z_NULL, 0) : adler32(0, Z_NULL, 0);
   MakeInParallelWriteInOrder<Piece>(
     pieces,
     [&](std::uint64_t index, Piece & piece) {
-      const std::uint64_t begin = index * PieceBytes;
-      const std::uint64_t end = std::min(bytes, begin + PieceBytes);
-      if (!DeflatePiece(input, begin, end, index + 1 == pieces, zlibLevel, piece))
+      const Span part = span(index);
+      if (!DeflatePiece(part.base, part.begin, part.end, index + 1 == pieces, zlibLevel, piece))
       {
         FailWriting(displayPath, "zlib could not compress the data");
       }
-      const auto length = static_cast<uInt>(end - begin);
-      piece.check = gzip ? crc32(0, input + begin, length) : adler32(adler32(0, Z_NULL, 0), input + begin, length);
+      const auto length = static_cast<uInt>(part.end - part.begin);
+      const auto input = part.base + part.begin;
+      piece.check = gzip ? crc32(0, input, length) : adler32(adler32(0, Z_NULL, 0), input, length);
     },
     [&](std::uint64_t index, const Piece & piece) {
-      const auto length = static_cast<z_off_t>(std::min(bytes, (index + 1) * PieceBytes) - index * PieceBytes);
+      const Span part = span(index);
+      const auto length = static_cast<z_off_t>(part.end - part.begin);
       check = gzip ? crc32_combine(check, piece.check, length) : adler32_combine(check, piece.check, length);
       file.Write(piece.deflated.data(), piece.deflated.size());
     });
   // gzip: CRC-32 and the length modulo 2^32, least significant byte first;
   // zlib: Adler-32, most significant first.
+  const std::uint64_t length = prefix.size() + bytes;
   file.Write(gzip ? Bytes32(static_cast<std::uint32_t>(check), false) +
-                      Bytes32(static_cast<std::uint32_t>(bytes & 0xffffffffu), false)
+                      Bytes32(static_cast<std::uint32_t>(length & 0xffffffffu), false)
                   : Bytes32(static_cast<std::uint32_t>(check), true));
   return file.Position() - start;
 }
@@ -126,15 +145,20 @@ WriteStream(CheckedFile &       file,
 } // namespace
 
 std::uint64_t
-WriteGzip(CheckedFile & file, const std::string & displayPath, int zlibLevel, const void * data, std::uint64_t bytes)
+WriteGzip(CheckedFile &       file,
+          const std::string & displayPath,
+          int                 zlibLevel,
+          const std::string & prefix,
+          const void *        data,
+          std::uint64_t       bytes)
 {
-  return WriteStream(file, displayPath, true, zlibLevel, data, bytes);
+  return WriteStream(file, displayPath, true, zlibLevel, prefix, data, bytes);
 }
 
 std::uint64_t
 WriteZlib(CheckedFile & file, const std::string & displayPath, int zlibLevel, const void * data, std::uint64_t bytes)
 {
-  return WriteStream(file, displayPath, false, zlibLevel, data, bytes);
+  return WriteStream(file, displayPath, false, zlibLevel, std::string(), data, bytes);
 }
 
 } // namespace ccaapp

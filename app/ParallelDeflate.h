@@ -16,11 +16,17 @@ namespace ccaapp
 
 class CheckedFile;
 
-/** Appends `bytes` of `data`, deflated at zlibLevel (1 to 9), to `file` as
- *  one gzip stream (RFC 1952: NRRD's "encoding: gzip") with its header and
- *  trailer; returns the bytes appended. Errors name displayPath. */
+/** Appends `prefix` then `bytes` of `data`, deflated at zlibLevel (1 to 9),
+ *  to `file` as one gzip stream (RFC 1952: NRRD's "encoding: gzip", a
+ *  .nii.gz's header and pixels) with its header and trailer; returns the
+ *  bytes appended. Errors name displayPath. */
 std::uint64_t
-WriteGzip(CheckedFile & file, const std::string & displayPath, int zlibLevel, const void * data, std::uint64_t bytes);
+WriteGzip(CheckedFile &       file,
+          const std::string & displayPath,
+          int                 zlibLevel,
+          const std::string & prefix,
+          const void *        data,
+          std::uint64_t       bytes);
 
 /** The same as one zlib stream (RFC 1950: MetaImage's CompressedData). */
 std::uint64_t

@@ -217,7 +217,7 @@ SlicerXmlDescription(const std::string & version)
       <name>compression</name>
       <label>Label image compression</label>
       <longflag>compression</longflag>
-      <description><![CDATA[zlib compression of the label image: none writes the raw labels (largest file); fast (zlib level 1) makes the file about 25 times smaller; small (level 6) about twice smaller again, and takes about twice as long to write; auto (fast) is as quick to write as none: the program deflates on every thread]]></description>
+      <description><![CDATA[zlib compression of the label image: none writes the raw labels (largest file); fast (zlib level 1) makes the file about 25 times smaller; small (level 6) about twice smaller again, and takes about twice as long to write; auto (fast) is as quick to write as none: the program deflates on every thread. .nii, .hdr and .vtk are never compressed]]></description>
       <default>auto</default>
       <element>auto</element>
       <element>none</element>

@@ -1,5 +1,6 @@
-// The program's own NRRD and MetaImage writers (app/NrrdWriter,
-// MetaImageWriter, ParallelDeflate) against independent readers: ITK's
+// The program's own NRRD, MetaImage and .nii.gz writers (app/NrrdWriter,
+// MetaImageWriter, NiftiGzWriter, ParallelDeflate) against independent
+// readers: a .nii.gz must inflate to the bytes of ITK's own; ITK's
 // NrrdImageIO and MetaImageIO must find the input's geometry bit for bit (an
 // oblique direction, spacings and an origin that decimal text does not hold
 // exactly), its pixels and its string metadata; zlib itself must inflate the
@@ -263,6 +264,49 @@ CheckWrittenFiles(const std::string & program,
           "the label image " + what + ": deflated data 2 % larger than zlib's one-thread stream");
 }
 
+/** A .nii.gz of the program holds, inflated, the very bytes of ITK's own
+ *  .nii.gz of the same image: ITK's header (qform, sform, its metadata) and
+ *  the pixels; ITK's reader finds the labels of the checked .nrrd run. */
+void
+CheckNiftiGz(const std::string & program, const std::string & dir, const std::string & compression)
+{
+  const std::string labels = "labels-" + compression + ".nii.gz";
+  const std::string copy = "copy-" + compression + ".nii.gz";
+  RequireSuccess(RunIn(
+    program,
+    dir,
+    { "in.nrrd", "--quiet", "--labels", labels, "--saveInput", copy, "--csv", "t.csv", "--compression", compression }));
+  const std::string what = ".nii.gz --compression " + compression;
+  // The labels of the .nrrd run, which ConnectedComponentImageFilter checked
+  // (NIfTI's geometry is float: not the input's within CheckOutputs' 1e-6).
+  const auto found = Read<LabelImage>(dir + "/" + labels);
+  RequireSamePixels(Read<LabelImage>(dir + "/labels-none.nrrd").GetPointer(), found.GetPointer(), what);
+
+  // ITK's files of the same images: the input as read, and a label image of
+  // its geometry with the labels found, no metadata (as the filter's).
+  const auto input = Read<InputImage>(dir + "/in.nrrd");
+  WriteImage(input.GetPointer(), dir + "/itk-copy.nii.gz");
+  auto reference = LabelImage::New();
+  reference->SetRegions(input->GetLargestPossibleRegion());
+  reference->SetSpacing(input->GetSpacing());
+  reference->SetOrigin(input->GetOrigin());
+  reference->SetDirection(input->GetDirection());
+  reference->Allocate();
+  std::copy(found->GetBufferPointer(),
+            found->GetBufferPointer() + found->GetLargestPossibleRegion().GetNumberOfPixels(),
+            reference->GetBufferPointer());
+  WriteImage(reference.GetPointer(), dir + "/itk-labels.nii.gz");
+  for (const auto & [ours, theirs] : { std::make_pair(labels, std::string("itk-labels.nii.gz")),
+                                       std::make_pair(copy, std::string("itk-copy.nii.gz")) })
+  {
+    const std::string inflated = Inflate(ReadBytes(dir + "/" + ours), true, ours);
+    Require(inflated == Inflate(ReadBytes(dir + "/" + theirs), true, theirs),
+            ours + " (" + what + "): not the bytes of ITK's own .nii.gz once inflated");
+  }
+  std::cout << what << ": the bytes of ITK's .nii.gz, " << ReadBytes(dir + "/" + labels).size()
+            << " bytes of label file\n";
+}
+
 } // namespace
 
 int
@@ -287,7 +331,11 @@ main(int argc, char * argv[])
         CheckWrittenFiles(argv[1], dir, extension, compression);
       }
     }
-    std::cout << "NRRD and MetaImage outputs: as ITK's readers and zlib find\n";
+    for (const std::string compression : { "none", "fast", "small" })
+    {
+      CheckNiftiGz(argv[1], dir, compression);
+    }
+    std::cout << "NRRD, MetaImage and .nii.gz outputs: as ITK's readers and zlib find\n";
     return 0;
   }
   catch (const std::exception & error)
