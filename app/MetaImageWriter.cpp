@@ -46,13 +46,6 @@ IsFieldName(const std::string & key)
   return !key.empty() && key.find_first_of(" \t\r\n=") == std::string::npos;
 }
 
-std::string
-BaseName(const std::string & path)
-{
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 // The width of CompressedDataSize in a .mha header, whose value is known
 // only once the data after it is written: zero-padded, then set in place.
 constexpr std::size_t SizeDigits = 20;
@@ -128,17 +121,9 @@ WriteMetaImage(const std::string &   path,
                const void *          pixels,
                int                   zlibLevel)
 {
-  if (geometry.dimension < 1 || geometry.dimension > 3)
-  {
-    throw std::logic_error("WriteMetaImage: images of 1 to 3 dimensions");
-  }
-  std::uint64_t bytes = static_cast<std::uint64_t>(ComponentBytes(component));
-  for (unsigned int axis = 0; axis < geometry.dimension; ++axis)
-  {
-    bytes *= geometry.size[axis];
-  }
-  const bool compressed = zlibLevel > 0;
-  auto       writeData = [&](CheckedFile & file) -> std::uint64_t {
+  const std::uint64_t bytes = PixelBytes(geometry, component);
+  const bool          compressed = zlibLevel > 0;
+  auto                writeData = [&](CheckedFile & file) -> std::uint64_t {
     if (compressed)
     {
       return WriteZlib(file, displayPath, zlibLevel, pixels, bytes);
@@ -163,7 +148,7 @@ WriteMetaImage(const std::string &   path,
     CheckedFile         data(dataPath, displayPath);
     const std::uint64_t written = writeData(data);
     data.Finish();
-    header.Write(Header(geometry, component, compressed, std::to_string(written), BaseName(dataPath)));
+    header.Write(Header(geometry, component, compressed, std::to_string(written), FileNameOf(dataPath)));
   }
   header.Finish();
 }

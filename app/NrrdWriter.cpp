@@ -65,13 +65,6 @@ Escaped(const std::string & text)
 }
 
 std::string
-BaseName(const std::string & path)
-{
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-std::string
 Header(const ImageGeometry & geometry, PixelComponent component, int zlibLevel, const std::string & dataPath)
 {
   const unsigned int n = geometry.dimension;
@@ -108,7 +101,7 @@ Header(const ImageGeometry & geometry, PixelComponent component, int zlibLevel, 
     header += Escaped(key) + ":=" + Escaped(value) + "\n";
   }
   // The data follows a blank line, or lies in the file the header names.
-  header += dataPath.empty() ? "\n" : "data file: " + BaseName(dataPath) + "\n";
+  header += dataPath.empty() ? "\n" : "data file: " + FileNameOf(dataPath) + "\n";
   return header;
 }
 
@@ -123,16 +116,8 @@ WriteNrrd(const std::string &   path,
           const void *          pixels,
           int                   zlibLevel)
 {
-  if (geometry.dimension < 1 || geometry.dimension > 3)
-  {
-    throw std::logic_error("WriteNrrd: images of 1 to 3 dimensions");
-  }
-  std::uint64_t bytes = static_cast<std::uint64_t>(ComponentBytes(component));
-  for (unsigned int axis = 0; axis < geometry.dimension; ++axis)
-  {
-    bytes *= geometry.size[axis];
-  }
-  CheckedFile header(path, displayPath);
+  const std::uint64_t bytes = PixelBytes(geometry, component);
+  CheckedFile         header(path, displayPath);
   header.Write(Header(geometry, component, zlibLevel, dataPath));
   auto writeData = [&](CheckedFile & file) {
     if (zlibLevel > 0)
