@@ -123,13 +123,8 @@ WriteMetaImage(const std::string &   path,
 {
   const std::uint64_t bytes = PixelBytes(geometry, component);
   const bool          compressed = zlibLevel > 0;
-  auto                writeData = [&](CheckedFile & file) -> std::uint64_t {
-    if (compressed)
-    {
-      return WriteZlib(file, displayPath, zlibLevel, pixels, bytes);
-    }
-    file.Write(pixels, bytes);
-    return bytes;
+  auto                writeData = [&](CheckedFile & file) {
+    return WritePixelData(file, displayPath, DeflateStream::Zlib, zlibLevel, pixels, bytes);
   };
   CheckedFile header(path, displayPath);
   if (dataPath.empty())

@@ -119,24 +119,14 @@ WriteNrrd(const std::string &   path,
   const std::uint64_t bytes = PixelBytes(geometry, component);
   CheckedFile         header(path, displayPath);
   header.Write(Header(geometry, component, zlibLevel, dataPath));
-  auto writeData = [&](CheckedFile & file) {
-    if (zlibLevel > 0)
-    {
-      WriteGzip(file, displayPath, zlibLevel, std::string(), pixels, bytes);
-    }
-    else
-    {
-      file.Write(pixels, bytes);
-    }
-  };
   if (dataPath.empty())
   {
-    writeData(header);
+    WritePixelData(header, displayPath, DeflateStream::Gzip, zlibLevel, pixels, bytes);
   }
   else
   {
     CheckedFile data(dataPath, displayPath);
-    writeData(data);
+    WritePixelData(data, displayPath, DeflateStream::Gzip, zlibLevel, pixels, bytes);
     data.Finish();
   }
   header.Finish();

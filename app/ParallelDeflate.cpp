@@ -156,9 +156,19 @@ WriteGzip(CheckedFile &       file,
 }
 
 std::uint64_t
-WriteZlib(CheckedFile & file, const std::string & displayPath, int zlibLevel, const void * data, std::uint64_t bytes)
+WritePixelData(CheckedFile &       file,
+               const std::string & displayPath,
+               DeflateStream       stream,
+               int                 zlibLevel,
+               const void *        data,
+               std::uint64_t       bytes)
 {
-  return WriteStream(file, displayPath, false, zlibLevel, std::string(), data, bytes);
+  if (zlibLevel > 0)
+  {
+    return WriteStream(file, displayPath, stream == DeflateStream::Gzip, zlibLevel, std::string(), data, bytes);
+  }
+  file.Write(data, bytes);
+  return bytes;
 }
 
 } // namespace ccaapp

@@ -28,9 +28,21 @@ WriteGzip(CheckedFile &       file,
           const void *        data,
           std::uint64_t       bytes);
 
-/** The same as one zlib stream (RFC 1950: MetaImage's CompressedData). */
+enum class DeflateStream
+{
+  Gzip, ///< RFC 1952, as WriteGzip
+  Zlib  ///< RFC 1950 (MetaImage's CompressedData)
+};
+
+/** An image file's pixel data: `bytes` of `data` as they are (zlibLevel 0)
+ *  or as one stream of that kind; returns the bytes appended. */
 std::uint64_t
-WriteZlib(CheckedFile & file, const std::string & displayPath, int zlibLevel, const void * data, std::uint64_t bytes);
+WritePixelData(CheckedFile &       file,
+               const std::string & displayPath,
+               DeflateStream       stream,
+               int                 zlibLevel,
+               const void *        data,
+               std::uint64_t       bytes);
 
 } // namespace ccaapp
 
