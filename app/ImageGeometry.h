@@ -13,6 +13,11 @@
 #include <utility>
 #include <vector>
 
+// The writers store pixels as they lie in memory and say "little-endian".
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#  error "the program's image writers assume a little-endian host"
+#endif
+
 namespace ccaapp
 {
 
