@@ -47,14 +47,15 @@ IsFieldName(const std::string & key)
 }
 
 // The width of CompressedDataSize in a .mha header, whose value is known
-// only once the data after it is written: zero-padded, then set in place.
-constexpr std::size_t SizeDigits = 20;
+// only once the data after it is written: spaces after the number, set in
+// place (leading zeros would read as octal to a C reader parsing with base 0).
+constexpr std::size_t SizeWidth = 20;
 
 std::string
 Padded(std::uint64_t value)
 {
   std::string digits = std::to_string(value);
-  return std::string(SizeDigits - digits.size(), '0') + digits;
+  return digits + std::string(SizeWidth - digits.size(), ' ');
 }
 
 /** The header up to ElementDataFile, which ends it; compressedSize: the

@@ -3,8 +3,9 @@
 // (TransformMatrix holds each axis's direction in turn, Offset the origin),
 // the data raw or one zlib stream deflated on every thread
 // (ParallelDeflate), every write checked. AnatomicalOrientation, a
-// summary of the direction that ITK does not read, is left out; string
-// metadata of one line is written as "key = value".
+// summary of the direction, is left out (ITK's reader takes the direction
+// from TransformMatrix); string metadata of one line is written as
+// "key = value".
 #ifndef CudaLabelStatisticsApp_MetaImageWriter_h
 #define CudaLabelStatisticsApp_MetaImageWriter_h
 
