@@ -264,14 +264,12 @@ WriteImageFile(const itk::Image<TPixel, VDimension> * image,
       writer->SetFileName(scratch.Path());
       CallItk("write", scratch.Path(), displayPath, [&writer] { writer->Update(); });
     }
-    const std::uint64_t dimensions[3] = { size[0], size[1], VDimension == 3 ? size[VDimension - 1] : 1 };
     WriteNiftiGz(path,
                  displayPath,
                  ReadNiftiHeader(scratch.Path(), displayPath),
-                 VDimension,
-                 dimensions,
+                 detail::GeometryOf(*image),
+                 ComponentOf<TPixel>(),
                  pixels,
-                 image->GetLargestPossibleRegion().GetNumberOfPixels() * sizeof(TPixel),
                  ZlibLevel(compression));
   }
   else
@@ -288,13 +286,8 @@ WriteImageFile(const itk::Image<TPixel, VDimension> * image,
     writer->SetInput(detached);
     writer->SetImageIO(ImageIOFor(format));
     writer->SetFileName(path);
-    // ITK's IOs take levels 1 to 9 and write raw data without compression;
-    // NIfTI follows the file name (.nii.gz is always gzip at zlib's default level).
-    writer->SetUseCompression(compression != Compression::None);
-    if (compression != Compression::None)
-    {
-      writer->SetCompressionLevel(ZlibLevel(compression));
-    }
+    // What ITK still writes (.nii, .hdr, .vtk) is raw (CompressionOf).
+    writer->SetUseCompression(false);
     CallItk("write", path, displayPath, [&writer] { writer->Update(); });
     VerifyWrittenImage(path, displayPath, format, std::vector<std::uint64_t>(size.begin(), size.end()));
   }

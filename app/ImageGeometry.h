@@ -1,5 +1,5 @@
 // Where an image's pixels lie, as the program's own image writers take it
-// (NrrdWriter, MetaImageWriter), and the text of its numbers.
+// (NrrdWriter, MetaImageWriter, NiftiGzWriter), and the text of its numbers.
 #ifndef CudaLabelStatisticsApp_ImageGeometry_h
 #define CudaLabelStatisticsApp_ImageGeometry_h
 

@@ -52,12 +52,13 @@ void
 WriteNiftiGz(const std::string &   path,
              const std::string &   displayPath,
              std::string           itkHeader,
-             unsigned int          dimension,
-             const std::uint64_t * size,
+             const ImageGeometry & geometry,
+             PixelComponent        component,
              const void *          pixels,
-             std::uint64_t         bytes,
              int                   zlibLevel)
 {
+  const std::uint64_t bytes = PixelBytes(geometry, component);
+  const unsigned int  dimension = geometry.dimension;
   if (Field<std::int16_t>(itkHeader, DimensionsAt) != static_cast<std::int16_t>(dimension))
   {
     FailWriting(displayPath,
@@ -66,13 +67,13 @@ WriteNiftiGz(const std::string &   path,
   }
   for (unsigned int axis = 0; axis < dimension; ++axis)
   {
-    if (size[axis] > 32767)
+    if (geometry.size[axis] > 32767)
     {
       FailWriting(displayPath,
-                  "NIfTI-1 holds up to 32767 pixels an axis, and this image has " + std::to_string(size[axis]) +
-                    "; use .nrrd or .mha");
+                  "NIfTI-1 holds up to 32767 pixels an axis, and this image has " +
+                    std::to_string(geometry.size[axis]) + "; use .nrrd or .mha");
     }
-    const auto value = static_cast<std::int16_t>(size[axis]);
+    const auto value = static_cast<std::int16_t>(geometry.size[axis]);
     std::memcpy(&itkHeader[DimensionsAt + 2 * (axis + 1)], &value, sizeof(value));
   }
   CheckedFile file(path, displayPath);

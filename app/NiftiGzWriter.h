@@ -6,7 +6,8 @@
 #ifndef CudaLabelStatisticsApp_NiftiGzWriter_h
 #define CudaLabelStatisticsApp_NiftiGzWriter_h
 
-#include <cstdint>
+#include "ImageGeometry.h"
+
 #include <string>
 
 namespace ccaapp
@@ -14,16 +15,16 @@ namespace ccaapp
 
 /** Writes `path`: `itkHeader` (the bytes before the pixels of a .nii that
  *  ITK wrote for an image of the same geometry and pixel type, but another
- *  size: 2 pixels an axis), its axes' sizes set to `size`, then `bytes` of
- *  `pixels`, gzip-compressed at zlibLevel (0: stored). Errors name displayPath. */
+ *  size: 2 pixels an axis), its axes' sizes set to the geometry's, then the
+ *  `pixels` (of `component`), gzip-compressed at zlibLevel (0: stored).
+ *  Errors name displayPath. */
 void
 WriteNiftiGz(const std::string &   path,
              const std::string &   displayPath,
              std::string           itkHeader,
-             unsigned int          dimension,
-             const std::uint64_t * size,
+             const ImageGeometry & geometry,
+             PixelComponent        component,
              const void *          pixels,
-             std::uint64_t         bytes,
              int                   zlibLevel);
 
 /** The bytes before the pixels of the .nii file at `path` (NIfTI-1, vox_offset

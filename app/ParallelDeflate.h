@@ -16,7 +16,7 @@ namespace ccaapp
 
 class CheckedFile;
 
-/** Appends `prefix` then `bytes` of `data`, deflated at zlibLevel (1 to 9),
+/** Appends `prefix` then `bytes` of `data`, deflated at zlibLevel (0: stored, to 9),
  *  to `file` as one gzip stream (RFC 1952: NRRD's "encoding: gzip", a
  *  .nii.gz's header and pixels) with its header and trailer; returns the
  *  bytes appended. Errors name displayPath. */
