@@ -40,7 +40,7 @@ NibbleAsBytes(unsigned nibble)
  *  stores a thread's 8 pixels one byte at a time and divides 64-bit
  *  indices, wrote the 105 MB of a CT-like mask in 91-95 us (1.2 TB/s,
  *  H200); this kernel in 35 us. */
-__global__ void
+static __global__ void
 UnpackForegroundHalfWordsKernel(const std::uint16_t * __restrict__ words,
                                 std::int64_t firstWord,
                                 std::int64_t endWord,
@@ -60,7 +60,7 @@ UnpackForegroundHalfWordsKernel(const std::uint16_t * __restrict__ words,
 /** dense[r * width + x] = bit x of row r of bits (rows of rowBytes bytes),
  *  0 or 1, for rows [firstRow, endRow), of any width. One thread per byte
  *  of bits. */
-__global__ void
+static __global__ void
 UnpackForegroundBitsKernel(const std::uint8_t * __restrict__ bits,
                            std::int64_t width,
                            std::int64_t rowBytes,

@@ -400,7 +400,8 @@ public:
 
   /** Run with unit indices of type Index, as Run chooses them: the two
    *  widths can be compiled in separate files (the emulation tests' library
-   *  does, to halve its longest compile). */
+   *  does, to halve its longest compile; the CUDA backend compiles its runs
+   *  in three, CudaHostSequence.cuh). */
   template <class Index>
   void
   RunWithIndex(Device & device, const ImageView & image, const Options & options, Result & result)
@@ -414,165 +415,7 @@ public:
    *  strategies outside the table this way). */
   template <class Index, class S>
   void
-  RunStrategy(Device & device, const ImageView & image, const Options & options, Result & result)
-  {
-    if constexpr (S::LabelsPixels)
-    {
-      if (image.dimension == 3 && !S::Labeling::Supports3D)
-      {
-        throw Error(Error::Kind::InvalidInput,
-                    std::string("the algorithm ") + AlgorithmName(options.algorithm) + " labels 2D images only");
-      }
-    }
-    // A host image whose foreground is all that matters crosses the bus as
-    // bits; from then on the stages see the 0/1 image they unpack into.
-    const bool                    asBits = TravelsAsForegroundBits(image, options);
-    std::optional<ForegroundMask> mask;
-    if (asBits)
-    {
-      mask.emplace(image, options);
-    }
-    const Frame input = MakeFrame(image, options);
-    const Frame frame = asBits ? MakeFrame(mask->Image(), mask->Rules()) : input;
-    const bool  intensity = options.intensity.Requested();
-    const bool  labelImage = options.objects != Objects::ForegroundComponents;
-    device.Begin();
-
-    device.Record(Milestone::Start);
-    // The strategy's units are counted slab by slab as the image arrives.
-    using Needs = typename UploadStage<Device>::Needs;
-    const void * deviceImage =
-      m_Upload.Run(device,
-                   input,
-                   asBits ? Needs::Foreground : Needs::Pixels,
-                   [&](const void * slab, std::int64_t firstRow, std::int64_t endRow) {
-                     m_Labeling.template CountUnits<Index, typename S::Units>(device, frame, slab, firstRow, endRow);
-                   });
-    const void * deviceFeature = nullptr;
-    if (intensity)
-    {
-      // In host memory (cca::ValidateInput): uploaded whole.
-      const Frame feature = MakeFrame(options.intensity.featureImage, options);
-      deviceFeature = m_FeatureUpload.Run(
-        device, feature, UploadStage<Device>::Needs::Pixels, [](const void *, std::int64_t, std::int64_t) {});
-    }
-    device.Record(Milestone::ImageUploaded);
-    const bool            features = options.computeFeatures;
-    const std::uint64_t * objectKeys = nullptr;
-    Index                 componentCount = 0;
-    // Labelings that give the label image only (blocks, strips): the count
-    // read once the label image is queued, as for the units
-    // (LabelAndMeasureUnits): with 32-bit indices its bound decides the
-    // label image's width as the count would.
-    const bool deferCount = sizeof(Index) == 4;
-    const auto labelsOnly = [&](const auto & labels) {
-      device.Record(Milestone::UnitsLabeled);
-      NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(labels.numbers.count));
-      m_Outputs.WriteLabelsOnly(device, frame, labels);
-      componentCount = labels.numbers.deviceCount != nullptr
-                         ? device.Read(labels.numbers.deviceCount, "reading a count from the device")
-                         : labels.numbers.count;
-      result.objectsFound = static_cast<std::int64_t>(componentCount);
-    };
-    if (LabelsByStrips<Index>(device, frame, deviceImage))
-    {
-      labelsOnly(m_Strips.template Run<Index, S>(
-        device, frame, deviceImage, SampledForegroundFraction<Index>(device, frame), deferCount));
-    }
-    else if (LabelsByBlocks<Index>(device, frame))
-    {
-      labelsOnly(m_Blocks.template Run<Index>(device, frame, deviceImage, deferCount));
-    }
-    else
-    {
-      const MeasuredObjects<Index> measured =
-        LabelAndMeasureUnits<Index, S>(device, frame, deviceImage, deviceFeature, result);
-      componentCount = measured.count;
-      objectKeys = measured.keys;
-    }
-    device.Record(Milestone::OutputsComputed);
-
-    result.componentCount = static_cast<std::int64_t>(componentCount);
-    if (features)
-    {
-      WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) { table.Download(device, result); });
-    }
-    else
-    {
-      result.features.clear();
-    }
-    m_Outputs.DownloadRuns(device, options, result);
-    std::vector<double> & medians = m_Medians;
-    if (intensity)
-    {
-      m_Intensity.Download(device);
-      m_Histograms.Download(device, frame, medians, result);
-    }
-    std::vector<std::uint64_t> & keys = m_HostKeys;
-    keys.resize(labelImage ? static_cast<std::size_t>(componentCount) : 0);
-    if (!keys.empty())
-    {
-      device.DownloadLater(keys.data(), objectKeys, keys.size() * sizeof(std::uint64_t));
-    }
-    std::vector<Index> newToOld(options.selection.Active() ? static_cast<std::size_t>(componentCount) : 0);
-    if (!newToOld.empty())
-    {
-      device.DownloadLater(newToOld.data(), m_Selection.template NewToOld<Index>(), newToOld.size() * sizeof(Index));
-    }
-    device.FinishDownloads();
-    m_Outputs.CheckDownloadedRuns(options, result);
-    device.Record(Milestone::ObjectsDownloaded);
-    if (features)
-    {
-      WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) { table.Finish(result); });
-    }
-    if (intensity)
-    {
-      m_Intensity.Finish(frame, medians, result);
-    }
-    if (labelImage)
-    {
-      result.labelValues.resize(keys.size());
-      DispatchPixelType(image.pixelType, [&](auto zero) {
-        using T = decltype(zero);
-        for (std::size_t k = 0; k < keys.size(); ++k)
-        {
-          result.labelValues[k] = detail::IntegerOfKey<T>(keys[k]);
-        }
-      });
-    }
-    if (options.selection.Active())
-    {
-      result.sourceNumbers.resize(newToOld.size());
-      for (std::size_t k = 0; k < newToOld.size(); ++k)
-      {
-        result.sourceNumbers[k] = static_cast<std::int64_t>(newToOld[k]) + 1;
-      }
-    }
-    // The objects are complete: the caller may use them while the label
-    // image, the largest copy by far, comes last.
-    if (options.objectsReady)
-    {
-      options.objectsReady();
-    }
-    device.Record(Milestone::LabelImageCopyBegins);
-    m_Outputs.DownloadLabelImage(device, frame);
-    device.Record(Milestone::OutputsDownloaded);
-    device.Wait();
-
-    result.times.uploadMs = device.Milliseconds(Milestone::Start, Milestone::ImageUploaded);
-    result.times.labelMs = device.Milliseconds(Milestone::ImageUploaded, Milestone::UnitsLabeled);
-    result.times.featuresMs = device.Milliseconds(Milestone::UnitsLabeled, Milestone::OutputsComputed);
-    // The copies, not the host's work on the objects between them.
-    result.times.downloadMs = device.Milliseconds(Milestone::OutputsComputed, Milestone::ObjectsDownloaded) +
-                              device.Milliseconds(Milestone::LabelImageCopyBegins, Milestone::OutputsDownloaded);
-    if (options.countAtomicUpdates)
-    {
-      m_Counts.Total(device, result);
-    }
-    result.bytesCopiedToHost = device.BytesToHost();
-    result.bytesCopiedToDevice = m_Upload.BytesToDevice() + (intensity ? m_FeatureUpload.BytesToDevice() : 0);
-  }
+  RunStrategy(Device & device, const ImageView & image, const Options & options, Result & result);
 
   /** Tests: 64-bit unit indices even for small images (the path of large ones). */
   void
@@ -1418,6 +1261,171 @@ private:
   bool                       m_PlacedLargestLastRun = false;
   typename Device::Buffer    m_SubtractedWords;
 };
+
+/* Out of the class, not inline: the CUDA backend compiles some of its
+ * instantiations in files of their own (CudaHostSequence.cuh). */
+template <class Device>
+template <class Index, class S>
+void
+HostSequence<Device>::RunStrategy(Device & device, const ImageView & image, const Options & options, Result & result)
+{
+  if constexpr (S::LabelsPixels)
+  {
+    if (image.dimension == 3 && !S::Labeling::Supports3D)
+    {
+      throw Error(Error::Kind::InvalidInput,
+                  std::string("the algorithm ") + AlgorithmName(options.algorithm) + " labels 2D images only");
+    }
+  }
+  // A host image whose foreground is all that matters crosses the bus as
+  // bits; from then on the stages see the 0/1 image they unpack into.
+  const bool                    asBits = TravelsAsForegroundBits(image, options);
+  std::optional<ForegroundMask> mask;
+  if (asBits)
+  {
+    mask.emplace(image, options);
+  }
+  const Frame input = MakeFrame(image, options);
+  const Frame frame = asBits ? MakeFrame(mask->Image(), mask->Rules()) : input;
+  const bool  intensity = options.intensity.Requested();
+  const bool  labelImage = options.objects != Objects::ForegroundComponents;
+  device.Begin();
+
+  device.Record(Milestone::Start);
+  // The strategy's units are counted slab by slab as the image arrives.
+  using Needs = typename UploadStage<Device>::Needs;
+  const void * deviceImage =
+    m_Upload.Run(device,
+                 input,
+                 asBits ? Needs::Foreground : Needs::Pixels,
+                 [&](const void * slab, std::int64_t firstRow, std::int64_t endRow) {
+                   m_Labeling.template CountUnits<Index, typename S::Units>(device, frame, slab, firstRow, endRow);
+                 });
+  const void * deviceFeature = nullptr;
+  if (intensity)
+  {
+    // In host memory (cca::ValidateInput): uploaded whole.
+    const Frame feature = MakeFrame(options.intensity.featureImage, options);
+    deviceFeature = m_FeatureUpload.Run(
+      device, feature, UploadStage<Device>::Needs::Pixels, [](const void *, std::int64_t, std::int64_t) {});
+  }
+  device.Record(Milestone::ImageUploaded);
+  const bool            features = options.computeFeatures;
+  const std::uint64_t * objectKeys = nullptr;
+  Index                 componentCount = 0;
+  // Labelings that give the label image only (blocks, strips): the count
+  // read once the label image is queued, as for the units
+  // (LabelAndMeasureUnits): with 32-bit indices its bound decides the
+  // label image's width as the count would.
+  const bool deferCount = sizeof(Index) == 4;
+  const auto labelsOnly = [&](const auto & labels) {
+    device.Record(Milestone::UnitsLabeled);
+    NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(labels.numbers.count));
+    m_Outputs.WriteLabelsOnly(device, frame, labels);
+    componentCount = labels.numbers.deviceCount != nullptr
+                       ? device.Read(labels.numbers.deviceCount, "reading a count from the device")
+                       : labels.numbers.count;
+    result.objectsFound = static_cast<std::int64_t>(componentCount);
+  };
+  if (LabelsByStrips<Index>(device, frame, deviceImage))
+  {
+    labelsOnly(m_Strips.template Run<Index, S>(
+      device, frame, deviceImage, SampledForegroundFraction<Index>(device, frame), deferCount));
+  }
+  else if (LabelsByBlocks<Index>(device, frame))
+  {
+    labelsOnly(m_Blocks.template Run<Index>(device, frame, deviceImage, deferCount));
+  }
+  else
+  {
+    const MeasuredObjects<Index> measured =
+      LabelAndMeasureUnits<Index, S>(device, frame, deviceImage, deviceFeature, result);
+    componentCount = measured.count;
+    objectKeys = measured.keys;
+  }
+  device.Record(Milestone::OutputsComputed);
+
+  result.componentCount = static_cast<std::int64_t>(componentCount);
+  if (features)
+  {
+    WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) { table.Download(device, result); });
+  }
+  else
+  {
+    result.features.clear();
+  }
+  m_Outputs.DownloadRuns(device, options, result);
+  std::vector<double> & medians = m_Medians;
+  if (intensity)
+  {
+    m_Intensity.Download(device);
+    m_Histograms.Download(device, frame, medians, result);
+  }
+  std::vector<std::uint64_t> & keys = m_HostKeys;
+  keys.resize(labelImage ? static_cast<std::size_t>(componentCount) : 0);
+  if (!keys.empty())
+  {
+    device.DownloadLater(keys.data(), objectKeys, keys.size() * sizeof(std::uint64_t));
+  }
+  std::vector<Index> newToOld(options.selection.Active() ? static_cast<std::size_t>(componentCount) : 0);
+  if (!newToOld.empty())
+  {
+    device.DownloadLater(newToOld.data(), m_Selection.template NewToOld<Index>(), newToOld.size() * sizeof(Index));
+  }
+  device.FinishDownloads();
+  m_Outputs.CheckDownloadedRuns(options, result);
+  device.Record(Milestone::ObjectsDownloaded);
+  if (features)
+  {
+    WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) { table.Finish(result); });
+  }
+  if (intensity)
+  {
+    m_Intensity.Finish(frame, medians, result);
+  }
+  if (labelImage)
+  {
+    result.labelValues.resize(keys.size());
+    DispatchPixelType(image.pixelType, [&](auto zero) {
+      using T = decltype(zero);
+      for (std::size_t k = 0; k < keys.size(); ++k)
+      {
+        result.labelValues[k] = detail::IntegerOfKey<T>(keys[k]);
+      }
+    });
+  }
+  if (options.selection.Active())
+  {
+    result.sourceNumbers.resize(newToOld.size());
+    for (std::size_t k = 0; k < newToOld.size(); ++k)
+    {
+      result.sourceNumbers[k] = static_cast<std::int64_t>(newToOld[k]) + 1;
+    }
+  }
+  // The objects are complete: the caller may use them while the label
+  // image, the largest copy by far, comes last.
+  if (options.objectsReady)
+  {
+    options.objectsReady();
+  }
+  device.Record(Milestone::LabelImageCopyBegins);
+  m_Outputs.DownloadLabelImage(device, frame);
+  device.Record(Milestone::OutputsDownloaded);
+  device.Wait();
+
+  result.times.uploadMs = device.Milliseconds(Milestone::Start, Milestone::ImageUploaded);
+  result.times.labelMs = device.Milliseconds(Milestone::ImageUploaded, Milestone::UnitsLabeled);
+  result.times.featuresMs = device.Milliseconds(Milestone::UnitsLabeled, Milestone::OutputsComputed);
+  // The copies, not the host's work on the objects between them.
+  result.times.downloadMs = device.Milliseconds(Milestone::OutputsComputed, Milestone::ObjectsDownloaded) +
+                            device.Milliseconds(Milestone::LabelImageCopyBegins, Milestone::OutputsDownloaded);
+  if (options.countAtomicUpdates)
+  {
+    m_Counts.Total(device, result);
+  }
+  result.bytesCopiedToHost = device.BytesToHost();
+  result.bytesCopiedToDevice = m_Upload.BytesToDevice() + (intensity ? m_FeatureUpload.BytesToDevice() : 0);
+}
 
 } // namespace cuda
 } // namespace cca

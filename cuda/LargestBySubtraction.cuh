@@ -312,7 +312,7 @@ constexpr std::int64_t TotalsSegmentRows = 32;
  *  26-conn. d = 0.5: 226 us; now 146 us with 64 registers, 43 % of the
  *  warps, benchmark/results/h200-totals-beside call 1; 156 us with the
  *  77 the compiler takes unbounded). */
-__global__ void
+static __global__ void
 __launch_bounds__(BlockThreads, 4) ForegroundTotalsKernel(const std::uint8_t * __restrict__ image,
                                                           Geometry                     geometry,
                                                           detail::ImageFaces           faces,

@@ -43,7 +43,7 @@ namespace cuda
 
 /** out[i] = in[i] for i < count: 32-bit labels as the 64-bit ones a host
  *  image holds, on the device, so that a page-locked image takes them by DMA. */
-__global__ void
+static __global__ void
 WidenLabelsKernel(const std::uint32_t * in, std::uint64_t * out, std::int64_t count)
 {
   AwaitPrecedingKernel();
@@ -63,7 +63,7 @@ constexpr std::size_t ReadSequenceBytes = 8;
  *  device writes (slot: its device address), then sequence into the slot's
  *  first bytes, which the host polls. An ordinary launch: it follows all
  *  earlier work. */
-__global__ void
+static __global__ void
 PublishToHostKernel(const unsigned char * first,
                     unsigned              firstBytes,
                     const unsigned char * second,
@@ -713,8 +713,8 @@ private:
    *  device has them (compute capability 9.0 and later), and the kernels
    *  it runs were compiled for it, with the wait in AwaitPrecedingKernel. A
    *  build for older GPUs runs on a newer one by compiling its PTX there,
-   *  and that code has no wait; every kernel of the backend is compiled in
-   *  one translation unit, so one kernel's PTX version tells. */
+   *  and that code has no wait; every kernel of the backend is compiled
+   *  with the same flags, so one kernel's PTX version tells. */
   static bool
   DependentLaunchesSupported()
   {

@@ -55,7 +55,7 @@ __host__ __device__ inline ForegroundTest<std::uint8_t>
 
 /** The strip image: pixel x of strip row s is 1 where one of the strip's
  *  image rows (StripRowsOf) is foreground. A thread per 16 pixels. */
-__global__ void
+static __global__ void
 StripImageKernel(const std::uint8_t * __restrict__ image,
                  Geometry                     pixels,
                  ForegroundTest<std::uint8_t> test,

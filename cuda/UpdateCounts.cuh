@@ -22,7 +22,7 @@ namespace cuda
 {
 
 /** totals[0] += sum of counts, totals[1] += sum of squares. */
-__global__ void
+static __global__ void
 UpdateTotalsKernel(std::int64_t n, const unsigned long long * __restrict__ counts, unsigned long long * totals)
 {
   AwaitPrecedingKernel();

@@ -3,7 +3,7 @@
 # gives them for sm_90 with the engine's flags, in seconds: it compiles
 # only the kernels that SOURCE instantiates (default
 # scripts/kernel-resources/HotKernels.cu, by taking their addresses), not
-# CudaBackend.cu's hundreds of kernels (minutes). For trying a kernel's
+# the backend's hundreds of kernels (minutes). For trying a kernel's
 # register budget before building a benchmark. Needs nvcc only (no GPU).
 # Usage:
 #   scripts/kernel-resources.sh [SOURCE.cu ...]

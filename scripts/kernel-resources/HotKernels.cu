@@ -1,7 +1,7 @@
 // The kernels whose registers decide their occupancy at g = 1 (the votes,
 // the numbering, the union-find), instantiated alone so that ptxas
 // reports their registers, spills and shared memory in seconds instead
-// of compiling CudaBackend.cu's 657 kernels (scripts/kernel-resources.sh).
+// of compiling the backend's hundreds of kernels (scripts/kernel-resources.sh).
 // The template arguments are those the Default algorithm launches on a mask with 32-bit
 // run indices: the votes in component order with whole components stored
 // (VoteStores::WholeInChunks, many components) or merged, into a table of
