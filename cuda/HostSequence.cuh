@@ -1348,7 +1348,9 @@ HostSequence<Device>::RunStrategy(Device & device, const ImageView & image, cons
   result.componentCount = static_cast<std::int64_t>(componentCount);
   if (features)
   {
-    WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) { table.Download(device, result); });
+    WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) {
+      table.Download(device, result, options.numberOfThreads);
+    });
   }
   else
   {

@@ -21,6 +21,7 @@
 #include "StripLabeling.cuh"
 
 #include "PixelTypeDispatch.h"
+#include "ResizeForOverwrite.h"
 
 #include "cca/Types.h"
 
@@ -218,7 +219,7 @@ public:
         device.FinishDownloads();
         kept = static_cast<std::size_t>(result.runOffsets.back());
       }
-      result.runs.resize(kept);
+      ResizeForOverwrite(result.runs, kept, options.numberOfThreads);
       device.DownloadLater(result.runs.data(), m_Grouped, kept * sizeof(cca::Run));
     }
   }

@@ -69,7 +69,7 @@ public:
 
   /** The valid nodes: a guessed count, then the rest if the root says there are more. */
   void
-  Download(Device & device, Result &)
+  Download(Device & device, Result &, int)
   {
     m_HostNodes.clear();
     if (m_Components == 0)

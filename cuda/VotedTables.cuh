@@ -23,6 +23,7 @@
 #include "Strategies.cuh"
 #include "UpdateCounts.cuh"
 
+#include "ResizeForOverwrite.h"
 #include "cca/Types.h"
 
 #include <algorithm>
@@ -461,9 +462,9 @@ public:
   }
 
   void
-  Download(Device & device, Result & result)
+  Download(Device & device, Result & result, int hostThreads)
   {
-    result.features.resize(m_Entries);
+    ResizeForOverwrite(result.features, m_Entries, hostThreads);
     if (m_Narrow != nullptr)
     {
       device.DownloadWidenedFeaturesLater(result.features.data(), m_Narrow, m_Entries);
@@ -596,7 +597,7 @@ public:
   }
 
   void
-  Download(Device & device, Result &)
+  Download(Device & device, Result &, int)
   {
     m_Host.resize(m_Entries);
     device.Download(m_Host.data(), m_Device, m_Host.size() * sizeof(ComponentFeatures));

@@ -14,6 +14,7 @@
 #include "ObjectOrder.h"
 #include "ParallelFor.h"
 #include "PixelTypeDispatch.h"
+#include "ResizeForOverwrite.h"
 #include "RowNeighbourhood.h"
 #include "RunFeatures.h"
 
@@ -956,7 +957,7 @@ CpuBackend::Run(const ImageView & image, const Options & options, Result & resul
     {
       offsets[l + 1] += offsets[l];
     }
-    grouped.resize(offsets[componentCount]);
+    ResizeForOverwrite(grouped, static_cast<std::size_t>(offsets[componentCount]), options.numberOfThreads);
     std::vector<std::int64_t> next(offsets.begin(), offsets.end() - 1);
     for (std::int64_t r = 0; r < rows; ++r)
     {
