@@ -7,6 +7,10 @@
 # and the program (labels .nrrd auto and the CSV), each alternated; then
 # the engine's GPU tests on the new build (scripts/engine-gpu-tests.sh
 # --quick: the CUDA backend against the CPU backend, memcheck, racecheck).
+# Not in this script, for the call after it: STEPS=e2e-large of
+# benchmark/run-on-gpu-machine.sh from a bench bundle of the same build
+# (benchmark/make-bench-bundle.sh --slim): the 2.35 Gvox volume's first
+# image, whose new result grows by 513 MB of runs.
 set -uo pipefail
 mkdir -p $OUT/call6 && exec > >(tee $OUT/call6/log.txt) 2>&1
 nvidia-smi -L; nproc
