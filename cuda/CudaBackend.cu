@@ -4,8 +4,8 @@
 // CUDA device, with buffers kept across calls. Device-memory input and label
 // images (cca::MemorySpace::CudaDevice) are read and written in place, on the
 // caller's stream when Options::useCallerStream says so. The strategies it runs are
-// the rows of Strategies.cuh's table; this file compiles the runs of the fastest
-// with 32-bit unit indices, two more the others (CudaHostSequence.cuh).
+// the rows of Strategies.cuh's table; this file compiles the fastest one's runs
+// with 32-bit unit indices, two other files the rest (CudaHostSequence.cuh).
 #include "BackendImplementation.h"
 #include "CudaBackendTesting.h"
 #include "CudaCheck.h"
