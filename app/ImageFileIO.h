@@ -1,9 +1,9 @@
 // Reading and writing image files through ITK's ImageIO of their format (the
 // program never asks ITK's factories), with what the libraries print on
 // stderr and their exceptions turned into one-line FileErrors. Writing: PNG,
-// TIFF, NRRD, MetaImage and .nii.gz by the program's own writers (PngFile,
-// TiffWriter, NrrdWriter, MetaImageWriter, NiftiGzWriter, with ITK's
-// NIfTI header), .nii, .hdr and .vtk by ITK. ITK's files are read back
+// TIFF, NRRD, MetaImage, .nii.gz and VTK by the program's own writers
+// (PngFile, TiffWriter, NrrdWriter, MetaImageWriter, NiftiGzWriter, with
+// ITK's NIfTI header, VtkWriter), .nii and .hdr by ITK. ITK's files are read back
 // (ImageFileCheck, their compressed data inflated), so a write that ITK cut
 // short without reporting it is an error; the program's own writers check
 // every write and flush (CheckedFile), and reading their files back took as
@@ -20,6 +20,7 @@
 #include "PngFile.h"
 #include "StderrCapture.h"
 #include "TiffWriter.h"
+#include "VtkWriter.h"
 
 #include "itkImage.h"
 #include "itkImageFileReader.h"
@@ -242,6 +243,10 @@ WriteImageFile(const itk::Image<TPixel, VDimension> * image,
     write(
       path, dataPath, displayPath, detail::GeometryOf(*image), ComponentOf<TPixel>(), pixels, ZlibLevel(compression));
   }
+  else if (format == ImageFormat::Vtk)
+  {
+    WriteVtk(path, displayPath, detail::GeometryOf(*image), ComponentOf<TPixel>(), VtkTypeName<TPixel>(), pixels);
+  }
   else if (format == ImageFormat::NiftiGz)
   {
     // ITK makes NIfTI's header (its qform and sform from the direction) for
@@ -286,7 +291,7 @@ WriteImageFile(const itk::Image<TPixel, VDimension> * image,
     writer->SetInput(detached);
     writer->SetImageIO(ImageIOFor(format));
     writer->SetFileName(path);
-    // What ITK still writes (.nii, .hdr, .vtk) is raw (CompressionOf).
+    // What ITK still writes (.nii, .hdr) is raw (CompressionOf).
     writer->SetUseCompression(false);
     CallItk("write", path, displayPath, [&writer] { writer->Update(); });
     VerifyWrittenImage(path, displayPath, format, std::vector<std::uint64_t>(size.begin(), size.end()));

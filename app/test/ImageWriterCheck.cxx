@@ -1,6 +1,7 @@
-// The program's own NRRD, MetaImage and .nii.gz writers (app/NrrdWriter,
-// MetaImageWriter, NiftiGzWriter, ParallelDeflate) against independent
-// readers: a .nii.gz must inflate to the bytes of ITK's own; ITK's
+// The program's own NRRD, MetaImage, .nii.gz and VTK writers (app/NrrdWriter,
+// MetaImageWriter, NiftiGzWriter, VtkWriter, ParallelDeflate) against
+// independent readers: a .nii.gz must inflate to the bytes of ITK's own, a
+// .vtk must be the bytes of ITK's own; ITK's
 // NrrdImageIO and MetaImageIO must find the input's geometry bit for bit (an
 // oblique direction, spacings and an origin that decimal text does not hold
 // exactly), its pixels and its string metadata; zlib itself must inflate the
@@ -307,6 +308,26 @@ CheckNiftiGz(const std::string & program, const std::string & dir, const std::st
             << " bytes of label file\n";
 }
 
+/** A .vtk of the program has the very bytes of ITK's own .vtk of the same
+ *  image (ITK's header, the pixels big-endian; the format holds no
+ *  direction), for the labels and for the input's 16-bit copy. */
+void
+CheckVtk(const std::string & program, const std::string & dir)
+{
+  RequireSuccess(RunIn(
+    program, dir, { "in.nrrd", "--quiet", "--labels", "labels.vtk", "--saveInput", "copy.vtk", "--csv", "t.csv" }));
+  const auto input = Read<InputImage>(dir + "/in.nrrd");
+  WriteImage(input.GetPointer(), dir + "/itk-copy.vtk");
+  const auto found = Read<LabelImage>(dir + "/labels-none.nrrd");
+  WriteImage(found.GetPointer(), dir + "/itk-labels.vtk");
+  for (const auto & [ours, theirs] : { std::make_pair(std::string("labels.vtk"), std::string("itk-labels.vtk")),
+                                       std::make_pair(std::string("copy.vtk"), std::string("itk-copy.vtk")) })
+  {
+    Require(ReadBytes(dir + "/" + ours) == ReadBytes(dir + "/" + theirs), ours + ": not the bytes of ITK's own .vtk");
+  }
+  std::cout << ".vtk: the bytes of ITK's .vtk, " << ReadBytes(dir + "/labels.vtk").size() << " bytes of label file\n";
+}
+
 } // namespace
 
 int
@@ -335,7 +356,8 @@ main(int argc, char * argv[])
     {
       CheckNiftiGz(argv[1], dir, compression);
     }
-    std::cout << "NRRD, MetaImage and .nii.gz outputs: as ITK's readers and zlib find\n";
+    CheckVtk(argv[1], dir);
+    std::cout << "NRRD, MetaImage, .nii.gz and .vtk outputs: as ITK's readers and zlib find\n";
     return 0;
   }
   catch (const std::exception & error)
