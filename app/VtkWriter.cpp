@@ -105,8 +105,10 @@ WriteVtk(const std::string &   path,
   }
   else
   {
-    // Pieces of whole values, swapped on ITK's threads, written in order.
-    constexpr std::uint64_t PieceBytes = std::uint64_t{ 4 } << 20;
+    // Pieces of whole values, swapped on ITK's threads, written in order;
+    // 1 MiB as the deflated formats' pieces (ParallelDeflate), a batch of
+    // four a thread in memory at once.
+    constexpr std::uint64_t PieceBytes = std::uint64_t{ 1 } << 20;
     const std::uint64_t     pieces = (bytes + PieceBytes - 1) / PieceBytes;
     MakeInParallelWriteInOrder<std::vector<unsigned char>>(
       pieces,
