@@ -9,6 +9,7 @@
 // Usage: CorruptInputCheck PROGRAM WORKDIR [SEED]
 //   The random truncation offsets come from SEED (printed; default 8).
 #include "AppTestSupport.h"
+#include "ZlibInflate.h"
 
 #include "itkNrrdImageIO.h"
 #include "itkTIFFImageIO.h"
@@ -284,29 +285,7 @@ Truncations(const Variant & variant, std::mt19937 & random)
   return bad;
 }
 
-/** gzip (de)compression, for headers inside .nii.gz. */
-std::string
-Gunzip(const std::string & data)
-{
-  z_stream stream{};
-  inflateInit2(&stream, 15 + 16);
-  stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data()));
-  stream.avail_in = static_cast<uInt>(data.size());
-  std::string out;
-  char        buffer[1 << 16];
-  int         status = Z_OK;
-  while (status == Z_OK)
-  {
-    stream.next_out = reinterpret_cast<Bytef *>(buffer);
-    stream.avail_out = sizeof(buffer);
-    status = inflate(&stream, Z_NO_FLUSH);
-    out.append(buffer, sizeof(buffer) - stream.avail_out);
-  }
-  inflateEnd(&stream);
-  Require(status == Z_STREAM_END, "could not decompress a test file");
-  return out;
-}
-
+/** gzip compression, for headers inside .nii.gz (ZlibInflate.h inflates them). */
 std::string
 Gzip(const std::string & data)
 {
@@ -329,8 +308,8 @@ FieldMutations(const Variant & v)
 {
   std::vector<std::pair<std::string, std::string>> header; // what, new header bytes
   const bool                                       gzipped = v.name == "nii-gz";
-  const std::string                                h = gzipped ? Gunzip(v.files[0].bytes) : v.files[0].bytes;
-  const std::string                                kind = v.name.substr(0, v.name.find('-'));
+  const std::string h = gzipped ? Inflate(v.files[0].bytes, true, v.files[0].name) : v.files[0].bytes;
+  const std::string kind = v.name.substr(0, v.name.find('-'));
   if (kind == "nrrd" || kind == "nhdr")
   {
     header = {

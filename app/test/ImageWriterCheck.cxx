@@ -12,6 +12,7 @@
 //
 // Usage: ImageWriterCheck PROGRAM WORKDIR
 #include "AppTestSupport.h"
+#include "ZlibInflate.h"
 
 #include "itkMetaDataObject.h"
 #include "itk_zlib.h"
@@ -127,33 +128,6 @@ ReadBytes(const std::string & path)
   bytes << file.rdbuf();
   Require(file.good() || file.eof(), "cannot read " + path);
   return bytes.str();
-}
-
-/** zlib's own inflation of a gzip or zlib stream, which must end exactly
- *  at the end of `deflated` (inflate checks the trailer's checksum, and
- *  gzip's length). */
-std::string
-Inflate(const std::string & deflated, bool gzip, const std::string & what)
-{
-  z_stream stream{};
-  Require(inflateInit2(&stream, gzip ? 15 + 16 : 15) == Z_OK, "inflateInit2");
-  std::string out;
-  char        buffer[1 << 16];
-  stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(deflated.data()));
-  stream.avail_in = static_cast<uInt>(deflated.size());
-  int result = Z_OK;
-  while (result == Z_OK)
-  {
-    stream.next_out = reinterpret_cast<Bytef *>(buffer);
-    stream.avail_out = sizeof(buffer);
-    result = inflate(&stream, Z_NO_FLUSH);
-    out.append(buffer, sizeof(buffer) - stream.avail_out);
-  }
-  const uInt left = stream.avail_in;
-  inflateEnd(&stream);
-  Require(result == Z_STREAM_END, what + ": zlib finds the stream damaged (" + std::to_string(result) + ")");
-  Require(left == 0, what + ": bytes after the stream's end");
-  return out;
 }
 
 /** zlib's one-thread deflate of `bytes` at `level`: the size to stay near. */
