@@ -305,8 +305,10 @@ struct Options
    *  written there by the CUDA backend without a copy through the host; the
    *  CPU backend refuses it, and Backend::Auto then means CUDA. */
   MemorySpace labelImageMemory = MemorySpace::Host;
-  int         numberOfThreads = 0; ///< the CPU backend's, and the CUDA backend's host work on a result; 0 = all hardware threads
-  int         cudaDevice = -1;     ///< CUDA backend; -1 = current device (the image's device for device input)
+  /** Host threads of the CPU backend, and of the CUDA backend's host work
+   *  on a result; 0 = all hardware threads. */
+  int numberOfThreads = 0;
+  int cudaDevice = -1; ///< CUDA backend; -1 = current device (the image's device for device input)
   /** CUDA backend: run on the caller's CUDA stream instead of the engine's
    *  own. Then every copy and kernel of the run is queued on cudaStream after
    *  the work already there (so device input produced on it is complete
