@@ -19,6 +19,7 @@
 #include "cca/Types.h"
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace cca
@@ -26,18 +27,26 @@ namespace cca
 namespace cuda
 {
 
-/** range[0] = min, range[1] = max of the value keys of a whole image (start: ~0 and 0). */
+/** range[0] = min, range[1] = max of the value keys of a whole image
+ *  (start: ~0 and 0), as ITK's MinimumMaximumImageCalculator finds them:
+ *  from the keys of max() and NonpositiveMin() (every thread starts there),
+ *  NaN passed over (its key would order past the infinities). */
 template <class T>
 __global__ void
 FeatureRangeKernel(const T * __restrict__ feature, std::int64_t pixels, unsigned long long * range)
 {
   AwaitPrecedingKernel();
-  unsigned long long low = ~0ull;
-  unsigned long long high = 0;
+  unsigned long long low = detail::ValueKey(std::numeric_limits<T>::max());
+  unsigned long long high = detail::ValueKey(detail::NonpositiveMinimum<T>());
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < pixels; i += stride)
   {
-    const unsigned long long key = detail::ValueKey(feature[i]);
+    const T v = feature[i];
+    if (detail::IsNan(v))
+    {
+      continue;
+    }
+    const unsigned long long key = detail::ValueKey(v);
     low = key < low ? key : low;
     high = key > high ? key : high;
   }

@@ -414,9 +414,12 @@ ExtremeIndicesKernel(RunArrays<Index> runs,
     long long           lastMaximum = -1;
     for (std::int32_t x = runs.x[a]; x < runs.end[a]; ++x)
     {
-      const std::uint64_t k = detail::ValueKey(feature[row + x]);
-      lastMinimum = k == minimum ? row + x : lastMinimum;
-      lastMaximum = k == maximum ? row + x : lastMaximum;
+      const T v = feature[row + x];
+      // A NaN voted for no extreme; some NaNs' keys are the neutral ones.
+      const bool          counts = !detail::IsNan(v);
+      const std::uint64_t k = detail::ValueKey(v);
+      lastMinimum = counts && k == minimum ? row + x : lastMinimum;
+      lastMaximum = counts && k == maximum ? row + x : lastMaximum;
     }
     // Plus one on the device (AtomicMergeExtremes).
     if (lastMinimum >= 0)

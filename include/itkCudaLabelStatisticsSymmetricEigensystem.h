@@ -19,6 +19,9 @@
 #include "vnl/algo/vnl_symmetric_eigensystem.h"
 #include "v3p_netlib.h"
 
+#include <cmath>
+#include <limits>
+
 namespace itk
 {
 namespace CudaLabelStatisticsDetail
@@ -46,12 +49,22 @@ SymmetricEigensystem(const TMatrix & symmetric, TVector & values, TMatrix & axes
   double                   vectors[Dimension * Dimension]; // column k: the eigenvector of eigenvalues[k]
   double                   scratch1[Dimension];
   double                   scratch2[Dimension];
+  bool                     finite = true;
   for (unsigned int i = 0; i < Dimension; ++i)
   {
     for (unsigned int j = 0; j < Dimension; ++j)
     {
       matrix[i * Dimension + j] = symmetric[i][j];
+      finite = finite && std::isfinite(symmetric[i][j]);
     }
+  }
+  if (!finite)
+  {
+    // A NaN feature value's weighted moments: netlib's tql2 never converges
+    // on them and vnl aborts the process (ITK 5.2 does); NaN says what they are.
+    values.Fill(std::numeric_limits<double>::quiet_NaN());
+    axes.Fill(std::numeric_limits<double>::quiet_NaN());
+    return;
   }
   v3p_netlib_rs_(&order, &order, matrix, eigenvalues, &wantVectors, vectors, scratch1, scratch2, &status);
   if (status != 0)

@@ -236,7 +236,9 @@ ParentsByValue(const RunTable & runs, std::vector<std::int64_t> & parent)
   }
 }
 
-/** The minimum and maximum of a whole image, as doubles. */
+/** The minimum and maximum of a whole image, as doubles, as ITK's
+ *  MinimumMaximumImageCalculator finds them: from max() and
+ *  NonpositiveMin(), NaN passed over (detail::IsNan). */
 template <class T>
 void
 ImageRange(const ImageView & image, int threads, double & minimum, double & maximum)
@@ -245,8 +247,8 @@ ImageRange(const ImageView & image, int threads, double & minimum, double & maxi
   const std::int64_t rows = image.size[1] * image.size[2];
   const auto *       pixels = static_cast<const T *>(image.data);
   threads = static_cast<int>(std::min<std::int64_t>(threads, rows));
-  std::vector<T> low(threads, pixels[0]);
-  std::vector<T> high(threads, pixels[0]);
+  std::vector<T> low(threads, std::numeric_limits<T>::max());
+  std::vector<T> high(threads, detail::NonpositiveMinimum<T>());
   ParallelForChunks(threads, [&](int c) {
     for (std::int64_t r = rows * c / threads; r < rows * (c + 1) / threads; ++r)
     {
@@ -254,7 +256,7 @@ ImageRange(const ImageView & image, int threads, double & minimum, double & maxi
       for (std::int64_t x = 0; x < image.size[0]; ++x)
       {
         const T v = row[x * stride.x];
-        low[c] = v < low[c] ? v : low[c];
+        low[c] = v < low[c] ? v : low[c]; // false for a NaN, as ITK's test
         high[c] = high[c] < v ? v : high[c];
       }
     }

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 namespace cca
@@ -181,6 +182,43 @@ CCA_HOST_DEVICE std::uint64_t
   }
 }
 
+/** Whether v is a NaN, read from its bits (no compiler flag can fold the
+ *  test away). ITK passes NaN over without a test of its own: its
+ *  comparisons are false, so MinimumMaximumImageCalculator's range (the
+ *  histogram's) and StatisticsLabelMapFilter's extremes never take one,
+ *  while the sums take it in and the histogram bins it. */
+template <class T>
+CCA_HOST_DEVICE bool
+IsNan(T v)
+{
+  if constexpr (std::is_same<T, float>::value)
+  {
+    std::uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    return (bits & 0x7fffffffu) > 0x7f800000u;
+  }
+  else if constexpr (std::is_same<T, double>::value)
+  {
+    std::uint64_t bits;
+    std::memcpy(&bits, &v, 8);
+    return (bits & ~(std::uint64_t{ 1 } << 63)) > 0x7ff0000000000000ull;
+  }
+  else
+  {
+    (void)v;
+    return false;
+  }
+}
+
+/** ITK's NumericTraits<T>::NonpositiveMin(): the lowest value for integers,
+ *  -max() for reals; with max(), where ITK's extremes and ranges start. */
+template <class T>
+constexpr T
+NonpositiveMinimum()
+{
+  return std::is_integral<T>::value ? std::numeric_limits<T>::lowest() : -std::numeric_limits<T>::max();
+}
+
 /** The value of a key of ValueKey<T>, as double. */
 template <class T>
 inline double
@@ -319,11 +357,15 @@ MergeIntensity(IntensityRecord<Sum> & a, const IntensityRecord<Sum> & b, bool we
 }
 
 /** Pixel `index` with value v joins r's extremes: later pixels win ties
- *  (ITK's "v <= min" and "v >= max"). */
+ *  (ITK's "v <= min" and "v >= max"), and a NaN never joins (IsNan). */
 template <class T, class Sum>
 CCA_HOST_DEVICE void
 AddToExtremes(IntensityRecord<Sum> & r, T v, std::int64_t index, bool packed)
 {
+  if (IsNan(v))
+  {
+    return;
+  }
   const std::uint64_t minimumKey = MinimumKeyOf(v, index, packed);
   const std::uint64_t maximumKey = MaximumKeyOf(v, index, packed);
   if (minimumKey <= r.minimumKey)

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace cca
@@ -42,6 +43,17 @@ FinishExtremes(const IntensityRecord<IntensitySum_t<T>> & r,
   constexpr int shift = 64 - ValueKeyBits<T>;
   std::int64_t  minimumIndex = r.minimumIndex;
   std::int64_t  maximumIndex = r.maximumIndex;
+  if (packed ? r.minimumKey == ~std::uint64_t{ 0 } : minimumIndex < 0)
+  {
+    // No pixel joined (every one a NaN): ITK's starting values, its index
+    // the buffer's first (ITK's is index 0 of the image, the same where the
+    // region starts at 0).
+    out.minimum = static_cast<double>(std::numeric_limits<T>::max());
+    out.maximum = static_cast<double>(NonpositiveMinimum<T>());
+    IndexToCoordinates(0, width, height, out.minimumIndex);
+    IndexToCoordinates(0, width, height, out.maximumIndex);
+    return;
+  }
   if (packed)
   {
     out.minimum = ValueOfKey<T>(r.minimumKey >> shift);

@@ -168,6 +168,19 @@ WithType(cca::PixelType type, F && f)
   }
 }
 
+/** ITK's starting extremes of the type (NumericTraits max() and
+ *  NonpositiveMin()), as long double. */
+void
+StartingExtremes(cca::PixelType type, L & maximum, L & nonpositiveMinimum)
+{
+  WithType(type, [&](auto zero) {
+    using T = decltype(zero);
+    maximum = static_cast<L>(std::numeric_limits<T>::max());
+    nonpositiveMinimum =
+      static_cast<L>(std::is_integral<T>::value ? std::numeric_limits<T>::lowest() : -std::numeric_limits<T>::max());
+  });
+}
+
 /** The pixel value as long double (exact for every type but the largest 64-bit ones). */
 L
 ValueAt(const TypedImage & image, std::int64_t p)
@@ -508,6 +521,12 @@ struct PlainBinning
   std::int64_t
   Bin(double v) const
   {
+    if (std::isnan(v))
+    {
+      // Histogram::GetIndex: every comparison false, the search stops at
+      // its first middle.
+      return static_cast<std::int64_t>(low.size()) / 2;
+    }
     if (v < low[0])
     {
       return clip ? -1 : 0;
@@ -565,9 +584,14 @@ public:
       Fail(s.str());
     }
   }
+  /** Within tolerance, or both NaN (a NaN feature value's sums). */
   void
   Near(L got, L expected, L tolerance, const std::string & what)
   {
+    if (std::isnan(expected) && std::isnan(got))
+    {
+      return;
+    }
     if (!(std::abs(got - expected) <= tolerance))
     {
       std::ostringstream s;
@@ -674,14 +698,20 @@ CompareIntensity(Reporter &           rep,
   const cca::HistogramOptions & h = options.intensity.histogram;
   double                        lower = h.lower;
   double                        upper = h.upper;
+  L                             typeMaximum = 0;
+  L                             typeNonpositiveMinimum = 0;
+  StartingExtremes(feature.type, typeMaximum, typeNonpositiveMinimum);
   if (h.bins > 0 && h.rangeOfFeatureImage)
   {
-    lower = std::numeric_limits<double>::max();
-    upper = -lower;
+    // MinimumMaximumImageCalculator: from the type's extremes, NaN never
+    // compares.
+    lower = static_cast<double>(typeMaximum);
+    upper = static_cast<double>(typeNonpositiveMinimum);
     for (std::int64_t p = 0; p < shape.NumberOfPixels(); ++p)
     {
-      lower = std::min(lower, static_cast<double>(ValueAt(feature, p)));
-      upper = std::max(upper, static_cast<double>(ValueAt(feature, p)));
+      const double v = static_cast<double>(ValueAt(feature, p));
+      lower = v < lower ? v : lower;
+      upper = v > upper ? v : upper;
     }
   }
   if (h.bins > 0)
@@ -710,12 +740,20 @@ CompareIntensity(Reporter &           rep,
     }
     Acc &   a = acc[label - 1];
     const L v = ValueAt(feature, p);
-    if (a.n == 0 || v <= a.min)
+    if (a.n == 0)
+    {
+      // StatisticsLabelMapFilter's start: index 0 (of a region at 0).
+      a.min = typeMaximum;
+      a.max = typeNonpositiveMinimum;
+      a.minIndex = 0;
+      a.maxIndex = 0;
+    }
+    if (v <= a.min) // false for a NaN, as ITK's "v <= min"
     {
       a.min = v;
       a.minIndex = p;
     }
-    if (a.n == 0 || v >= a.max)
+    if (v >= a.max)
     {
       a.max = v;
       a.maxIndex = p;
@@ -1062,6 +1100,75 @@ IntensitySuite(cca::Backend backend)
       cca::Options byValue = options;
       byValue.objects = k % 2 ? cca::Objects::LabelValues : cca::Objects::LabelValueComponents;
       RunCase(engine, name + " labels", shape, labels, &feature, byValue);
+    }
+  }
+  // NaN feature values (a resampled image's "no data"): ITK's range and
+  // extremes pass them over, its sums take them in, its histogram bins them
+  // (PlainBinning). The first pixel is always one (the range once started
+  // there); at the larger share some objects are NaN only (ITK's starting
+  // extremes); the bit patterns include the NaNs whose keys are the
+  // extremes' neutral ones (every payload bit set, either sign).
+  for (const cca::PixelType type : { cca::PixelType::Float32, cca::PixelType::Float64 })
+  {
+    for (const double nanShare : { 0.02, 0.6 })
+    {
+      for (const Mask & shape : Shapes(seed))
+      {
+        TypedImage                  feature = RandomFeatureImage(shape, type, -5, 20, seed);
+        std::mt19937_64             rng(seed + 1);
+        std::bernoulli_distribution isNan(nanShare);
+        int                         pattern = 0;
+        WithType(type, [&](auto zero) {
+          using T = decltype(zero);
+          if constexpr (std::is_floating_point<T>::value)
+          {
+            using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+            constexpr Bits sign = Bits{ 1 } << (8 * sizeof(T) - 1);
+            const Bits     patterns[] = { static_cast<Bits>(sign - 1), static_cast<Bits>(~Bits{ 0 }) };
+            T *            values = reinterpret_cast<T *>(feature.bytes.data());
+            for (std::int64_t p = 0; p < shape.NumberOfPixels(); ++p)
+            {
+              if (p == 0 || isNan(rng))
+              {
+                const int choice = pattern++ % 4;
+                if (choice < 2)
+                {
+                  values[p] = choice == 0 ? std::numeric_limits<T>::quiet_NaN() : -std::numeric_limits<T>::quiet_NaN();
+                }
+                else
+                {
+                  std::memcpy(values + p, &patterns[choice - 2], sizeof(T));
+                }
+              }
+            }
+          }
+        });
+        const TypedImage mask = MakeTyped(cca::PixelType::UInt8, shape.on);
+        const TypedImage labels =
+          RandomLabelImage(shape, cca::PixelType::Int16, PaletteFor(cca::PixelType::Int16, 1), 2, seed);
+        const std::string name = shape.name + " feature " + cca::PixelTypeName(type) + " with NaN (share " +
+                                 std::to_string(nanShare) + ") seed=" + std::to_string(seed);
+        ++seed;
+        cca::Options options;
+        options.backend = backend;
+        options.connectivity = (k % 2) ? cca::Connectivity::Full : cca::Connectivity::Face;
+        options.intensity.weightedMoments = true;
+        options.intensity.histogram.bins = k % 3 == 0 ? 7 : 128;
+        options.intensity.histogram.keep = true;
+        options.intensity.histogram.median = true;
+        if (k % 4 == 1)
+        {
+          options.intensity.histogram.rangeOfFeatureImage = false;
+          options.intensity.histogram.lower = 0;
+          options.intensity.histogram.upper = 10;
+          options.intensity.histogram.clipBinsAtEnds = true;
+        }
+        ++k;
+        RunCase(engine, name + " mask", shape, mask, &feature, options);
+        cca::Options byValue = options;
+        byValue.objects = k % 2 ? cca::Objects::LabelValues : cca::Objects::LabelValueComponents;
+        RunCase(engine, name + " labels", shape, labels, &feature, byValue);
+      }
     }
   }
   // Rows of one run longer than the stretches in which 8- and 16-bit values
