@@ -12,6 +12,7 @@
 #include "PngFile.h"
 
 #include "itkCudaLabelStatisticsImageFilter.h"
+#include "itkCudaLabelStatisticsPhysicalSpace.h"
 
 #include "cca/BackgroundWork.h"
 #include "cca/HostImageMemory.h"
@@ -73,28 +74,91 @@ NoForegroundWarning(const itk::Image<TPixel, VDimension> * image, const AppOptio
   return "no pixel is foreground: every pixel equals the background value " + ToString(value) + "; " + range;
 }
 
+/** --labelInput without --sortBySize keeps each value as its object's label,
+ *  in uint32 labels whose 0 is the label image's background: an object's
+ *  value outside 1 .. 2^32 - 1 has no label. Refused here in the program's
+ *  terms (the filter would refuse it in its own) before the analysis. */
+template <typename TPixel, unsigned int VDimension>
+void
+RequireLabelValuesFit(const itk::Image<TPixel, VDimension> & image, TPixel background)
+{
+  const TPixel *    pixels = image.GetBufferPointer();
+  const std::size_t count = image.GetBufferedRegion().GetNumberOfPixels();
+  const long double largest = static_cast<long double>(std::numeric_limits<std::uint32_t>::max());
+  for (std::size_t i = 0; i < count; ++i)
+  {
+    const TPixel v = pixels[i];
+    if (v != background && (static_cast<long double>(v) < 1 || static_cast<long double>(v) > largest))
+    {
+      throw std::runtime_error(
+        "with --labelInput each value is its object's label, and labels are 1 .. 4294967295 (0 is the label "
+        "image's background): the input's value " +
+        ToString(v) + " is an object (--backgroundValue " + ToString(background) +
+        "); use --sortBySize to number the objects 1..N" + (v == TPixel{} ? ", or --backgroundValue 0" : ""));
+    }
+  }
+}
+
+/** What of image's geometry the label image's format drops, for a warning
+ *  ("" when nothing that is set): PNG and TIFF keep the x and y spacing
+ *  only, legacy VTK the spacing and origin; the others keep it all. A label
+ *  image without it does not overlay its input in a viewer. */
+template <typename TPixel, unsigned int VDimension>
+std::string
+GeometryLostBy(ImageFormat format, const itk::Image<TPixel, VDimension> & image)
+{
+  const bool spacingAndOrigin = format == ImageFormat::Png || format == ImageFormat::Tiff;
+  if (!spacingAndOrigin && format != ImageFormat::Vtk)
+  {
+    return "";
+  }
+  std::vector<std::string> lost;
+  bool                     origin = false;
+  for (unsigned int d = 0; d < VDimension; ++d)
+  {
+    origin = origin || image.GetOrigin()[d] != 0;
+  }
+  if (spacingAndOrigin && origin)
+  {
+    lost.push_back("origin");
+  }
+  if (spacingAndOrigin && VDimension == 3 && image.GetSpacing()[VDimension - 1] != 1)
+  {
+    lost.push_back("z spacing");
+  }
+  auto identity = image.GetDirection();
+  identity.SetIdentity();
+  if (image.GetDirection() != identity)
+  {
+    lost.push_back("direction");
+  }
+  std::string text;
+  for (std::size_t i = 0; i < lost.size(); ++i)
+  {
+    text += (i == 0 ? "" : i + 1 == lost.size() ? " and " : ", ") + lost[i];
+  }
+  return text;
+}
+
 /** The feature image of --featureImage, refused (naming the file) unless it
  *  lies on the input's pixel grid: size, spacing, origin and direction. */
 template <typename TPixel, unsigned int VDimension>
 typename itk::ImageBase<VDimension>::Pointer
 ReadFeatureImageOnGrid(const itk::Image<TPixel, VDimension> & image, const std::string & path)
 {
-  // The input's size as its header gives it: trailing sizes of 1 do not count.
-  const auto                 size = image.GetLargestPossibleRegion().GetSize();
-  std::vector<std::uint64_t> inputSize(size.begin(), size.end());
-  while (inputSize.size() > 2 && inputSize.back() == 1)
+  // The input's size as ReadImageHeader gives it (the image's dimension).
+  const auto                       size = image.GetLargestPossibleRegion().GetSize();
+  const std::vector<std::uint64_t> inputSize(size.begin(), size.end());
+  auto                             feature = ReadFeatureImage<VDimension>(path, inputSize);
+  // ITK's default tolerances (the filter's own check uses the same).
+  const std::string offGrid = itk::CudaLabelStatisticsPhysicalSpaceDifference(
+    image,
+    *feature,
+    itk::ImageToImageFilterCommon::GetGlobalDefaultCoordinateTolerance(),
+    itk::ImageToImageFilterCommon::GetGlobalDefaultDirectionTolerance());
+  if (!offGrid.empty())
   {
-    inputSize.pop_back();
-  }
-  auto feature = ReadFeatureImage<VDimension>(path, inputSize);
-  if (feature->GetSpacing() != image.GetSpacing() || feature->GetOrigin() != image.GetOrigin() ||
-      feature->GetDirection() != image.GetDirection())
-  {
-    std::ostringstream why;
-    why << "the feature image lies on another pixel grid than the input (spacing " << feature->GetSpacing()
-        << ", origin " << feature->GetOrigin() << " against " << image.GetSpacing() << ", " << image.GetOrigin()
-        << ", or another direction)";
-    FailReading(path, why.str());
+    FailReading(path, "the feature image lies on another pixel grid than the input: " + offGrid);
   }
   return feature;
 }
@@ -164,6 +228,10 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image,
   }
   if (options.labelInput)
   {
+    if (!options.splitLabels && !options.sortBySize)
+    {
+      detail::RequireLabelValuesFit(*image, ruleValue);
+    }
     using ObjectsEnum = typename FilterType::ObjectsEnum;
     filter->SetObjects(options.splitLabels ? ObjectsEnum::LabelValueComponents : ObjectsEnum::LabelValues);
   }
@@ -268,21 +336,31 @@ AnalyzeImage(itk::Image<TPixel, VDimension> * image,
   {
     // uint32 labels, but 16 bits in PNG (its limit) and in TIFF when they fit:
     // ITK 5.2 reads 32-bit integer TIFF wrongly, 16-bit TIFF every reader takes.
-    PixelComponent fileComponent = PixelComponent::UInt32;
-    const bool     fitsSixteenBits = summary.components <= std::numeric_limits<std::uint16_t>::max();
+    // The largest label, not the count, decides: label input keeps the
+    // values, and a selection without --sortBySize keeps the gaps.
+    PixelComponent           fileComponent = PixelComponent::UInt32;
+    const unsigned long long largest = filter->GetLargestLabel();
+    const bool               fitsSixteenBits = largest <= std::numeric_limits<std::uint16_t>::max();
     if (plan.labelsFormat == ImageFormat::Png)
     {
       if (!fitsSixteenBits)
       {
         FailWriting(options.labelsPath,
-                    "PNG holds 16-bit labels, and there are " + std::to_string(summary.components) +
-                      " components; use .nrrd, .nii.gz, .mha or .tif");
+                    "PNG holds 16-bit labels, and the largest label is " + std::to_string(largest) +
+                      "; use .nrrd, .nii.gz, .mha or .tif");
       }
       fileComponent = PixelComponent::UInt16;
     }
     if (plan.labelsFormat == ImageFormat::Tiff && fitsSixteenBits)
     {
       fileComponent = PixelComponent::UInt16;
+    }
+    const std::string lost = detail::GeometryLostBy(plan.labelsFormat, *image);
+    if (!lost.empty())
+    {
+      summary.warnings.push_back("the label image '" + options.labelsPath + "' keeps no " + lost +
+                                 " of the input (its format has none): it will not overlay the input; .nrrd, "
+                                 ".nii.gz and .mha keep them");
     }
     WriteImageFile(filter->GetLabelImage(),
                    plan.labels,

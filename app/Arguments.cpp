@@ -156,10 +156,14 @@ CheckCombinations(AppOptions & options, bool foregroundModeGiven)
 {
   // Components of each label value are label objects too.
   options.labelInput = options.labelInput || options.splitLabels;
-  if (options.labelInput && (options.foregroundValue || foregroundModeGiven))
+  // The not-background rule is what a label input means (and Slicer passes
+  // every enumeration with its value, the default included); the equal rule
+  // and a foreground value contradict it.
+  if (options.labelInput &&
+      (options.foregroundValue || (foregroundModeGiven && options.foregroundMode != ForegroundMode::NotBackground)))
   {
     throw UsageError("--labelInput takes every value but the background value as an object: --foregroundValue and "
-                     "--foregroundRule do not apply (use --backgroundValue)");
+                     "--foregroundRule equal do not apply (use --backgroundValue)");
   }
   if (options.maximumSize > 0 && options.minimumSize > options.maximumSize)
   {

@@ -143,8 +143,9 @@ CheckMetaImage(const std::string & path, ImageFormat format)
   std::string       dataPath = path;
   if (Lower(dataName) != "local")
   {
-    if (dataName.empty() || dataName.compare(0, 4, "LIST") == 0 || dataName.find('%') != std::string::npos ||
-        Words(dataName).size() != 1)
+    // Several files: "LIST" or a format with '%' and its numbers; any other
+    // text is one file's name, spaces included (as MetaIO reads it).
+    if (dataName.empty() || dataName.compare(0, 4, "LIST") == 0 || dataName.find('%') != std::string::npos)
     {
       file.Fail("MetaImage data in several files (ElementDataFile = " + dataName.substr(0, 80) + ") is not supported");
     }

@@ -154,7 +154,9 @@ CheckNrrd(const std::string & path, ImageFormat format)
   if (fields.count("data file"))
   {
     const std::string name = fields["data file"];
-    if (name.compare(0, 4, "LIST") == 0 || Words(name).size() != 1 || name.find('%') != std::string::npos)
+    // Several files: "LIST" or a format with '%' and its numbers; any other
+    // text is one file's name, spaces included (as NrrdIO reads it).
+    if (name.compare(0, 4, "LIST") == 0 || name.find('%') != std::string::npos)
     {
       file.Fail("NRRD data in several files ('data file: " + name.substr(0, 80) + "') is not supported");
     }

@@ -258,6 +258,12 @@ ReadImageHeader(const std::string & path, ImageFormat format)
   auto                  io = ImageIOFor(format);
   io->SetFileName(path);
   CallItk("read", path, path, [&io] { io->ReadImageInformation(); });
+  if (io->GetNumberOfComponents() == 4 && format == ImageFormat::Tiff)
+  {
+    FailReading(path,
+                "ITK reads it with 4 components per pixel (RGBA): a color image, or a gray TIFF stored in tiles, "
+                "which ITK 5.2 reads as RGBA; save a gray image in strips (or as .nrrd, .nii.gz, .mha)");
+  }
   if (io->GetNumberOfComponents() != 1)
   {
     FailComponents(path, io->GetNumberOfComponents());
@@ -279,8 +285,11 @@ ReadImageHeader(const std::string & path, ImageFormat format)
                 "ITK reads a size of " + std::to_string(pixels) + " pixels from the header, not the " +
                   std::to_string(layout.pixels) + " it describes");
   }
-  // Trailing sizes of 1 (a 2D slice stored as 3D, a 3D volume stored as 4D) do not count.
-  while (header.size.size() > 2 && header.size.back() == 1)
+  // Trailing sizes of 1 beyond the third do not count (a volume stored as
+  // 4D). A volume of one slice stays a volume: its z spacing, origin and
+  // direction place it (Slicer's 2D images are such volumes), and ITK's
+  // filters measure it in 3D.
+  while (header.size.size() > 3 && header.size.back() == 1)
   {
     header.size.pop_back();
   }

@@ -218,13 +218,15 @@ WriteImageFile(const itk::Image<TPixel, VDimension> * image,
   }
   else if (format == ImageFormat::Tiff)
   {
-    CheckedFile file(path, displayPath);
+    CheckedFile  file(path, displayPath);
+    const double spacing[2] = { image->GetSpacing()[0], image->GetSpacing()[1] };
     WriteTiff(file,
               displayPath,
               static_cast<std::uint32_t>(width),
               static_cast<std::uint32_t>(height),
               VDimension == 3 ? static_cast<std::uint32_t>(size[VDimension - 1]) : 1u,
               fileComponent,
+              spacing,
               ZlibLevel(compression),
               [&](std::uint32_t z, std::uint32_t y, void * row) {
                 detail::ConvertRow(

@@ -479,15 +479,54 @@ OutputTransaction::Commit()
       {}
     }
   }
+  // Each file moved in is undone if a later one cannot be: the file it
+  // replaced comes back from a hard link kept in the private folder (made
+  // before the move; where the file system has no hard links the old file
+  // cannot come back), a file that was not there goes again.
+  struct Moved
+  {
+    std::string target;
+    std::string previous; ///< the hard link to the replaced file, or ""
+  };
+  std::vector<Moved> moved;
+  const auto         undo = [&moved]() {
+    for (auto m = moved.rbegin(); m != moved.rend(); ++m)
+    {
+      if (m->previous.empty())
+      {
+        ::unlink(m->target.c_str());
+      }
+      else
+      {
+        ::rename(m->previous.c_str(), m->target.c_str());
+      }
+    }
+  };
   for (const auto & output : m_Outputs)
   {
     for (const auto & name : output.temporary.empty() ? std::vector<std::string>() : output.names)
     {
-      if (::rename((output.temporary + "/" + name).c_str(), (output.directory + name).c_str()) != 0)
+      const std::string target = output.directory + name;
+      std::string       previous = output.temporary + "/.previous-" + name;
+      if (::link(target.c_str(), previous.c_str()) != 0)
+      {
+        previous.clear(); // nothing there (or no hard links here)
+      }
+      const bool existed = !previous.empty() || ::access(target.c_str(), F_OK) == 0;
+      if (::rename((output.temporary + "/" + name).c_str(), target.c_str()) != 0)
       {
         const int error = errno;
+        if (!previous.empty())
+        {
+          ::unlink(previous.c_str());
+        }
+        undo();
         unlockAll();
         FailWriting(output.target, "cannot move it into place: " + ErrorText(error));
+      }
+      if (!existed || !previous.empty())
+      {
+        moved.push_back(Moved{ target, previous }); // else replaced with no way back
       }
     }
   }
@@ -500,11 +539,18 @@ OutputTransaction::Commit()
   }
   unlockAll();
   m_Committed = true;
+  for (const auto & m : moved)
+  {
+    if (!m.previous.empty())
+    {
+      ::unlink(m.previous.c_str());
+    }
+  }
   for (const auto & output : m_Outputs)
   {
     if (!output.temporary.empty())
     {
-      ::rmdir(output.temporary.c_str());
+      RemoveFolder(output.temporary); // empty, unless a replaced file's link had no way back
       Forget(output.temporary);
     }
   }

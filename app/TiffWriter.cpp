@@ -6,6 +6,8 @@
 #include "itk_zlib.h"
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 #include <vector>
 
 namespace ccaapp
@@ -16,8 +18,25 @@ namespace
 enum : std::uint16_t
 {
   Short = 3,
-  Long = 4
+  Long = 4,
+  Rational = 5
 };
+
+/** A resolution in pixels per inch as a TIFF RATIONAL (numerator,
+ *  denominator): a denominator of up to 10^6 that keeps the numerator in 32
+ *  bits, so that 25.4 / resolution gives the spacing back to about 1e-6. */
+std::pair<std::uint32_t, std::uint32_t>
+ResolutionRational(double pixelsPerInch)
+{
+  const double  largest = 4294967295.0;
+  std::uint32_t denominator = 1000000;
+  if (pixelsPerInch * denominator > largest)
+  {
+    denominator = static_cast<std::uint32_t>(std::max(1.0, std::floor(largest / pixelsPerInch)));
+  }
+  const double numerator = std::min(largest, std::max(1.0, std::round(pixelsPerInch * denominator)));
+  return { static_cast<std::uint32_t>(numerator), denominator };
+}
 
 struct Entry
 {
@@ -46,15 +65,18 @@ Put32(std::string & out, std::uint32_t value)
 } // namespace
 
 void
-WriteTiff(CheckedFile &                                                     file,
-          const std::string &                                               displayPath,
-          std::uint32_t                                                     width,
-          std::uint32_t                                                     height,
-          std::uint32_t                                                     pages,
-          PixelComponent                                                    component,
+WriteTiff(CheckedFile &       file,
+          const std::string & displayPath,
+          std::uint32_t       width,
+          std::uint32_t       height,
+          std::uint32_t       pages,
+          PixelComponent      component,
+          const double (&spacing)[2],
           int                                                               zlibLevel,
           const std::function<void(std::uint32_t, std::uint32_t, void *)> & fillRow)
 {
+  // ITK's TIFF writer and reader: XResolution = 25.4 / spacing, in inches.
+  const bool resolution = spacing[0] > 0 && spacing[1] > 0 && std::isfinite(spacing[0]) && std::isfinite(spacing[1]);
   const int  bytes = ComponentBytes(component);
   const bool isSigned =
     component == PixelComponent::Int8 || component == PixelComponent::Int16 || component == PixelComponent::Int32;
@@ -118,13 +140,21 @@ WriteTiff(CheckedFile &                                                     file
       for (const auto count : counts)
         Put32(arrays, count);
     }
+    std::uint32_t resolutionAt[2] = { 0, 0 };
+    for (int axis = 0; axis < 2 && resolution; ++axis)
+    {
+      const auto rational = ResolutionRational(25.4 / spacing[axis]);
+      resolutionAt[axis] = checkOffset(arraysAt + arrays.size());
+      Put32(arrays, rational.first);
+      Put32(arrays, rational.second);
+    }
     if ((arraysAt + arrays.size()) % 2 != 0)
     {
       arrays.push_back('\0'); // directories start on a word boundary
     }
     file.Write(arrays);
 
-    const std::vector<Entry> entries = {
+    std::vector<Entry> entries = {
       { 254, Long, 1, pages > 1 ? 2u : 0u }, // NewSubfileType: a page of a multi-page file
       { 256, Long, 1, width },
       { 257, Long, 1, height },
@@ -135,10 +165,19 @@ WriteTiff(CheckedFile &                                                     file
       { 277, Short, 1, 1 },                // SamplesPerPixel
       { 278, Long, 1, rowsPerStrip },
       { 279, Long, strips, countsValue }, // StripByteCounts
-      { 284, Short, 1, 1 },               // PlanarConfiguration: contiguous
-      { 297, Short, 2, (pages > 1 ? (z | (pages << 16)) : 0u) }, // PageNumber: page, of pages
-      { 339, Short, 1, isSigned ? 2u : 1u },                     // SampleFormat
     };
+    if (resolution)
+    {
+      entries.push_back({ 282, Rational, 1, resolutionAt[0] }); // XResolution
+      entries.push_back({ 283, Rational, 1, resolutionAt[1] }); // YResolution
+    }
+    entries.push_back({ 284, Short, 1, 1 }); // PlanarConfiguration: contiguous
+    if (resolution)
+    {
+      entries.push_back({ 296, Short, 1, 2 }); // ResolutionUnit: inch
+    }
+    entries.push_back({ 297, Short, 2, (pages > 1 ? (z | (pages << 16)) : 0u) }); // PageNumber: page, of pages
+    entries.push_back({ 339, Short, 1, isSigned ? 2u : 1u });                     // SampleFormat
     const std::uint32_t directoryAt = checkOffset(file.Position());
     std::string         directory;
     Put16(directory, static_cast<std::uint16_t>(entries.size()));

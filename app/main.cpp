@@ -392,7 +392,15 @@ main(int argc, char * argv[])
   }
   catch (const itk::ExceptionObject & error)
   {
-    Fail(error.GetDescription());
+    // itkExceptionMacro's "ITK ERROR: Class(0x...): " names an object's
+    // address, nothing a user can act on: the reason alone.
+    std::string description = error.GetDescription();
+    const auto  reason = description.find("): ");
+    if (description.rfind("ITK ERROR: ", 0) == 0 && reason != std::string::npos)
+    {
+      description.erase(0, reason + 3);
+    }
+    Fail(description);
   }
   catch (const std::bad_alloc &)
   {

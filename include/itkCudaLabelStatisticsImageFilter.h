@@ -252,6 +252,11 @@ public:
   itkGetConstMacro(NumberOfObjects, SizeValueType);
   /** Number of objects before the size selection (RelabelComponentImageFilter's name). */
   itkGetConstMacro(OriginalNumberOfObjects, SizeValueType);
+  /** The largest label of the last Update()'s objects (the
+   *  OutputBackgroundValue without objects): labels are not always
+   *  1..NumberOfObjects (label values, a selection's gaps), and a file
+   *  format of narrow labels must hold this one. */
+  itkGetConstMacro(LargestLabel, LabelType);
 
   /** In the label modes: the input label value of the object labeled label
    *  (throws when there is none). */
@@ -341,6 +346,7 @@ private:
   SizeValueType         m_NumberOfObjectsToKeep{ 0 };
   bool                  m_SortObjectsBySize{ false };
   SizeValueType         m_NumberOfObjects{ 0 };
+  LabelType             m_LargestLabel{};
   SizeValueType         m_OriginalNumberOfObjects{ 0 };
   /** Label modes: the objects' labels (increasing) and their input values. */
   std::vector<LabelType>           m_ObjectLabels;

@@ -21,6 +21,7 @@
 #include "itkCudaLabelStatisticsImageFilter.h"
 #include "itkCudaLabelStatisticsIntensityAttributes.h"
 #include "itkCudaLabelStatisticsLabelMapBuilder.h"
+#include "itkCudaLabelStatisticsPhysicalSpace.h"
 #include "itkCudaLabelStatisticsResultCache.h"
 #include "itkCudaLabelStatisticsShapeAttributes.h"
 
@@ -412,12 +413,12 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
       itkExceptionMacro(<< "the feature image's buffer " << feature->GetBufferedRegion() << " does not hold the region "
                         << region);
     }
-    if (feature->GetSpacing() != input->GetSpacing() || feature->GetOrigin() != input->GetOrigin() ||
-        feature->GetDirection() != input->GetDirection())
+    // Within the filter's tolerances, as ITK checks any filter's inputs.
+    const std::string offGrid = CudaLabelStatisticsPhysicalSpaceDifference(
+      *input, *feature, this->GetCoordinateTolerance(), this->GetDirectionTolerance());
+    if (!offGrid.empty())
     {
-      itkExceptionMacro(<< "the feature image lies on another pixel grid than the input (spacing "
-                        << feature->GetSpacing() << ", origin " << feature->GetOrigin() << " against "
-                        << input->GetSpacing() << ", " << input->GetOrigin() << ", or another direction)");
+      itkExceptionMacro(<< "the feature image lies on another pixel grid than the input: " << offGrid);
     }
     const bool scalar = WithScalarImage<ImageDimension>(
       feature, [&](const auto * typed) { options.intensity.featureImage = ViewOf(typed, region); });
@@ -561,6 +562,8 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
     }
     m_NumberOfObjects = static_cast<SizeValueType>(components);
     m_OriginalNumberOfObjects = static_cast<SizeValueType>(result.objectsFound);
+    // Every path above numbers the objects in increasing order of labels.
+    m_LargestLabel = components > 0 ? labels[labelCount - 1] : m_OutputBackgroundValue;
 
     // The label map: one object per component with its lines and attributes.
     const auto labelMapStart = std::chrono::steady_clock::now();
@@ -692,6 +695,8 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::PrintSelf(std::ostrea
   os << indent << "SortObjectsBySize: " << m_SortObjectsBySize << std::endl;
   os << indent << "NumberOfObjects: " << m_NumberOfObjects << std::endl;
   os << indent << "OriginalNumberOfObjects: " << m_OriginalNumberOfObjects << std::endl;
+  os << indent << "LargestLabel: " << static_cast<typename NumericTraits<LabelType>::PrintType>(m_LargestLabel)
+     << std::endl;
 }
 
 } // end namespace itk

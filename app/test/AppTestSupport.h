@@ -502,14 +502,15 @@ CheckLabelImage(const itk::Image<unsigned char, D> * mask,
   auto labels = labelsReader->GetOutput();
   Require(labels->GetLargestPossibleRegion().GetSize() == mask->GetLargestPossibleRegion().GetSize(),
           "label image size differs from the input");
-  // TIFF stores no spacing or origin; PNG stores spacing (sCAL), no origin.
+  // PNG (pHYs) and TIFF (XResolution, YResolution) store the x and y
+  // spacing, no origin, no direction, no z spacing.
   const bool isTiff = labelsPath.size() > 4 && labelsPath.substr(labelsPath.size() - 4) == ".tif";
   const bool isPng = labelsPath.size() > 4 && labelsPath.substr(labelsPath.size() - 4) == ".png";
   const bool noGeometry = isTiff || isPng;
-  for (unsigned int d = 0; d < D && isPng; ++d)
+  for (unsigned int d = 0; d < D && d < 2 && noGeometry; ++d)
   {
-    Require(std::abs(labels->GetSpacing()[d] - mask->GetSpacing()[d]) < 1e-6,
-            "PNG label image spacing differs from the input");
+    Require(std::abs(labels->GetSpacing()[d] - mask->GetSpacing()[d]) < 1e-6 * mask->GetSpacing()[d],
+            std::string(isPng ? "PNG" : "TIFF") + " label image spacing differs from the input");
   }
   for (unsigned int d = 0; d < D && !noGeometry; ++d)
   {
@@ -630,7 +631,7 @@ FileDimension(const std::string & path)
   io->SetFileName(path);
   io->ReadImageInformation();
   unsigned int dimension = io->GetNumberOfDimensions();
-  while (dimension > 2 && io->GetDimensions(dimension - 1) == 1)
+  while (dimension > 3 && io->GetDimensions(dimension - 1) == 1)
   {
     --dimension;
   }

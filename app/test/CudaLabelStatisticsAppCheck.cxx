@@ -6,6 +6,8 @@
 // Usage: CudaLabelStatisticsAppCheck PROGRAM WORKDIR SCENARIO
 #include "AppTestSupport.h"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 #if defined(CCA_TEST_HAVE_LIBTIFF)
@@ -253,6 +255,49 @@ RunScenario(const std::string & program, const std::string & dir, const std::str
     e.equalRule = true;
     e.value = 2;
     CheckOutputsAnyDimension(dir + "/in.nrrd", dir + "/labels.mha", dir + "/table.csv", e);
+
+    // A volume of one slice (as Slicer stores a 2D image) stays a volume:
+    // a 3D label image on its grid (spacing 0.5, 1.5, 2.5, an origin off
+    // the plane z = 0) and 3D attributes, as ITK's filters measure it.
+    auto                  slice = RandomImage<short, 3>(itk::Size<3>{ { 23, 17, 1 } }, { -1, 0, 2, 2 }, 13);
+    itk::Point<double, 3> origin;
+    origin[0] = 1.0;
+    origin[1] = -2.0;
+    origin[2] = 7.5;
+    slice->SetOrigin(origin);
+    WriteImage(slice.GetPointer(), dir + "/slice.nrrd");
+    RequireSuccess(RunIn(program,
+                         dir,
+                         { "slice.nrrd",
+                           "--foregroundValue",
+                           "2",
+                           "--fullyConnected",
+                           "--backend",
+                           "cpu",
+                           "--labels",
+                           "slice-labels.nrrd",
+                           "--csv",
+                           "slice.csv" }));
+    Require(FileDimension(dir + "/slice-labels.nrrd") == 3, "the label image of a one-slice volume is not 3D");
+    CheckOutputsAnyDimension(dir + "/slice.nrrd", dir + "/slice-labels.nrrd", dir + "/slice.csv", e);
+    const auto rows = Lines(ReadText(dir + "/slice.csv"));
+    const auto header = SplitCsvLine(rows.front());
+    const auto at = [&header](const char * name) {
+      return static_cast<size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+    };
+    for (size_t r = 1; r < rows.size(); ++r)
+    {
+      const auto cells = SplitCsvLine(rows[r]);
+      Require(std::abs(std::stod(cells.at(at("PhysicalSize"))) - std::stod(cells.at(at("NumberOfPixels"))) * 1.875) <
+                1e-9,
+              "a one-slice volume's PhysicalSize is not its voxels' volume (0.5 x 1.5 x 2.5 each)");
+      Require(std::abs(std::stod(cells.at(at("Centroid_z"))) - 7.5) < 1e-9, "its Centroid_z is not the slice's z");
+    }
+    // A format without that geometry (TIFF: x and y spacing only) says what it drops.
+    const auto tiff = RunIn(program, dir, { "slice.nrrd", "--foregroundValue", "2", "--labels", "slice.tif" });
+    RequireSuccess(tiff);
+    Require(tiff.err.find("keeps no origin and z spacing of the input") != std::string::npos,
+            "no warning of the geometry a TIFF label image drops: " + tiff.err);
     return 0;
   }
   if (scenario == "float2d")
@@ -338,6 +383,16 @@ RunScenario(const std::string & program, const std::string & dir, const std::str
         }
       }
     }
+    // Detached headers whose data file's name has a space (as ITK's readers
+    // take it, one file): the copies read back as the input itself.
+    MakeDirectory(dir + "/with space");
+    RequireSuccess(RunIn(program, dir, { "in3.nrrd", "--quiet", "--csv", "t-in3.csv" }));
+    for (const std::string name : { "with space/in copy.nhdr", "with space/in copy.mhd" })
+    {
+      RequireSuccess(RunIn(program, dir, { "in3.nrrd", "--quiet", "--saveInput", name }));
+      RequireSuccess(RunIn(program, dir, { name, "--quiet", "--csv", "t-copy.csv" }));
+      Require(ReadText(dir + "/t-copy.csv") == ReadText(dir + "/t-in3.csv"), "'" + name + "' reads as another image");
+    }
     // More than 65535 components: PNG (16-bit) refuses, TIFF (32-bit) holds them.
     {
       using ImageType = itk::Image<unsigned char, 2>;
@@ -367,6 +422,30 @@ RunScenario(const std::string & program, const std::string & dir, const std::str
       RequireCleanFailure(back, "a 32-bit TIFF as input");
       Require(back.err.find("ITK 5.2") != std::string::npos, "unclear refusal of a 32-bit TIFF: " + back.err);
       std::cout << "80000 labels: refused by PNG, written to TIFF as uint32 (checked with libtiff)\n";
+      // Two objects, one of them labeled 70000: a label input keeps its
+      // values, so the largest label decides the width, not the count.
+      using ValueImageType = itk::Image<unsigned int, 2>;
+      auto values = ValueImageType::New();
+      values->SetRegions(itk::Size<2>{ { 30, 20 } });
+      values->Allocate();
+      values->FillBuffer(0);
+      for (itk::ImageRegionIterator<ValueImageType> it(values, values->GetLargestPossibleRegion()); !it.IsAtEnd(); ++it)
+      {
+        const auto & i = it.GetIndex();
+        it.Set(i[1] < 5 && i[0] < 5 ? 70000 : (i[1] > 10 && i[0] > 10 && i[0] < 20 ? 3 : 0));
+      }
+      WriteImage(values.GetPointer(), dir + "/values.nrrd");
+      const auto valuesPng =
+        RunIn(program, dir, { "values.nrrd", "--labelInput", "--quiet", "--labels", "values.png" });
+      RequireCleanFailure(valuesPng, "label 70000 to PNG");
+      Require(valuesPng.err.find("largest label is 70000") != std::string::npos && !Exists(dir + "/values.png"),
+              "label 70000 to PNG: " + valuesPng.err);
+      RequireSuccess(RunIn(program, dir, { "values.nrrd", "--labelInput", "--quiet", "--labels", "values.tif" }));
+      const auto valueLabels = ReadTiffLabels(dir + "/values.tif");
+      Require(std::equal(valueLabels.begin(), valueLabels.end(), values->GetBufferPointer()) &&
+                valueLabels.size() == 600,
+              "values.tif does not hold the label values (70000 and 3)");
+      std::cout << "label 70000 of a label input: refused by PNG, written to TIFF as uint32\n";
       // Their table, formatted in chunks of rows on ITK's threads: every row
       // in label order with the label image's pixel count, and the same
       // bytes on one thread as on four.

@@ -243,6 +243,35 @@ CheckDiskFull()
     }
     ++runs;
   }
+  // A target that cannot be replaced (a bind-mounted file, EBUSY) after
+  // another was moved in: the one moved in is undone, both keep their old
+  // bytes, and a target that was not there before is not left behind.
+  for (const bool existing : { true, false })
+  {
+    for (const std::string failing : { "busy.csv", "busy.nrrd" })
+    {
+      for (const auto * file : { "busy.nrrd", "busy.csv" })
+      {
+        ::unlink((dir + "/" + file).c_str());
+        if (existing)
+        {
+          WriteText(dir + "/" + file, std::string("old ") + file + "\n");
+        }
+      }
+      const auto before = ListDirectory(dir);
+      RunOptions options = Options(dir, { "in.nrrd", "--labels", "busy.nrrd", "--csv", "busy.csv" });
+      options.environment = { "LD_PRELOAD=" + g_Shim, "CCA_SHIM_FAIL_RENAME_TO=" + failing };
+      const auto what = std::string(existing ? "old outputs" : "no outputs before") + ", " + failing + " busy";
+      RequireCleanFailure(Run(options), what);
+      for (const auto * file : { "busy.nrrd", "busy.csv" })
+      {
+        Require(existing ? ReadText(dir + "/" + file) == std::string("old ") + file + "\n" : !Exists(dir + "/" + file),
+                what + ": " + file + " was changed");
+      }
+      Require(ListDirectory(dir) == before, what + ": files were added or removed");
+      ++runs;
+    }
+  }
   Require(LeftoverTemporaries(dir).empty(), "temporary folders were left");
   std::cout << runs << " failing writes refused cleanly\n";
   return 0;

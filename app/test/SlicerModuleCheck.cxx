@@ -851,7 +851,84 @@ struct Session
   std::string                        name;
   std::map<std::string, std::string> values;
   Expectation                        expectation;
+  bool                               labelInput = false;  ///< the input volume is a label map (background 0)
+  bool                               splitLabels = false; ///< each value's components are the objects
 };
+
+/** A label map's outputs (background 0). Label input: the label image
+ *  holds the input's values and the table one row per value, in increasing
+ *  order, with its pixel count. Split labels: every object lies in one value,
+ *  and each value has as many objects as ConnectedComponentImageFilter
+ *  finds in its mask. Returns the number of objects. */
+size_t
+CheckLabelMapOutputs(const std::string & input,
+                     const std::string & labelsPath,
+                     const std::string & csvPath,
+                     const Session &     session)
+{
+  using ImageType = itk::Image<unsigned int, 3>;
+  const auto read = [](const std::string & path) {
+    auto reader = itk::ImageFileReader<ImageType>::New();
+    reader->SetFileName(path);
+    reader->Update();
+    return ImageType::Pointer(reader->GetOutput());
+  };
+  const auto values = read(input);
+  const auto labels = read(labelsPath);
+  Require(labels->GetLargestPossibleRegion() == values->GetLargestPossibleRegion(),
+          "the label image's region differs from the input's");
+  std::map<unsigned int, size_t>           pixelsOfValue;
+  std::map<unsigned int, size_t>           pixelsOfLabel;
+  std::map<unsigned int, unsigned int>     valueOfLabel;
+  itk::ImageRegionConstIterator<ImageType> in(values, values->GetLargestPossibleRegion());
+  itk::ImageRegionConstIterator<ImageType> out(labels, labels->GetLargestPossibleRegion());
+  for (; !in.IsAtEnd(); ++in, ++out)
+  {
+    Require((in.Get() == 0) == (out.Get() == 0), "the label image's background is not the input's");
+    if (in.Get() == 0)
+    {
+      continue;
+    }
+    ++pixelsOfValue[in.Get()];
+    ++pixelsOfLabel[out.Get()];
+    Require(session.splitLabels || out.Get() == in.Get(), "a label differs from the input's value");
+    Require(valueOfLabel.emplace(out.Get(), in.Get()).first->second == in.Get(), "an object spans two values");
+  }
+  size_t expected = pixelsOfValue.size();
+  if (session.splitLabels)
+  {
+    expected = 0;
+    for (const auto & value : pixelsOfValue)
+    {
+      using MaskType = itk::Image<unsigned char, 3>;
+      auto mask = MaskType::New();
+      mask->SetRegions(values->GetLargestPossibleRegion());
+      mask->Allocate();
+      itk::ImageRegionIterator<MaskType> m(mask, mask->GetLargestPossibleRegion());
+      for (in.GoToBegin(); !in.IsAtEnd(); ++in, ++m)
+      {
+        m.Set(in.Get() == value.first ? 1 : 0);
+      }
+      auto components = itk::ConnectedComponentImageFilter<MaskType, ImageType>::New();
+      components->SetInput(mask);
+      components->SetFullyConnected(session.expectation.fullyConnected);
+      components->Update();
+      expected += components->GetObjectCount();
+    }
+  }
+  Require(pixelsOfLabel.size() == expected,
+          "the label image has " + std::to_string(pixelsOfLabel.size()) + " objects, not " + std::to_string(expected));
+  const auto lines = Lines(ReadText(csvPath));
+  Require(lines.size() == expected + 1, "the table has " + std::to_string(lines.size() - 1) + " rows");
+  auto row = pixelsOfLabel.begin();
+  for (size_t i = 1; i < lines.size(); ++i, ++row)
+  {
+    const auto cells = SplitCsvLine(lines[i]);
+    Require(std::stoul(cells.at(0)) == row->first,
+            "row " + std::to_string(i) + " is label " + cells.at(0) + ", not " + std::to_string(row->first));
+  }
+  return expected;
+}
 
 template <typename TPixel>
 void
@@ -887,7 +964,9 @@ RunSession(const std::string &         program,
   Require(result.out.find("<filter-progress>") != std::string::npos, "no progress lines for Slicer");
   Require(result.out.find("<filter-end>") != std::string::npos, "no <filter-end> for Slicer");
   const size_t components =
-    CheckOutputs<3>(files["inputVolume"], files["outputLabels"], files["outputTable"], session.expectation);
+    session.labelInput
+      ? CheckLabelMapOutputs(files["inputVolume"], files["outputLabels"], files["outputTable"], session)
+      : CheckOutputs<3>(files["inputVolume"], files["outputLabels"], files["outputTable"], session.expectation);
   CheckReturnFile(returnFile, components);
   if (featureVolume)
   {
@@ -937,6 +1016,16 @@ CheckRun(const std::string & program, const std::string & dir)
   Session background{ "background-value", { { "backgroundValue", "1" } }, {} };
   background.expectation.value = 1;
   RunSession<unsigned char>(program, dir, module, background, { 1, 1, 0, 9 }, 24);
+
+  // A label map: Slicer passes the rule's default value with the flag.
+  Session labelMap{ "label-map", { { "labelInput", "true" } }, {} };
+  labelMap.labelInput = true;
+  RunSession<unsigned char>(program, dir, module, labelMap, { 0, 0, 3, 7, 200 }, 25);
+  Session split{ "split-labels", { { "splitLabels", "true" }, { "fullyConnected", "true" } }, {} };
+  split.labelInput = true;
+  split.splitLabels = true;
+  split.expectation.fullyConnected = true;
+  RunSession<unsigned char>(program, dir, module, split, { 0, 0, 0, 3, 7 }, 26);
   return 0;
 }
 

@@ -427,6 +427,9 @@ ErrorScenario(const std::string & program, const std::string & dir)
     { { "mask.nrrd", "--featureImage", "other-grid.nrrd" }, "another pixel grid" },
     { { "mask.nrrd", "--featureImage", "missing.nrrd" }, "missing.nrrd" },
     { { "real.nrrd", "--labelInput" }, "--labelInput needs an integer label image" },
+    { { "mask.nrrd", "--labelInput", "--backgroundValue", "1" },
+      "the input's value 0 is an object (--backgroundValue 1); use --sortBySize to number the objects 1..N, or "
+      "--backgroundValue 0" },
   };
   for (const auto & failure : failures)
   {
@@ -437,6 +440,7 @@ ErrorScenario(const std::string & program, const std::string & dir)
     RequireCleanFailure(result, failure.second);
     Require(result.err.find(failure.second) != std::string::npos,
             "the message must say '" + failure.second + "': " + result.err);
+    Require(result.err.find("ITK ERROR") == std::string::npos, "the message names ITK's internals: " + result.err);
     Require(ListDirectory(dir) == before, "a failed run wrote files: " + result.command);
   }
   const std::pair<std::vector<std::string>, std::string> usage[] = {
@@ -448,8 +452,8 @@ ErrorScenario(const std::string & program, const std::string & dir)
     { { "--maximumPhysicalSize", "nan" }, "--maximumPhysicalSize must be a decimal number" },
     { { "--minimumSize", "5", "--maximumSize", "4" }, "--minimumSize 5 exceeds --maximumSize 4" },
     { { "--minimumPhysicalSize", "5", "--maximumPhysicalSize", "4.5" }, "exceeds --maximumPhysicalSize" },
-    { { "--labelInput", "--foregroundValue", "1" }, "--foregroundValue and --foregroundRule do not apply" },
-    { { "--splitLabels", "--foregroundRule", "equal" }, "--foregroundValue and --foregroundRule do not apply" },
+    { { "--labelInput", "--foregroundValue", "1" }, "--foregroundValue and --foregroundRule equal do not apply" },
+    { { "--splitLabels", "--foregroundRule", "equal" }, "--foregroundValue and --foregroundRule equal do not apply" },
     { { "--featureImage" }, "--featureImage needs a value" },
     { { "--sortBySize", "--sort-by-size" }, "is given twice" },
   };

@@ -4,12 +4,15 @@
  * short), and so do fsync, fdatasync, close and fclose of regular files.
  * CCA_SHIM_FAIL_FSYNC=1 makes every fsync/fdatasync of a regular file fail
  * with EIO (a write-back error reported late), whatever was written.
+ * CCA_SHIM_FAIL_RENAME_TO=name makes every rename onto a path ending in
+ * "/name" fail with EBUSY (a bind-mounted or busy target).
  * Standard output and error are never affected. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -242,4 +245,24 @@ fclose(FILE * stream)
     return EOF;
   }
   return result;
+}
+
+int
+rename(const char * from, const char * to)
+{
+  static int (*real_rename)(const char *, const char *);
+  if (!real_rename)
+    real_rename = (int (*)(const char *, const char *))Next("rename");
+  const char * failing = getenv("CCA_SHIM_FAIL_RENAME_TO");
+  if (failing && failing[0] != '\0')
+  {
+    const size_t length = strlen(to);
+    const size_t suffix = strlen(failing);
+    if (length > suffix && strcmp(to + length - suffix, failing) == 0 && to[length - suffix - 1] == '/')
+    {
+      errno = EBUSY;
+      return -1;
+    }
+  }
+  return real_rename(from, to);
 }
