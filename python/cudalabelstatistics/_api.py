@@ -44,6 +44,10 @@ def run_arguments(prepared, *, fully_connected: bool, backend: str, device: Opti
     """The extension's arguments of the run, once every argument is checked;
     warns when backend="auto" will run on the CPU. A feature image in CUDA
     memory beside a host image decides the stream as device input does."""
+    if isinstance(threads, (bool, np.bool_)) or not isinstance(threads, (int, np.integer)):
+        raise TypeError(f"threads must be an integer (0: all), not {threads!r}")
+    if not 0 <= threads <= np.iinfo(np.int32).max:
+        raise ValueError(f"threads must be between 0 (all) and 2^31 - 1, not {threads}")
     on_device = feature if feature is not None and feature.on_cuda and not prepared.on_cuda else prepared
     if backend == "auto" and not on_device.on_cuda and not _core.cuda_available():
         why = "this build has no CUDA backend" if not _core.cuda_compiled_in() else "no CUDA device is usable"
@@ -189,13 +193,17 @@ def label_shape_statistics(
         ``center_of_gravity-i``, ``weighted_principal_moments-i``,
         ``weighted_principal_axes-i-j``, ``weighted_elongation``,
         ``weighted_flatness``) of this image over each object's pixels, as
-        ``sitk.LabelIntensityStatisticsImageFilter`` computes them. A NumPy
+        ``sitk.LabelIntensityStatisticsImageFilter`` computes them (the
+        median from ``histogram_bins``' histogram, below). A NumPy
         array, a CuPy array, a PyTorch tensor (host or CUDA memory), an
         ``itk.Image`` or a ``SimpleITK.Image`` of the image's shape, any
         integer or bool dtype, float32 or float64, read in place (no copy; in
         CUDA memory, on the image's device when the image is there too; a
         feature image in CUDA memory beside a host image runs on its device
-        and its framework's current stream).
+        and its framework's current stream). An itk/SimpleITK feature image
+        beside an itk/SimpleITK image must occupy its physical space
+        (ValueError otherwise, as ITK's filters). NaN values count as in
+        ITK: in the sums (NaN mean), not in the extremes or the range.
     histogram_bins
         The bins of the histogram the ``median`` is read from (ITK's
         StatisticsLabelMapFilter rule: the centre of the bin where half the

@@ -66,6 +66,21 @@ def _checked_geometry(value, dimension: int, what: str, default) -> tuple:
     return tuple(values + list(default[dimension:3]))
 
 
+def _checked_region_index(value, dimension: int) -> tuple:
+    """The region index in x, y, z order, padded with 0: integers only (a
+    float would be truncated, and one past 2^53 rounded)."""
+    if value is None:
+        return (0, 0, 0)
+    values = list(np.asarray(value, dtype=object).ravel())
+    if len(values) != dimension:
+        raise ValueError(f"region_index must have {dimension} entries (x, y{', z' if dimension == 3 else ''}), "
+                         f"not {len(values)}")
+    for v in values:
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"region_index must hold integers, not {v!r}")
+    return tuple(int(v) for v in values) + (0,) * (3 - dimension)
+
+
 def _checked_direction(value, dimension: int) -> tuple:
     if value is None:
         matrix = np.eye(dimension)
@@ -74,6 +89,10 @@ def _checked_direction(value, dimension: int) -> tuple:
         if matrix.size != dimension * dimension:
             raise ValueError(f"direction must be a {dimension}x{dimension} matrix (ITK's, row-major)")
         matrix = matrix.reshape(dimension, dimension)
+        # ITK's ImageBase::SetDirection refuses a matrix of determinant 0.
+        if not np.all(np.isfinite(matrix)) or np.linalg.det(matrix) == 0:
+            raise ValueError(f"direction must be an invertible {dimension}x{dimension} matrix of finite values, "
+                             f"not {matrix.tolist()}")
     full = np.eye(3)
     full[:dimension, :dimension] = matrix
     return tuple(float(v) for v in full.ravel())
@@ -82,6 +101,12 @@ def _checked_direction(value, dimension: int) -> tuple:
 def _unwrap_sitk(image):
     import SimpleITK as sitk
 
+    label_maps = {getattr(sitk, name) for name in ("sitkLabelUInt8", "sitkLabelUInt16", "sitkLabelUInt32",
+                                                   "sitkLabelUInt64") if hasattr(sitk, name)}
+    if image.GetPixelID() in label_maps:
+        # SimpleITK has no array view of a LabelMap: GetArrayViewFromImage aborts the process.
+        raise TypeError("the SimpleITK image is a LabelMap; convert it to a label image first "
+                        "(SimpleITK.LabelMapToLabel(image))")
     if image.GetNumberOfComponentsPerPixel() != 1:
         raise TypeError("the SimpleITK image must be scalar (one component per pixel)")
     array = sitk.GetArrayViewFromImage(image)
@@ -126,12 +151,17 @@ def _dtype_kind(array, framework: str) -> str:
     return np.dtype(dtype).kind if framework in ("numpy", "cupy") else "?"
 
 
-def _check_numpy_like_layout(array, framework: str) -> None:
-    """Byte strides the engine can take as element strides, in native byte order."""
+def _check_numpy_like_layout(array, framework: str, what: str = "image") -> None:
+    """A dtype the engine reads (bool, integers, float32/64), in native byte
+    order, with byte strides it can take as element strides."""
     dtype = np.dtype(array.dtype)
+    if dtype.kind not in "biuf":
+        raise TypeError(f"the {what}'s dtype {dtype} is not supported: use bool, an integer type, float32 or float64")
     if not dtype.isnative:
         raise ValueError("the image's byte order is not the machine's; convert it with image.astype(image.dtype."
                          "newbyteorder('='))")
+    if array.size == 0:
+        return  # nothing is read (label's empty answer)
     for size, stride in zip(array.shape, array.strides):
         if size > 1 and stride % dtype.itemsize != 0:
             raise ValueError(f"the image's strides {array.strides} are not multiples of its item size "
@@ -224,7 +254,10 @@ def _device_of(array, framework: str):
 
 
 def prepare(image, *, background_value=None, foreground_value=None, threshold=None, spacing=None, origin=None,
-            direction=None, region_index: Optional[Sequence[int]] = None, label_values: bool = False) -> PreparedInput:
+            direction=None, region_index: Optional[Sequence[int]] = None, label_values: bool = False,
+            allow_empty: bool = False) -> PreparedInput:
+    """allow_empty: an image of no pixels is accepted (label's, as
+    scipy.ndimage.label's); the caller runs nothing on it."""
     framework, array, source, geometry = _unwrap(image)
     keep_alive = source
     image_spacing, image_origin, image_direction, image_index = geometry or (None,) * 4
@@ -234,11 +267,11 @@ def prepare(image, *, background_value=None, foreground_value=None, threshold=No
     if dimension not in (2, 3):
         raise ValueError(f"the image must have 2 or 3 dimensions (y, x or z, y, x), not {dimension} "
                          f"(shape {shape})")
-    if 0 in shape:
+    if 0 in shape and not allow_empty:
         raise ValueError(f"the image is empty (shape {shape})")
     numpy_like = isinstance(array, np.ndarray) or framework == "cupy"
     kind = _dtype_kind(array, "numpy" if isinstance(array, np.ndarray) else framework)
-    if numpy_like and kind in "biu":
+    if numpy_like and kind not in "cf":
         _check_numpy_like_layout(array, "numpy" if isinstance(array, np.ndarray) else "cupy")
     array, equal, value = _foreground_rule(array, framework, kind, background_value, foreground_value, threshold,
                                            label_values)
@@ -259,8 +292,7 @@ def prepare(image, *, background_value=None, foreground_value=None, threshold=No
         origin=_checked_geometry(origin if origin is not None else image_origin, dimension, "origin",
                                  (0.0, 0.0, 0.0)),
         direction=_checked_direction(direction if direction is not None else image_direction, dimension),
-        region_index=tuple(int(i) for i in _checked_geometry(
-            region_index if region_index is not None else image_index, dimension, "region_index", (0, 0, 0))),
+        region_index=_checked_region_index(region_index if region_index is not None else image_index, dimension),
         keep_alive=keep_alive,
         source=source,
     )
@@ -283,7 +315,9 @@ def prepare_feature_image(feature_image, prepared: PreparedInput, device: Option
     or 32/64-bit real dtype. An itk/SimpleITK image's array is a view of its
     buffer: the caller's reference to the image keeps it alive during the
     call."""
-    framework, array, _source, _geometry = _unwrap(feature_image)
+    framework, array, source, geometry = _unwrap(feature_image)
+    if geometry is not None and prepared.source is not None:
+        _check_same_physical_space(geometry, prepared)
     on_cuda, device_index = _device_of(array, framework)
     if on_cuda and prepared.on_cuda and device_index != prepared.device_index:
         raise ValueError(f"the feature image is on CUDA device {device_index} and the image on device "
@@ -300,8 +334,32 @@ def prepare_feature_image(feature_image, prepared: PreparedInput, device: Option
     if numpy_like:
         if kind == "f" and array.dtype.itemsize not in (4, 8):
             raise TypeError(f"the feature image's dtype {array.dtype} is not supported: use float32 or float64")
-        _check_numpy_like_layout(array, "numpy" if isinstance(array, np.ndarray) else "cupy")
+        _check_numpy_like_layout(array, "numpy" if isinstance(array, np.ndarray) else "cupy", "feature image")
     return PreparedFeature(array=array, framework=framework, on_cuda=on_cuda, device_index=device_index)
+
+
+def _check_same_physical_space(geometry, prepared: PreparedInput) -> None:
+    """An itk/SimpleITK feature image beside an itk/SimpleITK image must lie
+    where the image lies, as ITK's ImageToImageFilter requires of its
+    inputs (origin and spacing within 1e-6 of the first spacing, direction
+    within 1e-6, the same region index): else its values would be read at
+    other physical points than the attributes' coordinates say."""
+    spacing, origin, direction, index = geometry
+    d = prepared.dimension
+    tolerance = 1e-6 * abs(prepared.spacing[0])
+    checks = (
+        ("spacing", np.asarray(spacing, float), np.asarray(prepared.spacing[:d]), tolerance),
+        ("origin", np.asarray(origin, float), np.asarray(prepared.origin[:d]), tolerance),
+        ("direction", np.asarray(direction, float).reshape(d, d),
+         np.asarray(prepared.direction, float).reshape(3, 3)[:d, :d], 1e-6),
+    )
+    for what, feature_value, image_value, allowed in checks:
+        if feature_value.shape != image_value.shape or np.any(np.abs(feature_value - image_value) > allowed):
+            raise ValueError(f"the feature image does not occupy the image's physical space: its {what} is "
+                             f"{feature_value.tolist()}, the image's {image_value.tolist()}")
+    if tuple(int(i) for i in index) != prepared.region_index[:d]:
+        raise ValueError(f"the feature image's region index {tuple(index)} differs from the image's "
+                         f"{prepared.region_index[:d]}")
 
 
 def caller_stream(prepared, stream) -> Optional[int]:
@@ -361,6 +419,7 @@ def allocate_labels(prepared: PreparedInput, label_dtype):
         view = _itk_label_image_view(shape, dtype)
         if view is not None:
             return view
+        _check_itk_has_label_type(dtype, len(shape))
     if prepared.on_cuda:
         raise ValueError("a label image for this array type needs CuPy or PyTorch input; pass a CuPy array or a "
                          "PyTorch tensor, or leave label_image off")
@@ -391,9 +450,22 @@ def _itk_label_image_view(shape, dtype: np.dtype):
     return view
 
 
+def _check_itk_has_label_type(dtype: np.dtype, dimension: int) -> None:
+    """TypeError before the run where itk has no image type of the labels'
+    dtype (the label image is made after it)."""
+    import itk
+
+    try:
+        itk.image_from_array(np.zeros((1,) * dimension, dtype))
+    except Exception as error:  # itk raises TemplateTypeError, KeyError or others by version
+        raise TypeError(f"this itk has no image type for label_dtype {dtype}: use uint32 or uint64") from error
+
+
 def _label_numpy_dtype(dtype: np.dtype) -> np.dtype:
     if dtype.kind not in "iu" or dtype.itemsize not in (4, 8):
         raise TypeError("label_dtype must be a 32 or 64-bit integer type (uint32 by default)")
+    if not dtype.isnative:
+        raise TypeError(f"label_dtype {dtype.str} is not in the machine's byte order: use {dtype.newbyteorder('=')}")
     return dtype
 
 

@@ -85,19 +85,26 @@ def label(
         ``itk.Image`` / ``SimpleITK.Image`` with the input's geometry; ``out``
         itself when given.
     count : int
-        The number of components (the largest label).
+        The number of components (the largest label). An array without
+        pixels (a zero-length axis) gives an empty label array and 0, as
+        ``scipy.ndimage.label`` does.
     """
     if isinstance(connectivity, (bool, np.bool_)) or not isinstance(connectivity, (int, np.integer)):
         raise TypeError(f"connectivity must be an integer (1 or the image's dimension), not {connectivity!r}")
     if out is not None and label_dtype is not None:
         raise ValueError("give label_dtype or out, not both (out's dtype is the labels' dtype)")
     prepared = prepare_input(image, backend=backend, device=device, background_value=background_value,
-                             foreground_value=foreground_value, threshold=threshold)
+                             foreground_value=foreground_value, threshold=threshold, allow_empty=True)
     d = prepared.dimension
     if connectivity not in (1, d):
         raise ValueError(f"connectivity must be 1 (faces) or {d} (faces, edges{' and corners' if d == 3 else ''}) "
                          f"for a {d}D image, not {connectivity}")
     labels = allocate_labels(prepared, label_dtype) if out is None else _checked_out(out)
+    if 0 in prepared.shape:
+        # No pixel, no component: scipy.ndimage.label's answer, nothing run.
+        if tuple(int(n) for n in labels.shape) != prepared.shape:
+            raise ValueError(f"out has shape {tuple(labels.shape)}, not the image's {prepared.shape}")
+        return (wrap_labels(prepared, labels) if out is None else out), 0
     run = run_arguments(prepared, fully_connected=connectivity == d, backend=backend, device=device, stream=stream,
                         threads=threads, algorithm=algorithm)
     result = _core.label(run, labels=labels)
@@ -111,6 +118,10 @@ def _checked_out(out):
     if isinstance(out, np.ndarray):
         if not out.flags.writeable:
             raise ValueError("out is read-only")
+        if out.dtype.kind not in "iu" or out.dtype.itemsize not in (4, 8):
+            raise TypeError(f"out's dtype {out.dtype} is not a 32 or 64-bit integer type")
+        if not out.dtype.isnative:
+            raise TypeError(f"out's dtype {out.dtype.str} is not in the machine's byte order")
         return out
     if hasattr(out, "__dlpack__"):
         return out

@@ -49,7 +49,11 @@ class ShapeStatistics(dict):
       ``center_of_gravity-i`` (physical point),
       ``weighted_principal_moments-i``, ``weighted_principal_axes-i-j``,
       ``weighted_elongation``, ``weighted_flatness``, as SimpleITK's
-      ``LabelIntensityStatisticsImageFilter``.
+      ``LabelIntensityStatisticsImageFilter`` (its median with
+      ``histogram_bins=128``; the default is ITK's StatisticsLabelMapFilter's).
+
+    The options decide the columns: a table without rows has the columns of
+    one with rows.
 
     Attributes besides the columns: ``label_image`` (or None), ``backend``
     ("cpu" or "cuda"), ``times`` (milliseconds by stage), ``dimension``,

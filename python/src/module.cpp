@@ -689,18 +689,32 @@ private:
  *  (a feature image), named as SimpleITK's LabelIntensityStatisticsImageFilter
  *  names its measurements, in snake_case; vectors split as the shape columns. */
 void
-AddObjectColumns(const cca::Result & result, const cca::ImageGeometry & geometry, nb::dict & columns)
+AddObjectColumns(const cca::Result &        result,
+                 const cca::ImageGeometry & geometry,
+                 const cca::Options &       options,
+                 cca::PixelType             pixelType,
+                 nb::dict &                 columns)
 {
+  // The options decide the columns, not the rows: a table without objects
+  // has the columns of one with objects.
   const auto rows = static_cast<size_t>(result.componentCount);
-  if (!result.labelValues.empty())
+  if (options.objects != cca::Objects::ForegroundComponents)
   {
-    columns["label_value"] = NumpyColumn(std::vector<std::int64_t>(result.labelValues));
+    if (pixelType == cca::PixelType::UInt64) // values past 2^63 keep their bits in labelValues
+    {
+      columns["label_value"] =
+        NumpyColumn(std::vector<std::uint64_t>(result.labelValues.begin(), result.labelValues.end()));
+    }
+    else
+    {
+      columns["label_value"] = NumpyColumn(std::vector<std::int64_t>(result.labelValues));
+    }
   }
-  if (!result.sourceNumbers.empty())
+  if (options.selection.Active())
   {
     columns["source_label"] = NumpyColumn(std::vector<std::int64_t>(result.sourceNumbers));
   }
-  if (result.intensity.size() != rows)
+  if (!options.intensity.Requested())
   {
     return;
   }
@@ -981,7 +995,7 @@ Analyze(const RunArguments &         arguments,
   const Clock::time_point columnsStart = Clock::now();
   nb::dict                out = RunReport(result, view);
   nb::dict                columns = table->ToDict();
-  AddObjectColumns(result, geometry, columns);
+  AddObjectColumns(result, geometry, options, view.pixelType, columns);
   out["columns"] = columns;
   nb::dict times = out["times"];
   times["shape_attributes_ms"] = attributesMs;

@@ -111,3 +111,41 @@ def test_auto_backend_without_a_gpu_warns_and_uses_the_cpu():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert cls.label_shape_statistics(np.ones((4, 4), np.uint8), backend="cpu").backend == "cpu"
+
+
+def test_unsupported_dtypes_are_named():
+    mask = np.zeros((8, 8), bool)
+    for dtype in (object, "m8[s]", "U1"):
+        with pytest.raises(TypeError, match="dtype .* is not supported"):
+            cls.label(np.zeros((8, 8), dtype), backend="cpu")
+    with pytest.raises(TypeError, match="out's dtype"):
+        cls.label(mask, out=np.zeros(mask.shape, ">u4"), backend="cpu")
+    with pytest.raises(TypeError, match="out's dtype"):
+        cls.label(mask, out=np.zeros(mask.shape, np.float32), backend="cpu")
+    with pytest.raises(TypeError, match="byte order"):
+        cls.label(mask, label_dtype=">u4", backend="cpu")
+    with pytest.raises(TypeError, match="feature image's dtype"):
+        cls.label_shape_statistics(mask, feature_image=np.zeros(mask.shape, object), backend="cpu")
+
+
+def test_threads_are_checked():
+    mask = np.ones((4, 4), bool)
+    with pytest.raises(ValueError, match="threads"):
+        cls.label(mask, threads=2**40, backend="cpu")
+    with pytest.raises(ValueError, match="threads"):
+        cls.label_shape_statistics(mask, threads=-1, backend="cpu")
+    with pytest.raises(TypeError, match="threads"):
+        cls.label(mask, threads=1.5, backend="cpu")
+    assert cls.label(mask, threads=np.int64(2), backend="cpu")[1] == 1
+
+
+def test_region_index_and_direction_are_checked():
+    image = np.ones((4, 5), np.uint8)
+    with pytest.raises(TypeError, match="region_index must hold integers"):
+        cls.label_shape_statistics(image, region_index=(1.7, 2.2), backend="cpu")
+    big = cls.label_shape_statistics(image, region_index=(2**62 + 1, 3), backend="cpu")
+    assert int(big["bbox-0"][0]) == 2**62 + 1 and int(big["bbox-1"][0]) == 3
+    with pytest.raises(ValueError, match="invertible"):
+        cls.label_shape_statistics(image, direction=np.zeros((2, 2)), backend="cpu")
+    with pytest.raises(ValueError, match="invertible"):
+        cls.label_shape_statistics(image, direction=[[1, 0], [0, np.nan]], backend="cpu")

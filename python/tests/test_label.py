@@ -289,7 +289,7 @@ def test_connectivity_and_other_argument_errors():
     with pytest.raises(ValueError, match="2 or 3 dimensions"):
         cls.label(np.ones(5, np.uint8), backend="cpu")
     with pytest.raises(ValueError, match="empty"):
-        cls.label(np.ones((0, 5), np.uint8), backend="cpu")
+        cls.label_shape_statistics(np.ones((0, 5), np.uint8), backend="cpu")
     with pytest.raises(ValueError, match="at most one"):
         cls.label(image2, background_value=0, threshold=1, backend="cpu")
     with pytest.raises(ValueError, match="broadcast"):
@@ -363,3 +363,16 @@ def test_torch_cpu_tensors():
     with pytest.raises(ValueError, match="C-contiguous"):
         cls.label(torch.from_numpy(mask), out=torch.empty(mask.shape[::-1], dtype=torch.int32).permute(2, 1, 0),
                   backend="cpu")
+
+
+@pytest.mark.parametrize("shape", [(0, 5), (3, 0), (0, 4, 4), (2, 3, 0)])
+def test_an_array_without_pixels_has_no_components(shape):
+    """As scipy.ndimage.label: an empty label array and 0, nothing run."""
+    labels, count = cls.label(np.ones(shape, np.uint8), backend="cpu")
+    assert count == 0 and labels.shape == shape and labels.dtype == np.uint32
+    out = np.zeros(shape, np.int64)
+    assert cls.label(np.ones(shape, bool), out=out, backend="cpu") == (out, 0)
+    with pytest.raises(ValueError, match="out has shape"):
+        cls.label(np.ones(shape, bool), out=np.zeros((1, 1), np.int64), backend="cpu")
+    ndimage = pytest.importorskip("scipy.ndimage")
+    assert ndimage.label(np.ones(shape, np.uint8))[1] == 0
