@@ -550,7 +550,7 @@ OutputTransaction::Commit()
   {
     if (!output.temporary.empty())
     {
-      RemoveFolder(output.temporary); // empty, unless a replaced file's link had no way back
+      RemoveFolder(output.temporary); // empty by now; what an unlink above left goes with it
       Forget(output.temporary);
     }
   }
