@@ -315,9 +315,7 @@ def prepare_feature_image(feature_image, prepared: PreparedInput, device: Option
     or 32/64-bit real dtype. An itk/SimpleITK image's array is a view of its
     buffer: the caller's reference to the image keeps it alive during the
     call."""
-    framework, array, source, geometry = _unwrap(feature_image)
-    if geometry is not None and prepared.source is not None:
-        _check_same_physical_space(geometry, prepared)
+    framework, array, _source, geometry = _unwrap(feature_image)
     on_cuda, device_index = _device_of(array, framework)
     if on_cuda and prepared.on_cuda and device_index != prepared.device_index:
         raise ValueError(f"the feature image is on CUDA device {device_index} and the image on device "
@@ -327,6 +325,8 @@ def prepare_feature_image(feature_image, prepared: PreparedInput, device: Option
     shape = tuple(int(s) for s in array.shape)
     if shape != prepared.shape:
         raise ValueError(f"the feature image's shape {shape} differs from the image's {prepared.shape}")
+    if geometry is not None and prepared.source is not None:
+        _check_same_physical_space(geometry, prepared)
     numpy_like = isinstance(array, np.ndarray) or framework == "cupy"
     kind = _dtype_kind(array, "numpy" if isinstance(array, np.ndarray) else framework)
     if kind == "c":
