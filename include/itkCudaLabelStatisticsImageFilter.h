@@ -278,7 +278,8 @@ public:
     return m_LabelMapMilliseconds;
   }
 
-  /** Output 1: the label image (valid only with ComputeLabelImage on). */
+  /** Output 1: the label image, computed with ComputeLabelImage on or when
+   *  a consumer of this output updates it through the pipeline. */
   LabelImageType *
   GetLabelImage();
 
@@ -314,10 +315,11 @@ protected:
   GenerateData() override;
 
 private:
-  /** GenerateData's work; GenerateData turns its allocation failures into an
-   *  itk::ExceptionObject, so std::bad_alloc never escapes Update(). */
+  /** GenerateData's work (computeLabelImage: output 1 too); GenerateData
+   *  turns its allocation failures into an itk::ExceptionObject, so
+   *  std::bad_alloc never escapes Update(). */
   void
-  AnalyseInput();
+  AnalyseInput(bool computeLabelImage);
 
   InputImagePixelType   m_InputForegroundValue;
   InputImagePixelType   m_InputBackgroundValue;
@@ -328,6 +330,7 @@ private:
   bool                  m_ComputeFeretDiameter{ false };
   bool                  m_ComputeOrientedBoundingBox{ false };
   bool                  m_ComputeLabelImage{ false };
+  bool                  m_LabelImageRequested{ false }; ///< by a consumer of output 1, for the next update
   bool                  m_ExactMoments{ false };
   BackendEnum           m_Backend{ BackendEnum::Auto };
   BackendEnum           m_BackendUsed{ BackendEnum::Auto };

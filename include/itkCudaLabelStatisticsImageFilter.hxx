@@ -278,8 +278,17 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateInputRequeste
 
 template <typename TInputImage, typename TOutputImage>
 void
-CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::EnlargeOutputRequestedRegion(DataObject *)
+CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::EnlargeOutputRequestedRegion(DataObject * output)
 {
+  // A consumer of output 1 asks for the label image through the pipeline:
+  // the next GenerateData computes it whatever ComputeLabelImage says (else
+  // the consumer would read a buffer never allocated). Without a buffer the
+  // output's requested region lies outside its buffered one, so the pipeline
+  // runs this filter again for it.
+  if (output != nullptr && output == this->GetLabelImage())
+  {
+    m_LabelImageRequested = true;
+  }
   this->GetOutput()->SetRequestedRegionToLargestPossibleRegion();
 }
 
@@ -287,9 +296,12 @@ template <typename TInputImage, typename TOutputImage>
 void
 CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateData()
 {
+  // A request of output 1 lasts one update (EnlargeOutputRequestedRegion).
+  const bool labelImageRequested = m_LabelImageRequested;
+  m_LabelImageRequested = false;
   try
   {
-    this->AnalyseInput();
+    this->AnalyseInput(m_ComputeLabelImage || labelImageRequested);
   }
   catch (const std::bad_alloc &)
   {
@@ -303,7 +315,7 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::GenerateData()
 
 template <typename TInputImage, typename TOutputImage>
 void
-CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
+CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput(bool computeLabelImage)
 {
   using namespace CudaLabelStatisticsDetail;
   const InputImageType *   input = this->GetInput();
@@ -447,7 +459,7 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
                             (sizeof(LabelType) == 4 || sizeof(LabelType) == 8) &&
                             m_OutputBackgroundValue == NumericTraits<LabelType>::ZeroValue();
   std::vector<std::uint64_t> engineLabels;
-  if (m_ComputeLabelImage)
+  if (computeLabelImage)
   {
     labelImage->SetBufferedRegion(labelImage->GetLargestPossibleRegion());
     if (labelImage->GetBufferedRegion() != region)
@@ -518,8 +530,12 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
     {
       const bool         kept = options.selection.Active() && !m_SortObjectsBySize;
       const std::int64_t largest = components == 0 ? 0 : (kept ? result.sourceNumbers.back() : components);
-      if (components > 0 && ConsecutiveLabel(largest, background >= 0, background) >
-                              static_cast<long double>(NumericTraits<LabelType>::max()))
+      // ITK's rule (BinaryImageToLabelMapFilter): the number of objects may
+      // not exceed the type's maximum, even where a skipped negative
+      // background would leave room for one more label.
+      const auto typeMaximum = static_cast<long double>(NumericTraits<LabelType>::max());
+      if (components > 0 && (static_cast<long double>(largest) > typeMaximum ||
+                             ConsecutiveLabel(largest, background >= 0, background) > typeMaximum))
       {
         itkExceptionMacro(<< "Number of objects (" << largest << ") greater than maximum of output pixel type ("
                           << static_cast<typename NumericTraits<LabelType>::PrintType>(NumericTraits<LabelType>::max())
@@ -605,7 +621,7 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
   // into a page-locked block is the GPU's DMA, and the host's threads are
   // free for the objects meanwhile. Otherwise it is built after Run.
   cca::BackgroundWork objectsBuilt(buildObjects);
-  if (m_ComputeLabelImage)
+  if (computeLabelImage)
   {
     objectsBuilt.StartWhenObjectsReady(options);
   }
@@ -645,7 +661,7 @@ CudaLabelStatisticsImageFilter<TInputImage, TOutputImage>::AnalyseInput()
   m_StageTimes = result.times;
   this->UpdateProgress(0.95f);
 
-  if (m_ComputeLabelImage && !directLabels)
+  if (computeLabelImage && !directLabels)
   {
     LabelType * out = labelImage->GetBufferPointer();
     const auto  count = static_cast<SizeValueType>(engineLabels.size());

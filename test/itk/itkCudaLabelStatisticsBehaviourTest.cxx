@@ -33,6 +33,7 @@
 #include "cca/HostImageMemory.h"
 
 #include "itkBinaryImageToShapeLabelMapFilter.h"
+#include "itkCastImageFilter.h"
 #include "itkConnectedComponentImageFilter.h"
 #include "itkImageFileWriter.h"
 
@@ -168,6 +169,65 @@ ErrorSuite(Checker & check)
         ccaitktest::CompareLabelMaps(reference->GetOutput(), filter->GetOutput(), 1e3, check, margins);
       }
     }
+  }
+
+  // Signed char labels: ITK counts the objects against 127 even where a
+  // skipped negative background would leave room for one more label.
+  {
+    using SignedMapType = itk::LabelMap<itk::StatisticsLabelObject<signed char, 2>>;
+    for (const signed char background : { -1, -128, 0 })
+    {
+      for (std::int64_t n : { 127, 128 })
+      {
+        const auto image = ccaitktest::MakeImage<ImageType>(Dots(n), identity, 255, 0);
+        check.Begin("label overflow: " + std::to_string(n) + " objects, signed char labels, background " +
+                    std::to_string(background));
+        auto reference = itk::BinaryImageToShapeLabelMapFilter<ImageType, SignedMapType>::New();
+        reference->SetInput(image);
+        reference->SetOutputBackgroundValue(background);
+        const bool referenceThrows = Throws(reference.GetPointer(), message);
+        auto       filter = itk::CudaLabelStatisticsImageFilter<ImageType, SignedMapType>::New();
+        filter->SetInput(image);
+        filter->SetOutputBackgroundValue(background);
+        filter->SetBackend(BackendEnum::CPU);
+        check.Equal(
+          Throws(filter.GetPointer(), message), referenceThrows, "throws as BinaryImageToShapeLabelMapFilter");
+      }
+    }
+  }
+
+  // A pipeline that consumes output 1 (the label image) gets it computed,
+  // whatever ComputeLabelImage says (before, it read a buffer never allocated).
+  {
+    using FilterType = itk::CudaLabelStatisticsImageFilter<ImageType>;
+    auto filter = FilterType::New();
+    filter->SetInput(ccaitktest::MakeImage<ImageType>(Dots(3), identity, 255, 0));
+    filter->SetBackend(BackendEnum::CPU);
+    auto cast = itk::CastImageFilter<FilterType::LabelImageType, ImageType>::New();
+    cast->SetInput(filter->GetLabelImage());
+    const auto consumed = [&](const std::string & what) {
+      check.Begin("a consumer of the label image, " + what);
+      const bool threw = Throws(cast.GetPointer(), message);
+      check.Equal(threw, false, "updates (" + message + ")");
+      const auto * out = cast->GetOutput();
+      if (!threw && out->GetBufferPointer() != nullptr &&
+          out->GetBufferedRegion().GetNumberOfPixels() == out->GetLargestPossibleRegion().GetNumberOfPixels())
+      {
+        check.Equal(static_cast<int>(out->GetPixel({ { 4, 0 } })), 3, "the third object's label");
+        check.Equal(static_cast<int>(out->GetPixel({ { 3, 0 } })), 0, "the background");
+      }
+      else
+      {
+        check.Fail("the consumer's output has no buffer");
+      }
+    };
+    consumed("ComputeLabelImage off");
+    filter->SetComputeLabelImage(true);
+    consumed("ComputeLabelImage on");
+    filter->SetComputeLabelImage(false);
+    filter->Update(); // the label map alone: output 1 is emptied
+    consumed("ComputeLabelImage turned off again");
+    check.Equal(filter->GetOutput()->GetNumberOfLabelObjects(), 3u, "the label map beside it");
   }
 
   // A checkerboard has 512 objects: the update throws and leaves no half-written output.
