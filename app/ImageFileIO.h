@@ -202,31 +202,31 @@ WriteImageFile(const itk::Image<TPixel, VDimension> * image,
   const TPixel *    pixels = image->GetBufferPointer();
   const std::size_t width = size[0];
   const std::size_t height = size[1];
+  // The x and y spacing: what PNG (pHYs) and TIFF (its resolution) keep.
+  const double planeSpacing[2] = { image->GetSpacing()[0], image->GetSpacing()[1] };
   if (format == ImageFormat::Png)
   {
-    CheckedFile  file(path, displayPath);
-    const double spacing[2] = { image->GetSpacing()[0], image->GetSpacing()[1] };
+    CheckedFile file(path, displayPath);
     WritePng(file,
              displayPath,
              static_cast<std::uint32_t>(width),
              static_cast<std::uint32_t>(height),
              fileComponent == PixelComponent::UInt16 ? 16 : 8,
-             spacing,
+             planeSpacing,
              ZlibLevel(compression),
              [&](std::uint32_t y, void * row) { detail::ConvertRow(pixels + y * width, width, fileComponent, row); });
     file.Finish();
   }
   else if (format == ImageFormat::Tiff)
   {
-    CheckedFile  file(path, displayPath);
-    const double spacing[2] = { image->GetSpacing()[0], image->GetSpacing()[1] };
+    CheckedFile file(path, displayPath);
     WriteTiff(file,
               displayPath,
               static_cast<std::uint32_t>(width),
               static_cast<std::uint32_t>(height),
               VDimension == 3 ? static_cast<std::uint32_t>(size[VDimension - 1]) : 1u,
               fileComponent,
-              spacing,
+              planeSpacing,
               ZlibLevel(compression),
               [&](std::uint32_t z, std::uint32_t y, void * row) {
                 detail::ConvertRow(

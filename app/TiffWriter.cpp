@@ -165,19 +165,18 @@ WriteTiff(CheckedFile &       file,
       { 277, Short, 1, 1 },                // SamplesPerPixel
       { 278, Long, 1, rowsPerStrip },
       { 279, Long, strips, countsValue }, // StripByteCounts
+      { 284, Short, 1, 1 },               // PlanarConfiguration: contiguous
+      { 297, Short, 2, (pages > 1 ? (z | (pages << 16)) : 0u) }, // PageNumber: page, of pages
+      { 339, Short, 1, isSigned ? 2u : 1u },                     // SampleFormat
     };
     if (resolution)
     {
       entries.push_back({ 282, Rational, 1, resolutionAt[0] }); // XResolution
       entries.push_back({ 283, Rational, 1, resolutionAt[1] }); // YResolution
+      entries.push_back({ 296, Short, 1, 2 });                  // ResolutionUnit: inch
     }
-    entries.push_back({ 284, Short, 1, 1 }); // PlanarConfiguration: contiguous
-    if (resolution)
-    {
-      entries.push_back({ 296, Short, 1, 2 }); // ResolutionUnit: inch
-    }
-    entries.push_back({ 297, Short, 2, (pages > 1 ? (z | (pages << 16)) : 0u) }); // PageNumber: page, of pages
-    entries.push_back({ 339, Short, 1, isSigned ? 2u : 1u });                     // SampleFormat
+    // A directory lists its entries in increasing order of tags.
+    std::sort(entries.begin(), entries.end(), [](const Entry & a, const Entry & b) { return a.tag < b.tag; });
     const std::uint32_t directoryAt = checkOffset(file.Position());
     std::string         directory;
     Put16(directory, static_cast<std::uint16_t>(entries.size()));
