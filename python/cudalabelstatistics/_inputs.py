@@ -54,31 +54,20 @@ def is_itk_image(obj) -> bool:
     return _module_of(obj).startswith("itk") and name.startswith("itkImage") and hasattr(obj, "GetBufferedRegion")
 
 
-def _checked_geometry(value, dimension: int, what: str, default) -> tuple:
-    """A per-axis value in x, y, z order, padded to 3 entries."""
+def _checked_geometry(value, dimension: int, what: str, default, integers: bool = False) -> tuple:
+    """A per-axis value in x, y, z order, padded to 3 entries. integers: each
+    entry must be an integer and stays one (a float would be truncated, and
+    an integer past 2^53 rounded)."""
     if value is None:
-        values = list(default[:dimension])
-    else:
-        values = [float(v) for v in np.asarray(value, dtype=float).ravel()]
-        if len(values) != dimension:
-            raise ValueError(f"{what} must have {dimension} entries (x, y{', z' if dimension == 3 else ''}), "
-                             f"not {len(values)}")
-    return tuple(values + list(default[dimension:3]))
-
-
-def _checked_region_index(value, dimension: int) -> tuple:
-    """The region index in x, y, z order, padded with 0: integers only (a
-    float would be truncated, and one past 2^53 rounded)."""
-    if value is None:
-        return (0, 0, 0)
-    values = list(np.asarray(value, dtype=object).ravel())
+        return tuple(default[:3])
+    values = list(np.asarray(value, dtype=object if integers else float).ravel())
     if len(values) != dimension:
-        raise ValueError(f"region_index must have {dimension} entries (x, y{', z' if dimension == 3 else ''}), "
+        raise ValueError(f"{what} must have {dimension} entries (x, y{', z' if dimension == 3 else ''}), "
                          f"not {len(values)}")
-    for v in values:
+    for v in values if integers else ():
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-            raise TypeError(f"region_index must hold integers, not {v!r}")
-    return tuple(int(v) for v in values) + (0,) * (3 - dimension)
+            raise TypeError(f"{what} must hold integers, not {v!r}")
+    return tuple((int(v) if integers else float(v)) for v in values) + tuple(default[dimension:3])
 
 
 def _checked_direction(value, dimension: int) -> tuple:
@@ -292,7 +281,8 @@ def prepare(image, *, background_value=None, foreground_value=None, threshold=No
         origin=_checked_geometry(origin if origin is not None else image_origin, dimension, "origin",
                                  (0.0, 0.0, 0.0)),
         direction=_checked_direction(direction if direction is not None else image_direction, dimension),
-        region_index=_checked_region_index(region_index if region_index is not None else image_index, dimension),
+        region_index=_checked_geometry(region_index if region_index is not None else image_index, dimension,
+                                       "region_index", (0, 0, 0), integers=True),
         keep_alive=keep_alive,
         source=source,
     )
