@@ -20,7 +20,8 @@
 //
 // Usage: cca_e2e_benchmark [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick]
 //                          [--io-factories] [--keep-itk-output] [--add-label-object] [--no-host-image-pool]
-//                          [--region-piece-bytes N] [--json FILE]
+//                          [--region-piece-bytes N] [--cold] [--label-pages never|first|always]
+//                          [--json FILE]
 //   --itk-reps: ITK's repetitions (default 3; 1 once a repetition took 5 s)
 //   --threads: the ITK threader's threads, ours and ITK's filter alike (default:
 //              ITK's default, the host's cores; the table used 16)
@@ -40,6 +41,14 @@
 //   --region-piece-bytes: the pieces in which each copy thread packs and
 //              copies its region (the CUDA backend's test hook; default 2 MiB):
 //              smaller pieces let a region's copy overlap its packing
+//   --cold: CUDA is not started before the masks, so that the first CUDA
+//              Update() is a process's first, start-up included (the pinned
+//              bandwidth is measured after it; the driver's initialization,
+//              the first Engine::CudaAvailable(), is timed apart before)
+//   --label-pages: which CUDA runs write a never written label image's
+//              pages before the copy fills it (src/EngineTesting.h): never
+//              (as before 2026-12-05), the process's first beside CUDA's
+//              start-up, or always (the default)
 // With a label image (large-labels) every repetition is printed: the first
 // takes a fresh block of the pool, the second reuses it, and a block locked
 // after its second use takes the labels by DMA from the next one on.
@@ -55,6 +64,7 @@
 #include "itkImage.h"
 #include "itkMultiThreaderBase.h"
 
+#include "EngineTesting.h"
 #include "cca/Engine.h"
 
 #ifdef CCA_HAVE_CUDA
@@ -113,6 +123,7 @@ struct Settings
   bool                     quick = false;
   bool                     ioFactories = false;
   bool                     keepItkOutput = false; ///< ITK's last LabelMap alive while ours are made
+  bool                     cold = false;          ///< CUDA started by the first Update, not before
   std::vector<std::string> only;
   std::string              json;
 };
@@ -124,6 +135,7 @@ struct Bandwidth
   double hostToDevice = 0;
   double deviceToHost = 0;
   double startCudaMs = 0;
+  bool   measured = false;
 };
 
 Bandwidth
@@ -153,6 +165,7 @@ MeasurePinnedBandwidth()
   };
   b.hostToDevice = best(cudaMemcpyHostToDevice);
   b.deviceToHost = best(cudaMemcpyDeviceToHost);
+  b.measured = true;
   cudaFree(device);
   cudaFreeHost(host);
 #endif
@@ -551,7 +564,7 @@ PrintRow(const Row & r, double itkMs)
 
 template <unsigned D>
 void
-RunMask(const MaskCase & m, const Settings & s, const Bandwidth & bandwidth, std::vector<Row> & rows)
+RunMask(const MaskCase & m, const Settings & s, Bandwidth & bandwidth, std::vector<Row> & rows)
 {
   const auto start = Clock::now();
   auto       image = MakeImage<D>(m);
@@ -588,6 +601,16 @@ RunMask(const MaskCase & m, const Settings & s, const Bandwidth & bandwidth, std
     else
       r.check = "not checked";
     filter = nullptr;
+    if (backend == BackendEnum::CUDA && !bandwidth.measured)
+    {
+      // --cold: CUDA started in the Update()s above.
+      const double startCudaMs = bandwidth.startCudaMs;
+      bandwidth = MeasurePinnedBandwidth();
+      bandwidth.startCudaMs = startCudaMs;
+      std::printf("pinned bandwidth measured now: H2D %.1f GB/s, D2H %.1f GB/s\n",
+                  bandwidth.hostToDevice,
+                  bandwidth.deviceToHost);
+    }
     if (backend == BackendEnum::CUDA)
       RunEngine<D>(image, m, s, bandwidth, r);
     PrintRow(r, itkMs);
@@ -717,6 +740,15 @@ main(int argc, char * argv[])
       (void)bytes;
 #endif
     }
+    else if (arg == "--cold")
+      s.cold = true;
+    else if (arg == "--label-pages")
+    {
+      const std::string when = next();
+      cca::SetLabelPagesWritten(when == "never"   ? cca::LabelPagesWritten::Never
+                                : when == "first" ? cca::LabelPagesWritten::FirstRun
+                                                  : cca::LabelPagesWritten::Always);
+    }
     else if (arg == "--json")
       s.json = next();
     else if (arg == "--only")
@@ -727,10 +759,10 @@ main(int argc, char * argv[])
     }
     else
     {
-      std::cerr
-        << "usage: " << argv[0]
-        << " [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick] [--io-factories]"
-           " [--keep-itk-output] [--add-label-object] [--no-host-image-pool] [--region-piece-bytes N] [--json FILE]\n";
+      std::cerr << "usage: " << argv[0]
+                << " [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick] [--io-factories]"
+                   " [--keep-itk-output] [--add-label-object] [--no-host-image-pool] [--region-piece-bytes N] [--cold]"
+                   " [--label-pages never|first|always] [--json FILE]\n";
       return 2;
     }
   }
@@ -744,20 +776,40 @@ main(int argc, char * argv[])
     itk::MultiThreaderBase::SetGlobalDefaultNumberOfThreads(static_cast<itk::ThreadIdType>(s.threads));
   }
 
-  // CUDA's start-up, as the program overlaps it with reading its input.
-  const auto   startCuda = Clock::now();
-  const bool   cuda = cca::Engine::StartCuda();
-  const double startCudaMs = MillisecondsSince(startCuda);
-  auto         bandwidth = MeasurePinnedBandwidth();
-  bandwidth.startCudaMs = startCudaMs;
-  std::printf("CUDA %s (start-up %.0f ms), pinned bandwidth H2D %.1f GB/s, D2H %.1f GB/s, %u threads, %zu object "
-              "factories registered\n",
-              cuda ? "available" : "not available",
-              startCudaMs,
-              bandwidth.hostToDevice,
-              bandwidth.deviceToHost,
-              itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads(),
-              itk::ObjectFactoryBase::GetRegisteredFactories().size());
+  Bandwidth bandwidth;
+  if (s.cold)
+  {
+    // The first Update()s start CUDA. Asking whether a device is usable
+    // initializes the driver, which a first Update() would do too.
+    const auto   ask = Clock::now();
+    const bool   cuda = cca::Engine::CudaAvailable();
+    const double askMs = MillisecondsSince(ask);
+    bandwidth.measured = !cuda;
+    std::printf("CUDA %s (the driver's initialization %.0f ms; start-up left to the first Update()), %u threads, "
+                "%zu object factories registered\n",
+                cuda ? "available" : "not available",
+                askMs,
+                itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads(),
+                itk::ObjectFactoryBase::GetRegisteredFactories().size());
+  }
+  else
+  {
+    // CUDA's start-up, as the program overlaps it with reading its input.
+    const auto   startCuda = Clock::now();
+    const bool   cuda = cca::Engine::StartCuda();
+    const double startCudaMs = MillisecondsSince(startCuda);
+    bandwidth = MeasurePinnedBandwidth();
+    bandwidth.measured = true;
+    bandwidth.startCudaMs = startCudaMs;
+    std::printf("CUDA %s (start-up %.0f ms), pinned bandwidth H2D %.1f GB/s, D2H %.1f GB/s, %u threads, %zu object "
+                "factories registered\n",
+                cuda ? "available" : "not available",
+                startCudaMs,
+                bandwidth.hostToDevice,
+                bandwidth.deviceToHost,
+                itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads(),
+                itk::ObjectFactoryBase::GetRegisteredFactories().size());
+  }
   std::printf("%-18s %-9s %10s %10s %8s %8s %7s %7s %7s %8s %8s\n",
               "mask",
               "impl",

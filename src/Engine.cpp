@@ -2,15 +2,36 @@
 #include "cca/HostImageMemory.h"
 
 #include "BackendImplementation.h"
+#include "EngineTesting.h"
+#include "FirstWrites.h"
 #include "HostImagePinning.h"
 
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+#include <thread>
+#include <utility>
 
 namespace cca
 {
+
+namespace
+{
+/** Whether CUDA was started in this process (Engine::StartCuda, or a run
+ *  that resolved to the CUDA backend). */
+std::atomic<bool>              cudaStarted{ false };
+std::atomic<LabelPagesWritten> labelPagesWritten{ LabelPagesWritten::Always };
+} // namespace
+
+void
+SetLabelPagesWritten(LabelPagesWritten when)
+{
+  labelPagesWritten = when;
+}
 
 int
 PixelTypeSize(PixelType type)
@@ -208,6 +229,7 @@ Engine::StartCuda(int device)
     return false;
   }
   StartCudaDevice(device);
+  cudaStarted = true;
   return true;
 }
 
@@ -290,6 +312,107 @@ UsesDeviceMemory(const ImageView & image, const Options & options)
          (options.intensity.Requested() && options.intensity.featureImage.memory == MemorySpace::CudaDevice) ||
          (options.labelImageType != LabelImageType::None && options.labelImageMemory == MemorySpace::CudaDevice);
 }
+/** Whether [a, a + aBytes) and [b, b + bBytes) share a byte. */
+bool
+Overlap(const void * a, std::size_t aBytes, const void * b, std::size_t bBytes)
+{
+  const auto x = reinterpret_cast<std::uintptr_t>(a);
+  const auto y = reinterpret_cast<std::uintptr_t>(b);
+  return aBytes > 0 && bBytes > 0 && x < y + bBytes && y < x + aBytes;
+}
+
+/** The bytes from an image view's first pixel to past its last. */
+std::size_t
+ViewBytes(const ImageView & view, int pixelBytes)
+{
+  if (view.data == nullptr || view.NumberOfPixels() == 0)
+  {
+    return 0;
+  }
+  std::int64_t       last = 0;
+  const std::int64_t dense[3] = { 1, view.size[0], view.size[0] * view.size[1] };
+  for (int d = 0; d < 3; ++d)
+  {
+    const std::int64_t stride = view.stride[d] != 0 ? view.stride[d] : dense[d];
+    last += (view.size[d] > 0 ? view.size[d] - 1 : 0) * (stride < 0 ? -stride : stride);
+  }
+  return static_cast<std::size_t>(last + 1) * static_cast<std::size_t>(pixelBytes);
+}
+
+/** The label image of a CUDA run whose pages are to be written before the
+ *  run (FirstWrites.h: the GPU's copy into fresh memory waits on the
+ *  kernel's mapping of each page, and its streaming stores on evicting the
+ *  lines that mapping just zeroed): a host label image of 64 MiB or more
+ *  that looks never written, in memory no input shares; else nothing. */
+std::pair<void *, std::size_t>
+LabelPagesToWrite(const ImageView & image, const Options & options, bool firstRun)
+{
+  const LabelPagesWritten when = labelPagesWritten;
+  if (when == LabelPagesWritten::Never || (when == LabelPagesWritten::FirstRun && !firstRun) ||
+      options.labelImage == nullptr || options.labelImageMemory != MemorySpace::Host ||
+      options.labelImageType == LabelImageType::None)
+  {
+    return { nullptr, 0 };
+  }
+  const std::size_t bytes =
+    static_cast<std::size_t>(image.NumberOfPixels()) * (options.labelImageType == LabelImageType::UInt32 ? 4 : 8);
+  const ImageView & feature = options.intensity.featureImage;
+  const bool        shared =
+    (image.memory == MemorySpace::Host &&
+     Overlap(options.labelImage, bytes, image.data, ViewBytes(image, PixelTypeSize(image.pixelType)))) ||
+    (options.intensity.Requested() && feature.memory == MemorySpace::Host &&
+     Overlap(options.labelImage, bytes, feature.data, ViewBytes(feature, PixelTypeSize(feature.pixelType))));
+  if (bytes < HostImageMemory::MinimumBytes || shared || !PagesUnmapped(options.labelImage, bytes))
+  {
+    return { nullptr, 0 };
+  }
+  return { options.labelImage, bytes };
+}
+
+/** Before a CUDA run: the label image's first writes (LabelPagesToWrite)
+ *  and, in a process's first CUDA run, CUDA's start-up (the context, the
+ *  kernels' module, pools and staging: 0.2-0.3 s on the H200 machine) side
+ *  by side: the start-up on this thread, the pages on others. A failure to
+ *  write them changes nothing: the copy maps them then. */
+void
+PrepareCudaRun(const ImageView & image, const Options & options, bool firstRun, int cudaDevice)
+{
+  const auto pages = LabelPagesToWrite(image, options, firstRun);
+  const auto write = [pages] {
+    try
+    {
+      WritePagesOnThreads(pages.first, pages.second);
+    }
+    catch (...)
+    {}
+  };
+  if (!firstRun)
+  {
+    if (pages.first != nullptr)
+    {
+      write();
+    }
+    return;
+  }
+  std::thread writer;
+  if (pages.first != nullptr)
+  {
+    try
+    {
+      writer = std::thread(write);
+    }
+    catch (const std::system_error &)
+    {
+      // No thread: the copy maps the pages.
+    }
+  }
+  StartCudaDevice(cudaDevice);
+  if (writer.joinable())
+  {
+    writer.join();
+  }
+}
+
 /** Every failure of the engine is a cca::Error: a host allocation that fails
  *  (std::bad_alloc, std::length_error from a vector) becomes Kind::OutOfMemory. */
 void
@@ -355,6 +478,11 @@ Engine::Run(const ImageView & image, const Options & options, Result & result)
               ? image.deviceOrdinal
               : (options.intensity.Requested() && feature.memory == MemorySpace::CudaDevice ? feature.deviceOrdinal
                                                                                             : options.cudaDevice);
+
+  if (resolved == Backend::Cuda && CudaAvailable())
+  {
+    PrepareCudaRun(image, options, !cudaStarted.exchange(true), cudaDevice);
+  }
 
   // Once the caller was told that the objects are ready, it may be reading
   // them: no fallback may rewrite the result then.

@@ -3,8 +3,8 @@
 // came back a second time.
 #include "cca/HostImageMemory.h"
 
+#include "FirstWrites.h"
 #include "HostImagePinning.h"
-#include "ParallelFor.h"
 
 #include <algorithm>
 #include <atomic>
@@ -86,28 +86,6 @@ MapBlock(std::size_t bytes)
   (void)bytes;
   return nullptr;
 #endif
-}
-
-/** Writes a byte of every page of a new block, on up to 16 threads, each a
- *  stretch of whole huge pages: the kernel then maps (and zeroes) its pages
- *  now, several at once, instead of when the engine's copy threads first
- *  write there. */
-void
-WritePages(void * memory, std::size_t bytes)
-{
-  const std::size_t hugePages = (bytes + HugePage - 1) / HugePage;
-  const auto        threads =
-    static_cast<std::size_t>(std::min<std::size_t>({ static_cast<std::size_t>(HostThreads(0)), 16, hugePages }));
-  ParallelForChunks(static_cast<int>(threads), [memory, bytes, hugePages, threads](int chunk) {
-    const auto        part = static_cast<std::size_t>(chunk);
-    auto *            base = static_cast<volatile unsigned char *>(memory);
-    const std::size_t begin = std::min(bytes, hugePages * part / threads * HugePage);
-    const std::size_t end = std::min(bytes, hugePages * (part + 1) / threads * HugePage);
-    for (std::size_t offset = begin; offset < end; offset += 4096)
-    {
-      base[offset] = 0;
-    }
-  });
 }
 
 void
@@ -290,7 +268,7 @@ public:
     }
     if (fresh)
     {
-      WritePages(memory, bytes);
+      WritePagesOnThreads(memory, bytes);
     }
     std::vector<Block> freed;
     {

@@ -6,6 +6,7 @@
 #include "cca/HostImageMemory.h"
 
 #include "HostImagePinning.h"
+#include "ccaExpect.h"
 
 #include <atomic>
 #include <chrono>
@@ -24,19 +25,6 @@
 
 namespace
 {
-
-int failures = 0;
-
-void
-Expect(bool condition, const char * what, int line)
-{
-  if (!condition)
-  {
-    std::printf("FAILED (line %d): %s\n", line, what);
-    ++failures;
-  }
-}
-#define EXPECT(condition) Expect((condition), #condition, __LINE__)
 
 constexpr std::size_t MiB = std::size_t{ 1 } << 20;
 
@@ -347,9 +335,9 @@ main()
   TestRunGate();
   TestThreads();
   EXPECT(locked.empty()); // every locked block unlocked once trimmed
-  if (failures != 0)
+  if (cca_test::Failures() != 0)
   {
-    std::printf("%d failures\n", failures);
+    std::printf("%d failures\n", cca_test::Failures());
     return 1;
   }
   std::printf("host image pool: all checks passed\n");

@@ -5,8 +5,10 @@
 // bytes on the bus tell apart), give the same bytes as the staged copies
 // into ordinary memory, for images of one, two and three widening slabs
 // (8 M labels each) and a short last one. The pool locks a block the second
-// time it comes back, with CUDA's cudaHostRegister here. CUDA only: exits 77
-// (skipped) without a usable device.
+// time it comes back, with CUDA's cudaHostRegister here. First, CUDA runs
+// into new blocks, whose pages the engine writes before the copy (the
+// process's first beside CUDA's start-up), against the CPU backend. CUDA
+// only: exits 77 (skipped) without a usable device.
 #include "cca/Engine.h"
 #include "cca/HostImageMemory.h"
 #include "cca/RandomImages.h"
@@ -41,6 +43,25 @@ NameOf(PinnedLabelWidening where)
   }
 }
 
+/** A random 2D mask of the project's protocol in mask, and its view. */
+cca::ImageView
+RandomMask(std::vector<std::uint8_t> & mask,
+           std::int64_t                nx,
+           std::int64_t                ny,
+           double                      density,
+           int                         granularity,
+           std::uint32_t               seed)
+{
+  mask.resize(static_cast<std::size_t>(nx * ny));
+  cca::FillRandomBlockImage<std::uint8_t>(nx, ny, 1, density, granularity, seed, mask.data());
+  cca::ImageView view;
+  view.data = mask.data();
+  view.dimension = 2;
+  view.size[0] = nx;
+  view.size[1] = ny;
+  return view;
+}
+
 template <class Label>
 void
 Check(std::int64_t        nx,
@@ -52,14 +73,9 @@ Check(std::int64_t        nx,
 {
   cca::cuda::SetPinnedLabelWidening(where);
   const std::size_t         pixels = static_cast<std::size_t>(nx * ny);
-  std::vector<std::uint8_t> mask(pixels);
-  cca::FillRandomBlockImage<std::uint8_t>(nx, ny, 1, density, granularity, seed, mask.data());
-  cca::ImageView view;
-  view.data = mask.data();
-  view.dimension = 2;
-  view.size[0] = nx;
-  view.size[1] = ny;
-  cca::Options options;
+  std::vector<std::uint8_t> mask;
+  const cca::ImageView      view = RandomMask(mask, nx, ny, density, granularity, seed);
+  cca::Options              options;
   options.backend = cca::Backend::Cuda;
   options.connectivity = cca::Connectivity::Full;
   options.labelImageType = sizeof(Label) == 4 ? cca::LabelImageType::UInt32 : cca::LabelImageType::UInt64;
@@ -129,6 +145,63 @@ Check(std::int64_t        nx,
   cca::HostImageMemory::Release(block);
 }
 
+/** CUDA runs into new blocks of the pool, whose pages the engine writes
+ *  before the copy fills them (src/FirstWrites.h): the process's first
+ *  beside CUDA's start-up, then one more; their labels must be the CPU
+ *  backend's. Called before any other run of the process. */
+void
+CheckRunsIntoNewBlocks()
+{
+  constexpr std::int64_t    nx = 4096;
+  constexpr std::int64_t    ny = 2304;
+  const std::size_t         pixels = static_cast<std::size_t>(nx * ny);
+  const std::size_t         bytes = pixels * sizeof(std::uint64_t);
+  std::vector<std::uint8_t> mask;
+  const cca::ImageView      view = RandomMask(mask, nx, ny, 0.45, 1, 19);
+  cca::Options              options;
+  options.labelImageType = cca::LabelImageType::UInt64;
+  std::vector<std::uint64_t> expected(pixels);
+  options.backend = cca::Backend::Cpu;
+  options.labelImage = expected.data();
+  const cca::Result reference = cca::Engine().Run(view, options);
+  void *            blocks[2] = { nullptr, nullptr };
+  for (int run = 0; run < 2; ++run)
+  {
+    // Both held at once: the second run takes a new block too.
+    blocks[run] = cca::HostImageMemory::Acquire(bytes);
+    const char * what = run == 0 ? "the process's first CUDA run" : "a later CUDA run";
+    if (blocks[run] == nullptr)
+    {
+      std::printf("FAILED: %s: no block of the pool\n", what);
+      ++failures;
+      continue;
+    }
+    options.backend = cca::Backend::Cuda;
+    options.labelImage = blocks[run];
+    const cca::Result result = cca::Engine().Run(view, options);
+    const bool        same = std::memcmp(blocks[run], expected.data(), bytes) == 0;
+    if (!same || result.componentCount != reference.componentCount)
+    {
+      std::printf("FAILED: %s into a new block, %lld x %lld, density 0.45, granularity 1, seed 19: %s (components "
+                  "%lld / %lld)\n",
+                  what,
+                  static_cast<long long>(nx),
+                  static_cast<long long>(ny),
+                  !same ? "labels differ from the CPU backend's" : "component counts differ",
+                  static_cast<long long>(result.componentCount),
+                  static_cast<long long>(reference.componentCount));
+      ++failures;
+    }
+    else
+    {
+      std::printf("ok: %s into a new block, %lld components\n", what, static_cast<long long>(result.componentCount));
+    }
+  }
+  cca::HostImageMemory::Release(blocks[0]);
+  cca::HostImageMemory::Release(blocks[1]);
+  cca::HostImageMemory::Trim();
+}
+
 } // namespace
 
 int
@@ -139,6 +212,7 @@ main()
     std::printf("no usable CUDA device: skipped\n");
     return 77;
   }
+  CheckRunsIntoNewBlocks();
   // 32-bit labels: one DMA (64 MiB and larger).
   Check<std::uint32_t>(4096, 4096, 0.5, 1, 11);
   Check<std::uint32_t>(4096, 4500, 0.3, 4, 12);
