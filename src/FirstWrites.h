@@ -1,11 +1,11 @@
 // Host memory's first writes made ahead of the copy that fills it. Linux
 // maps an anonymous page (and zeroes it) at its first write; where a
 // download's copy threads write fresh memory with streaming stores, that
-// write finds the just-zeroed lines in the caches and evicts them first:
-// on the development VM 1 GB of 64-bit labels widened into fresh memory
-// took 148-150 ms on 2 threads, the same after a pass that wrote a byte of
-// each page first 93-124 ms in all (that pass 65-100 ms, the widening 24;
-// benchmark/results/h200-fresh-widening).
+// write finds the just-zeroed lines in the caches and evicts them first,
+// and it stalls the copies behind it. On the H200 machine the 2.35 Gvox
+// volume's first 64-bit label image (18.8 GB) took 869-1223 ms in
+// Update(), 735-794 with its pages written first on 16 threads
+// (benchmark/results/h200-fresh-widening).
 #ifndef cca_FirstWrites_h
 #define cca_FirstWrites_h
 
