@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Call 4: what call 3 had no time left for: the Python package (the cp312
-# sm_90 wheel of this session's code) and its GPU tests; then call 1's
-# probe, smaller (4 GB on 16 threads, two modes, after 8 s idle and at
-# once), which call 3's time limit had left out too.
+# Call 4: what calls 2-3's command had no time left for: the Python
+# package (the cp312 sm_90 wheel of this session's code) and its GPU
+# tests; then the probe (4 GB on 16 threads, two modes, after 8 s idle
+# and at once).
 set -uo pipefail
 mkdir -p $OUT/call4 && exec > >(tee $OUT/call4/log.txt) 2>&1
 nvidia-smi -L; nproc; root=$PWD
