@@ -10,35 +10,10 @@
 #include <mutex>
 #include <vector>
 
-#ifdef __linux__
-#  include <sys/mman.h>
-#endif
-
 namespace cca
 {
 namespace cuda
 {
-
-void
-AdviseHugePages(void * host, std::size_t bytes)
-{
-#ifdef __linux__
-  constexpr std::uintptr_t hugePage = std::uintptr_t{ 2 } << 20;
-  if (bytes < 16 * hugePage)
-  {
-    return;
-  }
-  const auto begin = (reinterpret_cast<std::uintptr_t>(host) + hugePage - 1) & ~(hugePage - 1);
-  const auto end = (reinterpret_cast<std::uintptr_t>(host) + bytes) & ~(hugePage - 1);
-  if (end > begin)
-  {
-    madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE); // a hint: failure changes nothing
-  }
-#else
-  (void)host;
-  (void)bytes;
-#endif
-}
 
 HostStaging::HostStaging(std::size_t chunkBytes)
   : m_ChunkBytes(chunkBytes)

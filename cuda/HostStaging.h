@@ -28,12 +28,6 @@ namespace cuda
  *  staged, to their destination; offsets and counts are multiples of 8. */
 using BytesConsumer = std::function<void(std::size_t offset, std::size_t count, const void * staged)>;
 
-/** Advises the kernel to back the page-aligned inside of a large host range
- *  with huge pages before it is first written: first writes of fresh memory
- *  then run at about 1.7 times the speed (Linux; elsewhere nothing). */
-void
-AdviseHugePages(void * host, std::size_t bytes);
-
 /** Per copy worker: a stream, two pinned buffers and the events of their
  *  last copies, for HostStaging's copies by regions; the sets of lanes come
  *  from a pool of the process, so a new engine creates no streams. */

@@ -14,6 +14,7 @@
 #include "CudaCheck.h"
 #include "DeviceGeometry.cuh"
 #include "DeviceMemory.h"
+#include "FirstWrites.h"
 #include "HostStaging.h"
 #include "Milestones.h"
 #include "NarrowFeatures.h"

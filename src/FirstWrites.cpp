@@ -21,24 +21,34 @@ constexpr std::size_t Page = std::size_t{ 4 } << 10;
 } // namespace
 
 void
+AdviseHugePages(void * memory, std::size_t bytes)
+{
+#ifdef __linux__
+  if (bytes < 16 * HugePage)
+  {
+    return;
+  }
+  const auto begin = (reinterpret_cast<std::uintptr_t>(memory) + HugePage - 1) & ~(std::uintptr_t{ HugePage } - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(memory) + bytes) & ~(std::uintptr_t{ HugePage } - 1);
+  if (end > begin)
+  {
+    madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
+  }
+#else
+  (void)memory;
+  (void)bytes;
+#endif
+}
+
+void
 WritePagesOnThreads(void * memory, std::size_t bytes)
 {
   if (bytes == 0)
   {
     return;
   }
+  AdviseHugePages(memory, bytes);
   const auto start = reinterpret_cast<std::uintptr_t>(memory);
-#ifdef __linux__
-  if (bytes >= 16 * HugePage)
-  {
-    const std::uintptr_t begin = (start + HugePage - 1) & ~(std::uintptr_t{ HugePage } - 1);
-    const std::uintptr_t end = (start + bytes) & ~(std::uintptr_t{ HugePage } - 1);
-    if (end > begin)
-    {
-      madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE); // a hint: failure changes nothing
-    }
-  }
-#endif
   // Stretches of whole huge pages (from the first huge page boundary), so
   // that no two threads fault the same one.
   const std::uintptr_t first = (start + HugePage - 1) & ~(std::uintptr_t{ HugePage } - 1);

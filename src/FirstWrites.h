@@ -14,10 +14,18 @@
 namespace cca
 {
 
+/** Advises the kernel to back the whole 2 MiB huge pages inside a host
+ *  range of 32 MiB or more with huge pages before it is first written:
+ *  first writes of fresh memory then run at about 1.7 times the speed
+ *  (Linux; elsewhere, and for smaller ranges, nothing). A hint: a failure
+ *  changes nothing. */
+void
+AdviseHugePages(void * memory, std::size_t bytes);
+
 /** Writes a byte of every page of [memory, memory + bytes) (its contents
  *  are undefined after) on up to 16 threads, each a stretch of whole 2 MiB
- *  huge pages, so that the kernel maps them now, several at once. Memory
- *  of 32 MiB or more is advised to take huge pages first. */
+ *  huge pages, so that the kernel maps them now, several at once
+ *  (AdviseHugePages first). */
 void
 WritePagesOnThreads(void * memory, std::size_t bytes);
 
