@@ -37,15 +37,15 @@
 #include <cstring>
 #include <vector>
 
-#define CHECK(x)                                                                                  \
-  do                                                                                              \
-  {                                                                                               \
-    cudaError_t e_ = (x);                                                                         \
-    if (e_ != cudaSuccess)                                                                        \
-    {                                                                                             \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));    \
-      std::exit(2);                                                                               \
-    }                                                                                             \
+#define CHECK(x)                                                                              \
+  do                                                                                          \
+  {                                                                                           \
+    cudaError_t e_ = (x);                                                                     \
+    if (e_ != cudaSuccess)                                                                    \
+    {                                                                                         \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(2);                                                                           \
+    }                                                                                         \
   } while (0)
 
 // PlanarFeatures' layout (src/NarrowFeatures.h), intercepts final.
@@ -153,21 +153,21 @@ AllocateSlots(const int * keys, short * slotOf, int * slotLabel, unsigned (*f)[M
 }
 
 template <int Conn>
-__global__ void __launch_bounds__(Threads)
-  TileTableKernel(const int * __restrict__ L,
-                  int W,
-                  int H,
-                  Entry * table,
-                  unsigned * runCount,
-                  std::uint8_t * crossing,
-                  Entry * partials,
-                  unsigned * partialKeys,
-                  unsigned * partialCount,
-                  unsigned * overflow)
+__global__ void
+__launch_bounds__(Threads) TileTableKernel(const int * __restrict__ L,
+                                           int            W,
+                                           int            H,
+                                           Entry *        table,
+                                           unsigned *     runCount,
+                                           std::uint8_t * crossing,
+                                           Entry *        partials,
+                                           unsigned *     partialKeys,
+                                           unsigned *     partialCount,
+                                           unsigned *     overflow)
 {
   extern __shared__ unsigned dynamicShared[];
   unsigned(*f)[MaxSlots] = reinterpret_cast<unsigned(*)[MaxSlots]>(dynamicShared);
-  int * slotLabel = reinterpret_cast<int *>(dynamicShared + Fields * MaxSlots);
+  int *            slotLabel = reinterpret_cast<int *>(dynamicShared + Fields * MaxSlots);
   __shared__ int   lab[TH + 2][TW + 2];
   __shared__ int   keys[Hash];
   __shared__ short slotOf[Hash];
@@ -226,7 +226,7 @@ __global__ void __launch_bounds__(Threads)
           {
             if ((dx == 0 && dy == 0) || (Conn == 4 && dx != 0 && dy != 0))
               continue;
-            const int ny = cy + dy, nx = cx + dx;
+            const int  ny = cy + dy, nx = cx + dx;
             const bool outside = ny == 0 || ny == TH + 1 || nx == 0 || nx == TW + 1;
             cross |= outside && lab[ny][nx] == l;
           }
@@ -258,8 +258,8 @@ __global__ void __launch_bounds__(Threads)
       // A run starts where the pixel before is background.
       if (k0 > 0 || lab[cy][xs] == 0)
         atomicAdd(&f[Runs][s], 1u);
-      const int  gxa = X0 + xa, gxb = X0 + xb;
-      const bool rowEdge = gy == 0 || gy == H - 1;
+      const int      gxa = X0 + xa, gxb = X0 + xb;
+      const bool     rowEdge = gy == 0 || gy == H - 1;
       const unsigned atX0 = gxa == 0, atXm = gxb == W - 1;
       if (rowEdge || atX0 || atXm)
       {
@@ -345,14 +345,14 @@ FoldPartialsKernel(const unsigned * sortedKeys,
     e = partials[sortedIndex[i]];
   for (int o = 1; o < 32; o *= 2)
   {
-    const unsigned otherKey = __shfl_down_sync(0xffffffffu, key, o);
-    const bool     take = lane + o < 32 && otherKey == key;
-    const unsigned c = __shfl_down_sync(0xffffffffu, e.count, o);
-    const int      minX = __shfl_down_sync(0xffffffffu, e.bbMin[0], o);
-    const int      minY = __shfl_down_sync(0xffffffffu, e.bbMin[1], o);
-    const int      maxX = __shfl_down_sync(0xffffffffu, e.bbMax[0], o);
-    const int      maxY = __shfl_down_sync(0xffffffffu, e.bbMax[1], o);
-    const unsigned b = __shfl_down_sync(0xffffffffu, e.border, o);
+    const unsigned  otherKey = __shfl_down_sync(0xffffffffu, key, o);
+    const bool      take = lane + o < 32 && otherKey == key;
+    const unsigned  c = __shfl_down_sync(0xffffffffu, e.count, o);
+    const int       minX = __shfl_down_sync(0xffffffffu, e.bbMin[0], o);
+    const int       minY = __shfl_down_sync(0xffffffffu, e.bbMin[1], o);
+    const int       maxX = __shfl_down_sync(0xffffffffu, e.bbMax[0], o);
+    const int       maxY = __shfl_down_sync(0xffffffffu, e.bbMax[1], o);
+    const unsigned  b = __shfl_down_sync(0xffffffffu, e.border, o);
     const long long s0 = __shfl_down_sync(0xffffffffu, static_cast<long long>(e.sum[0]), o);
     const long long s1 = __shfl_down_sync(0xffffffffu, static_cast<long long>(e.sum[1]), o);
     std::uint64_t   p[3];
@@ -427,16 +427,16 @@ constexpr int SlotBits = 9, PlaceBits = 10;
 
 // The runs of complete components to their grouped places; the others'
 // runs listed with the key (label - 1) << 26 | y << 13 | x.
-__global__ void __launch_bounds__(Threads)
-  TileRunsKernel(const int * __restrict__ L,
-                 int W,
-                 int H,
-                 const std::uint8_t * __restrict__ crossing,
-                 const unsigned * __restrict__ firstRun,
-                 Run *           grouped,
-                 std::uint64_t * listedKeys,
-                 unsigned *      listedLength,
-                 unsigned *      listedCount)
+__global__ void
+__launch_bounds__(Threads) TileRunsKernel(const int * __restrict__ L,
+                                          int W,
+                                          int H,
+                                          const std::uint8_t * __restrict__ crossing,
+                                          const unsigned * __restrict__ firstRun,
+                                          Run *           grouped,
+                                          std::uint64_t * listedKeys,
+                                          unsigned *      listedLength,
+                                          unsigned *      listedCount)
 {
   using Sort = cub::BlockRadixSort<unsigned, Threads, ItemsPerThread, unsigned>;
   using Scan = cub::BlockScan<int, Threads>;
@@ -483,7 +483,7 @@ __global__ void __launch_bounds__(Threads)
       if (e == TW + 1 && lab[r][TW + 1] != 0)
       {
         // The run goes on past the tile: read the row.
-        int gx = X0 + TW;
+        int         gx = X0 + TW;
         const int * row = L + static_cast<std::size_t>(Y0 + r) * W;
         while (gx < W && row[gx] != 0)
           ++gx;
@@ -516,8 +516,8 @@ __global__ void __launch_bounds__(Threads)
     {
       const int s = Lookup(keys, slotOf, label[q]);
       sortKey[q] = (static_cast<unsigned>(s) << PlaceBits) | static_cast<unsigned>(place + q);
-      value[q] = static_cast<unsigned>(startX[q]) | (static_cast<unsigned>(r) << 6) |
-                 (static_cast<unsigned>(length[q]) << 11);
+      value[q] =
+        static_cast<unsigned>(startX[q]) | (static_cast<unsigned>(r) << 6) | (static_cast<unsigned>(length[q]) << 11);
     }
     else
     {
@@ -638,7 +638,9 @@ ReferenceTable(const std::vector<int> & L, int W, int H, int C, std::vector<Entr
     e.bbMin[0] = e.bbMin[1] = 0x7fffffff;
     e.bbMax[0] = e.bbMax[1] = -1;
   }
-  const auto at = [&](int y, int x) { return y < 0 || y >= H || x < 0 || x >= W ? 0 : L[static_cast<std::size_t>(y) * W + x]; };
+  const auto at = [&](int y, int x) {
+    return y < 0 || y >= H || x < 0 || x >= W ? 0 : L[static_cast<std::size_t>(y) * W + x];
+  };
   std::vector<unsigned> runs(C, 0);
   for (int y = 0; y < H; ++y)
     for (int x = 0; x < W; ++x)
@@ -665,7 +667,8 @@ ReferenceTable(const std::vector<int> & L, int W, int H, int C, std::vector<Entr
       e.prod[2] += static_cast<std::uint64_t>(x) * y;
       e.intercepts[0] += (at(y, x - 1) != l) + (at(y, x + 1) != l);
       e.intercepts[1] += (at(y - 1, x) != l) + (at(y + 1, x) != l);
-      e.intercepts[2] += (at(y - 1, x - 1) != l) + (at(y - 1, x + 1) != l) + (at(y + 1, x - 1) != l) + (at(y + 1, x + 1) != l);
+      e.intercepts[2] +=
+        (at(y - 1, x - 1) != l) + (at(y - 1, x + 1) != l) + (at(y + 1, x - 1) != l) + (at(y + 1, x + 1) != l);
       if (at(y, x - 1) == 0)
         runs[l - 1]++;
     }
@@ -693,7 +696,8 @@ SameEntry(const Entry & a, const Entry & b)
   return a.count == b.count && a.bbMin[0] == b.bbMin[0] && a.bbMin[1] == b.bbMin[1] && a.bbMax[0] == b.bbMax[0] &&
          a.bbMax[1] == b.bbMax[1] && a.border == b.border && a.sum[0] == b.sum[0] && a.sum[1] == b.sum[1] &&
          a.prod[0] == b.prod[0] && a.prod[1] == b.prod[1] && a.prod[2] == b.prod[2] &&
-         std::memcmp(a.faces, b.faces, sizeof a.faces) == 0 && std::memcmp(a.intercepts, b.intercepts, sizeof a.intercepts) == 0;
+         std::memcmp(a.faces, b.faces, sizeof a.faces) == 0 &&
+         std::memcmp(a.intercepts, b.intercepts, sizeof a.intercepts) == 0;
 }
 
 int
@@ -707,15 +711,15 @@ main(int argc, char ** argv)
   if (densities.empty())
     for (int k = 0; k <= 10; ++k)
       densities.push_back(0.1 * k);
-  const int W = 8192, H = 8192, g = 1;
+  const int         W = 8192, H = 8192, g = 1;
   const std::size_t pixels = static_cast<std::size_t>(W) * H;
-  int *          dL;
-  Entry *        dTable, *dPartials, *dCarried;
-  unsigned *     dRunCount, *dFirstRun, *dPartialKeys, *dPartialKeysSorted, *dPartialIndex, *dPartialIndexSorted;
-  unsigned *     dCounters, *dCarriedKeys, *dListedLength, *dListedLengthSorted, *dFirstListed;
-  std::uint8_t * dCrossing;
-  std::uint64_t *dListedKeys, *dListedKeysSorted;
-  Run *          dGrouped;
+  int *             dL;
+  Entry *           dTable, *dPartials, *dCarried;
+  unsigned *        dRunCount, *dFirstRun, *dPartialKeys, *dPartialKeysSorted, *dPartialIndex, *dPartialIndexSorted;
+  unsigned *        dCounters, *dCarriedKeys, *dListedLength, *dListedLengthSorted, *dFirstListed;
+  std::uint8_t *    dCrossing;
+  std::uint64_t *   dListedKeys, *dListedKeysSorted;
+  Run *             dGrouped;
   const std::size_t maxComponents = pixels / 2 + 1, maxPartials = 12u << 20, maxRuns = pixels / 2 + 1;
   CHECK(cudaMalloc(&dL, pixels * 4));
   CHECK(cudaMalloc(&dTable, maxComponents * sizeof(Entry)));
@@ -741,9 +745,11 @@ main(int argc, char ** argv)
     iota[i] = static_cast<unsigned>(i);
   CHECK(cudaMemcpy(dPartialIndex, iota.data(), maxPartials * 4, cudaMemcpyHostToDevice));
   std::size_t tempBytes = 0, t = 0;
-  cub::DeviceRadixSort::SortPairs(nullptr, t, dPartialKeys, dPartialKeysSorted, dPartialIndex, dPartialIndexSorted, static_cast<int>(maxPartials));
+  cub::DeviceRadixSort::SortPairs(
+    nullptr, t, dPartialKeys, dPartialKeysSorted, dPartialIndex, dPartialIndexSorted, static_cast<int>(maxPartials));
   tempBytes = std::max(tempBytes, t);
-  cub::DeviceRadixSort::SortPairs(nullptr, t, dListedKeys, dListedKeysSorted, dListedLength, dListedLengthSorted, static_cast<int>(maxRuns));
+  cub::DeviceRadixSort::SortPairs(
+    nullptr, t, dListedKeys, dListedKeysSorted, dListedLength, dListedLengthSorted, static_cast<int>(maxRuns));
   tempBytes = std::max(tempBytes, t);
   cub::DeviceScan::ExclusiveSum(nullptr, t, dRunCount, dFirstRun, static_cast<int>(maxComponents));
   tempBytes = std::max(tempBytes, t);
@@ -755,17 +761,23 @@ main(int argc, char ** argv)
   cudaEvent_t ev[8];
   for (auto & e : ev)
     CHECK(cudaEventCreate(&e));
-  std::printf("conn %d, %dx%d g=%d, tiles %dx%d; ms: tiles(table) scan tiles(runs) partials listed total\n", conn, W, H, g, TH, TW);
+  std::printf("conn %d, %dx%d g=%d, tiles %dx%d; ms: tiles(table) scan tiles(runs) partials listed total\n",
+              conn,
+              W,
+              H,
+              g,
+              TH,
+              TW);
   double summedMs = 0, summedPixels = 0;
   bool   allOk = true;
   for (std::size_t di = 0; di < densities.size(); ++di)
   {
-    const double d = densities[di];
-    const int    k = static_cast<int>(d * 10 + 0.5);
+    const double              d = densities[di];
+    const int                 k = static_cast<int>(d * 10 + 0.5);
     std::vector<std::uint8_t> image(pixels);
     cca::FillRandomBlockImage<std::uint8_t>(W, H, 1, d, g, static_cast<std::uint32_t>(1000 * g + k), image.data());
-    std::vector<int> L;
-    const int        C = LabelRaster(image, W, H, conn, L);
+    std::vector<int>   L;
+    const int          C = LabelRaster(image, W, H, conn, L);
     std::vector<Entry> refTable;
     std::vector<Run>   refRuns;
     ReferenceTable(L, W, H, C, refTable, refRuns);
@@ -781,13 +793,15 @@ main(int argc, char ** argv)
       CHECK(cudaMemsetAsync(dCounters, 0, 16));
       CHECK(cudaMemsetAsync(dRunCount, 0, static_cast<std::size_t>(C) * 4));
       const dim3 tiles(W / TW, H / TH);
-      tableKernel<<<tiles, Threads, dynamicBytes>>>(dL, W, H, dTable, dRunCount, dCrossing, dPartials, dPartialKeys, dCounters, dCounters + 3);
+      tableKernel<<<tiles, Threads, dynamicBytes>>>(
+        dL, W, H, dTable, dRunCount, dCrossing, dPartials, dPartialKeys, dCounters, dCounters + 3);
       CHECK(cudaEventRecord(ev[1]));
       std::size_t tb = tempBytes;
       if (C > 0)
         cub::DeviceScan::ExclusiveSum(dTemp, tb, dRunCount, dFirstRun, C);
       CHECK(cudaEventRecord(ev[2]));
-      TileRunsKernel<<<tiles, Threads>>>(dL, W, H, dCrossing, dFirstRun, dGrouped, dListedKeys, dListedLength, dCounters + 1);
+      TileRunsKernel<<<tiles, Threads>>>(
+        dL, W, H, dCrossing, dFirstRun, dGrouped, dListedKeys, dListedLength, dCounters + 1);
       CHECK(cudaEventRecord(ev[3]));
       CHECK(cudaMemcpy(counts, dCounters, 16, cudaMemcpyDeviceToHost));
       const unsigned partialCount = counts[0], listedCount = counts[1];
@@ -802,17 +816,41 @@ main(int argc, char ** argv)
       if (partialCount > 0)
       {
         tb = tempBytes;
-        cub::DeviceRadixSort::SortPairs(dTemp, tb, dPartialKeys, dPartialKeysSorted, dPartialIndex, dPartialIndexSorted, static_cast<int>(partialCount), 0, bits);
-        FoldPartialsKernel<<<(partialCount + 255) / 256, 256>>>(dPartialKeysSorted, dPartialIndexSorted, dPartials, partialCount, dTable, dCarried, dCarriedKeys, dCounters + 2);
+        cub::DeviceRadixSort::SortPairs(dTemp,
+                                        tb,
+                                        dPartialKeys,
+                                        dPartialKeysSorted,
+                                        dPartialIndex,
+                                        dPartialIndexSorted,
+                                        static_cast<int>(partialCount),
+                                        0,
+                                        bits);
+        FoldPartialsKernel<<<(partialCount + 255) / 256, 256>>>(dPartialKeysSorted,
+                                                                dPartialIndexSorted,
+                                                                dPartials,
+                                                                partialCount,
+                                                                dTable,
+                                                                dCarried,
+                                                                dCarriedKeys,
+                                                                dCounters + 2);
         MergeCarriedKernel<<<(partialCount / 32 + 256) / 256, 256>>>(dCarried, dCarriedKeys, dCounters + 2, dTable);
       }
       CHECK(cudaEventRecord(ev[4]));
       if (listedCount > 0)
       {
         tb = tempBytes;
-        cub::DeviceRadixSort::SortPairs(dTemp, tb, dListedKeys, dListedKeysSorted, dListedLength, dListedLengthSorted, static_cast<int>(listedCount), 0, 26 + bits);
+        cub::DeviceRadixSort::SortPairs(dTemp,
+                                        tb,
+                                        dListedKeys,
+                                        dListedKeysSorted,
+                                        dListedLength,
+                                        dListedLengthSorted,
+                                        static_cast<int>(listedCount),
+                                        0,
+                                        26 + bits);
         ListedHeadsKernel<<<(listedCount + 255) / 256, 256>>>(dListedKeysSorted, listedCount, dFirstListed);
-        PlaceListedKernel<<<(listedCount + 255) / 256, 256>>>(dListedKeysSorted, dListedLengthSorted, listedCount, dFirstListed, dFirstRun, dGrouped);
+        PlaceListedKernel<<<(listedCount + 255) / 256, 256>>>(
+          dListedKeysSorted, dListedLengthSorted, listedCount, dFirstListed, dFirstRun, dGrouped);
       }
       CHECK(cudaEventRecord(ev[5]));
       CHECK(cudaEventSynchronize(ev[5]));
@@ -846,25 +884,62 @@ main(int argc, char ** argv)
     const double m = sorted[sorted.size() / 2];
     summedMs += m;
     summedPixels += static_cast<double>(pixels);
-    std::printf("d=%.1f components %d runs %zu partials %u listed runs %u | ", d, C, refRuns.size(), counts[0], counts[1]);
+    std::printf(
+      "d=%.1f components %d runs %zu partials %u listed runs %u | ", d, C, refRuns.size(), counts[0], counts[1]);
     for (int s = 0; s < 5; ++s)
     {
       std::vector<double> v = stage[s];
       std::sort(v.begin(), v.end());
       std::printf("%.3f ", v[v.size() / 2]);
     }
-    std::printf("| %.3f ms, %s (bad entries %zu, first %zu; bad runs %zu; overflowing tiles %u)\n", m,
-                ok ? "matches the CPU reference" : "MISMATCH", badEntries, firstBad, badRuns, counts[3]);
+    std::printf("| %.3f ms, %s (bad entries %zu, first %zu; bad runs %zu; overflowing tiles %u)\n",
+                m,
+                ok ? "matches the CPU reference" : "MISMATCH",
+                badEntries,
+                firstBad,
+                badRuns,
+                counts[3]);
     if (badEntries)
     {
       const Entry & a = table[firstBad];
       const Entry & b = refTable[firstBad];
-      std::printf("  gpu: n %u bb %d %d %d %d sum %lld %lld prod %llu %llu %llu icpt %u %u %u border %u\n", a.count, a.bbMin[0], a.bbMin[1], a.bbMax[0], a.bbMax[1], (long long)a.sum[0], (long long)a.sum[1], (unsigned long long)a.prod[0], (unsigned long long)a.prod[1], (unsigned long long)a.prod[2], a.intercepts[0], a.intercepts[1], a.intercepts[2], a.border);
-      std::printf("  cpu: n %u bb %d %d %d %d sum %lld %lld prod %llu %llu %llu icpt %u %u %u border %u\n", b.count, b.bbMin[0], b.bbMin[1], b.bbMax[0], b.bbMax[1], (long long)b.sum[0], (long long)b.sum[1], (unsigned long long)b.prod[0], (unsigned long long)b.prod[1], (unsigned long long)b.prod[2], b.intercepts[0], b.intercepts[1], b.intercepts[2], b.border);
+      std::printf("  gpu: n %u bb %d %d %d %d sum %lld %lld prod %llu %llu %llu icpt %u %u %u border %u\n",
+                  a.count,
+                  a.bbMin[0],
+                  a.bbMin[1],
+                  a.bbMax[0],
+                  a.bbMax[1],
+                  (long long)a.sum[0],
+                  (long long)a.sum[1],
+                  (unsigned long long)a.prod[0],
+                  (unsigned long long)a.prod[1],
+                  (unsigned long long)a.prod[2],
+                  a.intercepts[0],
+                  a.intercepts[1],
+                  a.intercepts[2],
+                  a.border);
+      std::printf("  cpu: n %u bb %d %d %d %d sum %lld %lld prod %llu %llu %llu icpt %u %u %u border %u\n",
+                  b.count,
+                  b.bbMin[0],
+                  b.bbMin[1],
+                  b.bbMax[0],
+                  b.bbMax[1],
+                  (long long)b.sum[0],
+                  (long long)b.sum[1],
+                  (unsigned long long)b.prod[0],
+                  (unsigned long long)b.prod[1],
+                  (unsigned long long)b.prod[2],
+                  b.intercepts[0],
+                  b.intercepts[1],
+                  b.intercepts[2],
+                  b.border);
     }
     std::fflush(stdout);
   }
-  std::printf("summed: %.3f ms over %zu images, %.1f Gpix/s (table + grouped runs from the label image); %s\n", summedMs,
-              densities.size(), summedPixels / summedMs / 1e6, allOk ? "all match" : "SOME MISMATCH");
+  std::printf("summed: %.3f ms over %zu images, %.1f Gpix/s (table + grouped runs from the label image); %s\n",
+              summedMs,
+              densities.size(),
+              summedPixels / summedMs / 1e6,
+              allOk ? "all match" : "SOME MISMATCH");
   return allOk ? 0 : 1;
 }
