@@ -700,6 +700,28 @@ SameEntry(const Entry & a, const Entry & b)
          std::memcmp(a.intercepts, b.intercepts, sizeof a.intercepts) == 0;
 }
 
+// A mismatching entry's fields, for the log.
+static void
+PrintEntry(const char * who, const Entry & e)
+{
+  std::printf("  %s: n %u bb %d %d %d %d sum %lld %lld prod %llu %llu %llu icpt %u %u %u border %u\n",
+              who,
+              e.count,
+              e.bbMin[0],
+              e.bbMin[1],
+              e.bbMax[0],
+              e.bbMax[1],
+              (long long)e.sum[0],
+              (long long)e.sum[1],
+              (unsigned long long)e.prod[0],
+              (unsigned long long)e.prod[1],
+              (unsigned long long)e.prod[2],
+              e.intercepts[0],
+              e.intercepts[1],
+              e.intercepts[2],
+              e.border);
+}
+
 int
 main(int argc, char ** argv)
 {
@@ -901,38 +923,8 @@ main(int argc, char ** argv)
                 counts[3]);
     if (badEntries)
     {
-      const Entry & a = table[firstBad];
-      const Entry & b = refTable[firstBad];
-      std::printf("  gpu: n %u bb %d %d %d %d sum %lld %lld prod %llu %llu %llu icpt %u %u %u border %u\n",
-                  a.count,
-                  a.bbMin[0],
-                  a.bbMin[1],
-                  a.bbMax[0],
-                  a.bbMax[1],
-                  (long long)a.sum[0],
-                  (long long)a.sum[1],
-                  (unsigned long long)a.prod[0],
-                  (unsigned long long)a.prod[1],
-                  (unsigned long long)a.prod[2],
-                  a.intercepts[0],
-                  a.intercepts[1],
-                  a.intercepts[2],
-                  a.border);
-      std::printf("  cpu: n %u bb %d %d %d %d sum %lld %lld prod %llu %llu %llu icpt %u %u %u border %u\n",
-                  b.count,
-                  b.bbMin[0],
-                  b.bbMin[1],
-                  b.bbMax[0],
-                  b.bbMax[1],
-                  (long long)b.sum[0],
-                  (long long)b.sum[1],
-                  (unsigned long long)b.prod[0],
-                  (unsigned long long)b.prod[1],
-                  (unsigned long long)b.prod[2],
-                  b.intercepts[0],
-                  b.intercepts[1],
-                  b.intercepts[2],
-                  b.border);
+      PrintEntry("gpu", table[firstBad]);
+      PrintEntry("cpu", refTable[firstBad]);
     }
     std::fflush(stdout);
   }
