@@ -110,6 +110,7 @@
 #endif
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -211,6 +212,8 @@ struct Measurement
   std::int64_t bytesCopiedToHost = 0; ///< device to host, last timed run
   std::int64_t deviceBytes = -1;      ///< peak of the engine's device buffers in a fresh engine's run; -1: not measured
   double       deviceBytesPerPixel = -1;
+  double       timedWallMs = 0; ///< wall time of the warm-up and timed runs, host work included
+  double       extraWallMs = 0; ///< wall time of the untimed runs after them (fresh engine, atomic counts)
 };
 
 /** Device memory the program holds for --labels-on-device (the image and
@@ -309,6 +312,7 @@ Measure(cca::Engine &                     engine,
   }
   std::vector<double> upload, label, features, download, total, kernel;
   Measurement         m;
+  const auto          timedStart = std::chrono::steady_clock::now();
   for (int i = 0; i < s.warmup + s.reps; ++i)
   {
     engine.Run(view, options, r); // reuses r's host memory, as a streaming caller would
@@ -339,6 +343,8 @@ Measure(cca::Engine &                     engine,
   m.totalMs = Median(total);
   m.kernelGpixPerS = pixels / (m.kernelMs * 1e6);
   m.totalGpixPerS = pixels / (m.totalMs * 1e6);
+  const auto extraStart = std::chrono::steady_clock::now();
+  m.timedWallMs = std::chrono::duration<double, std::milli>(extraStart - timedStart).count();
   if (s.backend == "cuda")
   {
     // The device memory that a fresh engine's buffers need for this image
@@ -363,6 +369,7 @@ Measure(cca::Engine &                     engine,
       m.estimatedConflicts = r.estimatedConflicts;
     }
   }
+  m.extraWallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - extraStart).count();
   return m;
 }
 
@@ -766,7 +773,12 @@ RunProtocol(const Settings & s)
               s.dimension == 3 ? "kern Gvx/s" : "kern Gpx/s",
               "B/px");
   // Each image is made once, then timed with every algorithm and connectivity
-  // (a 512^3 volume at g = 1 takes the host about half a second to draw).
+  // (a 512^3 volume at g = 1 takes 0.15-0.7 s to draw, by host). Where a
+  // run's wall time goes, printed at the end: device time is what the
+  // lent GPU machines ration.
+  double              makeWallMs = 0;
+  double              timedWallMs = 0;
+  double              extraWallMs = 0;
   std::vector<Series> series;
   for (cca::Algorithm algorithm : s.algorithms)
     for (cca::Connectivity c : connectivities)
@@ -774,8 +786,10 @@ RunProtocol(const Settings & s)
   for (std::size_t i = 0; i < cases.size(); ++i)
   {
     const ImageCase & ic = cases[i];
+    const auto        makeStart = std::chrono::steady_clock::now();
     ccabench::MakeImage(s.size, ic, image, s.dimension);
     const void * onDevice = s.labelsOnDevice ? deviceImage.Upload(image.data(), image.size()) : nullptr;
+    makeWallMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - makeStart).count();
     // The protocol's cases come granularity by granularity: summaries at the end of each.
     const bool lastOfGroup = i + 1 == cases.size() || cases[i + 1].Key() != ic.Key();
     for (Series & one : series)
@@ -785,6 +799,8 @@ RunProtocol(const Settings & s)
       m.connectivity = one.name;
       m.neighbours = Neighbours(s.dimension, one.connectivity);
       m.image = ic;
+      timedWallMs += m.timedWallMs;
+      extraWallMs += m.extraWallMs;
       all.push_back(m);
       PrintRow(m, one.shown);
       one.group.key = ic.Key();
@@ -807,6 +823,11 @@ RunProtocol(const Settings & s)
       WriteJson(s.json, s, all, summary);
     }
   }
+  std::printf("wall time: images made (and copied to the device) %.1f s, warm-up and timed runs %.1f s, "
+              "untimed runs (fresh engine's memory, atomic counts) %.1f s\n",
+              makeWallMs / 1000,
+              timedWallMs / 1000,
+              extraWallMs / 1000);
 }
 
 } // namespace

@@ -6,7 +6,9 @@
 //  - odd sizes, 2D and 3D, against a per-pixel reading of the definition
 //    (one MT19937 draw per block in raster order of the blocks, foreground
 //    when draw < density * 2^32);
-//  - the foreground value parameter.
+//  - the foreground value parameter;
+//  - cca::Mt19937Blocks, the generator behind them, word for word against
+//    std::mt19937 (its own draws and whole blocks, mixed).
 #include "cca/RandomImages.h"
 
 #include <cstdint>
@@ -112,6 +114,54 @@ main()
       ++failed;
       std::cout << "FAIL definition " << o.nx << "x" << o.ny << "x" << o.nz << " d=" << o.density << " g=" << o.g
                 << " seed=" << o.seed << std::endl;
+    }
+  }
+  // Several refills of the state, seeds at the ends of their range; every
+  // third stretch is taken as a whole block, as one draw a pixel takes them.
+  for (const std::uint32_t seed : { 0u, 1u, 5489u, 1003u, 4294967295u })
+  {
+    std::mt19937       reference(seed);
+    cca::Mt19937Blocks blocks(seed);
+    std::int64_t       drawn = 0;
+    bool               same = true;
+    for (int stretch = 0; stretch < 9 && same; ++stretch)
+    {
+      if (stretch % 3 == 2)
+      {
+        // Block() starts a new block: the rest of the current one is skipped.
+        const std::int64_t skipped =
+          (cca::Mt19937Blocks::Words - drawn % cca::Mt19937Blocks::Words) % cca::Mt19937Blocks::Words;
+        reference.discard(static_cast<unsigned long long>(skipped));
+        const std::uint32_t * words = blocks.Block();
+        for (int i = 0; i < cca::Mt19937Blocks::Words && same; ++i)
+        {
+          same = words[i] == reference();
+        }
+        drawn += skipped + cca::Mt19937Blocks::Words;
+      }
+      else
+      {
+        for (int i = 0; i < 401 && same; ++i, ++drawn)
+        {
+          same = blocks() == reference();
+        }
+      }
+    }
+    if (!same)
+    {
+      ++failed;
+      std::cout << "FAIL Mt19937Blocks against std::mt19937, seed " << seed << ", after " << drawn << " words"
+                << std::endl;
+    }
+  }
+  // A protocol plane at one draw a pixel (the blocks' path), against the
+  // definition: 1024^2 at the densities' two ends and the threshold.
+  for (const double density : { 0.1, 0.5927, 0.9 })
+  {
+    if (cca::RandomBlockImage(1024, 1024, 1, density, 1, 1001) != Reference(1024, 1024, 1, density, 1, 1001))
+    {
+      ++failed;
+      std::cout << "FAIL definition 1024x1024 g=1 d=" << density << " seed=1001" << std::endl;
     }
   }
   {
