@@ -773,7 +773,7 @@ RunProtocol(const Settings & s)
               s.dimension == 3 ? "kern Gvx/s" : "kern Gpx/s",
               "B/px");
   // Each image is made once, then timed with every algorithm and connectivity
-  // (a 512^3 volume at g = 1 takes 0.15-0.7 s to draw, by host). Where a
+  // (a 512^3 volume at g = 1 takes the host about 0.1 s to draw). Where a
   // run's wall time goes, printed at the end: device time is what the
   // lent GPU machines ration.
   double              makeWallMs = 0;
