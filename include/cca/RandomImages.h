@@ -22,7 +22,7 @@ namespace cca
 {
 
 /** std::mt19937's sequence, made 624 words at a time: the state's twist
- *  and the tempering run as loops over the whole state, which compilers
+ *  and the tempering run as loops over the whole state, which compilers can
  *  vectorize, where std::mt19937 tempers one word a call. The protocol's
  *  512^3 g = 1 volume (134 M draws) took 0.9-1.1 s to make, 0.10-0.15 s
  *  this way (the 2-core development machine, g++ -O2 and -O3), which every
