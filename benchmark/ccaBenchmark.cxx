@@ -101,6 +101,7 @@
 // regions (one a copy thread, cuda/HostStaging.h) crosses the bus, in place
 // of the default, to compare (the upload column of an image in host memory).
 #include "RandomImages.h"
+#include "WallClock.h"
 #include "cca/Engine.h"
 
 #ifdef CCA_HAVE_CUDA
@@ -110,7 +111,6 @@
 #endif
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -312,7 +312,7 @@ Measure(cca::Engine &                     engine,
   }
   std::vector<double> upload, label, features, download, total, kernel;
   Measurement         m;
-  const auto          timedStart = std::chrono::steady_clock::now();
+  const auto          timedStart = cca::benchmark::Clock::now();
   for (int i = 0; i < s.warmup + s.reps; ++i)
   {
     engine.Run(view, options, r); // reuses r's host memory, as a streaming caller would
@@ -343,8 +343,8 @@ Measure(cca::Engine &                     engine,
   m.totalMs = Median(total);
   m.kernelGpixPerS = pixels / (m.kernelMs * 1e6);
   m.totalGpixPerS = pixels / (m.totalMs * 1e6);
-  const auto extraStart = std::chrono::steady_clock::now();
-  m.timedWallMs = std::chrono::duration<double, std::milli>(extraStart - timedStart).count();
+  m.timedWallMs = cca::benchmark::MillisecondsSince(timedStart);
+  const auto extraStart = cca::benchmark::Clock::now();
   if (s.backend == "cuda")
   {
     // The device memory that a fresh engine's buffers need for this image
@@ -369,7 +369,7 @@ Measure(cca::Engine &                     engine,
       m.estimatedConflicts = r.estimatedConflicts;
     }
   }
-  m.extraWallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - extraStart).count();
+  m.extraWallMs = cca::benchmark::MillisecondsSince(extraStart);
   return m;
 }
 
@@ -786,10 +786,10 @@ RunProtocol(const Settings & s)
   for (std::size_t i = 0; i < cases.size(); ++i)
   {
     const ImageCase & ic = cases[i];
-    const auto        makeStart = std::chrono::steady_clock::now();
+    const auto        makeStart = cca::benchmark::Clock::now();
     ccabench::MakeImage(s.size, ic, image, s.dimension);
     const void * onDevice = s.labelsOnDevice ? deviceImage.Upload(image.data(), image.size()) : nullptr;
-    makeWallMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - makeStart).count();
+    makeWallMs += cca::benchmark::MillisecondsSince(makeStart);
     // The protocol's cases come granularity by granularity: summaries at the end of each.
     const bool lastOfGroup = i + 1 == cases.size() || cases[i + 1].Key() != ic.Key();
     for (Series & one : series)

@@ -56,6 +56,7 @@
 #include "ImageIOFactories.h"
 #include "JsonText.h"
 #include "RandomImages.h"
+#include "WallClock.h"
 
 #include "itkBinaryImageToShapeLabelMapFilter.h"
 #include "itkCudaLabelStatisticsImageFilter.h"
@@ -74,7 +75,6 @@
 #endif
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -92,14 +92,9 @@ namespace
 
 using cca::benchmark::JsonString;
 
-using Clock = std::chrono::steady_clock;
+using cca::benchmark::Clock;
+using cca::benchmark::MillisecondsSince;
 using BackendEnum = itk::CudaLabelStatisticsEnums::Backend;
-
-double
-MillisecondsSince(Clock::time_point start)
-{
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 /** One mask of the table. */
 struct MaskCase

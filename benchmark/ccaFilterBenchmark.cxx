@@ -16,13 +16,13 @@
 //                             [--no-itk] [--json FILE]
 #include "JsonText.h"
 #include "RandomImages.h"
+#include "WallClock.h"
 
 #include "itkBinaryImageToShapeLabelMapFilter.h"
 #include "itkCudaLabelStatisticsImageFilter.h"
 #include "itkImage.h"
 #include "itkMultiThreaderBase.h"
 
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -61,12 +61,6 @@ struct Row
   std::string     error;
 };
 
-double
-Ms(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b)
-{
-  return std::chrono::duration<double, std::milli>(b - a).count();
-}
-
 const char *
 BackendText(BackendEnum b)
 {
@@ -82,9 +76,9 @@ TimeUpdates(TFilter * filter, const Settings & s, TAfter after)
   for (int i = 0; i < s.warmup + s.reps; ++i)
   {
     filter->Modified();
-    const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = cca::benchmark::Clock::now();
     filter->Update();
-    const double ms = Ms(t0, std::chrono::steady_clock::now());
+    const double ms = cca::benchmark::MillisecondsSince(t0);
     if (i >= s.warmup)
     {
       times.push_back(ms);
