@@ -1,7 +1,7 @@
 // The CUDA backend's host sequence, written once against a device and run
 // by the backend on the GPU (StreamDevice.cuh) and by the emulation tests on
 // CPU threads (test/gpu/emulation/EmulatedDevice.h). One run, stage by stage:
-//   1. upload the image (this file), in slabs of rows: the units of each
+//   1. upload the image (UploadStage.cuh), in slabs of rows: the units of each
 //      slab are counted (the first pass of their detection) as it arrives,
 //      and the foreground of a sample of rows with them, while the next
 //      slabs are copied; then the feature image if any;
@@ -78,6 +78,7 @@
 #include "StridedGather.cuh"
 #include "TreeMergeTable.cuh"
 #include "UpdateCounts.cuh"
+#include "UploadStage.cuh"
 #include "ValueGroupingStage.cuh"
 #include "VotedTables.cuh"
 
@@ -99,208 +100,6 @@ namespace cca
 {
 namespace cuda
 {
-
-/** Stage 1: the image, dense and x fastest, in device memory. Host images
- *  are uploaded in slabs of whole rows: as foreground bits when only the
- *  foreground matters (TravelsAsForegroundBits; unpacked on the device into
- *  a 0/1 byte image, seen through ForegroundMask), else their pixels, packed
- *  dense from any strides; device images are read in place when dense, else
- *  packed on the device (StridedGather.cuh). onSlab(image, firstRow, endRow)
- *  is called for consecutive row ranges that cover the image once each, each
- *  as soon as work queued on the device sees those rows of image. */
-template <class Device>
-class UploadStage
-{
-public:
-  /** Bytes of a slab (rounded down to whole rows, at least one row): large
-   *  enough that a kernel per slab is cheap, small enough that the first
-   *  slab's work starts early. */
-  static constexpr std::size_t DefaultSlabBytes = std::size_t{ 16 } << 20;
-
-  /** Tests: slabs of about this many bytes (0: the default). */
-  void
-  SetSlabBytes(std::size_t bytes)
-  {
-    m_SlabBytes = bytes == 0 ? DefaultSlabBytes : bytes;
-  }
-
-  /** Bytes of the last run's image copied from the host. */
-  std::int64_t
-  BytesToDevice() const
-  {
-    return m_BytesToDevice;
-  }
-
-  /** What of a host image the device needs. */
-  enum class Needs
-  {
-    Pixels,    ///< the values (a feature image, a label image)
-    Foreground ///< whether each pixel is foreground (TravelsAsForegroundBits)
-  };
-
-  template <class OnSlab>
-  const void *
-  Run(Device & device, const Frame & frame, Needs needs, OnSlab && onSlab)
-  {
-    const ImageView & image = frame.image;
-    const std::size_t bytes =
-      static_cast<std::size_t>(frame.pixels) * static_cast<std::size_t>(PixelTypeSize(image.pixelType));
-    m_BytesToDevice = 0;
-    if (image.memory == MemorySpace::CudaDevice && IsDense(image))
-    {
-      onSlab(image.data, std::int64_t{ 0 }, frame.geometry.rows);
-      return image.data;
-    }
-    if (needs == Needs::Foreground && image.memory == MemorySpace::Host)
-    {
-      return UploadForegroundBits(device, frame, onSlab);
-    }
-    void * dense = m_Image.Reserve(bytes, "the image");
-    if (image.memory == MemorySpace::CudaDevice)
-    {
-      const std::int64_t sz = image.size[2] > 1 ? image.stride[2] : 0;
-      const std::int64_t sy = image.size[1] > 1 ? image.stride[1] : 0;
-      // A grid-stride loop: a bounded grid for any image size.
-      const unsigned blocks =
-        static_cast<unsigned>(std::min<std::int64_t>(BlocksFor(frame.pixels, BlockThreads), std::int64_t{ 1 } << 16));
-      DispatchPixelType(image.pixelType, [&](auto zero) {
-        using T = decltype(zero);
-        device.Launch("strided gather kernel",
-                      blocks,
-                      BlockThreads,
-                      GatherStridedKernel<T>,
-                      static_cast<const T *>(image.data),
-                      image.size[0],
-                      image.size[1],
-                      frame.pixels,
-                      image.stride[0],
-                      sy,
-                      sz,
-                      static_cast<T *>(dense));
-      });
-      onSlab(static_cast<const void *>(dense), std::int64_t{ 0 }, frame.geometry.rows);
-      return dense;
-    }
-    const std::size_t rowBytes = bytes / static_cast<std::size_t>(frame.geometry.rows);
-    const std::size_t slabBytes = std::max<std::size_t>(1, m_SlabBytes / rowBytes) * rowBytes;
-    device.Upload(dense, bytes, DensePixelProducer(image), slabBytes, [&](std::size_t begin, std::size_t end) {
-      onSlab(static_cast<const void *>(dense),
-             static_cast<std::int64_t>(begin / rowBytes),
-             static_cast<std::int64_t>(end / rowBytes));
-    });
-    m_BytesToDevice = static_cast<std::int64_t>(bytes);
-    return dense;
-  }
-
-private:
-  /** The foreground bits of a host image, uploaded slab by slab (slabs of
-   *  about m_SlabBytes of the unpacked image) and unpacked into the 0/1
-   *  image that onSlab sees. */
-  template <class OnSlab>
-  const void *
-  UploadForegroundBits(Device & device, const Frame & frame, OnSlab && onSlab)
-  {
-    const std::int64_t width = frame.geometry.width;
-    const std::size_t  rowBytes = static_cast<std::size_t>(ForegroundBitsRowBytes(width));
-    const std::size_t  bytes = rowBytes * static_cast<std::size_t>(frame.geometry.rows);
-    auto * dense = Reserve<std::uint8_t>(m_Image, static_cast<std::size_t>(frame.pixels), "the foreground image");
-    auto * bits = Reserve<std::uint8_t>(m_Bits, bytes, "the image's foreground bits");
-    const std::size_t slabRows = std::max<std::size_t>(1, m_SlabBytes / static_cast<std::size_t>(width));
-    device.Upload(bits,
-                  bytes,
-                  ForegroundBitsProducer(frame.image, frame.options),
-                  slabRows * rowBytes,
-                  [&](std::size_t begin, std::size_t end) {
-                    const auto firstRow = static_cast<std::int64_t>(begin / rowBytes);
-                    const auto endRow = static_cast<std::int64_t>(end / rowBytes);
-                    Unpack(device, bits, width, static_cast<std::int64_t>(rowBytes), firstRow, endRow, dense);
-                    onSlab(static_cast<const void *>(dense), firstRow, endRow);
-                  });
-    m_BytesToDevice = static_cast<std::int64_t>(bytes);
-    return dense;
-  }
-
-  /** Unpacks rows [firstRow, endRow) of bits into dense: by half-words
-   *  where the rows' bits are one stream of them (UnpacksByHalfWords), else
-   *  a byte of bits a thread. */
-  static void
-  Unpack(Device &             device,
-         const std::uint8_t * bits,
-         std::int64_t         width,
-         std::int64_t         rowBytes,
-         std::int64_t         firstRow,
-         std::int64_t         endRow,
-         std::uint8_t *       dense)
-  {
-    constexpr std::int64_t mostBlocks = std::int64_t{ 1 } << 16;
-    if (UnpacksByHalfWords(width))
-    {
-      const std::int64_t firstWord = firstRow * rowBytes / 2;
-      const std::int64_t endWord = endRow * rowBytes / 2;
-      device.Launch(
-        "foreground unpacking kernel",
-        static_cast<unsigned>(std::min<std::int64_t>(BlocksFor(endWord - firstWord, BlockThreads), mostBlocks)),
-        BlockThreads,
-        UnpackForegroundHalfWordsKernel,
-        reinterpret_cast<const std::uint16_t *>(bits),
-        firstWord,
-        endWord,
-        reinterpret_cast<uint4 *>(dense));
-      return;
-    }
-    device.Launch("foreground unpacking kernel",
-                  static_cast<unsigned>(
-                    std::min<std::int64_t>(BlocksFor((endRow - firstRow) * rowBytes, BlockThreads), mostBlocks)),
-                  BlockThreads,
-                  UnpackForegroundBitsKernel,
-                  bits,
-                  width,
-                  rowBytes,
-                  firstRow,
-                  endRow,
-                  dense);
-  }
-
-  typename Device::Buffer m_Image;
-  typename Device::Buffer m_Bits;
-  std::size_t             m_SlabBytes = DefaultSlabBytes;
-  std::int64_t            m_BytesToDevice = 0;
-};
-
-/** What the kernels see of an image uploaded as foreground bits: a dense
- *  image of 0/1 bytes whose foreground is its non-zero pixels, with the
- *  original's size and the run's other options. */
-class ForegroundMask
-{
-public:
-  ForegroundMask(const ImageView & image, const Options & options)
-    : m_Image(image)
-    , m_Options(options)
-  {
-    m_Image.data = nullptr; // the kernels read the device copy
-    m_Image.pixelType = PixelType::UInt8;
-    m_Image.stride[0] = m_Image.stride[1] = m_Image.stride[2] = 0;
-    m_Image.memory = MemorySpace::CudaDevice;
-    m_Options.foregroundRule = ForegroundRule::NotEqualTo;
-    m_Options.foregroundValue = 0;
-  }
-
-  const ImageView &
-  Image() const
-  {
-    return m_Image;
-  }
-
-  const Options &
-  Rules() const
-  {
-    return m_Options;
-  }
-
-private:
-  ImageView m_Image;
-  Options   m_Options;
-};
 
 /** Stage 4, one table stage per cca::FeatureCompaction. */
 template <class Device>
