@@ -4,7 +4,7 @@
 # then inserts them on one (--insert: the builder's InsertBlock, appended
 # to the map's container), each timed apart; and the end-to-end benchmark
 # without ITK gives the filter's LabelMap times for the same object counts,
-# where making and inserting overlap. main 13e2521's build-gpu,
+# where making and inserting overlap. main 3f955b5 (build-gpu),
 # benchmark/make-bench-bundle.sh --slim.
 set -u
 mkdir -p /tmp/b && exec > >(tee $OUT/summary.txt) 2>&1
