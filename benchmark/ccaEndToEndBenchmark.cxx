@@ -21,7 +21,7 @@
 // Usage: cca_e2e_benchmark [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick]
 //                          [--io-factories] [--keep-itk-output] [--add-label-object] [--no-host-image-pool]
 //                          [--region-piece-bytes N] [--cold] [--label-pages never|first|always]
-//                          [--json FILE]
+//                          [--shape-objects] [--shape-objects-first] [--json FILE]
 //   --itk-reps: ITK's repetitions (default 3; 1 once a repetition took 5 s)
 //   --threads: the ITK threader's threads, ours and ITK's filter alike (default:
 //              ITK's default, the host's cores; the table used 16)
@@ -38,6 +38,13 @@
 //              as before 2026-11-25, not appended to their container
 //   --no-host-image-pool: label images in memory from new[] (as before
 //              2026-11-25), not from the host image pool (cca/HostImageMemory.h)
+//   --shape-objects: one more row a mask, ours-shape: our filter (CUDA where
+//              there is a device, else the CPU backend) with
+//              a LabelMap of ShapeLabelObject, the object ITK's filter makes
+//              (the filter's default is StatisticsLabelObject, which a
+//              feature image fills too)
+//   --shape-objects-first: the same row before the default one, so that
+//              either can be measured first in a process
 //   --region-piece-bytes: the pieces in which each copy thread packs and
 //              copies its region (the CUDA backend's test hook; default 2 MiB):
 //              smaller pieces let a region's copy overlap its packing
@@ -64,6 +71,7 @@
 #include "cca/HostImageMemory.h"
 #include "itkImage.h"
 #include "itkMultiThreaderBase.h"
+#include "itkShapeLabelObject.h"
 
 #include "EngineTesting.h"
 #include "cca/Engine.h"
@@ -111,14 +119,22 @@ struct MaskCase
 
 struct Settings
 {
-  int                      reps = 3;
-  int                      itkReps = 3;
-  int                      threads = 0; ///< 0: ITK's default
-  bool                     runItk = true;
-  bool                     quick = false;
-  bool                     ioFactories = false;
-  bool                     keepItkOutput = false; ///< ITK's last LabelMap alive while ours are made
-  bool                     cold = false;          ///< CUDA started by the first Update, not before
+  int  reps = 3;
+  int  itkReps = 3;
+  int  threads = 0; ///< 0: ITK's default
+  bool runItk = true;
+  bool quick = false;
+  bool ioFactories = false;
+  bool keepItkOutput = false; ///< ITK's last LabelMap alive while ours are made
+  bool cold = false;          ///< CUDA started by the first Update, not before
+  /** An ours-shape row (a LabelMap of ShapeLabelObject) after or before the default one. */
+  enum class ShapeRow
+  {
+    None,
+    After,
+    First
+  };
+  ShapeRow                 shapeObjects = ShapeRow::None;
   std::vector<std::string> only;
   std::string              json;
 };
@@ -368,11 +384,17 @@ RunItk(const MaskImage<D> * image, const MaskCase & m, const Settings & s, Row &
   return filter;
 }
 
+/** Our filter's output with ITK's ShapeLabelObject (--shape-objects). */
 template <unsigned D>
-typename itk::CudaLabelStatisticsImageFilter<MaskImage<D>>::Pointer
+using ShapeMap = itk::LabelMap<itk::ShapeLabelObject<itk::SizeValueType, D>>;
+
+/** Best Update() of a fresh filter of ours per repetition (its LabelMap of
+ *  TOutput's objects); returns the last filter, for the comparison. */
+template <unsigned D, typename TOutput = typename itk::CudaLabelStatisticsImageFilter<MaskImage<D>>::OutputImageType>
+typename itk::CudaLabelStatisticsImageFilter<MaskImage<D>, TOutput>::Pointer
 RunOurs(const MaskImage<D> * image, const MaskCase & m, BackendEnum backend, const Settings & s, Row & row)
 {
-  using Filter = itk::CudaLabelStatisticsImageFilter<MaskImage<D>>;
+  using Filter = itk::CudaLabelStatisticsImageFilter<MaskImage<D>, TOutput>;
   typename Filter::Pointer filter;
   row.updateMs = std::numeric_limits<double>::max();
   for (int r = 0; r < s.reps; ++r)
@@ -516,7 +538,7 @@ WriteJson(const Settings & s, const Bandwidth & b, const std::vector<Row> & rows
 void
 PrintRow(const Row & r, double itkMs)
 {
-  std::printf("%-18s %-9s %10lld %10.1f %8.1f %8.1f %7.1f %7.1f %7.1f %8.1f %8s %s%s\n",
+  std::printf("%-18s %-10s %9lld %10.1f %8.1f %8.1f %7.1f %7.1f %7.1f %8.1f %8s %s%s\n",
               r.mask.c_str(),
               r.impl.c_str(),
               static_cast<long long>(r.objects),
@@ -585,8 +607,29 @@ RunMask(const MaskCase & m, const Settings & s, Bandwidth & bandwidth, std::vect
     backends.push_back(BackendEnum::CUDA);
   if (m.labelImage || !cca::Engine::CudaAvailable())
     backends.push_back(BackendEnum::CPU);
+  // --shape-objects: our filter with a LabelMap of ShapeLabelObject, on the
+  // first backend, after its default row or (--shape-objects-first) before.
+  const auto shapeRow = [&](BackendEnum backend) {
+    Row shape;
+    shape.mask = m.name;
+    shape.impl = "ours-shape";
+    auto filter = RunOurs<D, ShapeMap<D>>(image, m, backend, s, shape);
+    if (reference)
+      Compare<D>(filter->GetOutput(), *reference, shape);
+    else
+      shape.check = "not checked";
+    filter = nullptr;
+    PrintRow(shape, itkMs);
+    rows.push_back(shape);
+    WriteJson(s, bandwidth, rows);
+  };
+  const bool shapeRows = s.shapeObjects != Settings::ShapeRow::None && !m.labelImage;
   for (BackendEnum backend : backends)
   {
+    if (shapeRows && backend == backends.front() && s.shapeObjects == Settings::ShapeRow::First)
+    {
+      shapeRow(backend);
+    }
     Row r;
     r.mask = m.name;
     r.impl = backend == BackendEnum::CUDA ? "ours-cuda" : "ours-cpu";
@@ -611,6 +654,10 @@ RunMask(const MaskCase & m, const Settings & s, Bandwidth & bandwidth, std::vect
     PrintRow(r, itkMs);
     rows.push_back(r);
     WriteJson(s, bandwidth, rows);
+    if (shapeRows && backend == backends.front() && s.shapeObjects == Settings::ShapeRow::After)
+    {
+      shapeRow(backend);
+    }
   }
 }
 
@@ -737,6 +784,10 @@ main(int argc, char * argv[])
     }
     else if (arg == "--cold")
       s.cold = true;
+    else if (arg == "--shape-objects")
+      s.shapeObjects = Settings::ShapeRow::After;
+    else if (arg == "--shape-objects-first")
+      s.shapeObjects = Settings::ShapeRow::First;
     else if (arg == "--label-pages")
     {
       const std::string when = next();
@@ -757,7 +808,7 @@ main(int argc, char * argv[])
       std::cerr << "usage: " << argv[0]
                 << " [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick] [--io-factories]"
                    " [--keep-itk-output] [--add-label-object] [--no-host-image-pool] [--region-piece-bytes N] [--cold]"
-                   " [--label-pages never|first|always] [--json FILE]\n";
+                   " [--label-pages never|first|always] [--shape-objects] [--shape-objects-first] [--json FILE]\n";
       return 2;
     }
   }
@@ -805,7 +856,7 @@ main(int argc, char * argv[])
                 itk::MultiThreaderBase::GetGlobalDefaultNumberOfThreads(),
                 itk::ObjectFactoryBase::GetRegisteredFactories().size());
   }
-  std::printf("%-18s %-9s %10s %10s %8s %8s %7s %7s %7s %8s %8s\n",
+  std::printf("%-18s %-10s %9s %10s %8s %8s %7s %7s %7s %8s %8s\n",
               "mask",
               "impl",
               "objects",
