@@ -39,10 +39,10 @@
 //   --no-host-image-pool: label images in memory from new[] (as before
 //              2026-11-25), not from the host image pool (cca/HostImageMemory.h)
 //   --shape-objects: one more row a mask, ours-shape: our filter (CUDA where
-//              there is a device, else the CPU backend) with
-//              a LabelMap of ShapeLabelObject, the object ITK's filter makes
-//              (the filter's default is StatisticsLabelObject, which a
-//              feature image fills too)
+//              there is a device, else the CPU backend) with a LabelMap of
+//              ShapeLabelObject, the object ITK's filter makes (the filter's
+//              default is StatisticsLabelObject, which a feature image fills
+//              too)
 //   --shape-objects-first: the same row before the default one, so that
 //              either can be measured first in a process
 //   --region-piece-bytes: the pieces in which each copy thread packs and
