@@ -26,10 +26,10 @@
 #include "JsonText.h"
 #include "PatternImages.h"
 #include "RandomImages.h"
+#include "WallClock.h"
 #include "cca/Engine.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -237,13 +237,13 @@ struct ImageSource
   void
   Make(std::size_t i, std::int64_t size, std::vector<std::uint8_t> & image)
   {
-    const auto    start = std::chrono::steady_clock::now();
+    const auto    start = cca::benchmark::Clock::now();
     ImageRecord & rec = records[i];
     if (!randomCases.empty())
       ccabench::MakeImage(size, randomCases[i], image);
     else
       rec.expectedComponents = ccabench::MakePattern(size, patternCases[i], image).components;
-    rec.generateMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    rec.generateMs = cca::benchmark::MillisecondsSince(start);
     rec.foreground = 0;
     for (auto v : image)
       rec.foreground += v;
@@ -475,8 +475,8 @@ main(int argc, char * argv[])
   if (s.connectivity != "face")
     connectivities.push_back(cca::Connectivity::Full);
 
-  const auto start = std::chrono::steady_clock::now();
-  auto       elapsedS = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  const auto                start = cca::benchmark::Clock::now();
+  auto                      elapsedS = [&] { return cca::benchmark::MillisecondsSince(start) / 1000; };
   cca::Engine               engine;
   cca::Result               result;
   std::vector<std::uint8_t> image;

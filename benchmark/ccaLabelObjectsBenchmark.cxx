@@ -31,6 +31,7 @@
 // Prints one line: the configuration, the wall time and ns per object (and
 // the insertion's).
 #include "ImageIOFactories.h"
+#include "WallClock.h"
 
 #include "itkCudaLabelStatisticsLabelMapBuilder.h"
 #include "itkLabelMap.h"
@@ -39,7 +40,6 @@
 #include "cca/MallocHeaps.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -105,7 +105,7 @@ main(int argc, char * argv[])
   }
   const bool grown = heapSteps && heapSteps->Active();
 
-  const auto                                    start = std::chrono::steady_clock::now();
+  const auto                                    start = cca::benchmark::Clock::now();
   const bool                                    factoryMade = useNew || Builder::FactoryOverridesLabelObjects();
   std::vector<std::vector<ObjectType::Pointer>> made(threads);
   std::vector<std::thread>                      workers;
@@ -131,7 +131,7 @@ main(int argc, char * argv[])
   {
     w.join();
   }
-  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const double ms = cca::benchmark::MillisecondsSince(start);
   std::printf("objects %lld threads %u factories %zu maker %s heaps %s: %.1f ms, %.1f ns an object\n",
               objects,
               threads,
@@ -151,15 +151,15 @@ main(int argc, char * argv[])
       all.insert(all.end(), list.begin(), list.end());
       list.clear();
     }
-    MapType::Pointer                      map = MapType::New();
-    std::chrono::steady_clock::time_point insertStart;
-    std::thread                           inserter([&] {
+    MapType::Pointer                  map = MapType::New();
+    cca::benchmark::Clock::time_point insertStart;
+    std::thread                       inserter([&] {
       if (prefault)
       {
         // glibc keeps freed chunks of a map node's size (libstdc++: the
         // pair and 32 bytes of tree links) on this thread's lists, and the
         // map's node allocations take them back.
-        const auto          prefaultStart = std::chrono::steady_clock::now();
+        const auto          prefaultStart = cca::benchmark::Clock::now();
         std::vector<void *> nodes(all.size());
         for (auto & node : nodes)
         {
@@ -169,12 +169,11 @@ main(int argc, char * argv[])
         {
           std::free(nodes[k]);
         }
-        std::printf(
-          "  prefaulted %zu map nodes on the inserting thread: %.1f ms\n",
-          nodes.size(),
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - prefaultStart).count());
+        std::printf("  prefaulted %zu map nodes on the inserting thread: %.1f ms\n",
+                    nodes.size(),
+                    cca::benchmark::MillisecondsSince(prefaultStart));
       }
-      insertStart = std::chrono::steady_clock::now();
+      insertStart = cca::benchmark::Clock::now();
       const auto block = static_cast<std::size_t>(blockObjects);
       const auto full = Builder::BalancedOrder(block);
       for (std::size_t begin = 0; begin < all.size(); begin += block)
@@ -184,8 +183,7 @@ main(int argc, char * argv[])
       }
     });
     inserter.join();
-    const double insertMs =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - insertStart).count();
+    const double insertMs = cca::benchmark::MillisecondsSince(insertStart);
     std::printf(
       "  inserted %zu objects into a LabelMap on one thread (%s), blocks of %lld: %.1f ms, %.1f ns an object\n",
       static_cast<std::size_t>(map->GetNumberOfLabelObjects()),

@@ -16,6 +16,7 @@
 //   --threads: the ITK threader's threads, ours and ITK's alike (default 16)
 //   --quick: the volume at a quarter of each side, the plane at 1024^2 (CI-sized)
 #include "BallImages.h"
+#include "WallClock.h"
 
 #include "itkBinaryImageToStatisticsLabelMapFilter.h"
 #include "itkCudaLabelIntensityStatisticsImageFilter.h"
@@ -27,7 +28,6 @@
 #include "cca/Engine.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -40,19 +40,14 @@
 namespace
 {
 
-using Clock = std::chrono::steady_clock;
+using cca::benchmark::Clock;
+using cca::benchmark::MillisecondsSince;
 using BackendEnum = itk::CudaLabelStatisticsEnums::Backend;
 using ObjectsEnum = itk::CudaLabelStatisticsEnums::Objects;
 constexpr unsigned D = 3;
 using FeatureImage = itk::Image<std::int16_t, D>;
 using LabelImage = itk::Image<std::uint16_t, D>;
 using MaskImage = itk::Image<std::uint8_t, D>;
-
-double
-MillisecondsSince(Clock::time_point start)
-{
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 struct Settings
 {
