@@ -29,7 +29,7 @@
 #include "Frame.cuh"
 #include "UnionFind.cuh"
 
-#include "BlockLabelingUse.h"
+#include "PathUses.h"
 #include "PixelTypeDispatch.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 #ifndef cca_cuda_CudaBackendTesting_h
 #define cca_cuda_CudaBackendTesting_h
 
-#include "BlockLabelingUse.h"
+#include "PathUses.h"
 
 #include <cstddef>
 #include <cstdint>

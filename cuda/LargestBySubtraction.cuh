@@ -27,7 +27,7 @@
 // where the later is the largest component's, whose search it skips), and
 // the largest component's pairs are the totals less them and the others'.
 // The host sequence takes it where the largest component's runs are many
-// and the other components few (HostSequence::LargestSubtractedFor gives
+// and the other components few (PathChoices::SubtractsLargest gives
 // the measurements): there each of its runs saves more than the totals
 // cost. In planes that holds only since the pairs' pass also places its
 // runs (PlacedLargest.cuh).

@@ -225,7 +225,7 @@ CountPairsAfterLabels(Device &                         device,
  *  pairs wait for the labels, CountPairsAfterLabels counted them before),
  *  the units taken in order (empty: raster order); wholeInChunks:
  *  DenseTable::Build's, decided once by
- *  HostSequence::VotesStoreWholeComponents. */
+ *  PathChoices::VotesStoreWholeComponents. */
 template <class Index, class S, class Table, class Device>
 void
 VoteTable(Device &                         device,
@@ -344,11 +344,18 @@ enum class TableEntries
   NarrowWidenedOnHost
 };
 
+/** Whether strategy S with Index can take NarrowFeatures entries: the
+ *  default algorithm's (its votes fold by slots, LaunchVotes above)
+ *  with 32-bit indices (an image that fits NarrowFeatures has fewer units
+ *  than 2^32). */
+template <class Index, class S>
+constexpr bool NarrowEntriesFit = sizeof(Index) == 4 && std::is_same_v<S, StrategyOf<Algorithm::Default>>;
+
 /** WidenTableKernel's blocks: 4 warps, 27 KiB of staged entries. */
 constexpr int WidenBlockThreads = 128;
 
 /** The narrow table's entries (NarrowFeatures, PlanarFeatures) as
- *  ComponentFeatures (few entries: HostSequence::NarrowTableLeastComponents).
+ *  ComponentFeatures (few entries: PathChoices::NarrowTableLeastComponents).
  *  A warp takes 32 entries at a time: it loads their narrow words side by
  *  side into shared memory, each lane widens its entry there, and the warp
  *  stores the wide words side by side, so that every load and store of the
@@ -407,20 +414,13 @@ class DenseTable
 public:
   static constexpr FeatureCompaction Compaction = FeatureCompaction::Scan;
 
-  /** Whether strategy S with Index can take NarrowFeatures entries: the
-   *  default algorithm's (its votes fold by slots, VotedTables' LaunchVotes)
-   *  with 32-bit indices (an image that fits NarrowFeatures has fewer
-   *  units than 2^32). */
-  template <class Index, class S>
-  static constexpr bool NarrowEntriesFit = sizeof(Index) == 4 && std::is_same_v<S, StrategyOf<Algorithm::Default>>;
-
   /** The caller counts the pairs that wait for the labels first
    *  (CountPairsAfterLabels with c.label). order: the units in component
    *  order (ComponentOrder.cuh), or null; groups: where the votes write the runs grouped by component
    *  (OutputStage::GroupRunsInVotes), or empty; wholeInChunks: with
    *  order's labels, the votes store the components of a chunk whole
    *  where the strategy's votes can (WholeComponents.cuh); entries:
-   *  HostSequence::TableEntriesFor's choice (narrow only where
+   *  PathChoices::TableEntriesFor's choice (narrow only where
    *  NarrowEntriesFit); planar: narrow entries are PlanarFeatures (a 2D
    *  image's: its z fields are constants), else NarrowFeatures. */
   template <class Index, class S>
@@ -483,7 +483,7 @@ public:
   {}
 
   /** The table on the device (Options::selection reads the sizes), never
-   *  one the host widens (HostSequence::TableEntriesFor leaves those out). */
+   *  one the host widens (PathChoices::TableEntriesFor leaves those out). */
   const ComponentFeatures *
   Table() const
   {

@@ -14,7 +14,7 @@
 // With few components nearly every chunk holds one that crosses, and the
 // passes over every boundary cost more than those over the components: the
 // votes store whole components where components are at least 0.1 of the
-// runs (HostSequence::VotesStoreWholeComponents). H200, full table, g = 1,
+// runs (PathChoices::VotesStoreWholeComponents). H200, full table, g = 1,
 // summed, B N N B in one call: 8192^2 4-conn. 30.1 -> 32.0 Gpix/s, 8-conn.
 // 34.4 -> 35.4, 512^3 6-conn. 27.2 -> 27.8 Gvox/s, 26-conn. unchanged
 // (benchmark/results/h200-whole-components-in-chunks, call 3).

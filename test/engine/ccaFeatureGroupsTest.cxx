@@ -70,7 +70,7 @@ public:
       const bool small = (m_Runs % 2) != 0;
       m_Emulator.device.SetResidentBlocks(small ? 2 : 1024);
       m_Emulator.sequence.SetSlabBytes(small ? 1 : 0);
-      m_Emulator.sequence.SetForceWideIndex(m_Runs % 3 == 0); // 64-bit unit indices
+      m_Emulator.sequence.Paths().SetForceWideIndex(m_Runs % 3 == 0); // 64-bit unit indices
       ++m_Runs;
       cca::ValidateInput(image, options); // the engine's checks before the sequence
       m_Emulator.Run(image, options, result);

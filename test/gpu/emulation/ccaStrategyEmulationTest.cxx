@@ -161,7 +161,7 @@ EmulateAndCompare(Engine & engine, Emulator & emulator, const Case & c, const Op
   cpuOptions.backend = Backend::Cpu;
   const Outcome cpu = RunWithLabels(
     c, cpuOptions, [&](const ImageView & view, const Options & o, Result & result) { engine.Run(view, o, result); });
-  emulator.sequence.SetForceWideIndex(wide);
+  emulator.sequence.Paths().SetForceWideIndex(wide);
   const Outcome emulated = RunWithLabels(
     c, options, [&](const ImageView & view, const Options & o, Result & result) { run(emulator, view, o, result); });
   std::string problem = wide ? FeaturesLeftBehind<unsigned long long>(emulator.sequence)
@@ -226,15 +226,15 @@ SetSeededChoices(Emulator & emulator, std::uint32_t caseSeed)
                                       WholeComponentsUse::Never,
                                       WholeComponentsUse::Automatic };
   const NarrowTableUse narrow[] = { NarrowTableUse::HostWidening, NarrowTableUse::Never, NarrowTableUse::Automatic };
-  sequence.SetVoteOrder(VoteOrderOf(caseSeed));
-  sequence.SetWholeComponents(uses[(caseSeed / 3) % 3]);
+  sequence.Paths().SetVoteOrder(VoteOrderOf(caseSeed));
+  sequence.Paths().SetWholeComponents(uses[(caseSeed / 3) % 3]);
   sequence.SetRunEndIndex((caseSeed / 9) % 2 == 0 ? RunEndIndexUse::Automatic : RunEndIndexUse::Never);
-  sequence.SetNarrowTable(narrow[(caseSeed / 18) % 3]);
-  sequence.SetPlanarTable((caseSeed / 54) % 2 == 0 ? PlanarTableUse::Automatic : PlanarTableUse::Never);
+  sequence.Paths().SetNarrowTable(narrow[(caseSeed / 18) % 3]);
+  sequence.Paths().SetPlanarTable((caseSeed / 54) % 2 == 0 ? PlanarTableUse::Automatic : PlanarTableUse::Never);
   // Every pair of a vote order and a largest component's use in any 15
   // seeds in a row.
   const LargestApartUse apart[] = { LargestApartUse::Always, LargestApartUse::Never, LargestApartUse::Automatic };
-  sequence.SetLargestApart(apart[(caseSeed / 5) % 3]);
+  sequence.Paths().SetLargestApart(apart[(caseSeed / 5) % 3]);
   // The largest component's entry from the foreground's totals where the
   // numbering found it (on a byte mask of whole 16-byte rows, either
   // connectivity), never, or where it holds a share of the units: each in
@@ -242,7 +242,7 @@ SetSeededChoices(Emulator & emulator, std::uint32_t caseSeed)
   const LargestSubtractedUse subtracted[] = { LargestSubtractedUse::Always,
                                               LargestSubtractedUse::Never,
                                               LargestSubtractedUse::Automatic };
-  sequence.SetLargestSubtracted(subtracted[(caseSeed / 13) % 3]);
+  sequence.Paths().SetLargestSubtracted(subtracted[(caseSeed / 13) % 3]);
   // A volume's first union-find pass in shared memory where the default
   // takes it (rows of many runs: these images' rows seldom have them),
   // in every volume with the default's links or with 8 (most blocks then
@@ -670,8 +670,8 @@ PlacedLargestSuite(int cases, std::uint32_t seed)
     // Under full connectivity the pairs wait for the labels only where
     // asked (or where strips, tubes or the rows' bits join the runs).
     emulator.sequence.SetFullPairsAfterLabels(full);
-    emulator.sequence.SetLargestApart(LargestApartUse::Always);
-    emulator.sequence.SetLargestSubtracted(LargestSubtractedUse::Always);
+    emulator.sequence.Paths().SetLargestApart(LargestApartUse::Always);
+    emulator.sequence.Paths().SetLargestSubtracted(LargestSubtractedUse::Always);
     // The subtraction reads the mask's bytes 16 a lane: a host mask crosses
     // as bits, a device image's bytes are read in place.
     const auto        run = BytesInPlaceOrBits(c, options, pick);
@@ -748,13 +748,13 @@ BlockSuite(int cases, std::uint32_t seed)
       options.foregroundValue = 1;
     }
     const bool wide = pick(4) == 0;
-    emulator.sequence.SetBlockLabeling(pick(4) == 0 ? cudaemulated::BlockLabelingUse::Automatic
-                                                    : cudaemulated::BlockLabelingUse::Always);
+    emulator.sequence.Paths().SetBlockLabeling(pick(4) == 0 ? cudaemulated::BlockLabelingUse::Automatic
+                                                            : cudaemulated::BlockLabelingUse::Always);
     emulator.sequence.SetSlabBytes(pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, 1 + pick(3), caseSeed * 6151u);
     return Described(c, EmulateAndCompare(engine, emulator, c, options, wide, RunTable));
   });
-  emulator.sequence.SetBlockLabeling(cudaemulated::BlockLabelingUse::Automatic);
+  emulator.sequence.Paths().SetBlockLabeling(cudaemulated::BlockLabelingUse::Automatic);
   return failed;
 }
 
@@ -793,9 +793,9 @@ StripSuite(int cases, std::uint32_t seed)
       variant == 0 ? LabelImageType::UInt64 : (variant == 1 ? LabelImageType::None : LabelImageType::UInt32);
     const bool wide = pick(4) == 0;
     const int  use = pick(4);
-    emulator.sequence.SetStripLabeling(use == 0   ? cudaemulated::StripLabelingUse::Never
-                                       : use == 1 ? cudaemulated::StripLabelingUse::Automatic
-                                                  : cudaemulated::StripLabelingUse::Always);
+    emulator.sequence.Paths().SetStripLabeling(use == 0   ? cudaemulated::StripLabelingUse::Never
+                                               : use == 1 ? cudaemulated::StripLabelingUse::Automatic
+                                                          : cudaemulated::StripLabelingUse::Always);
     emulator.sequence.SetSlabBytes(pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, 1 + pick(3), caseSeed * 7919u);
     // In a third of the cases about half the image rows are blank, so that
@@ -816,7 +816,7 @@ StripSuite(int cases, std::uint32_t seed)
     const auto run = BytesInPlaceOrBits(c, options, pick);
     return Described(c, EmulateAndCompare(engine, emulator, c, options, wide, run));
   });
-  emulator.sequence.SetStripLabeling(cudaemulated::StripLabelingUse::Automatic);
+  emulator.sequence.Paths().SetStripLabeling(cudaemulated::StripLabelingUse::Automatic);
   return failed;
 }
 
@@ -864,9 +864,9 @@ StripJoinSuite(int cases, std::uint32_t seed)
     }
     const bool wide = pick(4) == 0;
     const int  use = pick(4);
-    emulator.sequence.SetStripLabeling(use == 0   ? cudaemulated::StripLabelingUse::Never
-                                       : use == 1 ? cudaemulated::StripLabelingUse::Automatic
-                                                  : cudaemulated::StripLabelingUse::Always);
+    emulator.sequence.Paths().SetStripLabeling(use == 0   ? cudaemulated::StripLabelingUse::Never
+                                               : use == 1 ? cudaemulated::StripLabelingUse::Automatic
+                                                          : cudaemulated::StripLabelingUse::Always);
     SetSeededChoices(emulator, caseSeed);
     // Half the cases place the runs' rows in 64-bit arithmetic, as images
     // of 2^31 pixels and more do (CoveredRunParentsKernel's Small).
@@ -876,11 +876,11 @@ StripJoinSuite(int cases, std::uint32_t seed)
     const auto run = BytesInPlaceOrBits(c, options, pick);
     return Described(c, EmulateAndCompare(engine, emulator, c, options, wide, run));
   });
-  emulator.sequence.SetStripLabeling(cudaemulated::StripLabelingUse::Automatic);
+  emulator.sequence.Paths().SetStripLabeling(cudaemulated::StripLabelingUse::Automatic);
   emulator.sequence.SetWideRowArithmetic(false);
-  emulator.sequence.SetVoteOrder(cudaemulated::VoteOrderUse::Automatic);
-  emulator.sequence.SetWholeComponents(cudaemulated::WholeComponentsUse::Automatic);
-  emulator.sequence.SetNarrowTable(cudaemulated::NarrowTableUse::Automatic);
+  emulator.sequence.Paths().SetVoteOrder(cudaemulated::VoteOrderUse::Automatic);
+  emulator.sequence.Paths().SetWholeComponents(cudaemulated::WholeComponentsUse::Automatic);
+  emulator.sequence.Paths().SetNarrowTable(cudaemulated::NarrowTableUse::Automatic);
   return failed;
 }
 
@@ -905,7 +905,7 @@ StripFirstPixelShapes()
   options.computeFeatures = false;
   options.computeRuns = false;
   options.labelImageType = LabelImageType::UInt32;
-  emulator.sequence.SetStripLabeling(cudaemulated::StripLabelingUse::Always);
+  emulator.sequence.Paths().SetStripLabeling(cudaemulated::StripLabelingUse::Always);
   int failed = 0;
   for (const Case & c : cases)
   {
@@ -916,7 +916,7 @@ StripFirstPixelShapes()
       std::cout << "FAIL strip first pixels " << c.name << ": " << problem << std::endl;
     }
   }
-  emulator.sequence.SetStripLabeling(cudaemulated::StripLabelingUse::Automatic);
+  emulator.sequence.Paths().SetStripLabeling(cudaemulated::StripLabelingUse::Automatic);
   std::cout << "strip first pixels: " << (failed == 0 ? "passed" : "FAILED") << std::endl;
   return failed;
 }

@@ -129,7 +129,7 @@ CheckCompactions(Emulator & emulator, const Result & cpu, const ImageView & view
   for (const FeatureCompaction compaction : { FeatureCompaction::TreeMerge, FeatureCompaction::None })
   {
     options.featureCompaction = compaction;
-    emulator.sequence.SetForceWideIndex(wide);
+    emulator.sequence.Paths().SetForceWideIndex(wide);
     Result emulated;
     emulator.Run(view, options, emulated);
     std::string problem = Compare(cpu, emulated);

@@ -1,11 +1,13 @@
-// When the CUDA backend labels by blocks of pixels (BlockLabeling.cuh) or
-// by the runs of strips of two rows (StripLabeling.cuh) instead of runs,
-// when it joins runs from the rows' foreground bits, when its feature
-// votes take the units in component order, and when its runs carry an end
-// index for the searches of neighbour rows. Plain C++: the test hooks
+// The CUDA backend's paths that tests and benchmarks can force either way
+// instead of the automatic choice (PathChoices.cuh, LabelStage.cuh): when
+// it labels by blocks of pixels (BlockLabeling.cuh) or by the runs of
+// strips of two rows (StripLabeling.cuh) instead of runs, when it joins
+// runs from the rows' foreground bits, how its feature votes take the
+// units and store the table, and when its runs carry an end index for the
+// searches of neighbour rows. Plain C++: the test hooks
 // (CudaBackendTesting.h) and the benchmarks name it too.
-#ifndef cca_cuda_BlockLabelingUse_h
-#define cca_cuda_BlockLabelingUse_h
+#ifndef cca_cuda_PathUses_h
+#define cca_cuda_PathUses_h
 
 namespace cca
 {
@@ -16,7 +18,7 @@ namespace cuda
  *  default algorithm; BlockLabelingStage::Fits), whether it is taken. */
 enum class BlockLabelingUse
 {
-  Automatic, ///< when the runs are short (HostSequence.cuh)
+  Automatic, ///< when the runs are short (PathChoices.cuh)
   Always,
   Never
 };
@@ -27,7 +29,7 @@ enum class BlockLabelingUse
  *  under full connectivity; StripLabelingStage::FitsJoin), whether they are. */
 enum class StripLabelingUse
 {
-  Automatic, ///< when the runs are short and the image dense enough (HostSequence.cuh)
+  Automatic, ///< when the runs are short and the image dense enough (PathChoices.cuh)
   Always,
   Never
 };
@@ -43,7 +45,7 @@ enum class RowBitLinksUse
 };
 
 /** Whether the default algorithm's feature votes take the units in
- *  component order (ComponentOrder.cuh; HostSequence::VotesInComponentOrder). */
+ *  component order (ComponentOrder.cuh; PathChoices::VotesInComponentOrder). */
 enum class VoteOrderUse
 {
   Automatic, ///< where the runs' grouping sorts them anyway (the runs requested, no selection)
@@ -53,17 +55,17 @@ enum class VoteOrderUse
 
 /** Whether the default algorithm's feature votes, in component order,
  *  store the components whose runs lie in one warp's chunk whole
- *  (WholeComponents.cuh; HostSequence::VotesStoreWholeComponents). */
+ *  (WholeComponents.cuh; PathChoices::VotesStoreWholeComponents). */
 enum class WholeComponentsUse
 {
-  Automatic, ///< where components are many among the runs (HostSequence.cuh)
+  Automatic, ///< where components are many among the runs (PathChoices.cuh)
   Always,    ///< wherever the votes take the units in component order
   Never      ///< every entry prepared, the votes merged into it
 };
 
 /** Whether the default algorithm's dense feature table holds its entries
  *  with 32-bit counts (src/NarrowFeatures.h), where the image's counts fit
- *  them, and where they are widened (HostSequence::TableEntriesFor). */
+ *  them, and where they are widened (PathChoices::TableEntriesFor). */
 enum class NarrowTableUse
 {
   Automatic,    ///< widened on the device where components are few, else on the host
@@ -81,7 +83,7 @@ enum class PlanarTableUse
 };
 
 /** Whether the component order leaves the largest component's units out
- *  of its sort (LargestComponent.cuh; HostSequence::LargestApart). */
+ *  of its sort (LargestComponent.cuh; PathChoices::LargestApart). */
 enum class LargestApartUse
 {
   Automatic, ///< where it holds at least a share of many units
@@ -91,7 +93,7 @@ enum class LargestApartUse
 
 /** Whether the largest component's table entry is the foreground's
  *  totals less the other entries, its runs voting their bounding box only
- *  (LargestBySubtraction.cuh; HostSequence::LargestSubtractedFor). Only
+ *  (LargestBySubtraction.cuh; PathChoices::SubtractsLargest). Only
  *  for a byte mask of whole 16-byte rows, whatever the choice. */
 enum class LargestSubtractedUse
 {
