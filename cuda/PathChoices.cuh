@@ -23,7 +23,6 @@
 
 #include <cstdint>
 #include <type_traits>
-#include <utility>
 
 namespace cca
 {
