@@ -68,6 +68,27 @@ ByteRowSharedBlockRows(double runsPerRow, std::int64_t width)
   return rows >= ByteRowSharedFewestRows ? rows : 0;
 }
 
+/** Rows of the blocks in which a byte mask's rows, joined from their bits
+ *  (runs of them in all), are joined in shared memory
+ *  (ByteRowBlocksInShared.cuh), or 0: in a plane whose rows are wide and
+ *  hold many runs (ByteRowSharedBlockRows), where the runs' end index
+ *  (indexed) tells each warp the runs before its part of a row (counting
+ *  them instead, the pass cost 8192^2 4-conn. g = 1 labels only 12 %:
+ *  H200, benchmark/results/h200-plane-kernels call 4; labels only now
+ *  writes the index for these blocks, UnitDetection::DetectUnits). Tests
+ *  that set the links (sharedLinkCapacity > 0, LabelStage::
+ *  SetSharedLinkCapacity) take blocks of 4 rows in every image where none
+ *  fit. The run detection and the union-find both ask it: the index is
+ *  written where the blocks will be taken. */
+inline std::int64_t
+ByteRowBlockRows(const Geometry & g, std::int64_t runs, bool indexed, std::int32_t sharedLinkCapacity)
+{
+  const std::int64_t rows = g.depth == 1 && indexed
+                              ? ByteRowSharedBlockRows(static_cast<double>(runs) / static_cast<double>(g.rows), g.width)
+                              : 0;
+  return rows == 0 && sharedLinkCapacity > 0 ? 4 : rows;
+}
+
 /** One block of threads a block of blockRows rows of a slice (the grid:
  *  slices x blocks a slice, slice-major) of a byte mask whose rows the
  *  byte row scan reads (FitsByteRowScan): joins each row's runs with the

@@ -5,9 +5,10 @@
 //      slab are counted (the first pass of their detection) as it arrives,
 //      and the foreground of a sample of rows with them, while the next
 //      slabs are copied; then the feature image if any;
-//   2. label the units: detect them, join them into components (LabelStage.cuh;
-//      a byte volume of short runs under full connectivity through the
-//      runs of its tubes of 2 x 2 rows, StripJoin.cuh); or, labels only
+//   2. label the units: detect them (UnitDetection.cuh), join them into
+//      components (LabelStage.cuh; a byte volume of short runs under full
+//      connectivity through the runs of its tubes of 2 x 2 rows,
+//      StripJoin.cuh); or, labels only
 //      under full connectivity, label the runs of strips or tubes
 //      (StripLabeling.cuh) or blocks of 2 x 2 x 2 pixels
 //      (BlockLabeling.cuh) and go to 6;

@@ -30,7 +30,7 @@ namespace cuda
 {
 
 /** The runs counted during the upload and the image's sampled foreground
- *  fraction (LabelStage::CountedUnits, CountedForegroundFraction). */
+ *  fraction (UnitDetection::CountedUnits, CountedForegroundFraction). */
 struct CountedRuns
 {
   std::int64_t runs = 0;

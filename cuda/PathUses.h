@@ -104,7 +104,7 @@ enum class LargestSubtractedUse
 
 /** Whether the writer of a byte mask's runs leaves their end index, with
  *  which the searches for a neighbour row's runs take one load instead of
- *  a binary search (RunNeighbours.cuh; LabelStage::DetectUnits). */
+ *  a binary search (RunNeighbours.cuh; UnitDetection::DetectUnits). */
 enum class RunEndIndexUse
 {
   Automatic, ///< wherever the byte row scan writes the runs and rows have at most 65,536 pixels
