@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Call 1 (pending: no device was lent in the ninety-fourth session): the host sequence's choices of path moved into cuda/PathChoices.cuh
-# (pure code motion; BlockLabelingUse.h renamed PathUses.h). The GPU test
-# suite with compute-sanitizer memcheck and racecheck and the program's demo
+# Call 1 (pending: no device was lent in the ninety-fourth session). The
+# host sequence's choices of path moved into cuda/PathChoices.cuh and the
+# unit detection into cuda/UnitDetection.cuh (pure code motion;
+# BlockLabelingUse.h renamed PathUses.h). The GPU test suite with
+# compute-sanitizer memcheck and racecheck and the program's demo
 # (scripts/gpu-machine-check.sh on build-gpu's bundle of this change), then
-# the same images through main's cca_benchmark (m, engine of 4998a0d's
-# main) and this change's (n), m n n m, full table, g = 1 and 4: the same
-# objects (same paths taken) and times within the spread.
+# the same images through main's cca_benchmark before the moves (m) and
+# after them (n), m n n m, full table, g = 1 and 4: the same objects (the
+# same paths taken) and times within the spread.
 set -u
 mkdir -p $OUT/logs /tmp/b
 exec > >(tee $OUT/summary.txt) 2>&1
