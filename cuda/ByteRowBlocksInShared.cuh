@@ -69,10 +69,10 @@ ByteRowSharedBlockRows(double runsPerRow, std::int64_t width)
 }
 
 /** Rows of the blocks in which a byte mask's rows, joined from their bits
- *  (runs of them in all), are joined in shared memory
- *  (ByteRowBlocksInShared.cuh), or 0: in a plane whose rows are wide and
- *  hold many runs (ByteRowSharedBlockRows), where the runs' end index
- *  (indexed) tells each warp the runs before its part of a row (counting
+ *  (runs of them in all), are joined in shared memory (the kernel below),
+ *  or 0: in a plane whose rows are wide and hold many runs
+ *  (ByteRowSharedBlockRows), where the runs' end index (indexed) tells
+ *  each warp the runs before its part of a row (counting
  *  them instead, the pass cost 8192^2 4-conn. g = 1 labels only 12 %:
  *  H200, benchmark/results/h200-plane-kernels call 4; labels only now
  *  writes the index for these blocks, UnitDetection::DetectUnits). Tests

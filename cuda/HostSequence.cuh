@@ -633,7 +633,6 @@ private:
       frame, StripLabelingStage<Device>::FitsJoin(frame, image), [&] { return Counted<Index>(device, frame); });
   }
 
-
   UploadStage<Device>        m_Upload;
   UploadStage<Device>        m_FeatureUpload;
   LabelStage<Device>         m_Labeling;
