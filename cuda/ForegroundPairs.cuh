@@ -1,6 +1,6 @@
 // The neighbour pairs of a run counted from a byte mask's pixels. ITK's
 // perimeter needs, for each direction class, the pairs of a component's
-// pixels one step apart (FeatureUpdate.cuh's votes, src/RunFeatures.h's
+// pixels one step apart (RunVotes.cuh's votes, src/RunFeatures.h's
 // AddAdjacentPairs). Under full connectivity every foreground pixel that
 // touches a run lies in the run's component, so the pairs a run forms with
 // a neighbour row are the foreground pixels of that row in the run's columns

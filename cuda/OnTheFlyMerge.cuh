@@ -5,7 +5,7 @@
 // Votes then land on provisional labels spread over the whole component
 // instead of piling up on its final root. Built from the union-find of
 // UnionFind.cuh (FindRoot with path halving, atomicMin links to the smaller
-// index) and the vote of FeatureUpdate.cuh (PairVotes::Certain: the pairs
+// index) and the vote of RunVotes.cuh (PairVotes::Certain: the pairs
 // known before labeling; the others are voted after labeling).
 #ifndef cca_cuda_OnTheFlyMerge_cuh
 #define cca_cuda_OnTheFlyMerge_cuh

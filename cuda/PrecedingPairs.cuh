@@ -1,5 +1,5 @@
 // The pixel pairs that ITK's perimeter needs (the intercept counts that the
-// feature votes add up, FeatureUpdate.cuh's RunVote), counted by the
+// feature votes add up, RunVotes.cuh's RunVote), counted by the
 // union-find where it meets them. Under full connectivity on a mask every
 // run that touches a run lies in its component, and the union-find
 // (UnionFind.cuh's LinkRunsCountingPairsKernel) visits exactly the runs of

@@ -7,7 +7,7 @@
 //  1. initialisation: one leaf per labeling unit (run, HA sub-run or pixel)
 //     instead of one per pixel pair: its record is the unit's vote (own
 //     pixels plus its neighbour pairs with units of the same component in
-//     the following rows; FeatureUpdate.cuh) and its label is the root unit
+//     the following rows; RunVotes.cuh) and its label is the root unit
 //     of its component (the component's first unit in raster order);
 //  2. merging of the trees of neighbouring segments with doubling span,
 //     first inside a tile of TileNodes nodes in shared memory, then in

@@ -1,26 +1,27 @@
 #!/usr/bin/env bash
 # Call 1 (pending: no device was lent in the ninety-fourth session). The
 # host sequence's choices of path moved into cuda/PathChoices.cuh and the
-# unit detection into cuda/UnitDetection.cuh (pure code motion;
-# BlockLabelingUse.h renamed PathUses.h). The GPU test suite with
-# compute-sanitizer memcheck and racecheck and the program's demo
-# (scripts/gpu-machine-check.sh on build-gpu's bundle of this change), then
-# the same images through main's cca_benchmark before the moves (m) and
-# after them (n), m n n m, full table, g = 1 and 4: the same objects (the
-# same paths taken) and times within the spread.
+# unit detection into cuda/UnitDetection.cuh (ninety-fourth session), the
+# votes' record folds, run votes and table entries out of
+# cuda/FeatureUpdate.cuh (ninety-fifth): pure code motion. The GPU test
+# suite with compute-sanitizer memcheck and racecheck and the program's
+# demo (scripts/gpu-machine-check.sh on build-gpu's bundle of this
+# change), then the same images through main's cca_benchmark before the
+# moves (m) and after them (n), m n n m, full table, g = 1 and 4: the same
+# objects (the same paths taken) and times within the spread.
 set -u
 mkdir -p $OUT/logs /tmp/b
 exec > >(tee $OUT/summary.txt) 2>&1
 BUILD=build-gpu bash scripts/gpu-machine-check.sh > $OUT/gpu-check.txt 2>&1
 cat $OUT/gpu-check.txt
-for v in main paths; do
+for v in main split; do
   xz -dc .devcarry/cca_benchmark-$v.xz > /tmp/b/cca_benchmark-$v && chmod +x /tmp/b/cca_benchmark-$v
 done
 SECONDS=0
 run() { # set name, set args
   local set=$1 args=$2
   timeout 200 python3 benchmark/ab_compare.py --logs $OUT/logs/$set \
-    --variant "m=/tmp/b/cca_benchmark-main" --variant "n=/tmp/b/cca_benchmark-paths" \
+    --variant "m=/tmp/b/cca_benchmark-main" --variant "n=/tmp/b/cca_benchmark-split" \
     --common "--labels-on-device --no-atomic-counts --warmup 1 --reps 5 --outputs all" \
     --set "$set=$args" --order "m n n m" --timeout 60 > $OUT/logs/$set.txt 2>&1
   echo "$set rc=$? at $SECONDS s"
