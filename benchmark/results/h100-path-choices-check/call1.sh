@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Call 1 (pending: no device was lent in the ninety-fourth session). The
+# Call 1 (ran 2026-12-06 on an H100, ninety-fifth session). The
 # host sequence's choices of path moved into cuda/PathChoices.cuh and the
 # unit detection into cuda/UnitDetection.cuh (ninety-fourth session), the
 # votes' record folds, run votes and table entries out of
@@ -17,10 +17,10 @@ cat $OUT/gpu-check.txt
 for v in main split; do
   xz -dc .devcarry/cca_benchmark-$v.xz > /tmp/b/cca_benchmark-$v && chmod +x /tmp/b/cca_benchmark-$v
 done
-SECONDS=0
-run() { # set name, set args
-  local set=$1 args=$2
-  timeout 200 python3 benchmark/ab_compare.py --logs $OUT/logs/$set \
+run() { # set name, set args; only while the call's time lasts
+  local set=$1 args=$2 left=$((470 - SECONDS))
+  [ $left -gt 30 ] || { echo "$set: no time left"; echo "not run" > $OUT/logs/$set.txt; return; }
+  timeout $left python3 benchmark/ab_compare.py --logs $OUT/logs/$set \
     --variant "m=/tmp/b/cca_benchmark-main" --variant "n=/tmp/b/cca_benchmark-split" \
     --common "--labels-on-device --no-atomic-counts --warmup 1 --reps 5 --outputs all" \
     --set "$set=$args" --order "m n n m" --timeout 60 > $OUT/logs/$set.txt 2>&1
