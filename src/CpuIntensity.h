@@ -1,8 +1,9 @@
 // The CPU backend's intensity group (IntensityOptions): every object's
 // statistics of a feature image's values over its pixels, with a histogram
 // and its median where asked, from the object's runs. The same records and
-// formulas as the CUDA backend's (IntensityRecord.h, IntensityStatistics.h),
-// so both give the same results.
+// formulas as the CUDA backend's (IntensityRecord.h, IntensityStatistics.h):
+// exact integer sums give both the same results; double sums (real and
+// 64-bit images) may differ in their last bits (cca::ObjectIntensity).
 #ifndef cca_CpuIntensity_h
 #define cca_CpuIntensity_h
 
