@@ -20,7 +20,8 @@
 //
 // Usage: cca_e2e_benchmark [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick]
 //                          [--io-factories] [--keep-itk-output] [--add-label-object] [--no-host-image-pool]
-//                          [--region-piece-bytes N] [--cold] [--label-pages never|first|always]
+//                          [--region-piece-bytes N] [--streamed-uploads never|auto|PIECE_BYTES] [--cold]
+//                          [--label-pages never|first|always]
 //                          [--shape-objects] [--shape-objects-first] [--json FILE]
 //   --itk-reps: ITK's repetitions (default 3; 1 once a repetition took 5 s)
 //   --threads: the ITK threader's threads, ours and ITK's filter alike (default:
@@ -48,6 +49,11 @@
 //   --region-piece-bytes: the pieces in which each copy thread packs and
 //              copies its region (the CUDA backend's test hook; default 2 MiB):
 //              smaller pieces let a region's copy overlap its packing
+//   --streamed-uploads: whether a mask's foreground bits are read by the
+//              unpacking kernel from page-locked memory as the copy threads
+//              pack them (auto, the default, from 4 MiB of bits up to 32 MiB;
+//              a number: so, in pieces of that many bytes) or go by regions
+//              as before 2026-12-06 (never; HostStaging::UploadStreamed)
 //   --cold: CUDA is not started before the masks, so that the first CUDA
 //              Update() is a process's first, start-up included (the pinned
 //              bandwidth is measured after it; the driver's initialization,
@@ -782,6 +788,16 @@ main(int argc, char * argv[])
       (void)bytes;
 #endif
     }
+    else if (arg == "--streamed-uploads")
+    {
+      const std::string how = next();
+#ifdef CCA_HAVE_CUDA
+      cca::cuda::SetStreamedUploads(how == "never" ? cca::cuda::NeverStreamedUploads : 0,
+                                    how == "never" || how == "auto" ? 0 : static_cast<std::size_t>(std::stoull(how)));
+#else
+      (void)how;
+#endif
+    }
     else if (arg == "--cold")
       s.cold = true;
     else if (arg == "--shape-objects")
@@ -807,7 +823,8 @@ main(int argc, char * argv[])
     {
       std::cerr << "usage: " << argv[0]
                 << " [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick] [--io-factories]"
-                   " [--keep-itk-output] [--add-label-object] [--no-host-image-pool] [--region-piece-bytes N] [--cold]"
+                   " [--keep-itk-output] [--add-label-object] [--no-host-image-pool] [--region-piece-bytes N]"
+                   " [--streamed-uploads never|auto|PIECE_BYTES] [--cold]"
                    " [--label-pages never|first|always] [--shape-objects] [--shape-objects-first] [--json FILE]\n";
       return 2;
     }

@@ -33,6 +33,8 @@ std::atomic<BlockLabelingUse>     blockLabeling{ BlockLabelingUse::Automatic };
 std::atomic<StripLabelingUse>     stripLabeling{ StripLabelingUse::Automatic };
 std::atomic<std::size_t>          regionCopyBytes{ 0 };
 std::atomic<std::size_t>          regionPieceBytes{ 0 };
+std::atomic<std::size_t>          streamedUploadBytes{ 0 };
+std::atomic<std::size_t>          streamedPieceBytes{ 0 };
 std::atomic<std::int64_t>         treeMergeSecondCopies{ 0 };
 std::atomic<double>               lastSampledForegroundFraction{ -1.0 };
 std::atomic<std::int64_t>         numberingClimbingRuns{ -1 };
@@ -298,6 +300,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   sequence.SetSharedLinkCapacity(sharedLinkCapacity);
   sequence.SetQueuedMerges(queuedMerges);
   device.SetRegionCopies(regionCopyBytes, regionPieceBytes);
+  device.SetStreamedUploads(streamedUploadBytes, streamedPieceBytes);
   device.SetDependentLaunches(dependentLaunches);
   device.SetSideWork(sideStream);
   device.SetNarrowCubCounts(narrowCubCounts);
@@ -362,6 +365,19 @@ SetRegionCopies(std::size_t fromBytes, std::size_t pieceBytes)
 {
   regionCopyBytes = fromBytes;
   regionPieceBytes = pieceBytes;
+}
+
+void
+SetStreamedUploads(std::size_t fromBytes, std::size_t pieceBytes)
+{
+  streamedUploadBytes = fromBytes;
+  streamedPieceBytes = pieceBytes;
+}
+
+std::int64_t
+StreamedUploadsMade()
+{
+  return HostStaging::StreamedUploadsMade();
 }
 
 void

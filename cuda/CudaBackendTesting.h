@@ -33,6 +33,20 @@ UploadSlabBytes();
 void
 SetRegionCopies(std::size_t fromBytes, std::size_t pieceBytes);
 
+/** Host masks whose foreground bits take at least fromBytes (up to
+ *  HostStaging::StreamedUploadCapacity) are read by the unpacking kernel
+ *  from page-locked host memory while the copy threads pack them, in
+ *  pieces of pieceBytes (rounded up to 16; HostStaging::UploadStreamed),
+ *  in all CUDA backends; 0, 0: the defaults (from the size that would go by
+ *  regions, 64 KiB pieces); NeverStreamedUploads: never (they go by regions
+ *  or slabs). Tests take every path; benchmarks compare. */
+constexpr std::size_t NeverStreamedUploads = ~std::size_t{ 0 };
+void
+SetStreamedUploads(std::size_t fromBytes, std::size_t pieceBytes);
+/** Streamed uploads made by the CUDA backends of the process so far. */
+std::int64_t
+StreamedUploadsMade();
+
 /** When CUDA backends label by blocks where that labeling fits
  *  (BlockLabeling.cuh); Automatic by default. */
 void

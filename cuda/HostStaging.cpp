@@ -3,6 +3,7 @@
 #include "IdlePool.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -69,6 +70,113 @@ HostStaging::Upload(void * device, std::size_t bytes, const Producer & produce, 
           "copying the image to the device");
     m_Done[b].Record(stream);
   }
+}
+
+namespace
+{
+std::atomic<std::int64_t> streamedUploadsMade{ 0 };
+} // namespace
+
+std::int64_t
+HostStaging::StreamedUploadsMade()
+{
+  return streamedUploadsMade.load();
+}
+
+void
+HostStaging::SetStreamedUploads(std::size_t fromBytes, std::size_t pieceBytes)
+{
+  m_StreamedUploadBytes = fromBytes == 0 ? DefaultRegionUploadBytes : fromBytes;
+  m_StreamedPieceBytes = pieceBytes == 0 ? DefaultStreamedPieceBytes : (pieceBytes + 15) / 16 * 16;
+}
+
+bool
+HostStaging::UploadStreamed(std::size_t                                         bytes,
+                            const Producer &                                    produce,
+                            cudaStream_t                                        stream,
+                            const std::function<void(const StreamedUpload &)> & launch)
+{
+  if (m_Workers->Parts() < 2)
+  {
+    return false; // one thread could only produce the pieces after the launch: no gain, and a blocking launch would
+                  // wait forever
+  }
+  const std::size_t piece = m_StreamedPieceBytes;
+  const std::size_t pieces = std::max<std::size_t>(1, (bytes + piece - 1) / piece);
+  // The last streamed upload's kernel reads these buffers until it ends.
+  m_StreamedRead.Synchronize();
+  // Always whole capacities, as PrepareRegionCopies takes them: the
+  // process's pinned cache then hands the same blocks to every engine.
+  auto * host = static_cast<unsigned char *>(
+    m_StreamedBytes.Reserve(std::max(bytes, StreamedUploadCapacity), "the pinned bytes of a streamed upload"));
+  auto * ready = static_cast<unsigned *>(m_StreamedReady.Reserve(
+    std::max(pieces * sizeof(unsigned), StreamedReadyCapacity), "the pinned flags of a streamed upload"));
+  void * deviceBytes = nullptr;
+  void * deviceReady = nullptr;
+  if (cudaHostGetDevicePointer(&deviceBytes, host, 0) != cudaSuccess ||
+      cudaHostGetDevicePointer(&deviceReady, ready, 0) != cudaSuccess)
+  {
+    cudaGetLastError(); // not mapped (a pinned block of the fallback): no error of the run's
+    return false;
+  }
+  std::memset(ready, 0, pieces * sizeof(unsigned));
+  StreamedUpload upload;
+  upload.bytes = static_cast<const unsigned char *>(deviceBytes);
+  upload.ready = static_cast<const unsigned *>(deviceReady);
+  upload.size = static_cast<std::int64_t>(bytes);
+  upload.pieceBytes = static_cast<std::int64_t>(piece);
+  upload.pieces = static_cast<std::int64_t>(pieces);
+  std::atomic<std::size_t> next{ 0 };
+  std::mutex               errorMutex;
+  std::exception_ptr       error;
+  const auto               keep = [&](std::exception_ptr e) {
+    std::lock_guard<std::mutex> lock(errorMutex);
+    if (!error)
+    {
+      error = std::move(e);
+    }
+  };
+  m_Workers->Run([&](int part) {
+    if (part == 0)
+    {
+      // The caller launches the kernel once the workers are woken, and then
+      // produces pieces too (StreamedUpload.h: a launch that blocks).
+      try
+      {
+        launch(upload);
+      }
+      catch (...)
+      {
+        keep(std::current_exception()); // the workers still raise every flag; no kernel reads them
+      }
+    }
+    for (std::size_t k = next++; k < pieces; k = next++)
+    {
+      const std::size_t at = k * piece;
+      try
+      {
+        if (at < bytes)
+        {
+          produce(at, std::min(piece, bytes - at), host + at);
+        }
+      }
+      catch (...)
+      {
+        keep(std::current_exception()); // the flag still goes up, so that the kernel ends
+      }
+      // A full fence, not only the flag's release: it also orders the
+      // producer's streaming stores, if it made any, before the flag.
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+      __atomic_store_n(ready + k, 1u, __ATOMIC_RELEASE);
+    }
+  });
+  m_StreamedRead.Record(stream); // after the kernel, before anything the caller queues next
+  ++streamedUploadsMade;
+  if (error)
+  {
+    std::rethrow_exception(error);
+  }
+  return true;
 }
 
 bool
@@ -152,6 +260,11 @@ HostStaging::PrepareRegionCopies()
     }
   }
   m_Gather.Reserve(GatherBytes, "the pinned gather buffer");
+  if (m_StreamedUploadBytes <= StreamedUploadCapacity)
+  {
+    m_StreamedBytes.Reserve(StreamedUploadCapacity, "the pinned bytes of a streamed upload");
+    m_StreamedReady.Reserve(StreamedReadyCapacity, "the pinned flags of a streamed upload");
+  }
   return cudaDevice;
 }
 

@@ -11,10 +11,12 @@
 #include "CopyWorkers.h"
 #include "DeviceMemory.h"
 #include "DensePixels.h"
+#include "StreamedUpload.h"
 
 #include "cca/Types.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -126,6 +128,52 @@ public:
   void
   UploadByRegions(void * device, std::size_t bytes, const Producer & produce, cudaStream_t stream);
 
+  /** Whether an upload of bytes may be streamed (UploadStreamed): from the
+   *  size that goes by regions otherwise up to StreamedUploadCapacity. */
+  bool
+  StreamsUploads(std::size_t bytes) const
+  {
+    return bytes >= m_StreamedUploadBytes && bytes <= StreamedUploadCapacity;
+  }
+
+  /** An upload that the device reads from page-locked host memory while
+   *  the copy workers produce it (StreamedUpload.h): they take its pieces
+   *  in increasing order, raising each piece's flag once its bytes are
+   *  written. launch(upload) queues, on stream, the kernel that reads the
+   *  pieces as their flags come up; the caller makes it as the workers
+   *  wake, so that the device's reads overlap the host's production.
+   *  Returns once every piece is produced (false, with nothing done, where
+   *  the pinned memory is not mapped into the device's address space or
+   *  there is no worker beside the caller); work queued on stream after
+   *  launch's kernel sees the kernel's results. A producer or launch that
+   *  throws still leaves every flag raised, so that a kernel ends, and its
+   *  exception is rethrown. */
+  bool
+  UploadStreamed(std::size_t                                         bytes,
+                 const Producer &                                    produce,
+                 cudaStream_t                                        stream,
+                 const std::function<void(const StreamedUpload &)> & launch);
+
+  /** Uploads of at least fromBytes are streamed (UploadStreamed), in pieces
+   *  of pieceBytes (rounded up to a multiple of 16); 0, 0: the defaults;
+   *  NeverStreamed: never. */
+  void
+  SetStreamedUploads(std::size_t fromBytes, std::size_t pieceBytes);
+
+  /** Streamed uploads made by every HostStaging of the process (tests). */
+  static std::int64_t
+  StreamedUploadsMade();
+
+  static constexpr std::size_t NeverStreamed = ~std::size_t{ 0 };
+  /** The pinned block of streamed uploads, taken at start-up with the copy
+   *  lanes (PrepareRegionCopies), so that no run waits for memory to be
+   *  locked: the foreground bits of 256 M pixels (a 512^3 volume's are 16
+   *  MiB); larger uploads go by regions, where a copy's fixed costs weigh
+   *  less. */
+  static constexpr std::size_t StreamedUploadCapacity = std::size_t{ 32 } << 20;
+  static constexpr std::size_t StreamedReadyCapacity = std::size_t{ 64 } << 10;
+  static constexpr std::size_t DefaultStreamedPieceBytes = std::size_t{ 64 } << 10;
+
   /** Takes the lanes of copies by regions (streams, events, pinned buffers)
    *  on the current CUDA device, from the process's pool or new (they go
    *  back to the pool with this object), and the gather buffer. Start-up
@@ -207,10 +255,15 @@ private:
     std::size_t offset; ///< in the gather buffer
     std::size_t bytes;
   };
-  PinnedBuffer                        m_Gather;       ///< GatherBytes, taken with the copy lanes
-  std::vector<Gathered>               m_Gathered;     ///< queued, not yet written to the host
-  std::vector<std::unique_ptr<Event>> m_GatherCopied; ///< per gathered copy: done
-  std::vector<QueuedDownload>         m_Queued;       ///< DownloadLater's, not yet made
+  PinnedBuffer                        m_Gather;                ///< GatherBytes, taken with the copy lanes
+  std::vector<Gathered>               m_Gathered;              ///< queued, not yet written to the host
+  std::vector<std::unique_ptr<Event>> m_GatherCopied;          ///< per gathered copy: done
+  std::vector<QueuedDownload>         m_Queued;                ///< DownloadLater's, not yet made
+  PinnedBuffer                        m_StreamedBytes;         ///< a streamed upload's bytes, mapped
+  PinnedBuffer                        m_StreamedReady;         ///< its pieces' flags, mapped
+  Event                               m_StreamedRead{ false }; ///< the last streamed upload's kernel done
+  std::size_t                         m_StreamedUploadBytes = DefaultRegionUploadBytes;
+  std::size_t                         m_StreamedPieceBytes = DefaultStreamedPieceBytes;
   std::size_t                         m_RegionUploadBytes = DefaultRegionUploadBytes;
   std::size_t                         m_RegionDownloadBytes = DefaultRegionDownloadBytes;
   std::size_t                         m_RegionPieceBytes = DefaultRegionPieceBytes;

@@ -465,6 +465,33 @@ public:
     }
   }
 
+  /** Whether an upload of bytes may be streamed (UploadStreamed). */
+  bool
+  StreamsUploads(std::size_t bytes) const
+  {
+    return m_Staging.StreamsUploads(bytes);
+  }
+
+  /** An upload that a kernel reads from page-locked host memory while the
+   *  copy threads produce it (HostStaging::UploadStreamed): launch(upload)
+   *  queues that kernel on the run's stream, before the first piece is
+   *  produced; work queued after the call sees its results. False, with
+   *  nothing done, where the device cannot address the pinned memory. */
+  template <class LaunchReader>
+  bool
+  UploadStreamed(std::size_t bytes, const BytesProducer & produce, LaunchReader && launch)
+  {
+    return m_Staging.UploadStreamed(bytes, produce, Stream(), [&](const StreamedUpload & upload) { launch(upload); });
+  }
+
+  /** Tests and benchmarks: uploads of at least fromBytes are streamed, in
+   *  pieces of pieceBytes (HostStaging::SetStreamedUploads). */
+  void
+  SetStreamedUploads(std::size_t fromBytes, std::size_t pieceBytes)
+  {
+    m_Staging.SetStreamedUploads(fromBytes, pieceBytes);
+  }
+
   /** Takes the lanes of large copies now (start-up), not at the first one. */
   void
   PrepareRegionCopies()

@@ -118,9 +118,13 @@ public:
   }
 
 private:
-  /** The foreground bits of a host image, uploaded slab by slab (slabs of
-   *  about m_SlabBytes of the unpacked image) and unpacked into the 0/1
-   *  image that onSlab sees. */
+  /** The foreground bits of a host image, unpacked into the 0/1 image that
+   *  onSlab sees: where the device streams uploads of their size and the
+   *  rows' bits are one stream of half-words, read by the unpacking kernel
+   *  from page-locked host memory as the copy threads pack them
+   *  (StreamedUpload.h); else uploaded slab by slab (slabs of about
+   *  m_SlabBytes of the unpacked image), or by regions, and unpacked as
+   *  each slab arrives. */
   template <class OnSlab>
   const void *
   UploadForegroundBits(Device & device, const Frame & frame, OnSlab && onSlab)
@@ -129,7 +133,24 @@ private:
     const std::size_t  rowBytes = static_cast<std::size_t>(ForegroundBitsRowBytes(width));
     const std::size_t  bytes = rowBytes * static_cast<std::size_t>(frame.geometry.rows);
     auto * dense = Reserve<std::uint8_t>(m_Image, static_cast<std::size_t>(frame.pixels), "the foreground image");
-    auto * bits = Reserve<std::uint8_t>(m_Bits, bytes, "the image's foreground bits");
+    m_BytesToDevice = static_cast<std::int64_t>(bytes);
+    if (UnpacksByHalfWords(width) && device.StreamsUploads(bytes) &&
+        device.UploadStreamed(
+          bytes, ForegroundBitsProducer(frame.image, frame.options), [&](const StreamedUpload & upload) {
+            device.Launch("streamed foreground unpacking kernel",
+                          static_cast<unsigned>(std::min<std::int64_t>(upload.pieces, StreamedUnpackBlocks)),
+                          StreamedUnpackThreads,
+                          UnpackStreamedHalfWordsKernel,
+                          upload,
+                          reinterpret_cast<uint4 *>(dense));
+          }))
+    {
+      // The bits never sit in device memory: the kernel unpacked them as
+      // it read them from the host.
+      onSlab(static_cast<const void *>(dense), std::int64_t{ 0 }, frame.geometry.rows);
+      return dense;
+    }
+    auto *            bits = Reserve<std::uint8_t>(m_Bits, bytes, "the image's foreground bits");
     const std::size_t slabRows = std::max<std::size_t>(1, m_SlabBytes / static_cast<std::size_t>(width));
     device.Upload(bits,
                   bytes,
@@ -141,7 +162,6 @@ private:
                     Unpack(device, bits, width, static_cast<std::int64_t>(rowBytes), firstRow, endRow, dense);
                     onSlab(static_cast<const void *>(dense), firstRow, endRow);
                   });
-    m_BytesToDevice = static_cast<std::int64_t>(bytes);
     return dense;
   }
 

@@ -1026,9 +1026,11 @@ AskBlockLabeling(cca::Options & options)
 
 /** One random case, fully determined by its seed; blocks: labels only
  *  under full connectivity with the label image as the only output, the
- *  runs the block labeling takes (cuda/BlockLabeling.cuh). */
+ *  runs the block labeling takes (cuda/BlockLabeling.cuh); streamable: a
+ *  width rounded up to a multiple of 16, whose foreground bits a streamed
+ *  upload takes (HostStaging::UploadStreamed). */
 void
-RandomCase(cca::Engine & engine, std::uint32_t seed, Tally & tally, bool blocks = false)
+RandomCase(cca::Engine & engine, std::uint32_t seed, Tally & tally, bool blocks = false, bool streamable = false)
 {
   std::mt19937 rng(seed);
   auto         pick = [&](int n) { return static_cast<int>(rng() % static_cast<std::uint32_t>(n)); };
@@ -1044,7 +1046,11 @@ RandomCase(cca::Engine & engine, std::uint32_t seed, Tally & tally, bool blocks 
         return 1 + pick(typical);
     }
   };
-  const std::int64_t nx = extent(dim == 2 ? 300 : 48);
+  std::int64_t nx = extent(dim == 2 ? 300 : 48);
+  if (streamable)
+  {
+    nx = (nx + 15) / 16 * 16; // no draw: the rest of the case is the same
+  }
   const std::int64_t ny = extent(dim == 2 ? 200 : 40);
   const std::int64_t nz = dim == 3 ? extent(24) : 1;
   const int          granularities[] = { 1, 4, 16 };
@@ -1822,7 +1828,8 @@ main(int argc, char * argv[])
     const int   randomCases = isDefault || alone ? defaultCases : std::max(1, defaultCases / 6);
     const auto  algorithmStart = std::chrono::steady_clock::now();
     cca::Engine engine;
-    Tally       random, edge, repeat, wide, counting, big, compaction, slabs, regions, ordinary, oneStream, wideCounts;
+    Tally       random, edge, repeat, wide, counting, big, compaction, slabs, regions, streamed, ordinary, oneStream,
+      wideCounts;
     for (int i = 0; i < randomCases; ++i)
     {
       RandomCase(engine, seed + static_cast<std::uint32_t>(i), random);
@@ -1892,6 +1899,34 @@ main(int argc, char * argv[])
       cca::cuda::SetNarrowTable(cca::cuda::NarrowTableUse::Automatic);
       std::cout << name << " copies by regions: " << regions.passed << " passed, " << regions.failed << " failed"
                 << std::endl;
+    }
+
+    // Streamed uploads (HostStaging::UploadStreamed): host masks of widths
+    // that are multiples of 16, read by the unpacking kernel from
+    // page-locked memory as the copy threads pack them, in pieces of 16
+    // bytes up, on fresh engines and on the engine of the other checks;
+    // every fourth case with the defaults, under which these small masks
+    // are not streamed. Each streamed case must have been streamed.
+    {
+      const int          streamedCases = quick ? (isDefault ? 10 : 2) : (isDefault ? 120 : 20);
+      const std::int64_t streamedBefore = cca::cuda::StreamedUploadsMade();
+      for (int i = 0; i < streamedCases; ++i)
+      {
+        const bool streams = i % 4 != 3;
+        cca::cuda::SetStreamedUploads(streams ? 1 : 0, static_cast<std::size_t>(16 * (1 + (i * 53) % 300)));
+        cca::Engine        fresh;
+        const std::int64_t made = cca::cuda::StreamedUploadsMade();
+        RandomCase(i % 2 == 0 ? fresh : engine, 850000 + seed + static_cast<std::uint32_t>(i), streamed, false, true);
+        if (streams && cca::cuda::StreamedUploadsMade() == made)
+        {
+          ++streamed.failed;
+          std::cout << "FAIL streamed seed=" << 850000 + seed + static_cast<std::uint32_t>(i)
+                    << ": the mask was not streamed" << std::endl;
+        }
+      }
+      cca::cuda::SetStreamedUploads(0, 0);
+      std::cout << name << " streamed uploads: " << streamed.passed << " passed, " << streamed.failed << " failed ("
+                << cca::cuda::StreamedUploadsMade() - streamedBefore << " uploads streamed)" << std::endl;
     }
 
     // Random cases with one of the device's defaults turned off for them
@@ -2021,13 +2056,13 @@ main(int argc, char * argv[])
     }
 
     const int algorithmFailed = random.failed + edge.failed + repeat.failed + counting.failed + wide.failed +
-                                big.failed + compaction.failed + slabs.failed + regions.failed + blocks.failed +
-                                strips.failed + stripJoins.failed + sampling.failed + climbing.failed +
+                                big.failed + compaction.failed + slabs.failed + regions.failed + streamed.failed +
+                                blocks.failed + strips.failed + stripJoins.failed + sampling.failed + climbing.failed +
                                 ordinary.failed + fanIns.failed + sharedLinks.failed + rowBits.failed +
                                 voteOrders.failed + wideRows.failed + oneStream.failed + wideCounts.failed;
     const int algorithmPassed = random.passed + edge.passed + repeat.passed + counting.passed + wide.passed +
-                                big.passed + compaction.passed + slabs.passed + regions.passed + blocks.passed +
-                                strips.passed + stripJoins.passed + sampling.passed + climbing.passed +
+                                big.passed + compaction.passed + slabs.passed + regions.passed + streamed.passed +
+                                blocks.passed + strips.passed + stripJoins.passed + sampling.passed + climbing.passed +
                                 ordinary.passed + fanIns.passed + sharedLinks.passed + rowBits.passed +
                                 voteOrders.passed + wideRows.passed + oneStream.passed + wideCounts.passed;
     std::cout << name << ": " << algorithmPassed << " passed, " << algorithmFailed << " failed in "

@@ -168,6 +168,13 @@ make_uint4(unsigned x, unsigned y, unsigned z, unsigned w)
 {
   return uint4{ x, y, z, w };
 }
+/** A load that CUDA fetches again from memory (no cached line): a plain load here. */
+template <class T>
+inline T
+__ldcv(const T * address)
+{
+  return *address;
+}
 /** A load with CUDA's evict-first cache hint: a plain load here. */
 template <class T>
 inline T

@@ -16,6 +16,7 @@
 #include "DensePixels.h"
 #include "Milestones.h"
 #include "NarrowFeatures.h"
+#include "StreamedUpload.h"
 
 #include <algorithm>
 #include <chrono>
@@ -324,6 +325,61 @@ public:
     m_BytesToHost += static_cast<std::int64_t>(count * sizeof(Narrow));
   }
 
+  /** Tests: whether uploads are streamed (StreamDevice::UploadStreamed),
+   *  in pieces of pieceBytes (a multiple of 16). */
+  void
+  SetStreamedUploads(bool streamed, std::size_t pieceBytes)
+  {
+    m_Streamed = streamed;
+    m_StreamedPieceBytes = pieceBytes;
+  }
+
+  bool
+  StreamsUploads(std::size_t) const
+  {
+    return m_Streamed;
+  }
+
+  /** Every piece produced and its flag raised, then launch's kernel: the
+   *  other extreme of the GPU's order, where the kernel waits for each
+   *  piece. The bytes past the upload are poisoned. */
+  template <class LaunchReader>
+  bool
+  UploadStreamed(std::size_t bytes, const cca::BytesProducer & produce, LaunchReader && launch)
+  {
+    RunStreamOnly("a streamed upload");
+    const auto         piece = static_cast<std::int64_t>(m_StreamedPieceBytes);
+    const std::int64_t pieces = std::max<std::int64_t>(1, (static_cast<std::int64_t>(bytes) + piece - 1) / piece);
+    m_StreamedBytes.assign(static_cast<std::size_t>(pieces * piece), static_cast<unsigned char>(Poison));
+    m_StreamedReady.assign(static_cast<std::size_t>(pieces), 0u);
+    for (std::int64_t k = 0; k < pieces; ++k)
+    {
+      const std::int64_t at = k * piece;
+      if (at < static_cast<std::int64_t>(bytes))
+      {
+        const auto count = std::min(static_cast<std::size_t>(piece), bytes - static_cast<std::size_t>(at));
+        produce(static_cast<std::size_t>(at), count, m_StreamedBytes.data() + at);
+      }
+      m_StreamedReady[static_cast<std::size_t>(k)] = 1;
+    }
+    cca::StreamedUpload upload;
+    upload.bytes = m_StreamedBytes.data();
+    upload.ready = m_StreamedReady.data();
+    upload.size = static_cast<std::int64_t>(bytes);
+    upload.pieceBytes = piece;
+    upload.pieces = pieces;
+    launch(upload);
+    ++m_StreamedUploads;
+    return true;
+  }
+
+  /** Uploads streamed over all runs. */
+  std::int64_t
+  StreamedUploads() const
+  {
+    return m_StreamedUploads;
+  }
+
   /** Slabs uploaded over all runs (tests check that small slabs were taken). */
   std::int64_t
   UploadedSlabs() const
@@ -379,6 +435,11 @@ private:
   unsigned                              m_ResidentBlocks = 1024;
   std::int64_t                          m_BytesToHost = 0;
   std::int64_t                          m_Slabs = 0;
+  bool                                  m_Streamed = false;
+  std::size_t                           m_StreamedPieceBytes = 16;
+  std::vector<unsigned char>            m_StreamedBytes;
+  std::vector<unsigned>                 m_StreamedReady;
+  std::int64_t                          m_StreamedUploads = 0;
 };
 
 } // namespace emulation
