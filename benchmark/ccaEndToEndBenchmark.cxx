@@ -20,7 +20,7 @@
 //
 // Usage: cca_e2e_benchmark [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick]
 //                          [--io-factories] [--keep-itk-output] [--add-label-object] [--no-host-image-pool]
-//                          [--region-piece-bytes N] [--streamed-uploads never|auto|PIECE_BYTES] [--cold]
+//                          [--region-piece-bytes N] [--streamed-uploads never|on|PIECE_BYTES] [--cold]
 //                          [--label-pages never|first|always]
 //                          [--shape-objects] [--shape-objects-first] [--json FILE]
 //   --itk-reps: ITK's repetitions (default 3; 1 once a repetition took 5 s)
@@ -51,9 +51,10 @@
 //              smaller pieces let a region's copy overlap its packing
 //   --streamed-uploads: whether a mask's foreground bits are read by the
 //              unpacking kernel from page-locked memory as the copy threads
-//              pack them (auto, the default, from 4 MiB of bits up to 32 MiB;
-//              a number: so, in pieces of that many bytes) or go by regions
-//              as before 2026-12-06 (never; HostStaging::UploadStreamed)
+//              pack them (on: from 4 MiB of bits, where they would go by
+//              regions, up to 32 MiB; a number: so, in pieces of that many
+//              bytes) or go by regions or slabs (never, the default;
+//              HostStaging::UploadStreamed)
 //   --cold: CUDA is not started before the masks, so that the first CUDA
 //              Update() is a process's first, start-up included (the pinned
 //              bandwidth is measured after it; the driver's initialization,
@@ -792,8 +793,9 @@ main(int argc, char * argv[])
     {
       const std::string how = next();
 #ifdef CCA_HAVE_CUDA
-      cca::cuda::SetStreamedUploads(how == "never" ? cca::cuda::NeverStreamedUploads : 0,
-                                    how == "never" || how == "auto" ? 0 : static_cast<std::size_t>(std::stoull(how)));
+      cca::cuda::SetStreamedUploads(how == "never" ? cca::cuda::NeverStreamedUploads
+                                                   : cca::cuda::StreamedUploadsLikeRegions,
+                                    how == "never" || how == "on" ? 0 : static_cast<std::size_t>(std::stoull(how)));
 #else
       (void)how;
 #endif
@@ -824,7 +826,7 @@ main(int argc, char * argv[])
       std::cerr << "usage: " << argv[0]
                 << " [--reps N] [--itk-reps N] [--threads N] [--only NAME[,NAME]] [--no-itk] [--quick] [--io-factories]"
                    " [--keep-itk-output] [--add-label-object] [--no-host-image-pool] [--region-piece-bytes N]"
-                   " [--streamed-uploads never|auto|PIECE_BYTES] [--cold]"
+                   " [--streamed-uploads never|on|PIECE_BYTES] [--cold]"
                    " [--label-pages never|first|always] [--shape-objects] [--shape-objects-first] [--json FILE]\n";
       return 2;
     }

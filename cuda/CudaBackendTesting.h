@@ -37,10 +37,13 @@ SetRegionCopies(std::size_t fromBytes, std::size_t pieceBytes);
  *  HostStaging::StreamedUploadCapacity) are read by the unpacking kernel
  *  from page-locked host memory while the copy threads pack them, in
  *  pieces of pieceBytes (rounded up to 16; HostStaging::UploadStreamed),
- *  in all CUDA backends; 0, 0: the defaults (from the size that would go by
- *  regions, 64 KiB pieces); NeverStreamedUploads: never (they go by regions
- *  or slabs). Tests take every path; benchmarks compare. */
+ *  in all CUDA backends; 0, 0: the defaults (not streamed yet:
+ *  HostStaging::DefaultStreamedUploadBytes; 64 KiB pieces);
+ *  NeverStreamedUploads: never (they go by regions or slabs). Tests take
+ *  every path; benchmarks compare (StreamedUploadsLikeRegions: from the
+ *  size that goes by regions). */
 constexpr std::size_t NeverStreamedUploads = ~std::size_t{ 0 };
+constexpr std::size_t StreamedUploadsLikeRegions = std::size_t{ 4 } << 20;
 void
 SetStreamedUploads(std::size_t fromBytes, std::size_t pieceBytes);
 /** Streamed uploads made by the CUDA backends of the process so far. */

@@ -86,7 +86,7 @@ HostStaging::StreamedUploadsMade()
 void
 HostStaging::SetStreamedUploads(std::size_t fromBytes, std::size_t pieceBytes)
 {
-  m_StreamedUploadBytes = fromBytes == 0 ? DefaultRegionUploadBytes : fromBytes;
+  m_StreamedUploadBytes = fromBytes == 0 ? DefaultStreamedUploadBytes : fromBytes;
   m_StreamedPieceBytes = pieceBytes == 0 ? DefaultStreamedPieceBytes : (pieceBytes + 15) / 16 * 16;
 }
 

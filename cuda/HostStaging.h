@@ -155,8 +155,8 @@ public:
                  const std::function<void(const StreamedUpload &)> & launch);
 
   /** Uploads of at least fromBytes are streamed (UploadStreamed), in pieces
-   *  of pieceBytes (rounded up to a multiple of 16); 0, 0: the defaults;
-   *  NeverStreamed: never. */
+   *  of pieceBytes (rounded up to a multiple of 16); 0, 0: the defaults
+   *  (DefaultStreamedUploadBytes); NeverStreamed: never. */
   void
   SetStreamedUploads(std::size_t fromBytes, std::size_t pieceBytes);
 
@@ -165,6 +165,12 @@ public:
   StreamedUploadsMade();
 
   static constexpr std::size_t NeverStreamed = ~std::size_t{ 0 };
+  /** Not streamed by default yet: the path has passed the emulated
+   *  kernels' tests but not yet run on a GPU (no device could be had in
+   *  the session that wrote it; benchmark/results/pending-streamed-uploads
+   *  holds the check and the measurement to run). Streamed, it would start
+   *  where the copies go by regions: DefaultRegionUploadBytes. */
+  static constexpr std::size_t DefaultStreamedUploadBytes = NeverStreamed;
   /** The pinned block of streamed uploads, taken at start-up with the copy
    *  lanes (PrepareRegionCopies), so that no run waits for memory to be
    *  locked: the foreground bits of 256 M pixels (a 512^3 volume's are 16
@@ -262,7 +268,7 @@ private:
   PinnedBuffer                        m_StreamedBytes;         ///< a streamed upload's bytes, mapped
   PinnedBuffer                        m_StreamedReady;         ///< its pieces' flags, mapped
   Event                               m_StreamedRead{ false }; ///< the last streamed upload's kernel done
-  std::size_t                         m_StreamedUploadBytes = DefaultRegionUploadBytes;
+  std::size_t                         m_StreamedUploadBytes = DefaultStreamedUploadBytes;
   std::size_t                         m_StreamedPieceBytes = DefaultStreamedPieceBytes;
   std::size_t                         m_RegionUploadBytes = DefaultRegionUploadBytes;
   std::size_t                         m_RegionDownloadBytes = DefaultRegionDownloadBytes;
