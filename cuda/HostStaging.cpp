@@ -96,10 +96,12 @@ HostStaging::UploadStreamed(std::size_t                                         
                             cudaStream_t                                        stream,
                             const std::function<void(const StreamedUpload &)> & launch)
 {
+  // With no worker beside the caller, the pieces could only be produced
+  // after the launch: no overlap, and a launch that blocks would wait for
+  // them forever.
   if (m_Workers->Parts() < 2)
   {
-    return false; // one thread could only produce the pieces after the launch: no gain, and a blocking launch would
-                  // wait forever
+    return false;
   }
   const std::size_t piece = m_StreamedPieceBytes;
   const std::size_t pieces = std::max<std::size_t>(1, (bytes + piece - 1) / piece);
