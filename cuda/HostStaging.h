@@ -172,8 +172,8 @@ public:
    *  where the copies go by regions: DefaultRegionUploadBytes. */
   static constexpr std::size_t DefaultStreamedUploadBytes = NeverStreamed;
   /** The pinned block of streamed uploads, taken at start-up with the copy
-   *  lanes (PrepareRegionCopies), so that no run waits for memory to be
-   *  locked: the foreground bits of 256 M pixels (a 512^3 volume's are 16
+   *  lanes (PrepareRegionCopies) where streaming is on, so that no run
+   *  waits for memory to be locked: the foreground bits of 256 M pixels (a 512^3 volume's are 16
    *  MiB); larger uploads go by regions, where a copy's fixed costs weigh
    *  less. */
   static constexpr std::size_t StreamedUploadCapacity = std::size_t{ 32 } << 20;

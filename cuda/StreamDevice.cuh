@@ -474,9 +474,9 @@ public:
 
   /** An upload that a kernel reads from page-locked host memory while the
    *  copy threads produce it (HostStaging::UploadStreamed): launch(upload)
-   *  queues that kernel on the run's stream, before the first piece is
-   *  produced; work queued after the call sees its results. False, with
-   *  nothing done, where the device cannot address the pinned memory. */
+   *  queues that kernel on the run's stream as the copy threads start
+   *  producing; work queued after the call sees its results. False, with
+   *  nothing done, where HostStaging::UploadStreamed cannot stream. */
   template <class LaunchReader>
   bool
   UploadStreamed(std::size_t bytes, const BytesProducer & produce, LaunchReader && launch)
