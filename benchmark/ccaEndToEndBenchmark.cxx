@@ -899,6 +899,11 @@ main(int argc, char * argv[])
       RunMask<3>(m, s, bandwidth, rows);
   }
   WriteJson(s, bandwidth, rows);
+#ifdef CCA_HAVE_CUDA
+  // Says whether --streamed-uploads took effect: a mask whose bits do not
+  // fit the streamed path is copied by regions without a word.
+  std::printf("uploads streamed: %lld\n", static_cast<long long>(cca::cuda::StreamedUploadsMade()));
+#endif
   int mismatches = 0;
   for (const Row & r : rows)
     mismatches += r.check == "mismatch" ? 1 : 0;

@@ -12,9 +12,9 @@
 # on build-gpu's bundle).
 set -u
 mkdir -p /tmp/k $OUT/logs
-xz -dc .devcarry/bench-bundle.tar.xz | tar -C /tmp/k -xf -
+xz -dc .devcarry/bench-bundle.tar.xz | tar -C /tmp/k -xf - && tar -C /tmp/k -xf /tmp/k/build.tar
 export LD_LIBRARY_PATH=/tmp/k/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-B=$(find /tmp/k -name cca_e2e_benchmark -type f | head -1)
+B=/tmp/k/build-gpu/benchmark/cca_e2e_benchmark
 exec > >(tee $OUT/summary.txt) 2>&1
 nvidia-smi -L; echo "CPU: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 M=ct-face,ct-full,balls-60k,random2d-g16,random3d-g4,random2d-g4
@@ -22,7 +22,7 @@ for k in 1 2 3 4; do
   for v in r s; do
     a=""; [ $v = s ] && a="--streamed-uploads on"
     timeout 60 $B --no-itk --threads 16 --reps 7 --only $M $a > $OUT/logs/e2e-$k-$v.log 2>&1
-    echo "$k $v rc=$? at $SECONDS s"
+    echo "$k $v rc=$? at $SECONDS s, $(grep -h '^uploads streamed' $OUT/logs/e2e-$k-$v.log)"
   done
 done
 for v in r s; do
