@@ -51,9 +51,9 @@
 //              smaller pieces let a region's copy overlap its packing
 //   --streamed-uploads: whether a mask's foreground bits are read by the
 //              unpacking kernel from page-locked memory as the copy threads
-//              pack them (on: from 4 MiB of bits, where they would go by
-//              regions, up to 32 MiB; a number: so, in pieces of that many
-//              bytes) or go by regions or slabs (never, the default;
+//              pack them (on, the default: from 4 MiB of bits, where they
+//              would go by regions, up to 32 MiB; a number: so, in pieces
+//              of that many bytes) or go by regions or slabs (never;
 //              HostStaging::UploadStreamed)
 //   --cold: CUDA is not started before the masks, so that the first CUDA
 //              Update() is a process's first, start-up included (the pinned

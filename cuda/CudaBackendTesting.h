@@ -37,7 +37,7 @@ SetRegionCopies(std::size_t fromBytes, std::size_t pieceBytes);
  *  HostStaging::StreamedUploadCapacity) are read by the unpacking kernel
  *  from page-locked host memory while the copy threads pack them, in
  *  pieces of pieceBytes (rounded up to 16; HostStaging::UploadStreamed),
- *  in all CUDA backends; 0, 0: the defaults (not streamed yet:
+ *  in all CUDA backends; 0, 0: the defaults (from 4 MiB,
  *  HostStaging::DefaultStreamedUploadBytes; 64 KiB pieces);
  *  NeverStreamedUploads: never (they go by regions or slabs). Tests take
  *  every path; benchmarks compare (StreamedUploadsLikeRegions: from the

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Call 1 (not run yet: written 2026-12-06, ninety-sixth session, when no
-# device could be had): streamed uploads (HostStaging::UploadStreamed)
+# Call 1 (written 2026-12-06 in the ninety-sixth session, when no device
+# could be had; run in the ninety-seventh on an H100): streamed uploads (HostStaging::UploadStreamed)
 # against the copies by regions, one binary: cca_e2e_benchmark --no-itk,
-# engine alone, r (the default: by regions) and s (--streamed-uploads on)
+# engine alone, r (then the default: by regions) and s (--streamed-uploads on)
 # alternated four times, best of 7 each, on the masks whose bits would be
 # streamed (4 to 32 MiB of bits). Then the GPU test suite (every CUDA
 # and ITK test; ccaCudaBackendTest's new "streamed uploads" checks: host
