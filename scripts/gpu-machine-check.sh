@@ -20,7 +20,14 @@ fi
 export LD_LIBRARY_PATH=/tmp/bundle/lib
 nvidia-smi -L | tee "$out/device.txt"
 cd "/work/main/$build" || exit 1
-ctest --output-on-failure -E 'CudaLabelStatisticsInstall|Emulation' -j 4 --timeout 400 > "$out/ctest.log" 2>&1
+# Left to CI: the install test and the emulations (CPU-only, not in the
+# bundle), the checks of the kernels' sources and ptxas' resources (CPU
+# work that names this development machine's python3 and cmake), and the
+# benchmark's CPU-backend tests, whose cca_benchmark the bundle leaves out.
+# So a clean run ends with rc 0, and "Not Run" means a bundle is missing a part.
+ctest --output-on-failure -j 4 --timeout 400 \
+  -E 'CudaLabelStatisticsInstall|Emulation|KernelsAwaitPreceding|KernelResources|BenchmarkRefusesGranularity|BenchmarkABCompare' \
+  > "$out/ctest.log" 2>&1
 echo "ctest rc=$?"
 grep -E "tests passed|Passed|Failed|Skipped|Not Run" "$out/ctest.log" | tail -40
 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 test/gpu/ccaCudaBackendTest --quick > "$out/memcheck.log" 2>&1
