@@ -793,8 +793,9 @@ main(int argc, char * argv[])
     {
       const std::string how = next();
 #ifdef CCA_HAVE_CUDA
-      cca::cuda::SetStreamedUploads(how == "never" ? cca::cuda::NeverStreamedUploads
-                                                   : cca::cuda::StreamedUploadsLikeRegions,
+      // on: the default sizes (from where copies would go by regions,
+      // which HostStaging's static_assert keeps so).
+      cca::cuda::SetStreamedUploads(how == "never" ? cca::cuda::NeverStreamedUploads : 0,
                                     how == "never" || how == "on" ? 0 : static_cast<std::size_t>(std::stoull(how)));
 #else
       (void)how;

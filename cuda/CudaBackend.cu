@@ -367,11 +367,6 @@ SetRegionCopies(std::size_t fromBytes, std::size_t pieceBytes)
   regionPieceBytes = pieceBytes;
 }
 
-// The test hooks' plain-C++ name for the size from which uploads go by
-// regions: one value, checked here where both are seen.
-static_assert(StreamedUploadsLikeRegions == HostStaging::DefaultRegionUploadBytes,
-              "StreamedUploadsLikeRegions must be the size from which uploads go by regions");
-
 void
 SetStreamedUploads(std::size_t fromBytes, std::size_t pieceBytes)
 {

@@ -40,10 +40,8 @@ SetRegionCopies(std::size_t fromBytes, std::size_t pieceBytes);
  *  in all CUDA backends; 0, 0: the defaults (from 4 MiB,
  *  HostStaging::DefaultStreamedUploadBytes; 64 KiB pieces);
  *  NeverStreamedUploads: never (they go by regions or slabs). Tests take
- *  every path; benchmarks compare (StreamedUploadsLikeRegions: from the
- *  size that goes by regions). */
+ *  every path; benchmarks compare. */
 constexpr std::size_t NeverStreamedUploads = ~std::size_t{ 0 };
-constexpr std::size_t StreamedUploadsLikeRegions = std::size_t{ 4 } << 20;
 void
 SetStreamedUploads(std::size_t fromBytes, std::size_t pieceBytes);
 /** Streamed uploads made by the CUDA backends of the process so far. */
