@@ -216,7 +216,23 @@ struct Row
   double       maskReadMs = 0;  ///< reading the mask once on readThreads threads, best of 5
   int          readThreads = 0; ///< the engine's copy threads: the host's cores, at most 16
   double       hostBoundMs = 0; ///< boundMs with the upload max(bus, mask read)
+  // The same ratio a repetition at a time, each against the mask's read
+  // measured right after it: the host's memory speed varies between
+  // moments (by 40 % in a process that has just run ITK,
+  // benchmark/results/h100-streamed-uploads call 3), and a best engine over
+  // a best read taken at another moment mixes two of them.
+  double pairedRatioMedian = 0;
+  double pairedRatioMin = 0;
+  double pairedRatioMax = 0;
 };
+
+/** The threads that read the mask for the bound: the engine's copy
+ *  threads, the host's cores, at most 16. */
+int
+ReadThreads()
+{
+  return static_cast<int>(std::min(16u, std::max(1u, std::thread::hardware_concurrency())));
+}
 
 /** Milliseconds for threads threads to read bytes bytes (regions of 8-byte
  *  words, four sums a thread), best of 5: how fast this host reads a mask. */
@@ -467,6 +483,7 @@ RunEngine(const MaskImage<D> * image, const MaskCase & m, const Settings & s, co
   }
   cca::Result result; // kept across repetitions, as the filter's cache keeps it
   row.engineMs = std::numeric_limits<double>::max();
+  std::vector<double> pairedRatios;
   for (int r = 0; r < s.reps; ++r)
   {
     void * block = m.labelImage ? cca::HostImageMemory::Acquire(labelBytes) : nullptr;
@@ -480,6 +497,15 @@ RunEngine(const MaskImage<D> * image, const MaskCase & m, const Settings & s, co
     }
     cca::Engine engine; // fresh: its memory comes from the process's pools
     engine.Run(view, options, result);
+    if (bandwidth.hostToDevice > 0 && bandwidth.deviceToHost > 0)
+    {
+      const double read = ReadMilliseconds(view.data, static_cast<std::size_t>(view.NumberOfPixels()), ReadThreads());
+      const double bound =
+        std::max(static_cast<double>(result.bytesCopiedToDevice) / (bandwidth.hostToDevice * 1e6), read) +
+        static_cast<double>(result.bytesCopiedToHost) / (bandwidth.deviceToHost * 1e6) + result.times.labelMs +
+        result.times.featuresMs;
+      pairedRatios.push_back(result.times.totalMs / bound);
+    }
     if (m.labelImage)
     {
       std::printf("%-18s engine alone, repetition %d: %.1f ms, download %.1f ms (%.1f GB/s); label image %s\n",
@@ -506,10 +532,18 @@ RunEngine(const MaskImage<D> * image, const MaskCase & m, const Settings & s, co
     const double busUpMs = static_cast<double>(row.bytesUp) / (bandwidth.hostToDevice * 1e6);
     const double downMs = static_cast<double>(row.bytesDown) / (bandwidth.deviceToHost * 1e6);
     row.boundMs = busUpMs + downMs + row.kernelMs;
-    row.readThreads = static_cast<int>(std::min(16u, std::max(1u, std::thread::hardware_concurrency())));
+    row.readThreads = ReadThreads();
     row.maskBytes = view.NumberOfPixels();
     row.maskReadMs = ReadMilliseconds(view.data, static_cast<std::size_t>(row.maskBytes), row.readThreads);
     row.hostBoundMs = std::max(busUpMs, row.maskReadMs) + downMs + row.kernelMs;
+  }
+  if (!pairedRatios.empty())
+  {
+    std::sort(pairedRatios.begin(), pairedRatios.end());
+    const std::size_t n = pairedRatios.size();
+    row.pairedRatioMedian = n % 2 == 1 ? pairedRatios[n / 2] : (pairedRatios[n / 2 - 1] + pairedRatios[n / 2]) / 2;
+    row.pairedRatioMin = pairedRatios.front();
+    row.pairedRatioMax = pairedRatios.back();
   }
 }
 
@@ -536,7 +570,9 @@ WriteJson(const Settings & s, const Bandwidth & b, const std::vector<Row> & rows
         << ", \"engineUploadMs\": " << r.engineUploadMs << ", \"engineDownloadMs\": " << r.engineDownloadMs
         << ", \"kernelMs\": " << r.kernelMs << ", \"bytesUp\": " << r.bytesUp << ", \"bytesDown\": " << r.bytesDown
         << ", \"boundMs\": " << r.boundMs << ", \"maskReadMs\": " << r.maskReadMs
-        << ", \"readThreads\": " << r.readThreads << ", \"hostBoundMs\": " << r.hostBoundMs << "}"
+        << ", \"readThreads\": " << r.readThreads << ", \"hostBoundMs\": " << r.hostBoundMs
+        << ", \"pairedRatioMedian\": " << r.pairedRatioMedian << ", \"pairedRatioMin\": " << r.pairedRatioMin
+        << ", \"pairedRatioMax\": " << r.pairedRatioMax << "}"
         << (i + 1 < rows.size() ? ",\n" : "\n");
   }
   out << "  ]\n}\n";
@@ -582,6 +618,15 @@ PrintRow(const Row & r, double itkMs)
                 r.maskReadMs > 0 ? static_cast<double>(r.maskBytes) / (r.maskReadMs * 1e6) : 0.0,
                 r.hostBoundMs,
                 r.hostBoundMs > 0 ? r.engineMs / r.hostBoundMs : 0.0);
+    if (r.pairedRatioMedian > 0)
+    {
+      std::printf("%-18s engine/bound a repetition at a time, each with the mask's read right after it: "
+                  "median %.2f (%.2f-%.2f)\n",
+                  "",
+                  r.pairedRatioMedian,
+                  r.pairedRatioMin,
+                  r.pairedRatioMax);
+    }
   }
   std::fflush(stdout);
 }

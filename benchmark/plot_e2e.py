@@ -3,7 +3,10 @@
 and a bar chart: per mask, Update() of our filter (CUDA) and of ITK's
 BinaryImageToShapeLabelMapFilter, the ratio, and where our time goes (engine:
 upload, kernels, download; the LabelMap; the rest of Update), with the engine
-alone against its bound (bytes / measured pinned bandwidth + kernel time).
+alone against its bound (bytes / measured pinned bandwidth + kernel time),
+then with the mask's read as the upload's floor: the best engine against a
+bound measured apart, and the median of the repetitions each against the read
+measured right after it.
 
 Usage: plot_e2e.py [--out DIR] [--table FILE] [--title TEXT] E2E.json [E2E.json ...]
 """
@@ -32,8 +35,8 @@ def table(rows, runs, title):
                      f"{run['pinnedDeviceToHostGBs']:.1f} GB/s; CUDA start-up {run['startCudaMs']:.0f} ms; "
                      f"{run['threads']} threads; best of {run['reps']} (ITK: {run['itkReps']}, 1 past 5 s)\n")
     lines.append("| mask | impl | objects | Update ms | ITK ms | x ITK | engine | upload | kernels | download "
-                 "| LabelMap | rest | engine alone / bound | check |")
-    lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+                 "| LabelMap | rest | engine alone / bound | with the mask's read: best, paired median | check |")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         if r["impl"] == "itk":
             continue
@@ -42,12 +45,18 @@ def table(rows, runs, title):
         rest = r["updateMs"] - r["engineTotalMs"] - r["labelMapMs"]
         bound = (f"{r['engineAloneMs']:.1f} / {r['boundMs']:.1f} ms = {r['engineAloneMs'] / r['boundMs']:.2f}"
                  if r.get("boundMs") else "")
+        host = ""
+        if r.get("hostBoundMs"):
+            host = f"{r['engineAloneMs'] / r['hostBoundMs']:.2f}"
+            if r.get("pairedRatioMedian"):
+                host += (f", {r['pairedRatioMedian']:.2f} ({r['pairedRatioMin']:.2f}-"
+                         f"{r['pairedRatioMax']:.2f})")
         lines.append(
             f"| {r['mask']} | {r['impl']} | {r['objects']:,} | {r['updateMs']:.1f} | "
             f"{reference:.1f} | {reference / r['updateMs']:.1f}x | " if reference else
             f"| {r['mask']} | {r['impl']} | {r['objects']:,} | {r['updateMs']:.1f} | | | ")
         lines[-1] += (f"{r['engineTotalMs']:.1f} | {r['uploadMs']:.1f} | {kernels:.1f} | {r['downloadMs']:.1f} | "
-                      f"{r['labelMapMs']:.1f} | {rest:.1f} | {bound} | {r['check']} |")
+                      f"{r['labelMapMs']:.1f} | {rest:.1f} | {bound} | {host} | {r['check']} |")
     return "\n".join(lines) + "\n"
 
 
