@@ -572,8 +572,7 @@ WriteJson(const Settings & s, const Bandwidth & b, const std::vector<Row> & rows
         << ", \"boundMs\": " << r.boundMs << ", \"maskReadMs\": " << r.maskReadMs
         << ", \"readThreads\": " << r.readThreads << ", \"hostBoundMs\": " << r.hostBoundMs
         << ", \"pairedRatioMedian\": " << r.pairedRatioMedian << ", \"pairedRatioMin\": " << r.pairedRatioMin
-        << ", \"pairedRatioMax\": " << r.pairedRatioMax << "}"
-        << (i + 1 < rows.size() ? ",\n" : "\n");
+        << ", \"pairedRatioMax\": " << r.pairedRatioMax << "}" << (i + 1 < rows.size() ? ",\n" : "\n");
   }
   out << "  ]\n}\n";
 }
