@@ -237,6 +237,17 @@ ReadThreads()
   return static_cast<int>(std::min(16u, std::max(1u, std::thread::hardware_concurrency())));
 }
 
+/** The engine's bound: the upload no faster than the bus or the host's
+ *  read of the mask (readMs; 0: the bus alone), then the download at the
+ *  bus's speed and the kernels. */
+double
+HostBoundMs(const Bandwidth & b, std::int64_t bytesUp, std::int64_t bytesDown, double kernelMs, double readMs)
+{
+  const double busUpMs = static_cast<double>(bytesUp) / (b.hostToDevice * 1e6);
+  const double downMs = static_cast<double>(bytesDown) / (b.deviceToHost * 1e6);
+  return std::max(busUpMs, readMs) + downMs + kernelMs;
+}
+
 /** Milliseconds for threads threads to read bytes bytes (regions of 8-byte
  *  words, four sums a thread), best of 5: how fast this host reads a mask. */
 double
@@ -503,11 +514,11 @@ RunEngine(const MaskImage<D> * image, const MaskCase & m, const Settings & s, co
     if (bandwidth.hostToDevice > 0 && bandwidth.deviceToHost > 0)
     {
       const double read = ReadMilliseconds(view.data, static_cast<std::size_t>(view.NumberOfPixels()), ReadThreads());
-      const double bound =
-        std::max(static_cast<double>(result.bytesCopiedToDevice) / (bandwidth.hostToDevice * 1e6), read) +
-        static_cast<double>(result.bytesCopiedToHost) / (bandwidth.deviceToHost * 1e6) + result.times.labelMs +
-        result.times.featuresMs;
-      pairedRatios.push_back(result.times.totalMs / bound);
+      pairedRatios.push_back(result.times.totalMs / HostBoundMs(bandwidth,
+                                                                result.bytesCopiedToDevice,
+                                                                result.bytesCopiedToHost,
+                                                                result.times.labelMs + result.times.featuresMs,
+                                                                read));
     }
     if (m.labelImage)
     {
@@ -532,13 +543,11 @@ RunEngine(const MaskImage<D> * image, const MaskCase & m, const Settings & s, co
   }
   if (bandwidth.hostToDevice > 0 && bandwidth.deviceToHost > 0)
   {
-    const double busUpMs = static_cast<double>(row.bytesUp) / (bandwidth.hostToDevice * 1e6);
-    const double downMs = static_cast<double>(row.bytesDown) / (bandwidth.deviceToHost * 1e6);
-    row.boundMs = busUpMs + downMs + row.kernelMs;
+    row.boundMs = HostBoundMs(bandwidth, row.bytesUp, row.bytesDown, row.kernelMs, 0.0);
     row.readThreads = ReadThreads();
     row.maskBytes = view.NumberOfPixels();
     row.maskReadMs = ReadMilliseconds(view.data, static_cast<std::size_t>(row.maskBytes), row.readThreads);
-    row.hostBoundMs = std::max(busUpMs, row.maskReadMs) + downMs + row.kernelMs;
+    row.hostBoundMs = HostBoundMs(bandwidth, row.bytesUp, row.bytesDown, row.kernelMs, row.maskReadMs);
   }
   if (!pairedRatios.empty())
   {

@@ -105,9 +105,10 @@ def plot(rows, out_dir, title):
     top.legend(fontsize=8)
     top.set_title(title or "End to end: Update() of a fresh filter against ITK's")
     # Where our time goes, as shares of Update() (a linear axis: shares add up).
+    stages = [stage_times(r) for r in ours]
     shares_bottom = [0.0] * len(ours)
-    for k, label in enumerate(name for name, _ in stage_times(ours[0])):
-        heights = [100.0 * stage_times(r)[k][1] / r["updateMs"] for r in ours]
+    for k, (label, _) in enumerate(stages[0]):
+        heights = [100.0 * parts[k][1] / r["updateMs"] for parts, r in zip(stages, ours)]
         bottom.bar(list(xs), heights, bottom=shares_bottom, label=label)
         shares_bottom = [b + h for b, h in zip(shares_bottom, heights)]
     bottom.set_ylabel("% of our Update()")
