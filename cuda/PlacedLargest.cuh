@@ -98,18 +98,18 @@ __host__ __device__ inline std::int32_t
   return minimum ? static_cast<std::int32_t>((std::uint64_t{ 1 } << 31) - word) : static_cast<std::int32_t>(word - 1);
 }
 
-/** Puts run a of the largest component, [x, end) in row (y, z), in its
- *  place among the grouped runs (GroupRunAt, as the votes put the others). */
+/** Puts a run of the largest component, [x, end) in row (y, z), its rank
+ *  among that component's runs (RankOfBit of bits), in its place among the
+ *  grouped runs (GroupRunAt, as the votes put the others). */
 template <class Index>
 __device__ __forceinline__ void
 PlaceLargestRun(const PlacedLargest<Index> & p,
-                Index                        a,
+                Index                        rank,
                 std::int32_t                 x,
                 std::int32_t                 end,
                 std::int64_t                 y,
                 std::int64_t                 z)
 {
-  const Index rank = RankOfBit(p.bits, p.wordRank, a);
   GroupRunAt(
     p.groups,
     p.places.first + rank,

@@ -472,6 +472,9 @@ CountRunPairs(const RunArrays<Index> & runs,
  *  a thread): its placed runs first, the others' searches queued in
  *  shared memory and made after them by all its threads. */
 constexpr int PlacingRunsPerThread = 8;
+/** Runs of a thread whose loads the placing pass makes together. */
+constexpr int PlacingBatch = 4;
+static_assert(PlacingRunsPerThread % PlacingBatch == 0, "whole batches");
 constexpr int PlacingTileRuns = BlockThreads * PlacingRunsPerThread;
 static_assert(PlacingTileRuns <= 65536, "a tile's queue holds 16-bit offsets");
 
@@ -521,7 +524,14 @@ static_assert(PlacingTileRuns <= 65536, "a tile's queue holds 16-bit offsets");
  *  32 runs a thread each waited on the searches of its few others (at 1 %
  *  of the runs, a quarter of the warps hold one), so a block places its
  *  tile's runs first and queues the searches, which its warps then make
- *  side by side.
+ *  side by side. A thread loads PlacingBatch runs' words at once, and a
+ *  placed run is told by its bit (LargestComponent::bits, which also give
+ *  its rank), not by its label: run by run, each had waited on its link
+ *  flag, then its label, then its place (H100, ncu, 512^3 6-conn.
+ *  g = 1 d = 0.7: the pass 679 -> 592 us a run, 8192^2 8-conn. d = 0.6
+ *  231 -> 212; full table, g = 1, summed, m n n m: 6-conn. 41.13 / 41.14
+ *  -> 41.60 / 41.52 Gvox/s, 8-conn. 50.57 / 50.59 -> 51.10 / 50.81 Gpix/s;
+ *  benchmark/results/h100-supercritical-map call 2).
  *
  *  Small (SmallImage): a run's row, its neighbour rows and their end
  *  index words in 32-bit arithmetic. In 64 bits, finding the four rows
@@ -568,45 +578,69 @@ __launch_bounds__(BlockThreads, Straddling ? 6 : 8) CountPrecedingPairsKernel(Ru
         queued = 0;
       }
       __syncthreads();
-      for (int k = 0; k < PlacingRunsPerThread; ++k)
+      // PlacingBatch runs at a time, their loads in flight together; a
+      // placed run is told by its bit and ranked by the same word.
+      for (int k0 = 0; k0 < PlacingRunsPerThread; k0 += PlacingBatch)
       {
-        const int          offset = k * BlockThreads + static_cast<int>(threadIdx.x);
-        const std::int64_t i = tile + offset;
-        bool               search = false;
-        if (i < count)
+        unsigned     bits[PlacingBatch];
+        Index        before[PlacingBatch];
+        std::uint8_t link[PlacingBatch];
+        Coord        row[PlacingBatch];
+        std::int32_t x[PlacingBatch];
+        std::int32_t end[PlacingBatch];
+#pragma unroll
+        for (int j = 0; j < PlacingBatch; ++j)
         {
-          const auto a = static_cast<Index>(i);
-          const bool linkedRun = linked[a] != 0;
-          if (SkippedRun<Straddling>(a, linkedRun, label, skipped))
-          {
-            const auto         row = static_cast<Coord>(runs.row[a]);
-            const auto         height = static_cast<Coord>(geometry.height);
-            const auto         y = static_cast<std::int32_t>(row % height);
-            const auto         z = static_cast<std::int32_t>(row / height);
-            const std::int32_t x = runs.x[a];
-            const std::int32_t end = runs.end[a];
-            PlaceLargestRun(placed, a, x, end, y, z);
-            box.Add(x, end, y, z);
-          }
-          else if (linkedRun || Straddling)
-          {
-            search = true;
-          }
-          else if (SinglesVote || pairs.records != nullptr)
-          {
-            countPairs(a, false, false, false); // no search: its record, no pairs
-          }
+          const std::int64_t i = tile + (k0 + j) * BlockThreads + static_cast<int>(threadIdx.x);
+          const bool         valid = i < count;
+          const auto         a = static_cast<Index>(valid ? i : 0);
+          // Offsets are whole warps: a warp's runs share one word of bits.
+          bits[j] = valid ? placed.bits[a / 32] : 0u;
+          before[j] = valid ? placed.wordRank[a / 32] : Index{ 0 };
+          link[j] = valid ? linked[a] : std::uint8_t{ 0 };
+          row[j] = valid ? static_cast<Coord>(runs.row[a]) : Coord{ 0 };
+          x[j] = valid ? runs.x[a] : 0;
+          end[j] = valid ? runs.end[a] : 0;
         }
-        const unsigned searching = __ballot_sync(FullWarp, search);
-        unsigned       first = 0;
-        if (LaneId() == 0 && searching != 0)
+#pragma unroll
+        for (int j = 0; j < PlacingBatch; ++j)
         {
-          first = atomicAdd(&queued, static_cast<unsigned>(__popc(searching)));
-        }
-        first = __shfl_sync(FullWarp, first, 0);
-        if (search)
-        {
-          queue[first + static_cast<unsigned>(__popc(searching & LanesBelow()))] = static_cast<std::uint16_t>(offset);
+          const int          offset = (k0 + j) * BlockThreads + static_cast<int>(threadIdx.x);
+          const std::int64_t i = tile + offset;
+          const unsigned     lane = LaneId();
+          bool               search = false;
+          if (i < count)
+          {
+            const auto a = static_cast<Index>(i);
+            if ((bits[j] >> lane) & 1u)
+            {
+              const auto height = static_cast<Coord>(geometry.height);
+              const auto y = static_cast<std::int32_t>(row[j] % height);
+              const auto z = static_cast<std::int32_t>(row[j] / height);
+              const auto rank = before[j] + static_cast<Index>(__popc(bits[j] & LanesBelow()));
+              PlaceLargestRun(placed, rank, x[j], end[j], y, z);
+              box.Add(x[j], end[j], y, z);
+            }
+            else if (link[j] != 0 || Straddling)
+            {
+              search = true;
+            }
+            else if (SinglesVote || pairs.records != nullptr)
+            {
+              countPairs(a, false, false, false); // no search: its record, no pairs
+            }
+          }
+          const unsigned searching = __ballot_sync(FullWarp, search);
+          unsigned       first = 0;
+          if (lane == 0 && searching != 0)
+          {
+            first = atomicAdd(&queued, static_cast<unsigned>(__popc(searching)));
+          }
+          first = __shfl_sync(FullWarp, first, 0);
+          if (search)
+          {
+            queue[first + static_cast<unsigned>(__popc(searching & LanesBelow()))] = static_cast<std::uint16_t>(offset);
+          }
         }
       }
       __syncthreads();
