@@ -38,15 +38,23 @@ struct BitsInWord
   }
 };
 
+/** RankOfBit from bit's word and the set bits before that word, where the
+ *  caller has loaded them. */
+template <class Index>
+__device__ __forceinline__ Index
+RankInWord(unsigned word, Index before, unsigned bit)
+{
+  return before + static_cast<Index>(__popc(word & ((1u << bit) - 1u)));
+}
+
 /** The set bits of bits before bit i, given wordRank, the set bits before
  *  each word. */
 template <class Index>
 __device__ __forceinline__ Index
 RankOfBit(const unsigned * bits, const Index * wordRank, Index i)
 {
-  const Index    word = i / 32;
-  const unsigned below = (1u << (i % 32)) - 1u;
-  return wordRank[word] + static_cast<Index>(__popc(bits[word] & below));
+  const Index word = i / 32;
+  return RankInWord(bits[word], wordRank[word], static_cast<unsigned>(i % 32));
 }
 
 } // namespace cuda

@@ -614,10 +614,10 @@ __launch_bounds__(BlockThreads, Straddling ? 6 : 8) CountPrecedingPairsKernel(Ru
             const auto a = static_cast<Index>(i);
             if ((bits[j] >> lane) & 1u)
             {
-              const auto height = static_cast<Coord>(geometry.height);
-              const auto y = static_cast<std::int32_t>(row[j] % height);
-              const auto z = static_cast<std::int32_t>(row[j] / height);
-              const auto rank = before[j] + static_cast<Index>(__popc(bits[j] & LanesBelow()));
+              const auto  height = static_cast<Coord>(geometry.height);
+              const auto  y = static_cast<std::int32_t>(row[j] % height);
+              const auto  z = static_cast<std::int32_t>(row[j] / height);
+              const Index rank = RankInWord(bits[j], before[j], lane);
               PlaceLargestRun(placed, rank, x[j], end[j], y, z);
               box.Add(x[j], end[j], y, z);
             }
