@@ -483,6 +483,8 @@ private:
       WithFeatureTable(m_Tables, options.featureCompaction, [&](auto & table) {
         if constexpr (std::is_same_v<std::decay_t<decltype(table)>, DenseTable<Device>>)
         {
+          // Whole components by the share of those the votes visit: a
+          // placed component and its runs are left out.
           table.template Build<Index, S>(
             device,
             frame,
@@ -491,7 +493,8 @@ private:
             m_Counts,
             order,
             groups,
-            !placed.Active() && m_Paths.VotesStoreWholeComponents(order, components.count, labeled.units.count),
+            m_Paths.VotesStoreWholeComponents(
+              order, components.count - (placed.Active() ? 1 : 0), labeled.units.count - subtracted.placed.units),
             m_Paths.TableEntriesFor<Index, S>(options, frame.pixels, components.count, intensity),
             m_Paths.PlanarEntries(frame),
             subtracted);

@@ -432,7 +432,9 @@ __launch_bounds__(BlockThreads)
  *  entries' sums, the pair counts less the pairs between components
  *  (straddling, by StraddlingClasses class: none under full connectivity)
  *  turned into ITK's intercepts as FinalizeIntercepts turns an entry's.
- *  One thread. */
+ *  With box the whole entry is written: no vote reached it, and votes
+ *  that store whole components may have left a stale record there
+ *  (WholeComponents.cuh). One thread. */
 template <class Index, class Table>
 __global__ void
 LargestEntryKernel(Index largest,
@@ -453,10 +455,17 @@ LargestEntryKernel(Index largest,
   using Border = std::remove_reference_t<decltype(table[0].pixelsOnBorder)>;
   using Slot = std::remove_reference_t<decltype(table[0].interceptCounts[0])>;
   const auto less = [&](int word) { return totals[word] - others[word]; };
-  Table &    f = table[largest];
+  Table      f;
   if (box != nullptr)
   {
+    // Every run of the component was placed, its root among them: the box
+    // holds the minima a seeded entry would.
+    detail::ClearFeatures(f);
     MergePlacedBox(box, f);
+  }
+  else
+  {
+    f = table[largest];
   }
   f.pixelCount = static_cast<Count>(less(PixelsWord));
   for (int i = 0; i < detail::AxesOf<Table>; ++i)
@@ -488,6 +497,7 @@ LargestEntryKernel(Index largest,
       static_cast<unsigned long long>(detail::FinalizedIntercept(i, pixels, static_cast<std::int64_t>(pairs[i])));
     f.interceptCounts[i] = static_cast<Slot>(intercepts - others[SlotWords + i]);
   }
+  table[largest] = f;
 }
 
 /** The host's side: the totals queued once the image is on the device,

@@ -94,6 +94,19 @@ LaunchVotes(Device &                      device,
   const bool slots = frame.options.algorithm == Algorithm::Default;
   if constexpr (PolicyStoresWhole<Votes>())
   {
+    if (wholeInChunks && skip.units > 0)
+    {
+      // The placed component's runs left out (no update counting: the
+      // host sequence places none then), in a variant of its own as below.
+      launch(AccumulateFeaturesKernel<Index,
+                                      Votes,
+                                      UpdateCounting::Off,
+                                      HotFolding::WarpSlots,
+                                      VoteStores::WholeInChunks,
+                                      Table,
+                                      true>);
+      return;
+    }
     if (wholeInChunks)
     {
       frame.options.countAtomicUpdates ? launch(AccumulateFeaturesKernel<Index,
@@ -277,9 +290,13 @@ VoteTable(Device &                         device,
       if (wholeInChunks)
       {
         // Only the components crossing a chunk boundary are merged; the
-        // votes store the others whole (WholeComponents.cuh).
-        const unsigned boundaryBlocks =
-          BlocksFor(static_cast<std::int64_t>(l.units.count) / WarpSize + 1, BlockThreads);
+        // votes store the others whole (WholeComponents.cuh). Where the
+        // pairs' pass placed the subtracted component's runs, the votes
+        // and the chunks leave them out, and FinishSubtractedLargest
+        // writes that entry.
+        const PlacedRange<Index> skip = subtracted.placed;
+        const unsigned           boundaryBlocks =
+          BlocksFor(static_cast<std::int64_t>(l.units.count - skip.units) / WarpSize + 1, BlockThreads);
         device.Launch("crossing entries kernel",
                       boundaryBlocks,
                       BlockThreads,
@@ -288,6 +305,7 @@ VoteTable(Device &                         device,
                       order.label,
                       entryRoot,
                       frame.geometry,
+                      skip,
                       table);
         LaunchVotes<Index, Votes>(
           device, frame, l, voteKey, table, votes, order, groups, true, subtracted.label, subtracted.placed);
@@ -297,6 +315,7 @@ VoteTable(Device &                         device,
                       FinalizeCrossingEntriesKernel<Index, Table>,
                       l.units.count,
                       order.label,
+                      skip,
                       table);
         if (subtracted.Active())
         {

@@ -24,6 +24,7 @@
 #include "DependentLaunch.cuh"
 #include "DeviceGeometry.cuh"
 #include "NarrowFeatures.h"
+#include "PlacedLargest.cuh"
 #include "RunDetection.cuh"
 #include "RunFeatures.h"
 
@@ -74,18 +75,22 @@ SeedEntry(std::int32_t y, std::int32_t z, bool planar, Table & f)
   }
 }
 
-/** The component that crosses the boundary before chunk k (k >= 1, runs
- *  32 k - 1 and 32 k in component order) and crosses no earlier one, or
- *  false. Each crossing component is found at exactly one boundary. */
+/** The component that crosses the boundary before chunk k (k >= 1, the
+ *  visited runs 32 k - 1 and 32 k in component order) and crosses no
+ *  earlier one, or false. Each crossing component is found at exactly one
+ *  boundary. The votes visit every run of the order but skip's
+ *  (PlacedLargest.cuh), the j-th at skip.Position(j), and their chunks
+ *  are 32 visited runs. */
 template <class Index>
 __device__ __forceinline__ bool
-FirstCrossing(const Index * __restrict__ sortedLabel, std::int64_t k, Index & component)
+FirstCrossing(const Index * __restrict__ sortedLabel, PlacedRange<Index> skip, std::int64_t k, Index & component)
 {
+  const auto         label = [&](std::int64_t j) { return sortedLabel[skip.Position(static_cast<Index>(j))]; };
   const std::int64_t p = k * WarpSize;
-  component = sortedLabel[p];
+  component = label(p);
   // Runs of one component are contiguous: it crosses boundary k - 1 too
   // exactly when the last run before that boundary is its own.
-  return sortedLabel[p - 1] == component && (k == 1 || sortedLabel[p - WarpSize - 1] != component);
+  return label(p - 1) == component && (k == 1 || label(p - WarpSize - 1) != component);
 }
 
 /** Word w of record f, picked from its words in registers (a select a
@@ -105,25 +110,29 @@ __device__ __forceinline__ std::uint64_t
   return word;
 }
 
-/** For each chunk boundary k >= 1 (one lane each, whole warps together)
- *  whose first crossing component is c: load(c) by the lane that found
- *  it, all lanes' loads in flight together, then visit(c, loaded) called
- *  by every lane of the warp for each such c in turn, with that lane's
- *  loaded value, so that the warp handles the entry together. With the
- *  load inside the warp's loop, each of up to 32 entries a warp waited for
- *  its own load (H200, ncu, g = 1 d = 0.3, PrepareCrossingEntriesKernel:
+/** For each chunk boundary k >= 1 of the count runs visited (one lane
+ *  each, whole warps together) whose first crossing component is c:
+ *  load(c) by the lane that found it, all lanes' loads in flight
+ *  together, then visit(c, loaded) called by every lane of the warp for
+ *  each such c in turn, with that lane's loaded value, so that the warp
+ *  handles the entry together. With the load inside the warp's loop, each
+ *  of up to 32 entries a warp waited for its own load (H200, ncu, g = 1 d = 0.3, PrepareCrossingEntriesKernel:
  *  8192^2 4-conn. 52 -> 33 us, 8-conn. 68 -> 45, 512^3 6-conn. 104 -> 71;
  *  benchmark/results/h200-records-in-order call 3). */
 template <class Index, class Load, class Visit>
 __device__ __forceinline__ void
-ForEachCrossingComponent(Index count, const Index * __restrict__ sortedLabel, Load && load, Visit && visit)
+ForEachCrossingComponent(Index count,
+                         const Index * __restrict__ sortedLabel,
+                         PlacedRange<Index> skip,
+                         Load &&            load,
+                         Visit &&           visit)
 {
   const std::int64_t chunks = (static_cast<std::int64_t>(count) + WarpSize - 1) / WarpSize;
   for (std::int64_t base = 1 + GlobalWarp() * WarpSize; base < chunks; base += WarpCount() * WarpSize)
   {
     const std::int64_t k = base + LaneId();
     Index              c = 0;
-    const bool         crossing = k < chunks && FirstCrossing(sortedLabel, k, c);
+    const bool         crossing = k < chunks && FirstCrossing(sortedLabel, skip, k, c);
     const auto         loaded = crossing ? load(c) : decltype(load(c)){};
     for (unsigned pending = __ballot_sync(FullWarp, crossing); pending != 0; pending &= pending - 1)
     {
@@ -136,21 +145,24 @@ ForEachCrossingComponent(Index count, const Index * __restrict__ sortedLabel, Lo
 /** Seeds the entries of the components that cross a chunk boundary (their
  *  root rootOf[c]); the votes store every other entry whole. A warp
  *  stores each seeded entry in one store of its 27 words (20 narrow, 12
- *  planar). */
+ *  planar). skip: the runs the votes leave out (PlacedLargest.cuh), whose
+ *  component's entry LargestEntryKernel writes. */
 template <class Index, class Table>
 __global__ void
 PrepareCrossingEntriesKernel(RunArrays<Index> runs,
                              const Index * __restrict__ sortedLabel,
                              const Index * __restrict__ rootOf,
-                             Geometry geometry,
-                             Table *  table)
+                             Geometry           geometry,
+                             PlacedRange<Index> skip,
+                             Table *            table)
 {
   AwaitPrecedingKernel();
   const bool planar = geometry.depth == 1;
   const int  lane = static_cast<int>(LaneId());
   ForEachCrossingComponent(
-    runs.count,
+    runs.count - skip.units,
     sortedLabel,
+    skip,
     [&](Index c) { return static_cast<std::int64_t>(runs.row[rootOf[c]]); },
     [&](Index c, std::int64_t r) {
       Table seed;
@@ -172,15 +184,18 @@ PrepareCrossingEntriesKernel(RunArrays<Index> runs,
  *  69 -> 65.) */
 template <class Index, class Table>
 __global__ void
-FinalizeCrossingEntriesKernel(Index count, const Index * __restrict__ sortedLabel, Table * table)
+FinalizeCrossingEntriesKernel(Index count,
+                              const Index * __restrict__ sortedLabel,
+                              PlacedRange<Index> skip,
+                              Table *            table)
 {
   AwaitPrecedingKernel();
-  const std::int64_t chunks = (static_cast<std::int64_t>(count) + WarpSize - 1) / WarpSize;
+  const std::int64_t chunks = (static_cast<std::int64_t>(count - skip.units) + WarpSize - 1) / WarpSize;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t k = 1 + static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < chunks; k += stride)
   {
     Index c = 0;
-    if (!FirstCrossing(sortedLabel, k, c))
+    if (!FirstCrossing(sortedLabel, skip, k, c))
     {
       continue;
     }
@@ -191,7 +206,10 @@ FinalizeCrossingEntriesKernel(Index count, const Index * __restrict__ sortedLabe
 /** Where a warp's chunk of runs (in component order) stands: its complete
  *  components are the labels first .. last (consecutive: every label has
  *  runs, and they come in order), the chunk's first and last components
- *  unless they cross its boundaries. */
+ *  unless they cross its boundaries. Where the votes skip the runs of a
+ *  placed component (PlacedLargest.cuh), its label may lie between first
+ *  and last with none of the chunk's runs: its entry then gets a stale
+ *  record, which LargestEntryKernel overwrites whole. */
 struct ChunkComponents
 {
   std::int64_t first = 0;

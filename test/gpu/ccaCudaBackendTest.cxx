@@ -746,7 +746,8 @@ VoteOrderChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
 
 /** A case of LargestChoiceChecks: a mask, the options it runs with, and
  *  whether the votes take the units in component order even where nothing
- *  else sorts them. */
+ *  else sorts them; makeCase may set other choices for it and name them
+ *  in note. */
 struct LargestCase
 {
   Mask         mask;
@@ -788,11 +789,12 @@ LargestChoiceChecks(cca::Engine & engine,
     Check(engine,
           Plain(c.mask),
           c.options,
-          std::string(names[use]) + (c.votesInOrder ? ", votes in component order" : "") +
+          std::string(names[use]) + (c.votesInOrder ? ", votes in component order" : "") + c.note +
             " seed=" + std::to_string(caseSeed),
           tally);
   }
   cca::cuda::SetVoteOrder(cca::cuda::VoteOrderUse::Automatic);
+  cca::cuda::SetWholeComponents(cca::cuda::WholeComponentsUse::Automatic); // a case may have set it
   if (!quick)
   {
     for (const LargestCase & c : large)
@@ -888,7 +890,9 @@ LargestApartChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally &
  *  applies; under face connectivity the pairs between components are
  *  counted apart) or of other widths (where it must not), both
  *  connectivities; with or without the runs, the label image, a
- *  selection, the votes in component order; a large mask of each
+ *  selection, the votes in component order, the other components stored
+ *  whole by the votes, merged or by the default choice (with the largest
+ *  component's runs placed by the pairs' pass too); a large mask of each
  *  dimension and connectivity above the units from which the default
  *  looks for the largest component, each way. */
 void
@@ -898,7 +902,7 @@ LargestSubtractedChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Ta
                                                    cca::cuda::LargestSubtractedUse::Never,
                                                    cca::cuda::LargestSubtractedUse::Automatic };
   const char * const names[] = { "largest component subtracted", "every run votes", "largest subtracted by default" };
-  const auto         makeCase = [](int, auto & pick, std::uint32_t caseSeed) {
+  const auto         makeCase = [](int i, auto & pick, std::uint32_t caseSeed) {
     const double densities[] = { 0.3, 0.45, 0.6, 0.7, 0.8, 0.95 };
     const int    dim = pick(2) == 0 ? 3 : 2;
     // Whole 16-pixel lanes (the totals' rows) in seven cases of eight.
@@ -916,6 +920,13 @@ LargestSubtractedChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Ta
       c.options.selection.orderBySize = pick(2) == 0;
     }
     c.votesInOrder = pick(3) == 0;
+    // Every pair of this choice and the subtraction's in any 9 cases.
+    const cca::cuda::WholeComponentsUse wholeUses[] = { cca::cuda::WholeComponentsUse::Always,
+                                                        cca::cuda::WholeComponentsUse::Never,
+                                                        cca::cuda::WholeComponentsUse::Automatic };
+    const char * const                  wholeNames[] = { ", components whole", ", components merged", "" };
+    cca::cuda::SetWholeComponents(wholeUses[(i / 3) % 3]);
+    c.note = wholeNames[(i / 3) % 3];
     return c;
   };
   // A plane and a volume above the percolation threshold of each

@@ -655,15 +655,18 @@ PrecedingPairsSuite(int cases, std::uint32_t seed)
  *  too), the largest component subtracted always, with or without the
  *  label image, the side work in order or deferred, 32- or 64-bit
  *  indices and row arithmetic, host masks (as bits) and device images
- *  read in place under every foreground rule; the table, the runs and the
+ *  read in place under every foreground rule, the other components stored
+ *  whole by the votes, all merged, or either by their share of the runs
+ *  the votes visit (cuda/WholeComponents.cuh); the table, the runs and the
  *  label image against the CPU backend. The suite fails if no case
- *  placed. */
+ *  placed, or none placed with the others stored whole. */
 int
 PlacedLargestSuite(int cases, std::uint32_t seed)
 {
   Engine   engine;
   Emulator emulator;
   int      placedCases = 0;
+  int      placedWholeCases = 0;
   int      failed = SeededCases("placed largest", cases, seed, [&](std::uint32_t caseSeed, auto & pick) {
     Case c;
     c.dimension = pick(2) == 0 ? 3 : 2;
@@ -686,19 +689,28 @@ PlacedLargestSuite(int cases, std::uint32_t seed)
     emulator.sequence.SetFullPairsAfterLabels(full);
     emulator.sequence.Paths().SetLargestApart(LargestApartUse::Always);
     emulator.sequence.Paths().SetLargestSubtracted(LargestSubtractedUse::Always);
+    const WholeComponentsUse wholeUses[] = { WholeComponentsUse::Always,
+                                             WholeComponentsUse::Never,
+                                             WholeComponentsUse::Automatic };
+    const WholeComponentsUse whole = wholeUses[pick(3)];
+    emulator.sequence.Paths().SetWholeComponents(whole);
     // The subtraction reads the mask's bytes 16 a lane: a host mask crosses
     // as bits, a device image's bytes are read in place.
     const auto        run = BytesInPlaceOrBits(c, options, pick);
     const std::string problem = EmulateAndCompare(engine, emulator, c, options, pick(4) == 0, run);
-    placedCases += emulator.sequence.PlacedLargestLastRun() ? 1 : 0;
+    const bool        placed = emulator.sequence.PlacedLargestLastRun();
+    placedCases += placed ? 1 : 0;
+    placedWholeCases += placed && whole == WholeComponentsUse::Always ? 1 : 0;
     return Described(c, problem);
   });
-  if (placedCases == 0)
+  if (placedCases == 0 || placedWholeCases == 0)
   {
-    std::cout << "FAIL placed largest: no case placed the largest component's runs" << std::endl;
+    std::cout << "FAIL placed largest: no case placed the largest component's runs"
+              << (placedCases == 0 ? "" : " with the others stored whole") << std::endl;
     return failed + 1;
   }
-  std::cout << "placed largest: " << placedCases << " of " << cases << " cases placed" << std::endl;
+  std::cout << "placed largest: " << placedCases << " of " << cases << " cases placed, " << placedWholeCases
+            << " with the others stored whole" << std::endl;
   return failed;
 }
 
