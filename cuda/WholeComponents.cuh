@@ -116,8 +116,9 @@ __device__ __forceinline__ std::uint64_t
  *  together, then visit(c, loaded) called by every lane of the warp for
  *  each such c in turn, with that lane's loaded value, so that the warp
  *  handles the entry together. With the load inside the warp's loop, each
- *  of up to 32 entries a warp waited for its own load (H200, ncu, g = 1 d = 0.3, PrepareCrossingEntriesKernel:
- *  8192^2 4-conn. 52 -> 33 us, 8-conn. 68 -> 45, 512^3 6-conn. 104 -> 71;
+ *  of up to 32 entries a warp waited for its own load (H200, ncu, g = 1
+ *  d = 0.3, PrepareCrossingEntriesKernel: 8192^2 4-conn. 52 -> 33 us,
+ *  8-conn. 68 -> 45, 512^3 6-conn. 104 -> 71;
  *  benchmark/results/h200-records-in-order call 3). */
 template <class Index, class Load, class Visit>
 __device__ __forceinline__ void
