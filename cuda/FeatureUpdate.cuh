@@ -105,7 +105,11 @@ PolicyStoresWhole()
  *  which their votes fit with 8 bytes of spills: 32 warps an SM (H200, ncu,
  *  8192^2 g = 1 d = 0.5, against 160-byte entries at five an SM: 4-conn.
  *  1,030 -> 695 us a run, 8-conn. 530 -> 388 us, warps active 30 -> 45 %;
- *  benchmark/results/h200-planar-entries call 2). */
+ *  benchmark/results/h200-planar-entries call 2). More blocks spill more
+ *  than their warps gain: narrow entries at six or eight (80 or 64
+ *  registers) and planar ones at ten (48) were slower on every g = 1 set
+ *  (H100, 512^3 6-conn. 41.6 -> 41.3 and 35.3 Gvox/s, 8192^2 4-conn. 46.5
+ *  -> 43.5-43.7 Gpix/s; benchmark/results/h100-whole-votes-placed call 1). */
 template <class Table>
 constexpr int VoteBlockThreads = IsNarrowEntry<Table> ? 128 : BlockThreads;
 template <class Table>
