@@ -493,8 +493,9 @@ private:
             m_Counts,
             order,
             groups,
-            m_Paths.VotesStoreWholeComponents(
-              order, components.count - (placed.Active() ? 1 : 0), labeled.units.count - subtracted.placed.units),
+            m_Paths.VotesStoreWholeComponents(order,
+                                              components.count - (subtracted.placed.units > 0 ? 1 : 0),
+                                              labeled.units.count - subtracted.placed.units),
             m_Paths.TableEntriesFor<Index, S>(options, frame.pixels, components.count, intensity),
             m_Paths.PlanarEntries(frame),
             subtracted);

@@ -307,8 +307,7 @@ VoteTable(Device &                         device,
                       frame.geometry,
                       skip,
                       table);
-        LaunchVotes<Index, Votes>(
-          device, frame, l, voteKey, table, votes, order, groups, true, subtracted.label, subtracted.placed);
+        LaunchVotes<Index, Votes>(device, frame, l, voteKey, table, votes, order, groups, true, subtracted.label, skip);
         device.Launch("crossing entries finalizing kernel",
                       boundaryBlocks,
                       BlockThreads,
