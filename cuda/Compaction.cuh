@@ -527,29 +527,8 @@ FillRowFromRuns(RowSpans<LabelT> & spans,
   int           k = 0;                       // the first run that ends past the lane's pixel
   for (std::int64_t x = static_cast<std::int64_t>(lane) * Chunk; x < width; x += WarpSize * Chunk)
   {
-    while (k < count && spans.end[k] <= x)
-    {
-      ++k;
-    }
-    LabelT value[Chunk];
-    // Most pieces lie inside one run or between two: one value for the
-    // whole piece instead of a walk of the runs a pixel (H100, 8192^2 all
-    // foreground, full table, m n n m: 0.230 -> 0.224 ms face, 0.226 ->
-    // 0.219 full; 512^3 even; benchmark/results/h100-one-command-band-probe
-    // call 4).
-    const bool inside = k < count && spans.x[k] <= x && x + Chunk <= spans.end[k];
-    const bool between = k == count || x + Chunk <= spans.x[k];
-    if (inside || between)
-    {
-      const LabelT same = inside ? spans.value[k] : LabelT{ 0 };
-#pragma unroll
-      for (int c = 0; c < Chunk; ++c)
-      {
-        value[c] = same;
-      }
-    }
-    else
-    {
+    LabelT     value[Chunk];
+    const auto walk = [&] {
 #pragma unroll
       for (int c = 0; c < Chunk; ++c)
       {
@@ -559,6 +538,38 @@ FillRowFromRuns(RowSpans<LabelT> & spans,
         }
         value[c] = k < count && spans.x[k] <= x + c ? spans.value[k] : LabelT{ 0 };
       }
+    };
+    if constexpr (Chunk > 2)
+    {
+      // Most pieces lie inside one run or between two: one value for the
+      // whole piece instead of a walk of the runs a pixel (H100, 8192^2 all
+      // foreground, full table, m n n m: 0.230 -> 0.224 ms face, 0.226 ->
+      // 0.219 full; 512^3 even; benchmark/results/h100-one-command-band-probe
+      // call 4). Pieces of two 64-bit labels keep the walk: the test took
+      // that variant from 62 to 80 registers.
+      while (k < count && spans.end[k] <= x)
+      {
+        ++k;
+      }
+      const bool inside = k < count && spans.x[k] <= x && x + Chunk <= spans.end[k];
+      const bool between = k == count || x + Chunk <= spans.x[k];
+      if (inside || between)
+      {
+        const LabelT same = inside ? spans.value[k] : LabelT{ 0 };
+#pragma unroll
+        for (int c = 0; c < Chunk; ++c)
+        {
+          value[c] = same;
+        }
+      }
+      else
+      {
+        walk();
+      }
+    }
+    else
+    {
+      walk();
     }
     uint4 piece;
     std::memcpy(&piece, value, sizeof piece);
