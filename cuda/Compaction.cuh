@@ -545,8 +545,8 @@ FillRowFromRuns(RowSpans<LabelT> & spans,
       // whole piece instead of a walk of the runs a pixel (H100, 8192^2 all
       // foreground, full table, m n n m: 0.230 -> 0.224 ms face, 0.226 ->
       // 0.219 full; 512^3 even; benchmark/results/h100-one-command-band-probe
-      // call 4). Pieces of two 64-bit labels keep the walk: the test took
-      // that variant from 62 to 80 registers.
+      // call 4). Pieces of two 64-bit labels keep the walk: this
+      // inside-or-between test took that variant from 62 to 80 registers.
       while (k < count && spans.end[k] <= x)
       {
         ++k;
