@@ -25,7 +25,7 @@
 //                      [--vote-order auto|always|never] [--whole-components auto|always|never]
 //                      [--narrow-table auto|host|never] [--planar-table auto|never]
 //                      [--largest-apart auto|always|never] [--largest-subtracted auto|always|never]
-//                      [--full-pairs-after-labels] [--run-end-index auto|never]
+//                      [--full-pairs-after-labels] [--run-end-index auto|always|never]
 //                      [--region-piece-bytes N]
 //                      [--json FILE]
 // --block-labeling: where labels only under full connectivity may take the
@@ -43,7 +43,7 @@
 // --wide-cub-counts: CUB's sorts and scans given 64-bit counts, as counts
 // from 2^31 on are, not 32-bit ones where they fit, to compare.
 // --link-fan-in: blocks of rows (and slices) every level of the union-find
-// joins (cuda/UnionFind.cuh's ForEachLinkPass), in place of the default (64
+// joins (cuda/UnionFind.cuh's ForEachLinkPass), in place of the default (512
 // in volumes, 8 in planes of long runs), to compare.
 // --link-block-rows: rows of the blocks the union-find joins first, in
 // place of the default, to compare.
@@ -95,8 +95,10 @@
 // bits.
 // --run-end-index: whether a byte mask's runs carry their end index, with
 // which the searches for a neighbour row's runs take one load
-// (cuda/RunNeighbours.cuh; auto: wherever rows have at most 65,536 pixels,
-// as users get it; never: binary searches, to compare).
+// (cuda/RunNeighbours.cuh; auto: where the rows hold many runs,
+// cuda/UnitDetection.cuh's WritesRunEndIndex, as users get it; always:
+// wherever rows have at most 65,536 pixels; never: binary searches; to
+// compare).
 // --region-piece-bytes: the pieces in which an upload or download by
 // regions (one a copy thread, cuda/HostStaging.h) crosses the bus, in place
 // of the default, to compare (the upload column of an image in host memory).
@@ -148,7 +150,7 @@ struct Settings : ccabench::ProtocolOptions
   bool                        narrowCubCounts = true;       ///< --wide-cub-counts: false
   std::int64_t                linkFanIn = 0;                ///< --link-fan-in N (0: the default)
   std::string                 rowBitLinks = "auto";         ///< --row-bit-links auto|always|never
-  std::string                 runEndIndex = "auto";         ///< --run-end-index auto|never
+  std::string                 runEndIndex = "auto";         ///< --run-end-index auto|always|never
   std::int64_t                regionPieceBytes = 0;         ///< --region-piece-bytes N (0: the default)
   std::string                 voteOrder = "auto";           ///< --vote-order auto|always|never
   std::string                 wholeComponents = "auto";     ///< --whole-components auto|always|never
@@ -480,7 +482,7 @@ const char * const Usage =
   " [--vote-order auto|always|never]"
   " [--whole-components auto|always|never] [--narrow-table auto|host|never] [--planar-table auto|never]"
   " [--largest-apart auto|always|never] [--largest-subtracted auto|always|never] [--full-pairs-after-labels] "
-  "[--run-end-index auto|never] [--region-piece-bytes N]"
+  "[--run-end-index auto|always|never] [--region-piece-bytes N]"
   " [--json FILE]\n";
 
 /** Parses the command line into s; returns 0 to go on, else the exit code. */
@@ -645,8 +647,8 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--largest-apart must be auto, always or never";
   else if (!IsChoice(s.largestSubtracted))
     problem = "--largest-subtracted must be auto, always or never";
-  else if (s.runEndIndex != "auto" && s.runEndIndex != "never")
-    problem = "--run-end-index must be auto or never";
+  else if (!IsChoice(s.runEndIndex))
+    problem = "--run-end-index must be auto, always or never";
   else if (s.linkBlockRows < 0)
     problem = "--link-block-rows must be 0 (the default) or more";
   else if (s.regionPieceBytes < 0)
@@ -859,8 +861,9 @@ main(int argc, char * argv[])
   cca::cuda::SetLargestApart(UseOf<cca::cuda::LargestApartUse>(s.largestApart));
   cca::cuda::SetLargestSubtracted(UseOf<cca::cuda::LargestSubtractedUse>(s.largestSubtracted));
   cca::cuda::SetFullPairsAfterLabels(s.fullPairsAfterLabels);
-  cca::cuda::SetRunEndIndex(s.runEndIndex == "never" ? cca::cuda::RunEndIndexUse::Never
-                                                     : cca::cuda::RunEndIndexUse::Automatic);
+  cca::cuda::SetRunEndIndex(s.runEndIndex == "never"    ? cca::cuda::RunEndIndexUse::Never
+                            : s.runEndIndex == "always" ? cca::cuda::RunEndIndexUse::Always
+                                                        : cca::cuda::RunEndIndexUse::Automatic);
   cca::cuda::SetRegionCopies(0, static_cast<std::size_t>(s.regionPieceBytes));
 #endif
   if (s.backend == "cuda" && !cca::Engine::CudaAvailable())

@@ -70,7 +70,7 @@ SetNumberingClimbingRuns(std::int64_t units);
 
 /** How many blocks of rows (and slices) a level of the union-find of CUDA
  *  backends joins (ForEachLinkPass); 0: the default (LabelStage's
- *  VolumeFanIn, 64, in volumes; LongRunsPlaneFanIn, 8, in planes of long
+ *  VolumeFanIn, 512, in volumes; LongRunsPlaneFanIn, 8, in planes of long
  *  runs). Tests take every path; benchmarks compare. */
 void
 SetLinkFanIn(std::int64_t fanIn);

@@ -865,10 +865,15 @@ private:
    *  all slices was within 1-2 %; against pairs in one binary, full table
    *  3D 6-conn. g = 1 / 4 / 16 / all foreground 18.5 / 67.2 / 162.2 / 262.0
    *  -> 18.8 / 70.1 / 167.7 / 279.6 Gvox/s (labels only g = 1 58.3 ->
-   *  64.1); 64 bounds the chains of deeper volumes. Planes are joined in
+   *  64.1). On the H100 with today's passes, 512 (one level for the
+   *  slices of a 512^3 volume) against 64, without the run end index,
+   *  summed: 26-conn. g = 16 178.3 -> 183.7 Gvox/s, all foreground
+   *  316.3 -> 319.6, 6-conn. g = 4 91.5 -> 92.4, g = 1 46.4 -> 46.6
+   *  (benchmark/results/h100-run-end-index calls 1-2); deeper volumes
+   *  take a level for every 512 slices. Planes are joined in
    *  blocks only where their runs are long (FlattenBelowRunsPerRow), where
    *  8 gave 8192^2 all foreground 243 -> 256-260 Gpix/s (64: 254-255). */
-  static constexpr std::int64_t VolumeFanIn = 64;
+  static constexpr std::int64_t VolumeFanIn = 512;
   static constexpr std::int64_t LongRunsPlaneFanIn = 8;
   std::int64_t                  m_LinkFanIn = 0;                ///< tests and benchmarks: > 1 overrides the default
   std::int64_t                  m_BlockRows = 0;                ///< tests: > 0 overrides the default

@@ -107,7 +107,8 @@ enum class LargestSubtractedUse
  *  a binary search (RunNeighbours.cuh; UnitDetection::DetectUnits). */
 enum class RunEndIndexUse
 {
-  Automatic, ///< wherever the byte row scan writes the runs and rows have at most 65,536 pixels
+  Automatic, ///< as Always, where the rows hold enough runs (UnitDetection.cuh, WritesRunEndIndex)
+  Always,    ///< wherever the byte row scan writes the runs and rows have at most 65,536 pixels
   Never      ///< the searches halve the rows' runs
 };
 

@@ -28,6 +28,35 @@ namespace cca
 namespace cuda
 {
 
+/** Where RunEndIndexUse::Automatic writes the runs' end index: its 4
+ *  bytes for 16 pixels pay only where the searches it saves are many and
+ *  long. A volume's union-find searches each run's neighbour rows, so
+ *  there it pays from VolumeRunEndIndexRunsPerRow runs a row; a plane's
+ *  joins its rows from their bits and leaves the index to the pairs and
+ *  the votes, so there it pays only from a run in every
+ *  PlaneRunEndIndexPixelsPerRun pixels. H100, full table, summed, index
+ *  against none (benchmark/results/h100-run-end-index calls 1-2): 512^3
+ *  6-conn. g = 1 48.3 / 46.4 Gvox/s, g = 4 92.8 / 91.4 (its d = 0.1 and
+ *  0.9, 11-12 runs a row, even), g = 16 (at most 8 runs a row) 174.5 /
+ *  180.2, all foreground 300.6 / 316.3; 8192^2 g = 1 (0.09-0.25 runs a
+ *  pixel) 48.7 / 48.1, g = 4 (at most 0.0625) 111.0 / 112.9, g = 16 174.6
+ *  / 181.8. */
+constexpr std::int64_t VolumeRunEndIndexRunsPerRow = 16;
+constexpr std::int64_t PlaneRunEndIndexPixelsPerRun = 12;
+
+/** Whether the writer of a byte mask's runs leaves their end index, for
+ *  an image of geometry g holding runs runs. */
+inline bool
+WritesRunEndIndex(RunEndIndexUse use, const Geometry & g, std::int64_t runs)
+{
+  if (use == RunEndIndexUse::Never || g.width > RunEndIndexMostWidth)
+  {
+    return false;
+  }
+  return use == RunEndIndexUse::Always || (g.depth > 1 ? runs >= VolumeRunEndIndexRunsPerRow * g.rows
+                                                       : runs * PlaneRunEndIndexPixelsPerRun >= g.width * g.rows);
+}
+
 template <class Device>
 class UnitDetection
 {
@@ -131,7 +160,8 @@ public:
   }
 
   /** Tests and benchmarks: whether the runs of byte masks that fit get
-   *  their end index (Automatic) or not (RunNeighbours.cuh). */
+   *  their end index (Always; Automatic: where the rows hold enough runs)
+   *  or not (RunNeighbours.cuh, WritesRunEndIndex). */
   void
   SetRunEndIndex(RunEndIndexUse use)
   {
@@ -386,7 +416,7 @@ private:
           if (FitsByteRowScan(frame, static_cast<const T *>(image)))
           {
             std::uint32_t * endWords = nullptr;
-            if (m_RunEndIndex != RunEndIndexUse::Never && g.width <= RunEndIndexMostWidth)
+            if (WritesRunEndIndex(m_RunEndIndex, g, static_cast<std::int64_t>(count)))
             {
               runs.endWordsPerRow = g.width / RunEndWordPixels;
               endWords = Reserve<std::uint32_t>(

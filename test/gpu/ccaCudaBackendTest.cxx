@@ -464,7 +464,7 @@ const PixelType allTypes[] = { PixelType::UInt8,  PixelType::Int8,  PixelType::U
 
 /** The union-find's levels (cuda/UnionFind.cuh's ForEachLinkPass) joining
  *  groups of 2, 3, 8, 16 and 64 blocks of rows and slices, or the default
- *  (64 in volumes, 8 in planes of long runs), on images tall and deep enough for
+ *  (512 in volumes, 8 in planes of long runs), on images tall and deep enough for
  *  several levels of the default 128-row blocks: planes of up to 3,000
  *  rows, volumes of up to 600 rows and 40 slices, dense and sparse masks of
  *  long and short runs, both connectivities, labels only or with the
@@ -599,11 +599,11 @@ RowBitLinkChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & t
     options.computeRuns = !labelsOnly && pick(2) == 0;
     options.computeFeatures = !labelsOnly;
     options.labelImageType = pick(2) == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
-    // The runs' end index for the searches of neighbour rows, or binary
-    // searches of the rows' runs (cuda/RunNeighbours.cuh).
+    // The runs' end index for the searches of neighbour rows, whatever the
+    // runs a row, or binary searches of the rows' runs (cuda/RunNeighbours.cuh).
     const bool endIndex = (i / 2) % 2 == 0;
     cca::cuda::SetRowBitLinks(use);
-    cca::cuda::SetRunEndIndex(endIndex ? cca::cuda::RunEndIndexUse::Automatic : cca::cuda::RunEndIndexUse::Never);
+    cca::cuda::SetRunEndIndex(endIndex ? cca::cuda::RunEndIndexUse::Always : cca::cuda::RunEndIndexUse::Never);
     Check(engine,
           Plain(mask),
           options,

@@ -228,7 +228,8 @@ SetSeededChoices(Emulator & emulator, std::uint32_t caseSeed)
   const NarrowTableUse narrow[] = { NarrowTableUse::HostWidening, NarrowTableUse::Never, NarrowTableUse::Automatic };
   sequence.Paths().SetVoteOrder(VoteOrderOf(caseSeed));
   sequence.Paths().SetWholeComponents(uses[(caseSeed / 3) % 3]);
-  sequence.SetRunEndIndex((caseSeed / 9) % 2 == 0 ? RunEndIndexUse::Automatic : RunEndIndexUse::Never);
+  const RunEndIndexUse endIndex[] = { RunEndIndexUse::Always, RunEndIndexUse::Never, RunEndIndexUse::Automatic };
+  sequence.SetRunEndIndex(endIndex[(caseSeed / 9) % 3]);
   sequence.Paths().SetNarrowTable(narrow[(caseSeed / 18) % 3]);
   sequence.Paths().SetPlanarTable((caseSeed / 54) % 2 == 0 ? PlanarTableUse::Automatic : PlanarTableUse::Never);
   // Every pair of a vote order and a largest component's use in any 15
@@ -344,7 +345,7 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
     emulator.sequence.SetSlabBytes(slabBytes);
     // The union-find's blocks of rows: the default, or a few rows, so that
     // these small images have many block borders and levels, joined in
-    // groups of the default size (64 in volumes, 8 in planes) or of 2 to 5
+    // groups of the default size (512 in volumes, 8 in planes) or of 2 to 5
     // blocks; the runs of byte masks joined from the rows' bits wherever
     // that fits, or where the engine chooses.
     emulator.sequence.SetBlockRows(pick(2) != 0 ? 1 + pick(5) : 0);
