@@ -867,9 +867,9 @@ private:
    *  -> 18.8 / 70.1 / 167.7 / 279.6 Gvox/s (labels only g = 1 58.3 ->
    *  64.1). On the H100 with today's passes, 512 (one level for the
    *  slices of a 512^3 volume) against 64, without the run end index,
-   *  summed: 26-conn. g = 16 178.3 -> 183.7 Gvox/s, all foreground
-   *  316.3 -> 319.6, 6-conn. g = 4 91.5 -> 92.4, g = 1 46.4 -> 46.6
-   *  (benchmark/results/h100-run-end-index calls 1-2); deeper volumes
+   *  summed: 26-conn. g = 16 178.3 -> 183.7 Gvox/s; 6- and 26-conn.
+   *  together all foreground 316.3 -> 319.6, g = 4 91.5 -> 92.4, g = 1
+   *  46.4 -> 46.6 (benchmark/results/h100-run-end-index calls 1-2); deeper volumes
    *  take a level for every 512 slices. Planes are joined in
    *  blocks only where their runs are long (FlattenBelowRunsPerRow), where
    *  8 gave 8192^2 all foreground 243 -> 256-260 Gpix/s (64: 254-255). */

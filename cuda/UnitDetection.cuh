@@ -35,12 +35,12 @@ namespace cuda
  *  joins its rows from their bits and leaves the index to the pairs and
  *  the votes, so there it pays only from a run in every
  *  PlaneRunEndIndexPixelsPerRun pixels. H100, full table, summed, index
- *  against none (benchmark/results/h100-run-end-index calls 1-2): 512^3
- *  6-conn. g = 1 48.3 / 46.4 Gvox/s, g = 4 92.8 / 91.4 (its d = 0.1 and
- *  0.9, 11-12 runs a row, even), g = 16 (at most 8 runs a row) 174.5 /
- *  180.2, all foreground 300.6 / 316.3; 8192^2 g = 1 (0.09-0.25 runs a
- *  pixel) 48.7 / 48.1, g = 4 (at most 0.0625) 111.0 / 112.9, g = 16 174.6
- *  / 181.8. */
+ *  against none (benchmark/results/h100-run-end-index calls 1-2): 512^3,
+ *  6- and 26-conn. together, g = 1 48.3 / 46.4 Gvox/s, g = 4 92.8 / 91.4
+ *  (its d = 0.1 and 0.9, 11-12 runs a row, even), all foreground 300.6 /
+ *  316.3; 6-conn. g = 16 (at most 8 runs a row) 174.5 / 180.2; 8192^2,
+ *  4- and 8-conn. together, g = 1 (0.09-0.25 runs a pixel) 48.7 / 48.1,
+ *  g = 4 (at most 0.0625) 111.0 / 112.9; 4-conn. g = 16 174.6 / 181.8. */
 constexpr std::int64_t VolumeRunEndIndexRunsPerRow = 16;
 constexpr std::int64_t PlaneRunEndIndexPixelsPerRun = 12;
 
