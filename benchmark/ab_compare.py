@@ -94,9 +94,11 @@ def per_image_lines(set_name, set_runs, failed_runs):
     for i in range(max((len(r) for r in results if r), default=0)):
         cells = [r[i] if r and i < len(r) else None for r in results]
         image = next(m for m in cells if m is not None)
-        # Labels only counts neither runs nor components (the JSON's -1): "-".
-        counted = image["runs"] > 0 and image["components"] >= 0
-        share = f"{image['components'] / image['runs']:.3f}" if counted else "-"
+        # Labels only counts no runs (the JSON's -1): "-"; no runs at all: 0.
+        if image["runs"] < 0:
+            share = "-"
+        else:
+            share = f"{image['components'] / image['runs'] if image['runs'] else 0:.3f}"
         kernel = " ".join("-" if m is None else f"{m['kernelMs']:.3f}" for m in cells)
         lines.append(f"  {image['connectivity']} d={image['density']:.1f} components/run {share}  kernel ms  {kernel}")
     return lines
