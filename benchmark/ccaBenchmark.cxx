@@ -861,9 +861,7 @@ main(int argc, char * argv[])
   cca::cuda::SetLargestApart(UseOf<cca::cuda::LargestApartUse>(s.largestApart));
   cca::cuda::SetLargestSubtracted(UseOf<cca::cuda::LargestSubtractedUse>(s.largestSubtracted));
   cca::cuda::SetFullPairsAfterLabels(s.fullPairsAfterLabels);
-  cca::cuda::SetRunEndIndex(s.runEndIndex == "never"    ? cca::cuda::RunEndIndexUse::Never
-                            : s.runEndIndex == "always" ? cca::cuda::RunEndIndexUse::Always
-                                                        : cca::cuda::RunEndIndexUse::Automatic);
+  cca::cuda::SetRunEndIndex(UseOf<cca::cuda::RunEndIndexUse>(s.runEndIndex));
   cca::cuda::SetRegionCopies(0, static_cast<std::size_t>(s.regionPieceBytes));
 #endif
   if (s.backend == "cuda" && !cca::Engine::CudaAvailable())
