@@ -294,6 +294,14 @@ public:
     m_Labeling.SetRowBitLinks(use);
   }
 
+  /** Tests and benchmarks: whether the strips' union-find reads the image's
+   *  rows as bits (StripLabelingStage::SetRowBits). */
+  void
+  SetStripRowBits(StripRowBits use)
+  {
+    m_Strips.SetRowBits(use);
+  }
+
   /** Tests and benchmarks: whether the runs of byte masks get their end
    *  index (LabelStage::SetRunEndIndex). */
   void

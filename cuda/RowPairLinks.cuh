@@ -136,6 +136,14 @@ struct RowPair
    *  pixels, the runs ending before them in its high half), or null. */
   const std::uint32_t * rowEnds = nullptr;
   const std::uint32_t * aboveEnds = nullptr;
+  /** The image the facing rows lie in and its rows as bits
+   *  (StripRows::bits), or null: the facing rows' bytes are read. */
+  const std::uint8_t *  facingImage = nullptr;
+  const std::uint16_t * facingBits = nullptr;
+  /** row's and above's foreground as bits (StripRows::stripBits: a word
+   *  each 16 pixels, from the row's first), or null: their bytes are read. */
+  const std::uint16_t * rowBits = nullptr;
+  const std::uint16_t * aboveBits = nullptr;
 
   /** The end index of image rows r and q (endWords: wordsPerRow words a
    *  row, or null: none). */
@@ -169,6 +177,48 @@ LaneForegroundOfRows(const std::uint8_t * const (&rows)[2],
   return bits;
 }
 
+/** LaneForegroundOfRows of the first Rows of a strip's facing rows (one
+ *  side's, rows: FacingRows::row or above), read from the image's rows as
+ *  bits where pair has them (a 2-byte load a row, which the L2 holds for
+ *  a whole 512^3 mask), else from the rows' bytes. */
+template <int Rows, bool Streamed = false>
+__device__ __forceinline__ unsigned
+FacingLaneBits(const RowPair & pair, const std::uint8_t * const (&rows)[2], std::int64_t x, std::int64_t width)
+{
+  if (pair.facingBits == nullptr)
+  {
+    return LaneForegroundOfRows<Rows, Streamed>(rows, x, width, pair.facingTest);
+  }
+  if (x >= width)
+  {
+    return 0u;
+  }
+  unsigned bits = 0;
+#pragma unroll
+  for (int k = 0; k < Rows; ++k)
+  {
+    bits |= rows[k] != nullptr ? pair.facingBits[(rows[k] - pair.facingImage + x) / LanePixels] : 0u;
+  }
+  return bits;
+}
+
+/** The foreground bits of x's 16 pixels of the pair's row (bits: its
+ *  rowBits or aboveBits) or of its bytes where bits is null. */
+template <bool Streamed = false>
+__device__ __forceinline__ unsigned
+PairRowLaneBits(const RowPair &       pair,
+                const std::uint8_t *  row,
+                const std::uint16_t * bits,
+                std::int64_t          x,
+                std::int64_t          width)
+{
+  if (bits == nullptr)
+  {
+    return LaneForegroundAt<Streamed>(row, x, width, pair.test);
+  }
+  return x < width ? bits[x / LanePixels] : 0u;
+}
+
 /** The foreground bits left of the stretch the next call starts: the
  *  rows' and, with facing rows, theirs. */
 struct RowPairCarries
@@ -184,8 +234,8 @@ template <bool FromFacingRows, int MostFacingRows, bool StreamedRows = false>
 __device__ __forceinline__ RowPairLane
 LoadRowPairLane(const RowPair & pair, std::int64_t x, std::int64_t width, RowPairCarries & carries)
 {
-  const unsigned row = LaneForegroundAt<StreamedRows>(pair.row, x, width, pair.test);
-  const unsigned above = LaneForegroundAt<StreamedRows>(pair.above, x, width, pair.test);
+  const unsigned row = PairRowLaneBits<StreamedRows>(pair, pair.row, pair.rowBits, x, width);
+  const unsigned above = PairRowLaneBits<StreamedRows>(pair, pair.above, pair.aboveBits, x, width);
   const unsigned rowLeft = LeftForeground(row, carries.row);
   const unsigned aboveLeft = LeftForeground(above, carries.above);
   carries.row = StretchCarry(row);
@@ -195,8 +245,8 @@ LoadRowPairLane(const RowPair & pair, std::int64_t x, std::int64_t width, RowPai
   l.aboveStarts = above & ~aboveLeft;
   if constexpr (FromFacingRows)
   {
-    l.row = LaneForegroundOfRows<MostFacingRows, StreamedRows>(pair.facing.row, x, width, pair.facingTest);
-    l.above = LaneForegroundOfRows<MostFacingRows, StreamedRows>(pair.facing.above, x, width, pair.facingTest);
+    l.row = FacingLaneBits<MostFacingRows, StreamedRows>(pair, pair.facing.row, x, width);
+    l.above = FacingLaneBits<MostFacingRows, StreamedRows>(pair, pair.facing.above, x, width);
     l.rowLeft = LeftForeground(l.row, carries.facingRow);
     l.aboveLeft = LeftForeground(l.above, carries.facingAbove);
     carries.facingRow = StretchCarry(l.row);
@@ -327,8 +377,8 @@ LinkRowPair(const RowPair & pair,
     // need it: benchmark/results/h200-plane-kernels calls 3-4).
     const std::int64_t last = firstStretch * StretchPixels - LanePixels;
     const std::int64_t word = firstStretch * (StretchPixels / RunEndWordPixels);
-    carries.row = LaneForegroundAt(pair.row, last, width, pair.test) >> (LanePixels - 1);
-    carries.above = LaneForegroundAt(pair.above, last, width, pair.test) >> (LanePixels - 1);
+    carries.row = PairRowLaneBits(pair, pair.row, pair.rowBits, last, width) >> (LanePixels - 1);
+    carries.above = PairRowLaneBits(pair, pair.above, pair.aboveBits, last, width) >> (LanePixels - 1);
     runsBefore += static_cast<Index>((pair.rowEnds[word] >> 16) + carries.row);
     aboveBefore += static_cast<Index>((pair.aboveEnds[word] >> 16) + carries.above);
   }
@@ -350,10 +400,8 @@ LinkRowPair(const RowPair & pair,
     {
       // The facing rows' carries: their pixel left of the first stretch joined.
       const std::int64_t last = firstStretch * StretchPixels - LanePixels;
-      carries.facingRow =
-        LaneForegroundOfRows<MostFacingRows>(pair.facing.row, last, width, pair.facingTest) >> (LanePixels - 1);
-      carries.facingAbove =
-        LaneForegroundOfRows<MostFacingRows>(pair.facing.above, last, width, pair.facingTest) >> (LanePixels - 1);
+      carries.facingRow = FacingLaneBits<MostFacingRows>(pair, pair.facing.row, last, width) >> (LanePixels - 1);
+      carries.facingAbove = FacingLaneBits<MostFacingRows>(pair, pair.facing.above, last, width) >> (LanePixels - 1);
     }
   }
   const std::int64_t end = endStretch * StretchPixels < width ? endStretch * StretchPixels : width;
@@ -511,6 +559,13 @@ __launch_bounds__(BlockThreads, Volume ? VolumeByteRowLinkBlocks : PlaneByteRowL
         if constexpr (FromFacingRows)
         {
           pair.facing = FacingRowsOf(strips, y, z, steps[s]);
+          pair.facingImage = strips.image;
+          pair.facingBits = strips.bits;
+          if (strips.stripBits != nullptr)
+          {
+            pair.rowBits = strips.stripBits + r * (geometry.width / LanePixels);
+            pair.aboveBits = strips.stripBits + q * (geometry.width / LanePixels);
+          }
         }
         LinkRowPair<FromFacingRows, FromFacingRows ? FacingRowsPerSide : 1, QueuedEvents, Volume>(
           pair, geometry.width, full, rowOffsets[r], rowOffsets[q], joins, firstStretch, endStretch);

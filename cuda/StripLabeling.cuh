@@ -54,13 +54,18 @@ __host__ __device__ inline ForegroundTest<std::uint8_t>
 }
 
 /** The strip image: pixel x of strip row s is 1 where one of the strip's
- *  image rows (StripRowsOf) is foreground. A thread per 16 pixels. */
+ *  image rows (StripRowsOf) is foreground. A thread per 16 pixels. Every
+ *  image row lies in one strip, so the kernel also writes the image's
+ *  rows as bits (StripRows::bits; null: not), and the strip image's
+ *  (StripRows::stripBits; null: not; lane i of the launch is word i). */
 static __global__ void
 StripImageKernel(const std::uint8_t * __restrict__ image,
                  Geometry                     pixels,
                  ForegroundTest<std::uint8_t> test,
                  std::uint8_t * __restrict__ strips,
-                 std::int64_t stripRows)
+                 std::int64_t stripRows,
+                 std::uint16_t * __restrict__ rowBits,
+                 std::uint16_t * __restrict__ stripBits)
 {
   AwaitPrecedingKernel();
   const std::int64_t lanes = pixels.width / LanePixels;
@@ -75,7 +80,19 @@ StripImageKernel(const std::uint8_t * __restrict__ image,
 #pragma unroll
     for (int k = 0; k < RowsOfStrip::Most; ++k)
     {
-      bits |= rows.Has(k) ? LaneForegroundAt(image + rows.offset[k], x, pixels.width, test) : 0u;
+      if (rows.Has(k))
+      {
+        const unsigned row = LaneForegroundAt(image + rows.offset[k], x, pixels.width, test);
+        if (rowBits != nullptr)
+        {
+          rowBits[(rows.offset[k] + x) / LanePixels] = static_cast<std::uint16_t>(row);
+        }
+        bits |= row;
+      }
+    }
+    if (stripBits != nullptr)
+    {
+      stripBits[i] = static_cast<std::uint16_t>(bits);
     }
     unsigned word[4];
 #pragma unroll
@@ -417,6 +434,16 @@ public:
     runs.smallRows ? covered(CoveredRunParentsKernel<Index, true>) : covered(CoveredRunParentsKernel<Index, false>);
   }
 
+  /** Tests and benchmarks: whether the union-find over the strips reads
+   *  their facing rows from the image's rows as bits, and its strip rows
+   *  from the strip image's rows as bits, which the strip image's kernel
+   *  writes (ImageAndStripRows, the default), or bytes. */
+  void
+  SetRowBits(StripRowBits use)
+  {
+    m_RowBits = use;
+  }
+
 private:
   /** The strip image of an uploaded mask and its runs, joined. */
   template <class Index>
@@ -434,11 +461,28 @@ private:
   JoinStrips(Device & device, const Frame & frame, const void * image, double rowsForeground)
   {
     const Geometry & g = frame.geometry;
-    const StripRows  rows{ static_cast<const std::uint8_t *>(image), g, ForegroundOf<std::uint8_t>(frame.options) };
+    StripRows        rows{ static_cast<const std::uint8_t *>(image), g, ForegroundOf<std::uint8_t>(frame.options) };
     const Geometry   stripGeometry = StripGeometry(g);
     auto *           strips =
       Reserve<std::uint8_t>(m_Strips, static_cast<std::size_t>(stripGeometry.rows * g.width), "the strip image");
+    // The image's rows as bits for the union-find's facing rows, and the
+    // strip image's for its strip rows (SetRowBits): each is read several
+    // times a row, and bits stay in the L2 where bytes would not.
+    std::uint16_t *    rowBits = nullptr;
+    std::uint16_t *    stripBits = nullptr;
     const std::int64_t lanes = stripGeometry.rows * (g.width / LanePixels);
+    if (m_RowBits != StripRowBits::Never)
+    {
+      rowBits = Reserve<std::uint16_t>(
+        m_ImageRowBits, static_cast<std::size_t>(g.rows * (g.width / LanePixels)), "the image's rows as bits");
+      rows.bits = rowBits;
+    }
+    if (m_RowBits == StripRowBits::ImageAndStripRows)
+    {
+      stripBits =
+        Reserve<std::uint16_t>(m_StripRowBits, static_cast<std::size_t>(lanes), "the strip image's rows as bits");
+      rows.stripBits = stripBits;
+    }
     if (lanes > 0)
     {
       device.Launch("strip image kernel",
@@ -449,7 +493,9 @@ private:
                     g,
                     rows.test,
                     strips,
-                    stripGeometry.rows);
+                    stripGeometry.rows,
+                    rowBits,
+                    stripBits);
     }
     ImageView view;
     view.data = strips;
@@ -476,6 +522,9 @@ private:
   LabelStage<Device>      m_Runs;
   UpdateCounts<Device>    m_Counts;
   typename Device::Buffer m_Strips;
+  typename Device::Buffer m_ImageRowBits;                              ///< StripRows::bits
+  typename Device::Buffer m_StripRowBits;                              ///< StripRows::stripBits
+  StripRowBits            m_RowBits = StripRowBits::ImageAndStripRows; ///< SetRowBits
   /** Per strip run: its first pixel key (Run), or for a root its first
    *  image run (JoinImageRuns). */
   typename Device::Buffer m_FirstKey;

@@ -30,6 +30,13 @@ struct StripRows
   const std::uint8_t *         image = nullptr; ///< null: the runs are not a strip image's
   Geometry                     pixels{};        ///< the image's geometry
   ForegroundTest<std::uint8_t> test{};
+  /** The image's rows as foreground bits, 16 pixels a word as
+   *  LaneForegroundAt gives them (word k: pixels 16 k .. 16 k + 15 of the
+   *  image), written by StripImageKernel; null: the facing rows are read
+   *  from image. */
+  const std::uint16_t * bits = nullptr;
+  /** The strip image's rows as bits, in the same layout, or null. */
+  const std::uint16_t * stripBits = nullptr;
 };
 
 /** Whether strips over pixels are tubes (2 x 2 rows of a volume). */
