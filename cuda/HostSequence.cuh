@@ -294,8 +294,8 @@ public:
     m_Labeling.SetRowBitLinks(use);
   }
 
-  /** Tests and benchmarks: whether the strips' union-find reads the image's
-   *  rows as bits (StripLabelingStage::SetRowBits). */
+  /** Tests and benchmarks: which rows the strips' union-find reads as bits,
+   *  the image's and the strip image's (StripLabelingStage::SetRowBits). */
   void
   SetStripRowBits(StripRowBits use)
   {
