@@ -578,7 +578,8 @@ private:
           ? m_BlockRows
           : (inShared ? sharedRows
                       : (byteRowsInShared ? byteSharedRows
-                                          : (frame.geometry.depth > 1 || longRuns ? DefaultVolumeBlockRows : 0)));
+                                          : (frame.geometry.depth > 1 ? DefaultVolumeBlockRows
+                                                                      : (longRuns ? LongRunsPlaneBlockRows : 0))));
       const bool compress = longRuns && blockRows > 0;
       // A plane's byte row blocks are joined in one level: each level is a
       // launch whose walks wait on the L2 in turn, and the levels of eight
@@ -842,6 +843,14 @@ private:
    *  call 3) blocks of 64, 128 or 256 rows cost 2-7 % at g = 1 and 5-13 %
    *  at g = 4 and 16, with fan-in 8 or 64. */
   static constexpr std::int64_t DefaultVolumeBlockRows = 128;
+  /** Rows of those blocks in a plane of long runs (FlattenBelowRunsPerRow):
+   *  each row's runs join the row above's a thread each, and the chains a
+   *  block's merges build are as long as its rows, which the later walks
+   *  climb one L2 load a link. H100, 8192^2 all foreground, one binary,
+   *  summed, 4- / 8-conn.: 128 rows 302.6-304.5 / 307.2-308.6 Gpix/s, 64
+   *  rows 320.0 / 321.9-325.3, 32 rows 316.9-318.0 / 321.7-322.0, 256 rows
+   *  283.2-287.6 / 282.8-290.2 (benchmark/results/h100-byte-row-spills). */
+  static constexpr std::int64_t LongRunsPlaneBlockRows = 64;
   /** Runs a row below which the union-find flattens its trees
    *  (FlattenKernel) after the pass within row blocks and again before the
    *  slice levels; a 2D image of such long runs is then joined in row blocks

@@ -140,8 +140,7 @@ LinkRunsQueuedKernel(RunArrays<Index> runs,
   const PassRuns<Index> block = PassRunsOfBlock(runs, geometry, pass);
   const int             lane = static_cast<int>(LaneId());
   const auto            height = static_cast<Coord>(geometry.height);
-  RowStep               steps[4];
-  const int             n = PrecedingRows(full, geometry.depth > 1, steps);
+  const int             n = PrecedingRowCount(full, geometry.depth > 1);
   // The warp's loop is uniform, so that all its lanes shuffle: lanes past
   // the end take no run.
   for (Index warpFirst = block.first + static_cast<Index>(threadIdx.x - static_cast<unsigned>(lane));
@@ -167,8 +166,9 @@ LinkRunsQueuedKernel(RunArrays<Index> runs,
       TouchingRuns<Index> touching;
       if (active)
       {
-        const Coord q = NeighbourRowOf(geometry, y, z, steps[s]);
-        if (q >= 0 && PassJoinsRow(pass, steps[s], y))
+        const RowStep step = PrecedingRowStep(s);
+        const Coord   q = NeighbourRowOf(geometry, y, z, step);
+        if (q >= 0 && PassJoinsRow(pass, step, y))
         {
           touching = TouchingRunsIn(runs, q, lo, hi);
         }

@@ -468,12 +468,23 @@ constexpr std::int64_t ByteRowLinkParts = 2;
 
 /** Blocks of BlockThreads a multiprocessor keeps of LinkByteRowsKernel:
  *  8 in planes (32 registers a thread; unbounded 48, and 62 on strips),
- *  6 in volumes (40). With two parts a row, against a warp a row
+ *  5 in volumes (48). With two parts a row, against a warp a row
  *  unbounded (same binary, one call): 8192^2 8-conn. +9 % with 8 blocks,
  *  -3 % to -1 % with 5, 6 or none; 4-conn. +18 % with 8, +10 % with 6, +1 %
- *  with none; 512^3 26-conn. +4 % with 5, +6 % with 6, -4 % with 8. */
+ *  with none; 512^3 26-conn. +4 % with 5, +6 % with 6, -4 % with 8. Since
+ *  the tubes read their rows as bits, 6 blocks (40 registers) gave each
+ *  thread a 192-byte stack frame of spills, 295 KB of local memory a
+ *  multiprocessor, which went through the L2 to DRAM: 0.84 GB written an
+ *  image at 512^3 26-conn. g = 1 d = 0.5, where the parents take a few MB.
+ *  H100, one call, 6 / 5 / 4 / 3 blocks (40 / 48 / 64 / 75 registers, 192
+ *  / 160 / 96 / 64 bytes of stack), 512^3 26-conn. g = 1 summed: full
+ *  table 58.10 / 59.42 / 58.82 / 56.13 Gvox/s, labels only 103.3 / 109.6
+ *  / 107.8 / 98.1 (DRAM writes 1.67 / 0.76 / 0.09 / 0.01 GB for two runs
+ *  of d = 0.5: fewer warps leave the walks' latency more exposed). The
+ *  strips of a plane (8-conn. labels only; 104 bytes of stack) lost 5-6 %
+ *  with 6, 5 or 4 blocks (benchmark/results/h100-byte-row-spills). */
 constexpr int PlaneByteRowLinkBlocks = 8;
-constexpr int VolumeByteRowLinkBlocks = 6;
+constexpr int VolumeByteRowLinkBlocks = 5;
 
 /** Parts LinkByteRowsKernel cuts each row of a pass into, a warp each,
  *  each part counting the runs of the stretches before it: the levels of
@@ -547,18 +558,18 @@ __launch_bounds__(BlockThreads, Volume ? VolumeByteRowLinkBlocks : PlaneByteRowL
     const std::int64_t endStretch = (part + 1) * stretches / parts;
     const std::int64_t y = Volume ? r % geometry.height : r;
     const std::int64_t z = Volume ? r / geometry.height : 0;
-    RowStep            steps[4];
-    const int          n = PrecedingRows(full, Volume, steps);
+    const int          n = PrecedingRowCount(full, Volume);
     for (int s = 0; s < n; ++s)
     {
-      const std::int64_t q = NeighbourRow(geometry, y, z, steps[s]);
-      if (q >= 0 && PassJoinsRow(pass, steps[s], y))
+      const RowStep      step = PrecedingRowStep(s);
+      const std::int64_t q = NeighbourRow(geometry, y, z, step);
+      if (q >= 0 && PassJoinsRow(pass, step, y))
       {
         RowPair pair{ image + r * geometry.width, image + q * geometry.width, test, FacingRows{}, strips.test };
         pair.SetEnds(endWords, endWordsPerRow, r, q);
         if constexpr (FromFacingRows)
         {
-          pair.facing = FacingRowsOf(strips, y, z, steps[s]);
+          pair.facing = FacingRowsOf(strips, y, z, step);
           pair.facingImage = strips.image;
           pair.facingBits = strips.bits;
           if (strips.stripBits != nullptr)

@@ -38,20 +38,35 @@ struct RowStep
 
 /** Rows whose runs a run links to in union-find: only earlier rows, so each
  *  pair of neighbour rows is visited once. Face connectivity: rows sharing a
- *  face ((dy, dz) with one non-zero); Full: all 8 (y, z) neighbours. Returns
- *  the number of steps written. */
+ *  face ((dy, dz) with one non-zero); Full: all 8 (y, z) neighbours. How
+ *  many there are: */
+__host__ __device__ constexpr int
+PrecedingRowCount(bool full, bool volume)
+{
+  return volume ? (full ? 4 : 2) : 1;
+}
+
+/** Step s (below PrecedingRowCount) of those rows: the row before in the
+ *  slice, the same row of the slice before, then (full) the rows either
+ *  side of it. Computed, so that a kernel looping over the steps keeps no
+ *  array of them in local memory. */
+__device__ __forceinline__ RowStep
+PrecedingRowStep(int s)
+{
+  return RowStep{ s == 1 ? 0 : (s == 3 ? 1 : -1), s == 0 ? 0 : -1 };
+}
+
+/** The steps of PrecedingRowStep as an array; returns their number. */
 __device__ __forceinline__ int
 PrecedingRows(bool full, bool volume, RowStep (&steps)[4])
 {
-  int n = 0;
-  steps[n++] = RowStep{ -1, 0 };
-  if (volume)
+  const int n = PrecedingRowCount(full, volume);
+#pragma unroll
+  for (int s = 0; s < 4; ++s)
   {
-    steps[n++] = RowStep{ 0, -1 };
-    if (full)
+    if (s < n)
     {
-      steps[n++] = RowStep{ -1, -1 };
-      steps[n++] = RowStep{ 1, -1 };
+      steps[s] = PrecedingRowStep(s);
     }
   }
   return n;

@@ -536,8 +536,7 @@ LinkRuns(const RunArrays<Index> & runs,
     const std::int32_t aEnd = runs.end[a];
     const std::int32_t lo = ax - (full ? 1 : 0);
     const std::int32_t hi = aEnd + (full ? 1 : 0);
-    RowStep            steps[4];
-    const int          n = PrecedingRows(full, geometry.depth > 1, steps);
+    const int          n = PrecedingRowCount(full, geometry.depth > 1);
     RootMet<Index>     met(a);
     if constexpr (Span == UnitSpan::RunPieces)
     {
@@ -565,18 +564,20 @@ LinkRuns(const RunArrays<Index> & runs,
 #pragma unroll
       for (int s = 0; s < 4; ++s)
       {
-        q[s] = s < n && PassJoinsRow(pass, steps[s], y) ? NeighbourRowOf(geometry, y, z, steps[s]) : Coord{ -1 };
+        q[s] = s < n && PassJoinsRow(pass, PrecedingRowStep(s), y) ? NeighbourRowOf(geometry, y, z, PrecedingRowStep(s))
+                                                                   : Coord{ -1 };
       }
-      ForEachRunInRanges(runs, q, lo, hi, [&](int s, Index b) { visit(steps[s], b); });
+      ForEachRunInRanges(runs, q, lo, hi, [&](int s, Index b) { visit(PrecedingRowStep(s), b); });
     }
     else
     {
       for (int s = 0; s < n; ++s)
       {
-        const Coord q = NeighbourRowOf(geometry, y, z, steps[s]);
-        if (q >= 0 && PassJoinsRow(pass, steps[s], y))
+        const RowStep step = PrecedingRowStep(s);
+        const Coord   q = NeighbourRowOf(geometry, y, z, step);
+        if (q >= 0 && PassJoinsRow(pass, step, y))
         {
-          ForEachRunInRange(runs, q, lo, hi, [&](Index b) { visit(steps[s], b); });
+          ForEachRunInRange(runs, q, lo, hi, [&](Index b) { visit(step, b); });
         }
       }
     }
