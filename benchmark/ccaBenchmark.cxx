@@ -120,6 +120,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <initializer_list>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
@@ -491,14 +492,20 @@ const char * const Usage =
   "[--run-end-index auto|always|never] [--strip-row-bits auto|image|never] [--region-piece-bytes N]"
   " [--json FILE]\n";
 
-/** Parses the command line into s; returns 0 to go on, else the exit code. */
+/** Whether a switch's value is one of the names it takes. */
+bool
+IsOneOf(const std::string & value, std::initializer_list<const char *> names)
+{
+  return std::find(names.begin(), names.end(), value) != names.end();
+}
+
 /** Whether a value of --block-labeling, --strip-labeling, --row-bit-links,
- *  --vote-order, --whole-components, --largest-apart or --largest-subtracted is one of the three
- *  choices. */
+ *  --vote-order, --whole-components, --largest-apart, --largest-subtracted
+ *  or --run-end-index is one of the three choices. */
 bool
 IsChoice(const std::string & value)
 {
-  return value == "auto" || value == "always" || value == "never";
+  return IsOneOf(value, { "auto", "always", "never" });
 }
 
 #ifdef CCA_HAVE_CUDA
@@ -513,6 +520,7 @@ UseOf(const std::string & value)
 }
 #endif
 
+/** Parses the command line into s; returns 0 to go on, else the exit code. */
 int
 Parse(int argc, char * argv[], Settings & s)
 {
@@ -647,9 +655,9 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--vote-order must be auto, always or never";
   else if (!IsChoice(s.wholeComponents))
     problem = "--whole-components must be auto, always or never";
-  else if (s.narrowTable != "auto" && s.narrowTable != "host" && s.narrowTable != "never")
+  else if (!IsOneOf(s.narrowTable, { "auto", "host", "never" }))
     problem = "--narrow-table must be auto, host or never";
-  else if (s.planarTable != "auto" && s.planarTable != "never")
+  else if (!IsOneOf(s.planarTable, { "auto", "never" }))
     problem = "--planar-table must be auto or never";
   else if (!IsChoice(s.largestApart))
     problem = "--largest-apart must be auto, always or never";
@@ -657,15 +665,15 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--largest-subtracted must be auto, always or never";
   else if (!IsChoice(s.runEndIndex))
     problem = "--run-end-index must be auto, always or never";
-  else if (s.stripRowBits != "auto" && s.stripRowBits != "image" && s.stripRowBits != "never")
+  else if (!IsOneOf(s.stripRowBits, { "auto", "image", "never" }))
     problem = "--strip-row-bits must be auto, image or never";
   else if (s.linkBlockRows < 0)
     problem = "--link-block-rows must be 0 (the default) or more";
   else if (s.regionPieceBytes < 0)
     problem = "--region-piece-bytes must be 0 (the default) or more";
-  else if (s.sharedRowLinks != "auto" && s.sharedRowLinks != "never")
+  else if (!IsOneOf(s.sharedRowLinks, { "auto", "never" }))
     problem = "--shared-row-links must be auto or never";
-  else if (s.queuedMerges != "auto" && s.queuedMerges != "never")
+  else if (!IsOneOf(s.queuedMerges, { "auto", "never" }))
     problem = "--queued-merges must be auto or never";
 #ifndef CCA_HAVE_CUDA
   else if (s.blockLabeling != "auto" || s.stripLabeling != "auto" || !s.dependentLaunches || !s.sideStream ||
