@@ -564,8 +564,8 @@ LinkRuns(const RunArrays<Index> & runs,
 #pragma unroll
       for (int s = 0; s < 4; ++s)
       {
-        q[s] = s < n && PassJoinsRow(pass, PrecedingRowStep(s), y) ? NeighbourRowOf(geometry, y, z, PrecedingRowStep(s))
-                                                                   : Coord{ -1 };
+        const RowStep step = PrecedingRowStep(s);
+        q[s] = s < n && PassJoinsRow(pass, step, y) ? NeighbourRowOf(geometry, y, z, step) : Coord{ -1 };
       }
       ForEachRunInRanges(runs, q, lo, hi, [&](int s, Index b) { visit(PrecedingRowStep(s), b); });
     }
