@@ -26,7 +26,6 @@
 //                      [--narrow-table auto|host|never] [--planar-table auto|never]
 //                      [--largest-apart auto|always|never] [--largest-subtracted auto|always|never]
 //                      [--full-pairs-after-labels] [--run-end-index auto|always|never]
-//                      [--strip-row-bits auto|image|never]
 //                      [--region-piece-bytes N]
 //                      [--json FILE]
 // --block-labeling: where labels only under full connectivity may take the
@@ -100,9 +99,6 @@
 // cuda/UnitDetection.cuh's WritesRunEndIndex, as users get it; always:
 // wherever rows have at most 65,536 pixels; never: binary searches; to
 // compare).
-// --strip-row-bits: what the union-find over strips (full connectivity)
-// reads as bits: the image's facing rows and the strip rows (auto), the
-// image's rows only (image) or neither (never), to compare.
 // --region-piece-bytes: the pieces in which an upload or download by
 // regions (one a copy thread, cuda/HostStaging.h) crosses the bus, in place
 // of the default, to compare (the upload column of an image in host memory).
@@ -156,7 +152,6 @@ struct Settings : ccabench::ProtocolOptions
   std::int64_t                linkFanIn = 0;                ///< --link-fan-in N (0: the default)
   std::string                 rowBitLinks = "auto";         ///< --row-bit-links auto|always|never
   std::string                 runEndIndex = "auto";         ///< --run-end-index auto|always|never
-  std::string                 stripRowBits = "auto";        ///< --strip-row-bits auto|image|never
   std::int64_t                regionPieceBytes = 0;         ///< --region-piece-bytes N (0: the default)
   std::string                 voteOrder = "auto";           ///< --vote-order auto|always|never
   std::string                 wholeComponents = "auto";     ///< --whole-components auto|always|never
@@ -402,7 +397,6 @@ WriteJson(const std::string &              file,
       << ",\n  \"planarTable\": \"" << s.planarTable << "\""
       << ",\n  \"largestApart\": \"" << s.largestApart << "\""
       << ",\n  \"runEndIndex\": \"" << s.runEndIndex << "\""
-      << ",\n  \"stripRowBits\": \"" << s.stripRowBits << "\""
       << ",\n  \"regionPieceBytes\": " << s.regionPieceBytes
       << ",\n  \"fullPairsAfterLabels\": " << (s.fullPairsAfterLabels ? "true" : "false")
       << ",\n  \"linkBlockRows\": " << s.linkBlockRows << ",\n  \"sharedRowLinks\": \"" << s.sharedRowLinks << "\""
@@ -489,7 +483,7 @@ const char * const Usage =
   " [--vote-order auto|always|never]"
   " [--whole-components auto|always|never] [--narrow-table auto|host|never] [--planar-table auto|never]"
   " [--largest-apart auto|always|never] [--largest-subtracted auto|always|never] [--full-pairs-after-labels] "
-  "[--run-end-index auto|always|never] [--strip-row-bits auto|image|never] [--region-piece-bytes N]"
+  "[--run-end-index auto|always|never] [--region-piece-bytes N]"
   " [--json FILE]\n";
 
 /** Whether a switch's value is one of the names it takes. */
@@ -561,8 +555,6 @@ Parse(int argc, char * argv[], Settings & s)
       s.rowBitLinks = next();
     else if (arg == "--run-end-index")
       s.runEndIndex = next();
-    else if (arg == "--strip-row-bits")
-      s.stripRowBits = next();
     else if (arg == "--region-piece-bytes")
       s.regionPieceBytes = std::stoll(next());
     else if (arg == "--vote-order")
@@ -665,8 +657,6 @@ Parse(int argc, char * argv[], Settings & s)
     problem = "--largest-subtracted must be auto, always or never";
   else if (!IsChoice(s.runEndIndex))
     problem = "--run-end-index must be auto, always or never";
-  else if (!IsOneOf(s.stripRowBits, { "auto", "image", "never" }))
-    problem = "--strip-row-bits must be auto, image or never";
   else if (s.linkBlockRows < 0)
     problem = "--link-block-rows must be 0 (the default) or more";
   else if (s.regionPieceBytes < 0)
@@ -681,13 +671,13 @@ Parse(int argc, char * argv[], Settings & s)
            s.sharedRowLinks != "auto" || s.queuedMerges != "auto" || s.voteOrder != "auto" ||
            s.wholeComponents != "auto" || s.narrowTable != "auto" || s.planarTable != "auto" ||
            s.largestApart != "auto" || s.largestSubtracted != "auto" || s.fullPairsAfterLabels ||
-           s.runEndIndex != "auto" || s.stripRowBits != "auto" || s.regionPieceBytes != 0)
+           s.runEndIndex != "auto" || s.regionPieceBytes != 0)
     problem =
       "--block-labeling, --strip-labeling, --no-dependent-launches, --no-side-stream, --wide-cub-counts, "
       "--link-fan-in, "
       "--link-block-rows, --shared-row-links, --queued-merges, --row-bit-links, --vote-order, --whole-components, "
       "--narrow-table, --planar-table, "
-      "--largest-apart, --largest-subtracted, --full-pairs-after-labels, --run-end-index, --strip-row-bits and "
+      "--largest-apart, --largest-subtracted, --full-pairs-after-labels, --run-end-index and "
       "--region-piece-bytes "
       "need a build with the CUDA backend";
 #endif
@@ -881,9 +871,6 @@ main(int argc, char * argv[])
   cca::cuda::SetLargestSubtracted(UseOf<cca::cuda::LargestSubtractedUse>(s.largestSubtracted));
   cca::cuda::SetFullPairsAfterLabels(s.fullPairsAfterLabels);
   cca::cuda::SetRunEndIndex(UseOf<cca::cuda::RunEndIndexUse>(s.runEndIndex));
-  cca::cuda::SetStripRowBits(s.stripRowBits == "never"   ? cca::cuda::StripRowBits::Never
-                             : s.stripRowBits == "image" ? cca::cuda::StripRowBits::ImageRows
-                                                         : cca::cuda::StripRowBits::ImageAndStripRows);
   cca::cuda::SetRegionCopies(0, static_cast<std::size_t>(s.regionPieceBytes));
 #endif
   if (s.backend == "cuda" && !cca::Engine::CudaAvailable())

@@ -146,7 +146,7 @@ __launch_bounds__(ByteRowSharedThreads) LinkByteRowBlocksInSharedKernel(const st
   for (std::int64_t k = 1; k < rows; ++k)
   {
     const std::int64_t r = firstRow + k;
-    RowPair            pair{ image + r * geometry.width, image + (r - 1) * geometry.width, test, FacingRows{}, test };
+    RowPair            pair{ image + r * geometry.width, image + (r - 1) * geometry.width, test, FacingRows{} };
     pair.SetEnds(endWords, endWordsPerRow, r, r - 1);
     if (firstStretch < endStretch) // the same for the warp's lanes
     {

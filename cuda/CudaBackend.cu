@@ -41,7 +41,6 @@ std::atomic<std::int64_t>         numberingClimbingRuns{ -1 };
 std::atomic<std::int64_t>         linkFanIn{ 0 };
 std::atomic<RowBitLinksUse>       rowBitLinks{ RowBitLinksUse::Automatic };
 std::atomic<RunEndIndexUse>       runEndIndex{ RunEndIndexUse::Automatic };
-std::atomic<StripRowBits>         stripRowBits{ StripRowBits::ImageAndStripRows };
 std::atomic<bool>                 fullPairsAfterLabels{ false };
 std::atomic<VoteOrderUse>         voteOrder{ VoteOrderUse::Automatic };
 std::atomic<WholeComponentsUse>   wholeComponents{ WholeComponentsUse::Automatic };
@@ -290,7 +289,6 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   sequence.SetLinkFanIn(linkFanIn);
   sequence.SetRowBitLinks(rowBitLinks);
   sequence.SetRunEndIndex(runEndIndex);
-  sequence.SetStripRowBits(stripRowBits);
   sequence.SetFullPairsAfterLabels(fullPairsAfterLabels);
   sequence.Paths().SetVoteOrder(voteOrder);
   sequence.Paths().SetWholeComponents(wholeComponents);
@@ -422,12 +420,6 @@ void
 SetRunEndIndex(RunEndIndexUse use)
 {
   runEndIndex = use;
-}
-
-void
-SetStripRowBits(StripRowBits use)
-{
-  stripRowBits = use;
 }
 
 void

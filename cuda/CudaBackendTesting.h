@@ -89,11 +89,6 @@ SetRowBitLinks(RowBitLinksUse use);
 void
 SetRunEndIndex(RunEndIndexUse use);
 
-/** What the union-find over strips (cuda/StripLabeling.cuh) reads as bits
- *  (StripRowBits; ImageAndStripRows, the default). Benchmarks compare them. */
-void
-SetStripRowBits(StripRowBits use);
-
 /** Whether CUDA backends count the feature votes' stored pairs under full
  *  connectivity once the labels exist (CountPrecedingPairsKernel) instead
  *  of in the union-find (false, the default); with RowBitLinksUse::Always

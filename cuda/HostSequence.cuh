@@ -294,14 +294,6 @@ public:
     m_Labeling.SetRowBitLinks(use);
   }
 
-  /** Tests and benchmarks: which rows the strips' union-find reads as bits,
-   *  the image's and the strip image's (StripLabelingStage::SetRowBits). */
-  void
-  SetStripRowBits(StripRowBits use)
-  {
-    m_Strips.SetRowBits(use);
-  }
-
   /** Tests and benchmarks: whether the runs of byte masks get their end
    *  index (LabelStage::SetRunEndIndex). */
   void

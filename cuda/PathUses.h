@@ -112,20 +112,6 @@ enum class RunEndIndexUse
   Never      ///< the searches halve the rows' runs
 };
 
-/** What the union-find over strips (StripLabeling.cuh) reads as bits that
- *  the strip image's kernel writes, rather than as bytes turned into bits
- *  a load at a time. H100, 512^3 26-conn. g = 1, summed, against Never
- *  (benchmark/results/h100-strip-row-bits call 2): full table 55.3 ->
- *  57.5 Gvox/s (ImageRows 56.9), labels only 95.2 -> 103.4; 8192^2
- *  8-conn. g = 1 and 512^3 g = 4 within the spread. 0.16 bytes a voxel
- *  more. */
-enum class StripRowBits
-{
-  ImageAndStripRows, ///< the image's facing rows and the strip rows
-  ImageRows,         ///< the image's facing rows only
-  Never              ///< both as bytes
-};
-
 } // namespace cuda
 } // namespace cca
 

@@ -124,24 +124,29 @@ struct RowPairLane
 };
 
 /** The rows LinkRowPair joins: their runs, and where the events are found
- *  when not on the rows themselves. */
+ *  when not on the rows themselves. A mask's rows are read as bytes; a
+ *  strip image's rows and the facing image rows as the bits the strip
+ *  image's kernel wrote (StripRows::bits, stripBits), which the L2 holds
+ *  where the bytes, read several times a row, would not. Reading bytes
+ *  there too where a switch asked for them had cost the tubes' form of
+ *  LinkByteRowsKernel 32 bytes of stack (120 against 88, 104 against 72
+ *  queued; ptxas, 48 registers). */
 struct RowPair
 {
   const std::uint8_t *         row;
   const std::uint8_t *         above;
   ForegroundTest<std::uint8_t> test;
-  FacingRows                   facing;     ///< the strips' facing rows (FromFacingRows)
-  ForegroundTest<std::uint8_t> facingTest; ///< their foreground
+  FacingRows                   facing; ///< the strips' facing rows (FromFacingRows)
   /** The two rows' run end index (RunNeighbours.cuh: a word each 16
    *  pixels, the runs ending before them in its high half), or null. */
   const std::uint32_t * rowEnds = nullptr;
   const std::uint32_t * aboveEnds = nullptr;
   /** The image the facing rows lie in and its rows as bits
-   *  (StripRows::bits), or null: the facing rows' bytes are read. */
+   *  (StripRows::bits), from which the facing rows are read. */
   const std::uint8_t *  facingImage = nullptr;
   const std::uint16_t * facingBits = nullptr;
   /** row's and above's foreground as bits (StripRows::stripBits: a word
-   *  each 16 pixels, from the row's first), or null: their bytes are read. */
+   *  each 16 pixels, from the row's first), for a strip image's rows. */
   const std::uint16_t * rowBits = nullptr;
   const std::uint16_t * aboveBits = nullptr;
 
@@ -158,37 +163,15 @@ struct RowPair
   }
 };
 
-/** The foreground bits of x's 16 pixels in any of the first Rows of rows
- *  (null: none); Streamed: as LaneForegroundAt's. */
-template <int Rows, bool Streamed = false>
-__device__ __forceinline__ unsigned
-LaneForegroundOfRows(const std::uint8_t * const (&rows)[2],
-                     std::int64_t                 x,
-                     std::int64_t                 width,
-                     ForegroundTest<std::uint8_t> test)
-{
-  static_assert(Rows >= 1 && Rows <= 2, "a strip faces its neighbour with one or two rows");
-  unsigned bits = 0;
-#pragma unroll
-  for (int k = 0; k < Rows; ++k)
-  {
-    bits |= rows[k] != nullptr ? LaneForegroundAt<Streamed>(rows[k], x, width, test) : 0u;
-  }
-  return bits;
-}
-
-/** LaneForegroundOfRows of the first Rows of a strip's facing rows (one
- *  side's, rows: FacingRows::row or above), read from the image's rows as
- *  bits where pair has them (a 2-byte load a row, which the L2 holds for
- *  a whole 512^3 mask), else from the rows' bytes. */
-template <int Rows, bool Streamed = false>
+/** The foreground bits of x's 16 pixels in any of the first Rows of a
+ *  strip's facing rows (one side's, rows: FacingRows::row or above; null:
+ *  none), a 2-byte load a row from the image's rows as bits (which the L2
+ *  holds for a whole 512^3 mask). */
+template <int Rows>
 __device__ __forceinline__ unsigned
 FacingLaneBits(const RowPair & pair, const std::uint8_t * const (&rows)[2], std::int64_t x, std::int64_t width)
 {
-  if (pair.facingBits == nullptr)
-  {
-    return LaneForegroundOfRows<Rows, Streamed>(rows, x, width, pair.facingTest);
-  }
+  static_assert(Rows >= 1 && Rows <= 2, "a strip faces its neighbour with one or two rows");
   if (x >= width)
   {
     return 0u;
@@ -202,9 +185,10 @@ FacingLaneBits(const RowPair & pair, const std::uint8_t * const (&rows)[2], std:
   return bits;
 }
 
-/** The foreground bits of x's 16 pixels of the pair's row (bits: its
- *  rowBits or aboveBits) or of its bytes where bits is null. */
-template <bool Streamed = false>
+/** The foreground bits of x's 16 pixels of the pair's row: from bits (its
+ *  rowBits or aboveBits) where RowsAsBits (a strip image's rows), else
+ *  from the row's bytes (a mask's; Streamed: as LaneForegroundAt's). */
+template <bool RowsAsBits, bool Streamed = false>
 __device__ __forceinline__ unsigned
 PairRowLaneBits(const RowPair &       pair,
                 const std::uint8_t *  row,
@@ -212,11 +196,14 @@ PairRowLaneBits(const RowPair &       pair,
                 std::int64_t          x,
                 std::int64_t          width)
 {
-  if (bits == nullptr)
+  if constexpr (RowsAsBits)
+  {
+    return x < width ? bits[x / LanePixels] : 0u;
+  }
+  else
   {
     return LaneForegroundAt<Streamed>(row, x, width, pair.test);
   }
-  return x < width ? bits[x / LanePixels] : 0u;
 }
 
 /** The foreground bits left of the stretch the next call starts: the
@@ -228,14 +215,15 @@ struct RowPairCarries
 
 /** The lane's RowPairLane from x, and the carries moved to the next
  *  stretch. FromFacingRows: the events on the pair's facing rows, at most
- *  MostFacingRows a side. StreamedRows: every row loaded evict-first
- *  (LaneForegroundAt). All 32 lanes must call it. */
-template <bool FromFacingRows, int MostFacingRows, bool StreamedRows = false>
+ *  MostFacingRows a side. RowsAsBits: the rows are a strip image's, read
+ *  as bits (PairRowLaneBits). StreamedRows: a mask's rows loaded
+ *  evict-first (LaneForegroundAt). All 32 lanes must call it. */
+template <bool FromFacingRows, int MostFacingRows, bool RowsAsBits, bool StreamedRows = false>
 __device__ __forceinline__ RowPairLane
 LoadRowPairLane(const RowPair & pair, std::int64_t x, std::int64_t width, RowPairCarries & carries)
 {
-  const unsigned row = PairRowLaneBits<StreamedRows>(pair, pair.row, pair.rowBits, x, width);
-  const unsigned above = PairRowLaneBits<StreamedRows>(pair, pair.above, pair.aboveBits, x, width);
+  const unsigned row = PairRowLaneBits<RowsAsBits, StreamedRows>(pair, pair.row, pair.rowBits, x, width);
+  const unsigned above = PairRowLaneBits<RowsAsBits, StreamedRows>(pair, pair.above, pair.aboveBits, x, width);
   const unsigned rowLeft = LeftForeground(row, carries.row);
   const unsigned aboveLeft = LeftForeground(above, carries.above);
   carries.row = StretchCarry(row);
@@ -245,8 +233,8 @@ LoadRowPairLane(const RowPair & pair, std::int64_t x, std::int64_t width, RowPai
   l.aboveStarts = above & ~aboveLeft;
   if constexpr (FromFacingRows)
   {
-    l.row = FacingLaneBits<MostFacingRows, StreamedRows>(pair, pair.facing.row, x, width);
-    l.above = FacingLaneBits<MostFacingRows, StreamedRows>(pair, pair.facing.above, x, width);
+    l.row = FacingLaneBits<MostFacingRows>(pair, pair.facing.row, x, width);
+    l.above = FacingLaneBits<MostFacingRows>(pair, pair.facing.above, x, width);
     l.rowLeft = LeftForeground(l.row, carries.facingRow);
     l.aboveLeft = LeftForeground(l.above, carries.facingAbove);
     carries.facingRow = StretchCarry(l.row);
@@ -377,8 +365,8 @@ LinkRowPair(const RowPair & pair,
     // need it: benchmark/results/h200-plane-kernels calls 3-4).
     const std::int64_t last = firstStretch * StretchPixels - LanePixels;
     const std::int64_t word = firstStretch * (StretchPixels / RunEndWordPixels);
-    carries.row = PairRowLaneBits(pair, pair.row, pair.rowBits, last, width) >> (LanePixels - 1);
-    carries.above = PairRowLaneBits(pair, pair.above, pair.aboveBits, last, width) >> (LanePixels - 1);
+    carries.row = PairRowLaneBits<FromFacingRows>(pair, pair.row, pair.rowBits, last, width) >> (LanePixels - 1);
+    carries.above = PairRowLaneBits<FromFacingRows>(pair, pair.above, pair.aboveBits, last, width) >> (LanePixels - 1);
     runsBefore += static_cast<Index>((pair.rowEnds[word] >> 16) + carries.row);
     aboveBefore += static_cast<Index>((pair.aboveEnds[word] >> 16) + carries.above);
   }
@@ -387,8 +375,8 @@ LinkRowPair(const RowPair & pair,
     // The stretches before are counted on the two rows alone.
     for (std::int64_t stretch = 0; stretch < firstStretch * StretchPixels; stretch += StretchPixels)
     {
-      const RowPairLane l =
-        LoadRowPairLane<false, MostFacingRows, StreamedRows>(pair, stretch + lane * LanePixels, width, carries);
+      const RowPairLane l = LoadRowPairLane<false, MostFacingRows, FromFacingRows, StreamedRows>(
+        pair, stretch + lane * LanePixels, width, carries);
       const unsigned total = WarpSum32(PackedStarts(l)); // at most 256 a half
       runsBefore += static_cast<Index>(total & 0xffffu);
       aboveBefore += static_cast<Index>(total >> 16);
@@ -407,8 +395,8 @@ LinkRowPair(const RowPair & pair,
   const std::int64_t end = endStretch * StretchPixels < width ? endStretch * StretchPixels : width;
   for (std::int64_t stretch = firstStretch * StretchPixels; stretch < end; stretch += StretchPixels)
   {
-    const RowPairLane l =
-      LoadRowPairLane<FromFacingRows, MostFacingRows, StreamedRows>(pair, stretch + lane * LanePixels, width, carries);
+    const RowPairLane l = LoadRowPairLane<FromFacingRows, MostFacingRows, FromFacingRows, StreamedRows>(
+      pair, stretch + lane * LanePixels, width, carries);
     const unsigned overlaps = l.row & l.above & ~(l.rowLeft & l.aboveLeft);
     // Full connectivity: the row's run ends at p - 1 and the one above
     // starts at p, or the mirror.
@@ -521,13 +509,15 @@ __host__ __device__ inline std::int64_t
  *  index (RunArrays::endWords, endWordsPerRow words a row), from which a
  *  part after a row's first finds the runs before it, or null: the part
  *  counts them. QueuedEvents: each stretch's events queued across the
- *  warp, a join a lane (LinkRowPair). A volume's rows are loaded
+ *  warp, a join a lane (LinkRowPair). A volume's byte rows are loaded
  *  evict-first (StreamedRows): the 0.5 GB of rows an image that a pass
  *  reads through the L2 had pushed out the parents between walks (H200,
- *  512^3 26-conn. g = 1 full table, the tubes: the kernel's DRAM writes
- *  1215 -> 993 MB at d = 0.2, its time -3 %, the set 58.06 / 58.29 ->
- *  59.07 / 58.92 Gvox/s; planes lost 0.5 % at 8-conn., whether their strip
- *  rows were streamed or only the mask's: h200-streamed-row-loads). */
+ *  512^3 26-conn. g = 1 full table, the tubes, when they read bytes: the
+ *  kernel's DRAM writes 1215 -> 993 MB at d = 0.2, its time -3 %, the set
+ *  58.06 / 58.29 -> 59.07 / 58.92 Gvox/s; planes lost 0.5 % at 8-conn.,
+ *  whether their strip rows were streamed or only the mask's:
+ *  h200-streamed-row-loads). Strips and tubes read their rows as bits
+ *  (RowPair). */
 template <class Index, int FacingRowsPerSide, bool Volume, bool QueuedEvents>
 __global__ void
 __launch_bounds__(BlockThreads, Volume ? VolumeByteRowLinkBlocks : PlaneByteRowLinkBlocks)
@@ -565,13 +555,16 @@ __launch_bounds__(BlockThreads, Volume ? VolumeByteRowLinkBlocks : PlaneByteRowL
       const std::int64_t q = NeighbourRow(geometry, y, z, step);
       if (q >= 0 && PassJoinsRow(pass, step, y))
       {
-        RowPair pair{ image + r * geometry.width, image + q * geometry.width, test, FacingRows{}, strips.test };
+        RowPair pair{ image + r * geometry.width, image + q * geometry.width, test, FacingRows{} };
         pair.SetEnds(endWords, endWordsPerRow, r, q);
         if constexpr (FromFacingRows)
         {
           pair.facing = FacingRowsOf(strips, y, z, step);
           pair.facingImage = strips.image;
           pair.facingBits = strips.bits;
+          // Never null; ptxas allocates this kernel's registers better
+          // with the test (tubes: 88 / 72 bytes of stack, queued or not,
+          // against 104 / 88 without).
           if (strips.stripBits != nullptr)
           {
             pair.rowBits = strips.stripBits + r * (geometry.width / LanePixels);

@@ -56,8 +56,8 @@ __host__ __device__ inline ForegroundTest<std::uint8_t>
 /** The strip image: pixel x of strip row s is 1 where one of the strip's
  *  image rows (StripRowsOf) is foreground. A thread per 16 pixels. Every
  *  image row lies in one strip, so the kernel also writes the image's
- *  rows as bits (StripRows::bits; null: not), and the strip image's
- *  (StripRows::stripBits; null: not; lane i of the launch is word i). */
+ *  rows as bits (StripRows::bits), and the strip image's
+ *  (StripRows::stripBits; lane i of the launch is word i). */
 static __global__ void
 StripImageKernel(const std::uint8_t * __restrict__ image,
                  Geometry                     pixels,
@@ -83,17 +83,11 @@ StripImageKernel(const std::uint8_t * __restrict__ image,
       if (rows.Has(k))
       {
         const unsigned row = LaneForegroundAt(image + rows.offset[k], x, pixels.width, test);
-        if (rowBits != nullptr)
-        {
-          rowBits[(rows.offset[k] + x) / LanePixels] = static_cast<std::uint16_t>(row);
-        }
+        rowBits[(rows.offset[k] + x) / LanePixels] = static_cast<std::uint16_t>(row);
         bits |= row;
       }
     }
-    if (stripBits != nullptr)
-    {
-      stripBits[i] = static_cast<std::uint16_t>(bits);
-    }
+    stripBits[i] = static_cast<std::uint16_t>(bits);
     unsigned word[4];
 #pragma unroll
     for (int k = 0; k < 4; ++k)
@@ -434,16 +428,6 @@ public:
     runs.smallRows ? covered(CoveredRunParentsKernel<Index, true>) : covered(CoveredRunParentsKernel<Index, false>);
   }
 
-  /** Tests and benchmarks: whether the union-find over the strips reads
-   *  their facing rows from the image's rows as bits, and its strip rows
-   *  from the strip image's rows as bits, which the strip image's kernel
-   *  writes (ImageAndStripRows, the default), or bytes. */
-  void
-  SetRowBits(StripRowBits use)
-  {
-    m_RowBits = use;
-  }
-
 private:
   /** The strip image of an uploaded mask and its runs, joined. */
   template <class Index>
@@ -466,23 +450,22 @@ private:
     auto *           strips =
       Reserve<std::uint8_t>(m_Strips, static_cast<std::size_t>(stripGeometry.rows * g.width), "the strip image");
     // The image's rows as bits for the union-find's facing rows, and the
-    // strip image's for its strip rows (SetRowBits): each is read several
-    // times a row, and bits stay in the L2 where bytes would not.
-    std::uint16_t *    rowBits = nullptr;
-    std::uint16_t *    stripBits = nullptr;
+    // strip image's for its strip rows: each is read several times a row,
+    // and bits stay in the L2 where bytes would not. H100, 512^3 26-conn.
+    // g = 1, summed, against both as bytes turned into bits a load at a
+    // time: full table 55.3 -> 57.5 Gvox/s (the image's rows alone as bits
+    // 56.9), labels only 95.2 -> 103.4; 8192^2 8-conn. g = 1 and 512^3
+    // g = 4 within the spread; 0.16 bytes a voxel more
+    // (benchmark/results/h100-strip-row-bits call 2). Reading bytes only
+    // where a switch asked for them cost the union-find's kernel 32 bytes
+    // of stack in its tubes' form (LinkByteRowsKernel).
     const std::int64_t lanes = stripGeometry.rows * (g.width / LanePixels);
-    if (m_RowBits != StripRowBits::Never)
-    {
-      rowBits = Reserve<std::uint16_t>(
-        m_ImageRowBits, static_cast<std::size_t>(g.rows * (g.width / LanePixels)), "the image's rows as bits");
-      rows.bits = rowBits;
-    }
-    if (m_RowBits == StripRowBits::ImageAndStripRows)
-    {
-      stripBits =
-        Reserve<std::uint16_t>(m_StripRowBits, static_cast<std::size_t>(lanes), "the strip image's rows as bits");
-      rows.stripBits = stripBits;
-    }
+    auto * const       rowBits = Reserve<std::uint16_t>(
+      m_ImageRowBits, static_cast<std::size_t>(g.rows * (g.width / LanePixels)), "the image's rows as bits");
+    auto * const stripBits =
+      Reserve<std::uint16_t>(m_StripRowBits, static_cast<std::size_t>(lanes), "the strip image's rows as bits");
+    rows.bits = rowBits;
+    rows.stripBits = stripBits;
     if (lanes > 0)
     {
       device.Launch("strip image kernel",
@@ -522,9 +505,8 @@ private:
   LabelStage<Device>      m_Runs;
   UpdateCounts<Device>    m_Counts;
   typename Device::Buffer m_Strips;
-  typename Device::Buffer m_ImageRowBits;                              ///< StripRows::bits
-  typename Device::Buffer m_StripRowBits;                              ///< StripRows::stripBits
-  StripRowBits            m_RowBits = StripRowBits::ImageAndStripRows; ///< SetRowBits
+  typename Device::Buffer m_ImageRowBits; ///< StripRows::bits
+  typename Device::Buffer m_StripRowBits; ///< StripRows::stripBits
   /** Per strip run: its first pixel key (Run), or for a root its first
    *  image run (JoinImageRuns). */
   typename Device::Buffer m_FirstKey;

@@ -32,10 +32,10 @@ struct StripRows
   ForegroundTest<std::uint8_t> test{};
   /** The image's rows as foreground bits, 16 pixels a word as
    *  LaneForegroundAt gives them (word k: pixels 16 k .. 16 k + 15 of the
-   *  image), written by StripImageKernel; null: the facing rows are read
-   *  from image. */
+   *  image), written by StripImageKernel: the union-find reads the facing
+   *  rows from them. */
   const std::uint16_t * bits = nullptr;
-  /** The strip image's rows as bits, in the same layout, or null. */
+  /** The strip image's rows as bits, in the same layout. */
   const std::uint16_t * stripBits = nullptr;
 };
 

@@ -1200,17 +1200,6 @@ ForLargeStripMasks(bool quick, std::uint32_t seed, std::initializer_list<LargeSt
   }
 }
 
-/** The rows the strips' union-find reads as bits (cca::cuda::StripRowBits),
- *  with the name a failing check gives them. */
-struct StripRowBitsCase
-{
-  cca::cuda::StripRowBits use;
-  const char *            name;
-};
-constexpr StripRowBitsCase StripRowBitsCases[] = { { cca::cuda::StripRowBits::Never, ", rows from bytes" },
-                                                   { cca::cuda::StripRowBits::ImageAndStripRows, "" },
-                                                   { cca::cuda::StripRowBits::ImageRows, ", strip rows from bytes" } };
-
 /** The strip labeling (cuda/StripLabeling.cuh; tubes of 2 x 2 rows in
  *  volumes), forced: labels only under full connectivity, widths of whole
  *  16-pixel lane loads (up to four 512-pixel stretches, which the
@@ -1232,13 +1221,8 @@ StripLabelingChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally 
     const TestImage     image = RandomStripCase(pick, caseSeed, granularities, 3, options);
     AskBlockLabeling(options);
     options.labelImageType = pick(2) == 0 ? LabelImageType::UInt32 : LabelImageType::UInt64;
-    // The rows the strips' union-find reads: as bits, in a third of the
-    // cases only the image's, in a third neither.
-    const StripRowBitsCase rowBits = StripRowBitsCases[i % 3];
-    cca::cuda::SetStripRowBits(rowBits.use);
-    Check(engine, image, options, std::string("strips") + rowBits.name + " seed=" + std::to_string(caseSeed), tally);
+    Check(engine, image, options, "strips seed=" + std::to_string(caseSeed), tally);
   }
-  cca::cuda::SetStripRowBits(cca::cuda::StripRowBits::ImageAndStripRows);
   ForLargeStripMasks(quick,
                      seed + 2000,
                      { { 2048, 2047, 1, 0.45, false },
@@ -1294,12 +1278,8 @@ StripJoinChecks(cca::Engine & engine, bool quick, std::uint32_t seed, Tally & ta
     {
       options.selection.minimumPixels = 1 + pick(3);
     }
-    const StripRowBitsCase rowBits = StripRowBitsCases[i % 3]; // as in StripLabelingChecks
-    cca::cuda::SetStripRowBits(rowBits.use);
-    Check(
-      engine, image, options, std::string("strip joins") + rowBits.name + " seed=" + std::to_string(caseSeed), tally);
+    Check(engine, image, options, "strip joins seed=" + std::to_string(caseSeed), tally);
   }
-  cca::cuda::SetStripRowBits(cca::cuda::StripRowBits::ImageAndStripRows);
   ForLargeStripMasks(
     quick,
     seed + 3000,

@@ -785,16 +785,6 @@ BlockSuite(int cases, std::uint32_t seed)
   return failed;
 }
 
-/** The rows the strips' union-find reads as bits, from a case's seed. */
-cudaemulated::StripRowBits
-StripRowBitsOfSeed(std::uint32_t caseSeed)
-{
-  constexpr cudaemulated::StripRowBits uses[] = { cudaemulated::StripRowBits::ImageAndStripRows,
-                                                  cudaemulated::StripRowBits::Never,
-                                                  cudaemulated::StripRowBits::ImageRows };
-  return uses[(caseSeed / 5) % 3];
-}
-
 /** Labels only under full connectivity, labeled by the runs of strips of
  *  two rows in planes and of tubes of 2 x 2 rows in volumes
  *  (cuda/StripLabeling.cuh): widths of whole lane loads of one to four
@@ -834,9 +824,6 @@ StripSuite(int cases, std::uint32_t seed)
                                                : use == 1 ? cudaemulated::StripLabelingUse::Automatic
                                                           : cudaemulated::StripLabelingUse::Always);
     emulator.sequence.SetSlabBytes(pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0);
-    // The rows the strips' union-find reads, as bits or bytes, drawn from
-    // the case's seed, so that the picks stay those of before.
-    emulator.sequence.SetStripRowBits(StripRowBitsOfSeed(caseSeed));
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, 1 + pick(3), caseSeed * 7919u);
     // In a third of the cases about half the image rows are blank, so that
     // many components start in a strip's later rows: their first pixel is
@@ -857,7 +844,6 @@ StripSuite(int cases, std::uint32_t seed)
     return Described(c, EmulateAndCompare(engine, emulator, c, options, wide, run));
   });
   emulator.sequence.Paths().SetStripLabeling(cudaemulated::StripLabelingUse::Automatic);
-  emulator.sequence.SetStripRowBits(cudaemulated::StripRowBits::ImageAndStripRows);
   return failed;
 }
 
@@ -912,14 +898,12 @@ StripJoinSuite(int cases, std::uint32_t seed)
     // Half the cases place the runs' rows in 64-bit arithmetic, as images
     // of 2^31 pixels and more do (CoveredRunParentsKernel's Small).
     emulator.sequence.SetWideRowArithmetic((caseSeed / 2) % 2 == 0);
-    emulator.sequence.SetStripRowBits(StripRowBitsOfSeed(caseSeed)); // as in StripSuite
     emulator.sequence.SetSlabBytes(pick(2) != 0 ? static_cast<std::size_t>(1 + pick(400)) : 0);
     c.image = RandomBlockImage(c.size[0], c.size[1], c.size[2], density, 1 + pick(2), caseSeed * 5237u);
     const auto run = BytesInPlaceOrBits(c, options, pick);
     return Described(c, EmulateAndCompare(engine, emulator, c, options, wide, run));
   });
   emulator.sequence.Paths().SetStripLabeling(cudaemulated::StripLabelingUse::Automatic);
-  emulator.sequence.SetStripRowBits(cudaemulated::StripRowBits::ImageAndStripRows);
   emulator.sequence.SetWideRowArithmetic(false);
   emulator.sequence.Paths().SetVoteOrder(cudaemulated::VoteOrderUse::Automatic);
   emulator.sequence.Paths().SetWholeComponents(cudaemulated::WholeComponentsUse::Automatic);
