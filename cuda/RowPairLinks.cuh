@@ -326,9 +326,10 @@ struct LaneEvents
 };
 
 /** Joins the runs of pair.row (first run firstRun) with the touching runs
- *  of the neighbour row pair.above (first run firstAbove), both byte rows
- *  of width pixels, in the stretches of 512 pixels [firstStretch,
- *  endStretch); the runs before them are found from the rows' end index
+ *  of the neighbour row pair.above (first run firstAbove), both rows of
+ *  width pixels: a mask's bytes, or with FromFacingRows a strip image's
+ *  rows, read as bits (RowPair::rowBits), in the stretches of 512 pixels
+ *  [firstStretch, endStretch); the runs before them are found from the rows' end index
  *  (pair.rowEnds) where given, else counted. MostFacingRows: as
  *  LoadRowPairLane's. QueuedEvents: a stretch's events are queued across
  *  the warp and joined a lane each (QueuedMerges.cuh's queue,
@@ -350,6 +351,8 @@ LinkRowPair(const RowPair & pair,
             std::int64_t    firstStretch,
             std::int64_t    endStretch)
 {
+  // Only a strip image's rows face other rows, and those are read as bits.
+  constexpr bool RowsAsBits = FromFacingRows;
   const int      lane = static_cast<int>(LaneId());
   RowPairCarries carries;
   Index          runsBefore = firstRun; // index of the row's first run of the stretch
@@ -365,8 +368,8 @@ LinkRowPair(const RowPair & pair,
     // need it: benchmark/results/h200-plane-kernels calls 3-4).
     const std::int64_t last = firstStretch * StretchPixels - LanePixels;
     const std::int64_t word = firstStretch * (StretchPixels / RunEndWordPixels);
-    carries.row = PairRowLaneBits<FromFacingRows>(pair, pair.row, pair.rowBits, last, width) >> (LanePixels - 1);
-    carries.above = PairRowLaneBits<FromFacingRows>(pair, pair.above, pair.aboveBits, last, width) >> (LanePixels - 1);
+    carries.row = PairRowLaneBits<RowsAsBits>(pair, pair.row, pair.rowBits, last, width) >> (LanePixels - 1);
+    carries.above = PairRowLaneBits<RowsAsBits>(pair, pair.above, pair.aboveBits, last, width) >> (LanePixels - 1);
     runsBefore += static_cast<Index>((pair.rowEnds[word] >> 16) + carries.row);
     aboveBefore += static_cast<Index>((pair.aboveEnds[word] >> 16) + carries.above);
   }
@@ -375,7 +378,7 @@ LinkRowPair(const RowPair & pair,
     // The stretches before are counted on the two rows alone.
     for (std::int64_t stretch = 0; stretch < firstStretch * StretchPixels; stretch += StretchPixels)
     {
-      const RowPairLane l = LoadRowPairLane<false, MostFacingRows, FromFacingRows, StreamedRows>(
+      const RowPairLane l = LoadRowPairLane<false, MostFacingRows, RowsAsBits, StreamedRows>(
         pair, stretch + lane * LanePixels, width, carries);
       const unsigned total = WarpSum32(PackedStarts(l)); // at most 256 a half
       runsBefore += static_cast<Index>(total & 0xffffu);
@@ -395,7 +398,7 @@ LinkRowPair(const RowPair & pair,
   const std::int64_t end = endStretch * StretchPixels < width ? endStretch * StretchPixels : width;
   for (std::int64_t stretch = firstStretch * StretchPixels; stretch < end; stretch += StretchPixels)
   {
-    const RowPairLane l = LoadRowPairLane<FromFacingRows, MostFacingRows, FromFacingRows, StreamedRows>(
+    const RowPairLane l = LoadRowPairLane<FromFacingRows, MostFacingRows, RowsAsBits, StreamedRows>(
       pair, stretch + lane * LanePixels, width, carries);
     const unsigned overlaps = l.row & l.above & ~(l.rowLeft & l.aboveLeft);
     // Full connectivity: the row's run ends at p - 1 and the one above
