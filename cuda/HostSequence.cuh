@@ -57,9 +57,10 @@
 //   DownloadWidenedFeaturesLater(host, source, count)
 //                                          a narrow feature table widened on the host, there once
 //                                          FinishDownloads() returns
-//   BeginSideWork(), EndSideWork()         launches and fills between them go to a second stream,
-//                                          after the work so far, beside what follows on the run's
-//   JoinSideWork()                         ... until the run's stream waits for them here (End
+//   BeginSideWork(lane), EndSideWork()     launches and fills between them go to the side stream of
+//                                          lane (0 or 1; SideLanes), after the work so far, beside
+//                                          what follows on the run's and on the other lane
+//   JoinSideWork(lane)                     ... until the run's stream waits for that lane here (End
 //                                          first); End and Join do nothing where none is open or waiting
 //   Record(Milestone), Wait(), Milliseconds(from, to), BytesToHost()
 #ifndef cca_cuda_HostSequence_cuh
@@ -122,6 +123,13 @@ WithFeatureTable(Tables & tables, FeatureCompaction compaction, F && f)
   }
 }
 
+/** The side lane (StreamDevice::BeginSideWork) of a label image queued
+ *  before the component count is read, joined only at the run's end; lane
+ *  0 takes the side work that the table reads. (Queued there on lane 0,
+ *  the table's kernels waited for it: benchmark/results/h100-all-on-stages
+ *  call 2.) */
+constexpr int LabelImageLane = 1;
+
 /** A stretch of side work (StreamDevice::BeginSideWork) in a run: begun
  *  where asked, ended by End, the run's stream made to wait for it by Join
  *  (the device's End and Join do nothing where no side work is open or
@@ -132,12 +140,13 @@ template <class Device>
 class SideWork
 {
 public:
-  SideWork(Device & device, bool begin)
+  SideWork(Device & device, bool begin, int lane = 0)
     : m_Device(device)
+    , m_Lane(lane)
   {
     if (begin)
     {
-      device.BeginSideWork();
+      device.BeginSideWork(lane);
     }
   }
   ~SideWork()
@@ -164,11 +173,12 @@ public:
   void
   Join()
   {
-    m_Device.JoinSideWork(); // ends it first
+    m_Device.JoinSideWork(m_Lane); // ends it first
   }
 
 private:
   Device & m_Device;
+  int      m_Lane;
 };
 
 template <class Device>
@@ -378,20 +388,45 @@ private:
     const bool groupsSameLabels = options.computeRuns && !options.selection.Active() && !S::SplitUnits;
     const bool features = options.computeFeatures;
     const bool findLargest = features && m_Paths.LooksForLargest<S>(options, labeled.units.count, groupsSameLabels);
-    Components<Index> components = options.objects == Objects::LabelValues
-                                     ? m_Grouping.Run(device, frame, labeled, m_Sorts)
-                                     : m_Numbering.Run(device, frame, labeled, deferCount, findLargest);
-    if (options.objects == Objects::LabelValueComponents)
-    {
-      m_Grouping.KeysOfComponents(device, labeled, components);
-    }
-    result.objectsFound = static_cast<std::int64_t>(components.count);
     // Labels only (cca::ValidateInput: then no selection, no feature image): no table.
     // Without a selection the labels are final now: the label image goes
     // first, ahead of the table (OutputStage::BeginWithLabelImage).
     const bool labelImageFirst =
       features && !options.selection.Active() && options.labelImageType != LabelImageType::None;
-    const Index * runLabel = nullptr;
+    // A mask's label image is queued even before the component count is
+    // read, as side work on a lane of its own that only the run's end
+    // joins: nothing in the run reads it. With 32-bit units the count's
+    // bound, the units, decides as the count would (above), so it is
+    // written while the host waits for the count and queues the table,
+    // and beside the table's kernels, which waited for it where it shared
+    // their lane with the pairs the votes read (H100, full table, summed:
+    // 8192^2 all on +7-11 %, g = 16 +3-4 %, g = 1 +1-2 %). No range check:
+    // 32-bit units number fewer than 2^32 components.
+    const bool labelImageBeforeCount =
+      labelImageFirst && options.objects == Objects::ForegroundComponents && sizeof(Index) == 4;
+    Components<Index> components =
+      options.objects == Objects::LabelValues
+        ? m_Grouping.Run(device, frame, labeled, m_Sorts)
+        : m_Numbering.Run(device, frame, labeled, deferCount || labelImageBeforeCount, findLargest);
+    // Runs' labels made from their units' are read by the runs' grouping
+    // too: they come first, on the run's stream.
+    const Index *    runLabel = labelImageBeforeCount && labeled.units.count > 0
+                                  ? m_Outputs.template RunLabels<Index, S>(device, labeled, components)
+                                  : nullptr;
+    SideWork<Device> labelImageLane(device, labelImageBeforeCount, LabelImageLane);
+    if (labelImageBeforeCount)
+    {
+      runLabel =
+        m_Outputs.template BeginWithLabelImage<Index, S>(device, frame, deviceImage, labeled, components, runLabel);
+      labelImageLane.End();
+      NumberingStage<Device>::ReadCount(device, components);
+      m_Outputs.CountComponents(components.count);
+    }
+    if (options.objects == Objects::LabelValueComponents)
+    {
+      m_Grouping.KeysOfComponents(device, labeled, components);
+    }
+    result.objectsFound = static_cast<std::int64_t>(components.count);
     // The dense table's stored pairs that wait for the labels
     // (CountPairsAfterLabels; the sparse table counts its own).
     const bool pairsFirst = features && options.featureCompaction == FeatureCompaction::Scan &&
@@ -430,11 +465,12 @@ private:
                                      subtracted.Box() };
     }
     m_PlacedLargestLastRun = placed.Active();
-    // The label image and those pairs read the labels and the runs, which
-    // nothing after them writes, and nothing reads what they write before
-    // the table: they run as side work beside the component order's sort
-    // (StreamDevice::BeginSideWork), joined before the table's votes, a
-    // grid that wants every multiprocessor. The foreground's totals read
+    // The label image (unless queued before the count) and those pairs read
+    // the labels and the runs, which nothing after them writes, and nothing
+    // reads what they write before the table: they run as side work beside
+    // the component order's sort (StreamDevice::BeginSideWork), joined
+    // before the table's votes, which read the pairs and are a grid that
+    // wants every multiprocessor. The foreground's totals read
     // the image only: they run on the run's stream beside the side work
     // (where the pass places the largest component's runs, the longer
     // path: at 512^3 26-conn. d = 0.5 the label image and the pass take
@@ -446,8 +482,8 @@ private:
     {
       ClearSubtractedWords(device, subtracted);
     }
-    SideWork<Device> side(device, labelImageFirst || pairsFirst);
-    if (labelImageFirst)
+    SideWork<Device> side(device, (labelImageFirst && !labelImageBeforeCount) || pairsFirst);
+    if (labelImageFirst && !labelImageBeforeCount)
     {
       NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(components.count));
       runLabel = m_Outputs.template BeginWithLabelImage<Index, S>(device, frame, deviceImage, labeled, components);
@@ -563,6 +599,7 @@ private:
       NumberingStage<Device>::ReadCount(device, components);
       result.objectsFound = static_cast<std::int64_t>(components.count);
     }
+    labelImageLane.Join();
     return MeasuredObjects<Index>{ components.count, objectKeys };
   }
 

@@ -35,6 +35,9 @@ struct Components
    *  (NumberingStage::Run): count then holds an upper bound, the units,
    *  until ReadCount. Null once read. */
   const Index * deviceCount = nullptr;
+  /** Where largest's counts wait on the device with a deferred count, to be
+   *  read with it (ReadCount); else both null. */
+  LargestCounting deviceLargest;
   /** Where NumberingStage::Run was asked to find it: the component of the
    *  most frequent root among sampled units (LargestComponent.cuh), whose
    *  units the component order need not sort; else its bits are null. */
@@ -48,9 +51,9 @@ public:
   /** Numbers the components of l. deferCount: the count stays on the
    *  device (Components::deviceCount) and count holds the units, an upper
    *  bound, so that the outputs are queued behind the numbering without a
-   *  wait; ReadCount reads it later. findLargest (not with deferCount):
-   *  Components::largest is sampled and counted by the numbering
-   *  (LargestComponent.cuh), and read with the count. */
+   *  wait; ReadCount reads it later. findLargest: Components::largest is
+   *  sampled and counted by the numbering (LargestComponent.cuh), and read
+   *  with the count. */
   template <class Index>
   Components<Index>
   Run(Device &                    device,
@@ -69,7 +72,7 @@ public:
     const std::int64_t words = (static_cast<std::int64_t>(units) + 31) / 32;
     // The largest component's root sampled first, for the numbering to count.
     LargestCounting largest;
-    if (findLargest && !deferCount)
+    if (findLargest)
     {
       largest.counts = Reserve<LargestComponentCounts>(m_LargestCounts, 1, "largest component's counts");
       largest.bits = Reserve<unsigned>(m_LargestBits, static_cast<std::size_t>(words), "largest component's units");
@@ -123,23 +126,13 @@ public:
       climbing ? launch(NumberComponentsKernel<Index, NumberingClimbs>, NumberingClimbs)
                : launch(NumberComponentsKernel<Index, 1>, 1);
     }
-    if (deferCount)
+    c.count = units;
+    c.deviceCount = count;
+    c.deviceLargest = largest;
+    if (!deferCount)
     {
-      c.count = units;
-      c.deviceCount = count;
-      return c;
+      ReadCount(device, c);
     }
-    if (largest.counts != nullptr)
-    {
-      const auto read = device.Read(count, largest.counts, "reading the component counts from the device");
-      c.count = read.first;
-      c.largest.label = static_cast<Index>(read.second.label);
-      c.largest.units = static_cast<Index>(read.second.units);
-      c.largest.unitsBefore = static_cast<Index>(read.second.unitsBefore);
-      c.largest.bits = largest.bits;
-      return c;
-    }
-    c.count = device.Read(count, "reading a count from the device");
     return c;
   }
 
@@ -151,16 +144,32 @@ public:
     m_ClimbingRuns = units < 0 ? NumberingClimbingRuns : units;
   }
 
-  /** The count of c, read now if it was deferred. */
+  /** The count of c, and its largest component where the numbering
+   *  counted it, read now if they were deferred. */
   template <class Index>
   static void
   ReadCount(Device & device, Components<Index> & c)
   {
-    if (c.deviceCount != nullptr)
+    if (c.deviceCount == nullptr)
+    {
+      return;
+    }
+    if (c.deviceLargest.counts != nullptr)
+    {
+      const auto read =
+        device.Read(c.deviceCount, c.deviceLargest.counts, "reading the component counts from the device");
+      c.count = read.first;
+      c.largest.label = static_cast<Index>(read.second.label);
+      c.largest.units = static_cast<Index>(read.second.units);
+      c.largest.unitsBefore = static_cast<Index>(read.second.unitsBefore);
+      c.largest.bits = c.deviceLargest.bits;
+    }
+    else
     {
       c.count = device.Read(c.deviceCount, "reading a count from the device");
-      c.deviceCount = nullptr;
     }
+    c.deviceCount = nullptr;
+    c.deviceLargest = {};
   }
 
   /** Throws Error::Kind::Overflow when a uint32 label image cannot hold count objects. */

@@ -92,6 +92,14 @@ public:
     return m_VoteGroups;
   }
 
+  /** The components' count, read after BeginWithLabelImage was given its
+   *  bound, the units (HostSequence: the label image before the count). */
+  void
+  CountComponents(std::uint64_t components)
+  {
+    m_Components = static_cast<std::size_t>(components);
+  }
+
   /** Starts the run's outputs and writes the label image if asked; returns
    *  the runs' labels (fullRunLabel, or RunLabels; null without units).
    *  Write calls it, or the host sequence first, right after the numbering,

@@ -92,6 +92,7 @@ public:
   /** Device memory kept across runs (it only grows). */
   using Buffer = DeviceBuffer;
   static constexpr int ScratchSlots = 6;
+  static constexpr int SideLanes = 2; ///< BeginSideWork's lanes
 
   /** On the current CUDA device. */
   StreamDevice()
@@ -107,7 +108,10 @@ public:
 
   ~StreamDevice()
   {
-    cudaStreamSynchronize(m_SideStream.Get()); // a failed run's side work may use the buffers given back below
+    for (const cuda::Stream & side : m_SideStreams)
+    {
+      cudaStreamSynchronize(side.Get()); // a failed run's side work may use the buffers given back below
+    }
     if (StreamSlot::Current() == &m_Slot)
     {
       StreamSlot::SetCurrent(nullptr);
@@ -117,12 +121,12 @@ public:
   StreamDevice &
   operator=(const StreamDevice &) = delete;
 
-  /** The stream work is queued on: the side stream between BeginSideWork
+  /** The stream work is queued on: a side stream between BeginSideWork
    *  and EndSideWork, else the run's (RunStream). */
   cudaStream_t
   Stream() const
   {
-    return m_OnSide ? m_SideStream.Get() : RunStream();
+    return m_OnSide >= 0 ? m_SideStreams[m_OnSide].Get() : RunStream();
   }
 
   /** The slot its buffers are allocated on (and counted by). */
@@ -139,51 +143,53 @@ public:
     return m_UseCallerStream ? m_CallerStream : m_Stream.Get();
   }
 
-  /** Work queued from here to EndSideWork goes to a second stream, after
-   *  all the work queued so far, and runs beside the work queued on the
-   *  run's stream after it, until JoinSideWork makes the run's stream wait
-   *  for it. Its buffers are allocated on the side stream. The device's own
-   *  stream has the greater priority: the GPU dispatches the blocks of its
-   *  kernels first, and the side work's fill the slots they leave (without
-   *  it, the side work's large grids went first and nothing overlapped:
-   *  benchmark/results/h200-g1-features calls 3 and 4). With side work
-   *  off (SetSideWork) all three keep every kernel in order on one stream. */
+  /** Work queued from here to EndSideWork goes to the side stream of lane
+   *  (0 or 1; SideLanes), after all the work queued so far, and runs beside
+   *  the work queued on the run's stream after it, and beside the other
+   *  lane's, until JoinSideWork(lane) makes the run's stream wait for it.
+   *  Its buffers are allocated on that stream. The device's own stream has
+   *  the greater priority: the GPU dispatches the blocks of its kernels
+   *  first, and the side work's fill the slots they leave (without it, the
+   *  side work's large grids went first and nothing overlapped:
+   *  benchmark/results/h200-g1-features calls 3 and 4). With side work off
+   *  (SetSideWork) all three keep every kernel in order on one stream. */
   void
-  BeginSideWork()
+  BeginSideWork(int lane = 0)
   {
-    if (!m_SideWork || m_OnSide)
+    if (!m_SideWork || m_OnSide >= 0)
     {
       return;
     }
     m_SideMayStart.Record(RunStream());
-    Check(cudaStreamWaitEvent(m_SideStream.Get(), m_SideMayStart.Get(), 0), "ordering the side work");
-    m_OnSide = true;
-    m_Slot.stream = m_SideStream.Get();
+    Check(cudaStreamWaitEvent(m_SideStreams[lane].Get(), m_SideMayStart.Get(), 0), "ordering the side work");
+    m_OnSide = lane;
+    m_Slot.stream = m_SideStreams[lane].Get();
   }
 
   /** Back to the run's stream; the side work queued so far runs on. */
   void
   EndSideWork()
   {
-    if (!m_OnSide)
+    if (m_OnSide < 0)
     {
       return;
     }
-    m_OnSide = false;
+    const int lane = m_OnSide;
+    m_OnSide = -1;
     m_Slot.stream = RunStream();
-    m_SideDone.Record(m_SideStream.Get());
-    m_SidePending = true;
+    m_SideDone[lane].Record(m_SideStreams[lane].Get());
+    m_SidePending[lane] = true;
   }
 
-  /** The run's stream waits for the side work (EndSideWork first). */
+  /** The run's stream waits for the side work of lane (EndSideWork first). */
   void
-  JoinSideWork()
+  JoinSideWork(int lane = 0)
   {
     EndSideWork();
-    if (m_SidePending)
+    if (m_SidePending[lane])
     {
-      m_SidePending = false;
-      Check(cudaStreamWaitEvent(RunStream(), m_SideDone.Get(), 0), "waiting for the side work");
+      m_SidePending[lane] = false;
+      Check(cudaStreamWaitEvent(RunStream(), m_SideDone[lane].Get(), 0), "waiting for the side work");
     }
   }
 
@@ -731,10 +737,13 @@ private:
   void
   LeaveSideWork() noexcept
   {
-    m_OnSide = false;
-    m_SidePending = false;
+    m_OnSide = -1;
     m_Slot.stream = RunStream();
-    cudaStreamSynchronize(m_SideStream.Get());
+    for (int lane = 0; lane < SideLanes; ++lane)
+    {
+      m_SidePending[lane] = false;
+      cudaStreamSynchronize(m_SideStreams[lane].Get());
+    }
   }
 
   /** Whether kernels may be programmatic dependent launches: the current
@@ -906,9 +915,9 @@ private:
   // back on the slot's stream).
   // The device's own stream: its blocks are dispatched ahead of the side work's.
   cuda::Stream           m_Stream{ cuda::Stream::Prioritized{} };
-  cuda::Stream           m_CopyStream; ///< the uploads, beside the work on the run's stream
-  cuda::Stream           m_SideStream; ///< BeginSideWork's
-  StreamSlot             m_Slot;       ///< the run's stream: m_Stream or the caller's
+  cuda::Stream           m_CopyStream;             ///< the uploads, beside the work on the run's stream
+  cuda::Stream           m_SideStreams[SideLanes]; ///< BeginSideWork's, a lane each
+  StreamSlot             m_Slot;                   ///< the run's stream: m_Stream or the caller's
   bool                   m_UseCallerStream = false;
   bool                   m_DependentLaunchesSupported = false;
   bool                   m_DependentLaunches = false; ///< Launch: programmatic dependent launches
@@ -917,12 +926,12 @@ private:
   Event                  m_CopiesMayStart{ false };
   Event                  m_SlabArrived{ false };
   Event                  m_SideMayStart{ false };
-  Event                  m_SideDone{ false };
+  Event                  m_SideDone[SideLanes]{ Event{ false }, Event{ false } };
   bool                   m_SideWork = true;
   bool                   m_NarrowCubCounts = true;
   bool                   m_PinnedLabelsWidenedOnDevice = false;
-  bool                   m_OnSide = false;
-  bool                   m_SidePending = false; ///< side work not yet joined
+  int                    m_OnSide = -1;                 ///< the lane of the side work being queued, or -1
+  bool                   m_SidePending[SideLanes] = {}; ///< side work not yet joined, a lane each
   HostStaging            m_Staging;
   PinnedBuffer           m_HostScalar;           ///< Read's sequence number and values
   void *                 m_MappedHost = nullptr; ///< the m_HostScalar block that m_MappedDevice maps

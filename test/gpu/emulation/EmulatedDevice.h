@@ -38,6 +38,7 @@ class Device
 {
 public:
   static constexpr int ScratchSlots = 6;
+  static constexpr int SideLanes = 2; ///< BeginSideWork's lanes
 
   /** Host memory standing for device memory; 8-byte aligned. */
   class Buffer
@@ -74,30 +75,36 @@ public:
   Begin()
   {
     m_BytesToHost = 0;
-    m_OnSide = false;
-    m_Side.clear();  // a failed run's
+    m_OnSide = -1;
+    for (auto & side : m_Side)
+    {
+      side.clear(); // a failed run's
+    }
     m_Later.clear(); // the same
   }
 
   /** Side work (StreamDevice::BeginSideWork): with deferral set, launches
-   *  and fills queued until JoinSideWork; any other work on the side is the
-   *  sequence's error. */
+   *  and fills queued until JoinSideWork of their lane; any other work on
+   *  the side is the sequence's error. */
   void
-  BeginSideWork()
+  BeginSideWork(int lane = 0)
   {
-    m_OnSide = true;
+    if (m_OnSide < 0)
+    {
+      m_OnSide = lane;
+    }
   }
   void
   EndSideWork()
   {
-    m_OnSide = false;
+    m_OnSide = -1;
   }
   void
-  JoinSideWork()
+  JoinSideWork(int lane = 0)
   {
     EndSideWork();
     std::vector<std::function<void()>> side;
-    side.swap(m_Side);
+    side.swap(m_Side[lane]);
     for (const auto & work : side)
     {
       work();
@@ -114,9 +121,9 @@ public:
   void
   Launch(const char *, unsigned blocks, unsigned threads, void (*kernel)(Params...), Args &&... args)
   {
-    if (m_OnSide && m_DeferSide)
+    if (m_OnSide >= 0 && m_DeferSide)
     {
-      m_Side.push_back([=] { emulation::Launch(blocks, threads, [&] { kernel(args...); }); });
+      m_Side[m_OnSide].push_back([=] { emulation::Launch(blocks, threads, [&] { kernel(args...); }); });
       return;
     }
     emulation::Launch(blocks, threads, [&] { kernel(args...); });
@@ -144,9 +151,9 @@ public:
   void
   Fill(void * destination, int byte, std::size_t bytes, const char *)
   {
-    if (m_OnSide && m_DeferSide)
+    if (m_OnSide >= 0 && m_DeferSide)
     {
-      m_Side.push_back([=] { std::memset(destination, byte, bytes); });
+      m_Side[m_OnSide].push_back([=] { std::memset(destination, byte, bytes); });
       return;
     }
     std::memset(destination, byte, bytes);
@@ -420,16 +427,16 @@ private:
   void
   RunStreamOnly(const char * what) const
   {
-    if (m_OnSide)
+    if (m_OnSide >= 0)
     {
       throw std::logic_error(std::string("emulation: ") + what + " queued as side work");
     }
   }
 
   Buffer                                m_Scratch[ScratchSlots];
-  std::vector<std::function<void()>>    m_Side;  ///< deferred side work
-  std::vector<std::function<void()>>    m_Later; ///< DownloadLater's copies, made at FinishDownloads
-  bool                                  m_OnSide = false;
+  std::vector<std::function<void()>>    m_Side[SideLanes]; ///< deferred side work, a lane each
+  std::vector<std::function<void()>>    m_Later;           ///< DownloadLater's copies, made at FinishDownloads
+  int                                   m_OnSide = -1;     ///< the lane of the side work being queued, or -1
   bool                                  m_DeferSide = false;
   std::chrono::steady_clock::time_point m_Milestones[cca::NumberOfMilestones];
   unsigned                              m_ResidentBlocks = 1024;
