@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The last run's kernels in a timeline of timeline-injection.cpp
-(h200-host-waits): for each kernel, the idle time before it, its
-duration and its name, in order; then the run's span, its summed kernel
-time and its idle time. A run begins at a run count kernel.
+"""One run's kernels in a timeline of timeline-injection.cpp
+(h200-host-waits): for each kernel, the idle time before it (none while
+another kernel runs), its duration and its name, in order; then the
+run's span and its time without any kernel. A run begins at a run count
+kernel.
 Usage: timeline_kernels.py TIMELINE.tsv [RUN]   (RUN: which run, from 0;
 default the last but one: the last is a fresh engine's, which measures
 its device memory)
@@ -16,11 +17,11 @@ starts = [i for i, r in enumerate(kernels) if "CountByteRuns" in r[3] or "CountR
 k = int(sys.argv[2]) if len(sys.argv) > 2 else len(starts) - 2
 run = kernels[starts[k]:starts[k + 1]] if k + 1 < len(starts) else kernels[starts[k]:]
 prev = run[0][1]
-busy = 0
+idle = 0  # time without any kernel (kernels of the side streams overlap)
 for _, s, e, n in run:
     n = n.replace("_ZN3cca4cuda", "").replace("_ZN3cub", "cub")
     print(f"{max(0, s - prev) / 1000:7.1f} {(e - s) / 1000:8.1f}  {n[:70]}")
-    busy += e - s
+    idle += max(0, s - prev)
     prev = max(prev, e)
 span = prev - run[0][1]
-print(f"{len(run)} kernels, span {span / 1000:.1f} us, kernels {busy / 1000:.1f} us, idle {(span - busy) / 1000:.1f} us")
+print(f"{len(run)} kernels, span {span / 1000:.1f} us, idle {idle / 1000:.1f} us")
