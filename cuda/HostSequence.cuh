@@ -420,7 +420,6 @@ private:
         m_Outputs.template BeginWithLabelImage<Index, S>(device, frame, deviceImage, labeled, components, runLabel);
       labelImageLane.End();
       NumberingStage<Device>::ReadCount(device, components);
-      m_Outputs.CountComponents(components.count);
     }
     if (options.objects == Objects::LabelValueComponents)
     {
@@ -482,8 +481,9 @@ private:
     {
       ClearSubtractedWords(device, subtracted);
     }
-    SideWork<Device> side(device, (labelImageFirst && !labelImageBeforeCount) || pairsFirst);
-    if (labelImageFirst && !labelImageBeforeCount)
+    const bool       labelImageBesideSort = labelImageFirst && !labelImageBeforeCount;
+    SideWork<Device> side(device, labelImageBesideSort || pairsFirst);
+    if (labelImageBesideSort)
     {
       NumberingStage<Device>::CheckLabelImageRange(frame, static_cast<std::uint64_t>(components.count));
       runLabel = m_Outputs.template BeginWithLabelImage<Index, S>(device, frame, deviceImage, labeled, components);

@@ -60,6 +60,9 @@ public:
     {
       runLabel = BeginWithLabelImage<Index, S>(device, frame, image, l, c, runLabel);
     }
+    // c's count, which the downloads size by: a label image queued before
+    // the count was read began with its bound (HostSequence).
+    m_Components = static_cast<std::size_t>(c.count);
     if (l.units.count != 0 && frame.options.computeRuns)
     {
       // Records exist only where the units are the runs, every run's
@@ -90,14 +93,6 @@ public:
       m_VoteGroups.components = static_cast<std::int64_t>(c.count);
     }
     return m_VoteGroups;
-  }
-
-  /** The components' count, read after BeginWithLabelImage was given its
-   *  bound, the units (HostSequence: the label image before the count). */
-  void
-  CountComponents(std::uint64_t components)
-  {
-    m_Components = static_cast<std::size_t>(components);
   }
 
   /** Starts the run's outputs and writes the label image if asked; returns
