@@ -50,9 +50,35 @@ struct RootRanks
  *  parents' loads in flight together. */
 constexpr int RootWordsPerWarp = 8;
 
-/** RootRanks::bits of count units: bit j of word w is set where unit
- *  32 w + j is its own parent. A warp takes RootWordsPerWarp words at a
- *  time (whole-warp loads of the parents), one ballot a word. */
+/** Root bits w .. w + RootWordsPerWarp - 1 of count units, by one warp
+ *  (whole-warp loads of the parents, in flight together, one ballot a
+ *  word): lane k gets word w + k. Bit j of word w is set where unit
+ *  32 w + j is its own parent. */
+template <class Index>
+__device__ __forceinline__ unsigned
+RootWordsOfWarp(std::int64_t units, const Index * __restrict__ parent, std::int64_t w)
+{
+  const unsigned lane = LaneId();
+  Index          p[RootWordsPerWarp];
+#pragma unroll
+  for (int k = 0; k < RootWordsPerWarp; ++k)
+  {
+    const std::int64_t i = (w + k) * 32 + lane;
+    p[k] = i < units ? parent[i] : Index{ 0 };
+  }
+  unsigned mine = 0;
+#pragma unroll
+  for (int k = 0; k < RootWordsPerWarp; ++k)
+  {
+    const std::int64_t i = (w + k) * 32 + lane;
+    const unsigned     word = __ballot_sync(FullWarp, i < units && p[k] == static_cast<Index>(i));
+    mine = lane == static_cast<unsigned>(k) ? word : mine;
+  }
+  return mine;
+}
+
+/** RootRanks::bits of count units, RootWordsPerWarp words a warp at a
+ *  time. */
 template <class Index>
 __global__ void
 __launch_bounds__(BlockThreads)
@@ -64,25 +90,88 @@ __launch_bounds__(BlockThreads)
   const unsigned     lane = LaneId();
   for (std::int64_t w = GlobalWarp() * RootWordsPerWarp; w < words; w += WarpCount() * RootWordsPerWarp)
   {
-    Index p[RootWordsPerWarp];
-#pragma unroll
-    for (int k = 0; k < RootWordsPerWarp; ++k)
-    {
-      const std::int64_t i = (w + k) * 32 + lane;
-      p[k] = i < units ? parent[i] : Index{ 0 };
-    }
-    unsigned mine = 0; // lane k keeps word w + k
-#pragma unroll
-    for (int k = 0; k < RootWordsPerWarp; ++k)
-    {
-      const std::int64_t i = (w + k) * 32 + lane;
-      const unsigned     word = __ballot_sync(FullWarp, i < units && p[k] == static_cast<Index>(i));
-      mine = lane == static_cast<unsigned>(k) ? word : mine;
-    }
+    const unsigned mine = RootWordsOfWarp(units, parent, w);
     if (lane < static_cast<unsigned>(RootWordsPerWarp) && w + lane < words)
     {
       bits[w + lane] = mine;
     }
+  }
+}
+
+/** Words of root bits up to which one block of RankRootsInOneBlockKernel
+ *  flags the roots and scans the words' counts: 32,768 units (an
+ *  all-foreground 8192^2 plane has 8,192 runs). There the GPU finishes
+ *  FlagRootsKernel and CUB's scan (an initializing kernel and the scan)
+ *  faster than the host launches them, and CUB asks the device for the
+ *  scan kernel's occupancy between the two: the GPU waits on the host. */
+constexpr std::int64_t OneBlockRootWords = 1024;
+static_assert(OneBlockRootWords % BlockThreads == 0, "a block's threads take the words evenly");
+
+/** RootRanks of count units, at most OneBlockRootWords words, by one block
+ *  of BlockThreads in one launch: the bits as FlagRootsKernel writes them,
+ *  kept in shared memory too, then the roots before each word by a block
+ *  scan of their counts (warp shuffles, not CUB's BlockScan: the emulation
+ *  tests compile the kernels as host code). */
+template <class Index>
+__global__ void
+__launch_bounds__(BlockThreads) RankRootsInOneBlockKernel(Index count,
+                                                          const Index * __restrict__ parent,
+                                                          unsigned * __restrict__ bits,
+                                                          Index * __restrict__ before)
+{
+  AwaitPrecedingKernel();
+  constexpr int       WordsPerThread = static_cast<int>(OneBlockRootWords / BlockThreads);
+  __shared__ unsigned rootWords[OneBlockRootWords];
+  __shared__ Index    warpRoots[WarpsPerBlock];
+  const std::int64_t  units = static_cast<std::int64_t>(count);
+  const int           words = static_cast<int>((units + 31) / 32);
+  const unsigned      lane = LaneId();
+  const int           warp = static_cast<int>(threadIdx.x) / WarpSize;
+  for (int w = warp * RootWordsPerWarp; w < words; w += WarpsPerBlock * RootWordsPerWarp)
+  {
+    const unsigned mine = RootWordsOfWarp(units, parent, w);
+    if (lane < static_cast<unsigned>(RootWordsPerWarp) && w + static_cast<int>(lane) < words)
+    {
+      rootWords[w + lane] = mine;
+    }
+  }
+  __syncthreads();
+  // Thread t takes words t WordsPerThread .. (t + 1) WordsPerThread - 1.
+  const int first = static_cast<int>(threadIdx.x) * WordsPerThread;
+  Index     roots[WordsPerThread];
+  Index     sum = 0;
+#pragma unroll
+  for (int k = 0; k < WordsPerThread; ++k)
+  {
+    roots[k] = first + k < words ? static_cast<Index>(__popc(rootWords[first + k])) : Index{ 0 };
+    sum += roots[k];
+  }
+  Index inclusive = sum;
+#pragma unroll
+  for (int offset = 1; offset < WarpSize; offset *= 2)
+  {
+    const Index below = __shfl_up_sync(FullWarp, inclusive, offset);
+    inclusive += lane >= static_cast<unsigned>(offset) ? below : Index{ 0 };
+  }
+  if (lane == WarpSize - 1)
+  {
+    warpRoots[warp] = inclusive;
+  }
+  __syncthreads();
+  Index running = inclusive - sum;
+  for (int v = 0; v < warp; ++v)
+  {
+    running += warpRoots[v];
+  }
+#pragma unroll
+  for (int k = 0; k < WordsPerThread; ++k)
+  {
+    if (first + k < words)
+    {
+      bits[first + k] = rootWords[first + k];
+      before[first + k] = running;
+    }
+    running += roots[k];
   }
 }
 

@@ -38,6 +38,7 @@ std::atomic<std::size_t>          streamedPieceBytes{ 0 };
 std::atomic<std::int64_t>         treeMergeSecondCopies{ 0 };
 std::atomic<double>               lastSampledForegroundFraction{ -1.0 };
 std::atomic<std::int64_t>         numberingClimbingRuns{ -1 };
+std::atomic<std::int64_t>         numberingOneBlockRootWords{ -1 };
 std::atomic<std::int64_t>         linkFanIn{ 0 };
 std::atomic<RowBitLinksUse>       rowBitLinks{ RowBitLinksUse::Automatic };
 std::atomic<RunEndIndexUse>       runEndIndex{ RunEndIndexUse::Automatic };
@@ -286,6 +287,7 @@ CudaBackend::Run(const ImageView & image, const Options & options, Result & resu
   sequence.Paths().SetBlockLabeling(BlockLabeling());
   sequence.Paths().SetStripLabeling(stripLabeling);
   sequence.SetNumberingClimbingRuns(numberingClimbingRuns);
+  sequence.SetNumberingOneBlockRootWords(numberingOneBlockRootWords);
   sequence.SetLinkFanIn(linkFanIn);
   sequence.SetRowBitLinks(rowBitLinks);
   sequence.SetRunEndIndex(runEndIndex);
@@ -402,6 +404,12 @@ void
 SetNumberingClimbingRuns(std::int64_t units)
 {
   numberingClimbingRuns = units;
+}
+
+void
+SetNumberingOneBlockRootWords(std::int64_t words)
+{
+  numberingOneBlockRootWords = words;
 }
 
 void

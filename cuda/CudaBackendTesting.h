@@ -68,6 +68,13 @@ SetStripLabeling(StripLabelingUse use);
 void
 SetNumberingClimbingRuns(std::int64_t units);
 
+/** Up to how many words of root bits (32 units a word) the numbering of
+ *  CUDA backends ranks the roots in one block (RankRootsInOneBlockKernel)
+ *  instead of FlagRootsKernel and CUB's scan, so that small test images
+ *  take either path; 0: never; -1: the default. */
+void
+SetNumberingOneBlockRootWords(std::int64_t words);
+
 /** How many blocks of rows (and slices) a level of the union-find of CUDA
  *  backends joins (ForEachLinkPass); 0: the default (LabelStage's
  *  VolumeFanIn, 512, in volumes; LongRunsPlaneFanIn, 8, in planes of long

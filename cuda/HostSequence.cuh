@@ -328,6 +328,14 @@ public:
     m_Numbering.SetClimbingRuns(units);
   }
 
+  /** Tests: up to how many words of root bits one block ranks the roots
+   *  (NumberingStage::SetOneBlockRootWords); 0: never; -1: the default. */
+  void
+  SetNumberingOneBlockRootWords(std::int64_t words)
+  {
+    m_Numbering.SetOneBlockRootWords(words);
+  }
+
   /** Copies of the tree merge compaction that needed a second one, over all runs. */
   std::int64_t
   TreeMergeSecondCopies() const

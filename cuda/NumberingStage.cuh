@@ -13,6 +13,7 @@
 
 #include "cca/Types.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -81,14 +82,28 @@ public:
     }
     auto * const rootBits = Reserve<unsigned>(m_RootBits, static_cast<std::size_t>(words), "root bits");
     auto * const rootsBefore = Reserve<Index>(m_RootsBefore, static_cast<std::size_t>(words), "roots before words");
-    device.Launch("root flagging kernel",
-                  BlocksFor(words, std::int64_t{ WarpsPerBlock } * RootWordsPerWarp),
-                  BlockThreads,
-                  FlagRootsKernel<Index>,
-                  units,
-                  l.parent,
-                  rootBits);
-    device.ExclusiveSumOf("scan", BitsInWord<Index>{ rootBits, static_cast<Index>(words) }, rootsBefore, words);
+    if (words <= m_OneBlockRootWords)
+    {
+      device.Launch("root ranking kernel",
+                    1,
+                    BlockThreads,
+                    RankRootsInOneBlockKernel<Index>,
+                    units,
+                    l.parent,
+                    rootBits,
+                    rootsBefore);
+    }
+    else
+    {
+      device.Launch("root flagging kernel",
+                    BlocksFor(words, std::int64_t{ WarpsPerBlock } * RootWordsPerWarp),
+                    BlockThreads,
+                    FlagRootsKernel<Index>,
+                    units,
+                    l.parent,
+                    rootBits);
+      device.ExclusiveSumOf("scan", BitsInWord<Index>{ rootBits, static_cast<Index>(words) }, rootsBefore, words);
+    }
     const RootRanks<Index> ranks{ rootBits, rootsBefore };
     // An entry a unit (Components::rank): the units' labels where labels
     // only are asked, and room for the sorts that follow.
@@ -144,6 +159,16 @@ public:
     m_ClimbingRuns = units < 0 ? NumberingClimbingRuns : units;
   }
 
+  /** Tests: up to how many words of root bits (32 units a word) one block
+   *  ranks the roots (RankRootsInOneBlockKernel) instead of
+   *  FlagRootsKernel and CUB's scan; 0: never; -1: OneBlockRootWords,
+   *  also the most its shared memory takes. */
+  void
+  SetOneBlockRootWords(std::int64_t words)
+  {
+    m_OneBlockRootWords = words < 0 ? OneBlockRootWords : std::min(words, OneBlockRootWords);
+  }
+
   /** The count of c, and its largest component where the numbering
    *  counted it, read now if they were deferred. */
   template <class Index>
@@ -193,6 +218,7 @@ private:
   typename Device::Buffer m_LargestCounts;
   typename Device::Buffer m_LargestBits;
   std::int64_t            m_ClimbingRuns = NumberingClimbingRuns;
+  std::int64_t            m_OneBlockRootWords = OneBlockRootWords;
 };
 
 } // namespace cuda

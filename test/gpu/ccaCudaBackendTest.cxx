@@ -2048,14 +2048,18 @@ main(int argc, char * argv[])
     Tally climbing;
     {
       // Every numbering climbs from several runs a thread, as by default
-      // only images of millions of runs do (NumberComponentsKernel).
+      // only images of millions of runs do (NumberComponentsKernel), and
+      // ranks the roots by FlagRootsKernel and CUB's scan, as by default
+      // only images of more than 32,768 runs do.
       cca::cuda::SetNumberingClimbingRuns(0);
+      cca::cuda::SetNumberingOneBlockRootWords(0);
       const int climbingCases = quick ? (isDefault ? 20 : 4) : (isDefault ? 200 : 30);
       for (int i = 0; i < climbingCases; ++i)
       {
         RandomCase(engine, 1100000 + seed + static_cast<std::uint32_t>(i), climbing);
       }
       cca::cuda::SetNumberingClimbingRuns(-1);
+      cca::cuda::SetNumberingOneBlockRootWords(-1);
       std::cout << name << " numbering climbs: " << climbing.passed << " passed, " << climbing.failed << " failed"
                 << std::endl;
     }

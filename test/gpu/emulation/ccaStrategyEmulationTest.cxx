@@ -357,6 +357,9 @@ Suite(Algorithm algorithm, bool wide, int cases, std::uint32_t seed, bool large)
     // The numbering's climbs from several runs a thread, which by default
     // only images of millions of runs take (NumberComponentsKernel).
     emulator.sequence.SetNumberingClimbingRuns(pick(2) != 0 ? 0 : -1);
+    // The roots ranked by FlagRootsKernel and CUB's scan, which by default
+    // only images of more than 32,768 units take, or by one block.
+    emulator.sequence.SetNumberingOneBlockRootWords(pick(2) != 0 ? 0 : -1);
     // A quarter of the tables sparse (FeatureCompaction::None: votes keyed
     // by root units, so the trees must be flattened; the dense table's
     // numbering climbs them instead).
