@@ -146,13 +146,7 @@ __launch_bounds__(BlockThreads) RankRootsInOneBlockKernel(Index count,
     roots[k] = first + k < words ? static_cast<Index>(__popc(rootWords[first + k])) : Index{ 0 };
     sum += roots[k];
   }
-  Index inclusive = sum;
-#pragma unroll
-  for (int offset = 1; offset < WarpSize; offset *= 2)
-  {
-    const Index below = __shfl_up_sync(FullWarp, inclusive, offset);
-    inclusive += lane >= static_cast<unsigned>(offset) ? below : Index{ 0 };
-  }
+  const Index inclusive = WarpInclusiveSum(sum);
   if (lane == WarpSize - 1)
   {
     warpRoots[warp] = inclusive;

@@ -82,6 +82,24 @@ WarpSum32(unsigned v)
 #endif
 }
 
+/** Inclusive sum over the warp: this lane's value plus those of the lanes
+ *  below it (all 32 lanes call it; the top lane gets the warp's total).
+ *  Shuffles, not CUB's WarpScan: the emulation tests compile the kernels
+ *  as host code, with shuffles of their own (CudaEmulation.h). */
+template <class T>
+__device__ __forceinline__ T
+WarpInclusiveSum(T value)
+{
+  const unsigned lane = LaneId();
+#pragma unroll
+  for (int offset = 1; offset < WarpSize; offset *= 2)
+  {
+    const T below = __shfl_up_sync(FullWarp, value, static_cast<unsigned>(offset));
+    value += lane >= static_cast<unsigned>(offset) ? below : T{ 0 };
+  }
+  return value;
+}
+
 /** Sum over the warp of a 64-bit value (two's complement wraps like the
  *  atomics do): three 32-bit reductions, the low parts split so they cannot carry out. */
 __device__ __forceinline__ std::uint64_t

@@ -46,9 +46,8 @@ QueueOwner(int exclusive, int j)
   return owner;
 }
 
-/** The warp's queue of count entries a lane: the lanes' counts scanned by
- *  shuffles (not CUB's WarpScan: the emulation tests compile these
- *  kernels as host code) give each lane its offset in the queue, and the
+/** The warp's queue of count entries a lane: the lanes' counts scanned
+ *  (WarpInclusiveSum) give each lane its offset in the queue, and the
  *  lanes take its entries 32 at a time. Each round every lane calls
  *  take(owner, k, taken): its entry is the owner lane's k-th, and it is one
  *  only where taken (past the queue's end it is not), so that take may
@@ -58,13 +57,7 @@ __device__ __forceinline__ void
 ForEachQueuedEntry(int count, Take && take)
 {
   const int lane = static_cast<int>(LaneId());
-  int       inclusive = count;
-#pragma unroll
-  for (int offset = 1; offset < WarpSize; offset *= 2)
-  {
-    const int before = __shfl_up_sync(FullWarp, inclusive, offset);
-    inclusive += lane >= offset ? before : 0;
-  }
+  const int inclusive = WarpInclusiveSum(count);
   const int exclusive = inclusive - count;
   const int queued = __shfl_sync(FullWarp, inclusive, WarpSize - 1);
   for (int round = 0; round < queued; round += WarpSize)

@@ -406,18 +406,7 @@ StretchCarry(unsigned foreground)
 __device__ __forceinline__ unsigned
 InclusivePairScan(unsigned counts)
 {
-  unsigned inclusive = counts;
-  if (__any_sync(FullWarp, counts != 0))
-  {
-    const unsigned lane = LaneId();
-#pragma unroll
-    for (unsigned d = 1; d < WarpSize; d *= 2)
-    {
-      const unsigned below = __shfl_up_sync(FullWarp, inclusive, d);
-      inclusive += lane >= d ? below : 0u;
-    }
-  }
-  return inclusive;
+  return __any_sync(FullWarp, counts != 0) ? WarpInclusiveSum(counts) : counts;
 }
 
 /** Pixels of a stretch of the byte row scan: a warp's 32 lanes of 16. */
