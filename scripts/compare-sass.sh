@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Whether two builds compiled the same device code: the SASS of every
+# function of binary A against that of binary B (cuobjdump -sass), with
+# the addresses and instruction encodings dropped, so that functions
+# placed elsewhere in the cubin still compare equal. A change meant to
+# move code and not behaviour (a shared helper in place of copies, a file
+# split) that leaves every function identical cannot move a timing, and
+# needs no A/B run. Needs cuobjdump, which the lent GPU machine has and
+# the development machine lacks. Usage:
+#   scripts/compare-sass.sh A B [LIMIT]   (LIMIT: differing functions listed, default 40)
+# Prints the function counts, those found in only one binary and the
+# functions whose SASS differs; exits 0 when every function matches, 1
+# when one differs or is missing, 2 on a usage error.
+set -euo pipefail
+if [ $# -lt 2 ]; then
+  sed -n '2,/^set -euo/p' "$0" | sed '$d' >&2
+  exit 2
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for side in a b; do
+  binary=$1
+  shift
+  cuobjdump -sass "$binary" | sed -E 's#/\*[0-9a-f]{4,}\*/##; s#/\* 0x[0-9a-f]+ \*/##; s/[[:space:]]+$//' |
+    grep -v '^[[:space:]]*$' > "$work/$side.sass"
+done
+python3 - "$work/a.sass" "$work/b.sass" "${1:-40}" <<'PY'
+import re
+import sys
+
+
+def functions(path):
+    """Each function's SASS lines, by mangled name."""
+    found, name = {}, None
+    with open(path) as lines:
+        for line in lines:
+            match = re.match(r"\s*Function : (\S+)", line)
+            if match:
+                name = match.group(1)
+                found[name] = []
+            elif name is not None:
+                found[name].append(line.strip())
+    return found
+
+
+a, b = functions(sys.argv[1]), functions(sys.argv[2])
+limit = int(sys.argv[3])
+only_a, only_b = sorted(set(a) - set(b)), sorted(set(b) - set(a))
+differ = sorted(k for k in set(a) & set(b) if a[k] != b[k])
+print(f"functions: A {len(a)}, B {len(b)}; only in A {len(only_a)}, only in B {len(only_b)}")
+print(f"functions whose SASS differs: {len(differ)}")
+for label, names in (("only in A", only_a), ("only in B", only_b), ("differs", differ)):
+    for name in names[:limit]:
+        detail = f" ({len(a[name])} -> {len(b[name])} lines)" if label == "differs" else ""
+        print(f"  {label}: {name[:120]}{detail}")
+sys.exit(1 if only_a or only_b or differ else 0)
+PY

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# scripts/compare-sass.sh on made-up cuobjdump listings (the development
+# machine and CI have no cuobjdump): functions that differ only in their
+# addresses and encodings match (exit 0); a changed instruction or a
+# missing function is reported (exit 1); too few arguments are a usage
+# error (exit 2). Usage: compare-sass-check.sh SCRIPT
+set -u
+script=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+printf '#!/usr/bin/env bash\ncat "$2"\n' > "$work/cuobjdump" # cuobjdump -sass FILE
+chmod +x "$work/cuobjdump"
+listing() { # the functions' lines, each "name|address|instruction|encoding"
+  for f in "$@"; do
+    IFS='|' read -r name address instruction encoding <<< "$f"
+    [ -n "$name" ] && printf '\t\tFunction : %s\n' "$name"
+    printf '        /*%s*/                   %s ;   /* %s */\n' "$address" "$instruction" "$encoding"
+  done
+}
+listing "_Z4copyPiS_|0000|MOV R1, c[0x0][0x28]|0x00000a0000017a02" "|0010|EXIT|0x000000000000794d" \
+  "_Z4sumPKiPi|0000|IADD3 R0, R2, R3, RZ|0x0000000302007210" > "$work/a"
+listing "_Z4copyPiS_|0040|MOV R1, c[0x0][0x28]|0x00000a0000017a03" "|0050|EXIT|0x000000000000794e" \
+  "_Z4sumPKiPi|0080|IADD3 R0, R2, R3, RZ|0x0000000302007211" > "$work/moved"
+listing "_Z4copyPiS_|0000|MOV R1, c[0x0][0x28]|0x00000a0000017a02" "|0010|EXIT|0x000000000000794d" \
+  "_Z4sumPKiPi|0000|IADD3 R0, R2, R4, RZ|0x0000000402007210" > "$work/changed"
+listing "_Z4copyPiS_|0000|MOV R1, c[0x0][0x28]|0x00000a0000017a02" "|0010|EXIT|0x000000000000794d" > "$work/fewer"
+failures=0
+expect() { # expected exit status, a pattern its output must hold, arguments
+  local status=$1 pattern=$2
+  shift 2
+  local output rc
+  output=$(PATH="$work:$PATH" bash "$script" "$@" 2>&1)
+  rc=$?
+  if [ "$rc" != "$status" ] || ! grep -qE -- "$pattern" <<< "$output"; then
+    echo "FAIL: compare-sass.sh $* gave exit $rc (expected $status, output matching '$pattern'):"
+    echo "$output"
+    failures=$((failures + 1))
+  fi
+}
+expect 0 "SASS differs: 0" "$work/a" "$work/moved"
+expect 1 "differs: _Z4sumPKiPi" "$work/a" "$work/changed"
+expect 1 "only in A: _Z4sumPKiPi" "$work/a" "$work/fewer"
+expect 2 "Usage" "$work/a"
+if [ "$failures" -ne 0 ]; then
+  echo "compare-sass: $failures check(s) failed"
+  exit 1
+fi
+echo "compare-sass: 4 checks passed"
