@@ -10,11 +10,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf '#!/usr/bin/env bash\ncat "$2"\n' > "$work/cuobjdump" # cuobjdump -sass FILE
 chmod +x "$work/cuobjdump"
-listing() { # the functions' lines, each "name|address|instruction|encoding"
-  for f in "$@"; do
+listing() { # cuobjdump's layout: each instruction's encoding over two lines
+  printf 'Fatbin elf code:\n================\narch = sm_90\n\n'
+  for f in "$@"; do # "name|address|instruction|encoding", name only where a function begins
     IFS='|' read -r name address instruction encoding <<< "$f"
-    [ -n "$name" ] && printf '\t\tFunction : %s\n' "$name"
+    [ -n "$name" ] && printf '\t\tFunction : %s\n\t.headerflags\t@"EF_CUDA_SM90"\n' "$name"
     printf '        /*%s*/                   %s ;   /* %s */\n' "$address" "$instruction" "$encoding"
+    printf '                                                   /* 0x%s */\n' "${encoding#0x}"
   done
 }
 listing "_Z4copyPiS_|0000|MOV R1, c[0x0][0x28]|0x00000a0000017a02" "|0010|EXIT|0x000000000000794d" \
