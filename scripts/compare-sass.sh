@@ -30,14 +30,22 @@ import sys
 
 
 def functions(path):
-    """Each function's SASS lines, by mangled name."""
+    """Each function's SASS lines, by mangled name. A kernel compiled into
+    several of the binary's cubins (the engine's modules) is kept once a
+    cubin, its second copy named "name [2]" and so on, so that no copy
+    hides another's difference; a cubin's header ends the function before it."""
     found, name = {}, None
     with open(path) as lines:
         for line in lines:
             match = re.match(r"\s*Function : (\S+)", line)
             if match:
-                name = match.group(1)
+                name, copy = match.group(1), 1
+                while (name if copy == 1 else f"{name} [{copy}]") in found:
+                    copy += 1
+                name = name if copy == 1 else f"{name} [{copy}]"
                 found[name] = []
+            elif line.startswith("Fatbin "):
+                name = None
             elif name is not None:
                 found[name].append(line.strip())
     return found

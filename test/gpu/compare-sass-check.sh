@@ -2,8 +2,8 @@
 # scripts/compare-sass.sh on made-up cuobjdump listings (the development
 # machine and CI have no cuobjdump): functions that differ only in their
 # addresses and encodings match (exit 0); a changed instruction or a
-# missing function is reported (exit 1); too few arguments are a usage
-# error (exit 2). Usage: compare-sass-check.sh SCRIPT
+# missing function is reported (exit 1), also in one of two cubins that
+# hold the same kernel; too few arguments are a usage error (exit 2). Usage: compare-sass-check.sh SCRIPT
 set -u
 script=$1
 work=$(mktemp -d)
@@ -26,6 +26,10 @@ listing "_Z4copyPiS_|0040|MOV R1, c[0x0][0x28]|0x00000a0000017a03" "|0050|EXIT|0
 listing "_Z4copyPiS_|0000|MOV R1, c[0x0][0x28]|0x00000a0000017a02" "|0010|EXIT|0x000000000000794d" \
   "_Z4sumPKiPi|0000|IADD3 R0, R2, R4, RZ|0x0000000402007210" > "$work/changed"
 listing "_Z4copyPiS_|0000|MOV R1, c[0x0][0x28]|0x00000a0000017a02" "|0010|EXIT|0x000000000000794d" > "$work/fewer"
+# The same kernel in two cubins (modules): a difference in the first copy
+# must not hide behind the second.
+cat "$work/a" "$work/a" > "$work/twice"
+cat "$work/changed" "$work/a" > "$work/twice-changed"
 failures=0
 expect() { # expected exit status, a pattern its output must hold, arguments
   local status=$1 pattern=$2
@@ -43,8 +47,10 @@ expect 0 "SASS differs: 0" "$work/a" "$work/moved"
 expect 1 "differs: _Z4sumPKiPi" "$work/a" "$work/changed"
 expect 1 "only in A: _Z4sumPKiPi" "$work/a" "$work/fewer"
 expect 2 "Usage" "$work/a"
+expect 0 "A 4, B 4; only in A 0, only in B 0" "$work/twice" "$work/twice"
+expect 1 "differs: _Z4sumPKiPi \\(" "$work/twice" "$work/twice-changed"
 if [ "$failures" -ne 0 ]; then
   echo "compare-sass: $failures check(s) failed"
   exit 1
 fi
-echo "compare-sass: 4 checks passed"
+echo "compare-sass: 6 checks passed"
