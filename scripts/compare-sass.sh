@@ -2,7 +2,9 @@
 # Whether two builds compiled the same device code: the SASS of every
 # function of binary A against that of binary B (cuobjdump -sass), with
 # the addresses and instruction encodings dropped, so that functions
-# placed elsewhere in the cubin still compare equal. A change meant to
+# placed elsewhere in the cubin still compare equal, and the hashes that
+# mangle a name of an anonymous namespace dropped too (they change with
+# anything else in its translation unit). A change meant to
 # move code and not behaviour (a shared helper in place of copies, a file
 # split) that leaves every function identical cannot move a timing, and
 # needs no A/B run. Needs cuobjdump, which the lent GPU machine has and
@@ -29,6 +31,17 @@ import re
 import sys
 
 
+# A name in an anonymous namespace is mangled with hashes of its
+# translation unit ("47_GLOBAL__N__7eeacdae_14_CudaBackend_cu_4acceee5"),
+# which change when anything else in that unit does (an included kernel
+# more, another flag): only the unit's file name is kept.
+ANONYMOUS = re.compile(r"\d+_GLOBAL__N__[0-9a-f]+_\d+_(\w+?)_[0-9a-f]{8}(?=\d|E|$)")
+
+
+def stable(text):
+    return ANONYMOUS.sub(lambda m: f"{{anonymous:{m.group(1)}}}", text)
+
+
 def functions(path):
     """Each function's SASS lines, by mangled name. A kernel compiled into
     several of the binary's cubins (the engine's modules) is kept once a
@@ -37,6 +50,7 @@ def functions(path):
     found, name = {}, None
     with open(path) as lines:
         for line in lines:
+            line = stable(line)
             match = re.match(r"\s*Function : (\S+)", line)
             if match:
                 name, copy = match.group(1), 1

@@ -3,7 +3,9 @@
 # machine and CI have no cuobjdump): functions that differ only in their
 # addresses and encodings match (exit 0); a changed instruction or a
 # missing function is reported (exit 1), also in one of two cubins that
-# hold the same kernel; too few arguments are a usage error (exit 2). Usage: compare-sass-check.sh SCRIPT
+# hold the same kernel; a kernel of an anonymous namespace matches across
+# builds whose hashes of the translation unit differ; too few arguments are
+# a usage error (exit 2). Usage: compare-sass-check.sh SCRIPT
 set -u
 script=$1
 work=$(mktemp -d)
@@ -30,6 +32,14 @@ listing "_Z4copyPiS_|0000|MOV R1, c[0x0][0x28]|0x00000a0000017a02" "|0010|EXIT|0
 # must not hide behind the second.
 cat "$work/a" "$work/a" > "$work/twice"
 cat "$work/changed" "$work/a" > "$work/twice-changed"
+# A kernel in an anonymous namespace, its name mangled with hashes of the
+# translation unit that change with anything else in it (real cuobjdump
+# names of two builds of cuda/CudaBackend.cu, one with a kernel more).
+anonymous_a=_ZN3cca4cuda47_GLOBAL__N__7eeacdae_14_CudaBackend_cu_4acceee525StoreReadValuesLateKernelEPm
+anonymous_b=_ZN3cca4cuda47_GLOBAL__N__7eeacdae_14_CudaBackend_cu_3883271025StoreReadValuesLateKernelEPm
+listing "$anonymous_a|0000|MOV R1, c[0x0][0x28]|0x00000a0000017a02" "|0010|EXIT|0x000000000000794d" > "$work/anonymous"
+listing "$anonymous_b|0000|MOV R1, c[0x0][0x28]|0x00000a0000017a02" "|0010|EXIT|0x000000000000794d" > "$work/anonymous-rehashed"
+listing "$anonymous_b|0000|MOV R2, c[0x0][0x28]|0x00000a0000027a02" "|0010|EXIT|0x000000000000794d" > "$work/anonymous-changed"
 failures=0
 expect() { # expected exit status, a pattern its output must hold, arguments
   local status=$1 pattern=$2
@@ -49,8 +59,10 @@ expect 1 "only in A: _Z4sumPKiPi" "$work/a" "$work/fewer"
 expect 2 "Usage" "$work/a"
 expect 0 "A 4, B 4; only in A 0, only in B 0" "$work/twice" "$work/twice"
 expect 1 "differs: _Z4sumPKiPi \\(" "$work/twice" "$work/twice-changed"
+expect 0 "SASS differs: 0" "$work/anonymous" "$work/anonymous-rehashed"
+expect 1 "differs: _ZN3cca4cuda\{anonymous:CudaBackend_cu\}25StoreReadValuesLateKernelEPm \(" "$work/anonymous" "$work/anonymous-changed"
 if [ "$failures" -ne 0 ]; then
   echo "compare-sass: $failures check(s) failed"
   exit 1
 fi
-echo "compare-sass: 6 checks passed"
+echo "compare-sass: 8 checks passed"
