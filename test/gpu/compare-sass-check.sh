@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # scripts/compare-sass.sh on made-up cuobjdump listings and on excerpts of
-# real ones (the development machine and CI have no cuobjdump): functions that differ only in their
-# addresses and encodings match (exit 0); a changed instruction or a
-# missing function is reported (exit 1), also in one of two cubins that
-# hold the same kernel; a kernel of an anonymous namespace matches across
-# builds whose hashes of the translation unit differ; too few arguments are
-# a usage error (exit 2). Usage: compare-sass-check.sh SCRIPT
+# real ones (the development machine and CI have no cuobjdump): functions
+# that differ only in their addresses and encodings match (exit 0); a
+# changed instruction or a missing function is reported (exit 1), also in
+# one of two cubins that hold the same kernel; a kernel of an anonymous
+# namespace matches across builds whose hashes of the translation unit
+# differ; too few arguments are a usage error (exit 2).
+# Usage: compare-sass-check.sh SCRIPT
 set -u
 script=$1
 work=$(mktemp -d)
