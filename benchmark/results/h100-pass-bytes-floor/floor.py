@@ -10,8 +10,8 @@ halved). TIME_JSON are cca_benchmark --json files of the same sets; the
 sets' d = 0 images, which move next to nothing, count only there.
 
 Two bounds a set: every kernel at the bandwidth; and the union-find's
-kernels (Link*: latency-bound, they join runs through parents scattered
-over memory) held at their measured time with every other kernel at the
+kernels (Link*: they join runs through parents scattered over memory,
+each load waiting on the last) held at their measured time with every other kernel at the
 bandwidth. With --labels-json (cca_benchmark --outputs labels of the same
 sets), a third that holds for any design: labels only as measured plus
 the table's own output (the entries and the grouped runs) written once at
