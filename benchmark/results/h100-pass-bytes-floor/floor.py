@@ -13,9 +13,9 @@ Two bounds a set: every kernel at the bandwidth; and the union-find's
 kernels (Link*: they join runs through parents scattered over memory,
 each load waiting on the last) held at their measured time with every other kernel at the
 bandwidth. With --labels-json (cca_benchmark --outputs labels of the same
-sets), a third that holds for any design: labels only as measured plus
-the table's own output (the entries and the grouped runs) written once at
-the bandwidth.
+sets), a third for any design that keeps today's labeling: labels only as
+measured plus the table's own output (the entries and the grouped runs)
+written once at the bandwidth.
 """
 
 import argparse
