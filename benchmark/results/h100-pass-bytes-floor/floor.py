@@ -126,6 +126,9 @@ def main():
         rest = (nbytes - link_bytes) / rate * 1e6
         print(f"  the union-find (Link*) as measured, {link_us:.0f} us, the rest at {args.copy_tbps:.2f} TB/s,"
               f" {rest:.0f} us: {link_us + rest:.0f} us ({(link_us + rest) / target_us:.0%} of the target's time)")
+        change = (target_us - rest) / link_us - 1
+        print(f"  with the rest at {args.copy_tbps:.2f} TB/s the union-find may take {target_us - rest:.0f} us,"
+              f" {abs(change):.0%} {'more' if change >= 0 else 'less'} than today")
         print(f"  the other kernels move {(nbytes - link_bytes) / 1e9:.1f} GB at"
               f" {(nbytes - link_bytes) / (ncu_us - link_us) / 1e6:.2f} TB/s today; beside the union-find's time"
               f" the target needs {(nbytes - link_bytes) / (target_us - link_us) / 1e6:.2f} TB/s of them")
