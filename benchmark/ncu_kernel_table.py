@@ -28,13 +28,11 @@ def kernel_name(raw):
     return name
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("csv")
-    parser.add_argument("--top", type=int, default=12)
-    args = parser.parse_args()
+def read_kernels(path):
+    """Kernel name -> each metric summed over its launches (time in ns, DRAM
+    bytes in bytes), with its launches and occupancy samples counted."""
     kernels = {}
-    with open(args.csv) as f:
+    with open(path) as f:
         for row in csv.reader(f):
             if len(row) <= 10 or not row[-3].startswith(("gpu__", "dram__", "sm__", "smsp__")):
                 continue
@@ -51,6 +49,15 @@ def main():
             if metric.startswith("gpu__time"):
                 k["launches"] = k.get("launches", 0) + 1
             k[metric] = k.get(metric, 0) + value
+    return kernels
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("csv")
+    parser.add_argument("--top", type=int, default=12)
+    args = parser.parse_args()
+    kernels = read_kernels(args.csv)
     total = sum(k.get("gpu__time_duration.sum", 0) for k in kernels.values())
     print(
         "  total %.0f us (us, DRAM read MB, write MB, GB/s, warps active %%, M instructions, launches; all launches summed)"

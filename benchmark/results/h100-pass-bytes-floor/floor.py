@@ -11,8 +11,8 @@ sets' d = 0 images, which move next to nothing, count only there.
 
 Two bounds a set: every kernel at the bandwidth; and the union-find's
 kernels (Link*: they join runs through parents scattered over memory,
-each load waiting on the last) held at their measured time with every other kernel at the
-bandwidth. With --labels-json (cca_benchmark --outputs labels of the same
+each load waiting on the last) held at their measured time with every
+other kernel at the bandwidth. With --labels-json (cca_benchmark --outputs labels of the same
 sets), a third for any design that keeps today's labeling: labels only as
 measured plus the table's own output (the entries and the grouped runs)
 written once at the bandwidth.
@@ -20,16 +20,15 @@ written once at the bandwidth.
 
 import argparse
 import collections
-import csv
 import glob
 import json
 import os
 import re
 import sys
 
-# The kernels' names and ncu's units as benchmark/ncu_kernel_table.py reads them.
+# The CSV read as benchmark/ncu_kernel_table.py reads it.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-from ncu_kernel_table import SCALE, kernel_name  # noqa: E402
+from ncu_kernel_table import read_kernels  # noqa: E402
 
 # Issue 13's g = 1 targets (Gpix/s, full table) and the images' pixels.
 TARGETS = {("2", "face"): 70.0, ("2", "full"): 86.0, ("3", "face"): 52.0}
@@ -42,25 +41,17 @@ RUN_BYTES = 16
 
 def ncu_kernels(path):
     """Each kernel's time (us) and DRAM bytes in one run: launches summed, halved."""
-    kernels = collections.defaultdict(lambda: [0.0, 0.0])
-    with open(path) as f:
-        for row in csv.reader(f):
-            if len(row) <= 10:
-                continue
-            metric, unit = row[-3], row[-2]
-            try:
-                value = float(row[-1].replace(",", "")) * SCALE.get(unit, 1)
-            except ValueError:
-                continue
-            if metric == "gpu__time_duration.sum":
-                kernels[kernel_name(row[4])][0] += value / 2e3
-            elif metric in ("dram__bytes_read.sum", "dram__bytes_write.sum"):
-                kernels[kernel_name(row[4])][1] += value / 2
-    return kernels
+    return {
+        name: [
+            k.get("gpu__time_duration.sum", 0) / 2e3,
+            (k.get("dram__bytes_read.sum", 0) + k.get("dram__bytes_write.sum", 0)) / 2,
+        ]
+        for name, k in read_kernels(path).items()
+    }
 
 
 def g1_measurements(paths):
-    """(dimension, connectivity, density) -> the g = 1 image's measurement (kernelMs in us)."""
+    """(dimension, connectivity, density) -> the g = 1 image's measurement, as cca_benchmark wrote it."""
     found = {}
     for path in paths:
         doc = json.load(open(path))
